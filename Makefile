@@ -1,0 +1,39 @@
+# Tessera: `make run` opens the viewer on the bundled samples, `make test` runs the whole suite headless.
+# Both first install the Debian packages Tessera needs, if any is missing.
+
+APT_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libsdl2-ttf-dev \
+                libturbojpeg0-dev libjpeg62-turbo-dev fonts-dejavu-core
+SAMPLE_TOOLS := libjpeg-turbo-progs webp
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SWIFT_FLAGS ?=
+ARGS ?=
+
+.PHONY: deps build debug run test samples clean
+
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	swift build -c release $(SWIFT_FLAGS)
+
+debug: deps
+	swift build $(SWIFT_FLAGS)
+
+run: build
+	.build/release/tessera $(ARGS)
+
+# Headless: SDL's dummy video driver, no display needed.
+test: deps
+	SDL_VIDEODRIVER=dummy SDL_RENDER_VSYNC=0 swift test --disable-swift-testing $(SWIFT_FLAGS)
+
+# Regenerates Resources/Samples (deterministic; the output is committed).
+samples:
+	@for p in $(SAMPLE_TOOLS); do dpkg -s $$p >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $(SAMPLE_TOOLS); break; }; done
+	python3 tools/make-samples.py Resources/Samples
+
+clean:
+	rm -rf .build

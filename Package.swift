@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Tessera",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "tessera", targets: ["tessera"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // C libraries, nothing else in these two.
+        // No pkgConfig for SDL2: its cflags carry -D_REENTRANT, which SwiftPM warns about; the shim's
+        // <SDL2/...> includes find everything under /usr/include without it.
+        .systemLibrary(name: "CSDL2",
+                       providers: [.apt(["libsdl2-dev", "libsdl2-image-dev", "libsdl2-ttf-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev", "libjpeg62-turbo-dev"])]),
+
+        // No C, no SDL: geometry, scrolling physics, layout, reuse, caches, scheduling, timing.
+        .target(name: "TesseraCore"),
+        // Decoders, scaling, format sniffing. No SDL: SDL_image's decoder is injected from TesseraUI.
+        .target(name: "TesseraImaging",
+                dependencies: ["TesseraCore", "CTurboJPEG",
+                               .product(name: "Logging", package: "swift-log")]),
+        // The only module that talks to SDL.
+        .target(name: "TesseraUI",
+                dependencies: ["TesseraCore", "TesseraImaging", "CSDL2",
+                               .product(name: "Logging", package: "swift-log")]),
+        .executableTarget(name: "tessera",
+                          dependencies: ["TesseraUI", "TesseraImaging", "TesseraCore",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                         .product(name: "Logging", package: "swift-log")]),
+
+        .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
+        .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore"]),
+        .testTarget(name: "TesseraUITests", dependencies: ["TesseraUI", "TesseraImaging", "TesseraCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,304 @@
+import Synchronization
+
+/// Counters and current occupancy of a `CostCache`, read in one consistent snapshot.
+public struct CacheStats: Sendable, Equatable {
+    /// `value(for:)` calls that found an entry.
+    public var hits: Int
+    /// `value(for:)` calls that found nothing.
+    public var misses: Int
+    /// Entries pushed out because a limit was passed (not explicit removals or replacements).
+    public var evictions: Int
+    /// Values stored by `insert` (replacements included, rejections not).
+    public var insertions: Int
+    /// `insert` calls refused because the value alone costs more than `totalCostLimit`.
+    public var rejections: Int
+    /// Entries resident now.
+    public var count: Int
+    /// Sum of the resident entries' costs now.
+    public var totalCost: Int
+    /// Highest `totalCost` the cache has held once limits were enforced.
+    public var peakCost: Int
+
+    public init(hits: Int = 0, misses: Int = 0, evictions: Int = 0, insertions: Int = 0, rejections: Int = 0,
+                count: Int = 0, totalCost: Int = 0, peakCost: Int = 0) {
+        self.hits = hits
+        self.misses = misses
+        self.evictions = evictions
+        self.insertions = insertions
+        self.rejections = rejections
+        self.count = count
+        self.totalCost = totalCost
+        self.peakCost = peakCost
+    }
+}
+
+/// A thread-safe key/value cache bounded by entry count and by total cost, in the manner of `NSCache`.
+///
+/// We write our own because swift-corelibs-foundation's `NSCache` evicts the *cheapest* entry first and
+/// ignores recency, so a grid that keeps touching the thumbnails on screen would still lose them.
+///
+/// **Eviction policy: least recently used.** Whenever the entry count exceeds `countLimit` or the total
+/// cost exceeds `totalCostLimit` (either one suffices; 0 means "no limit", as with `NSCache`), the entry
+/// that was least recently inserted or read through `value(for:)` is evicted, repeatedly, until both
+/// limits hold. `peek(_:)` reads without refreshing recency. All operations are O(1) (a dictionary plus
+/// a doubly linked list threaded through an array of slots).
+///
+/// **In-flight markers** play the role of the `NSNull` placeholder in the Core Animation book's listing
+/// 14.5: `beginLoading(_:)` lets exactly one caller start loading a key, so a cell scrolled past twice does
+/// not decode the same image twice. The marker is cleared by `insert` (load finished) or
+/// `cancelLoading(_:)` (load abandoned or failed); `removeValue(for:)` and `removeAll()` leave markers
+/// alone, because the loads they stand for are still running and will still insert.
+///
+/// `onEvict` is called for limit evictions only, after the lock is released, so it may call back into
+/// the cache. It runs on whichever thread caused the eviction.
+public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// One cached entry; also a link in the recency list (`older`/`newer` are slot indices, `noSlot` ends).
+    private struct Entry {
+        var key: Key
+        var value: Value
+        var cost: Int
+        var older: Int
+        var newer: Int
+    }
+
+    private static var noSlot: Int { -1 }
+
+    /// Everything mutable, guarded by one mutex so every operation sees a consistent list and totals.
+    private struct State {
+        var countLimit: Int
+        var totalCostLimit: Int
+        /// Slot storage for the linked list; indices stay stable, so links are plain Ints (no ARC traffic).
+        var slots: [Entry?] = []
+        var freeSlots: [Int] = []
+        var slotByKey: [Key: Int] = [:]
+        var oldest = CostCache.noSlot
+        var newest = CostCache.noSlot
+        var loading: Set<Key> = []
+        var stats = CacheStats()
+
+        init(countLimit: Int, totalCostLimit: Int) {
+            self.countLimit = countLimit
+            self.totalCostLimit = totalCostLimit
+        }
+
+        // MARK: Recency list
+
+        mutating func unlink(_ slot: Int) {
+            let entry = slots[slot]!
+            if entry.older != CostCache.noSlot { slots[entry.older]!.newer = entry.newer } else { oldest = entry.newer }
+            if entry.newer != CostCache.noSlot { slots[entry.newer]!.older = entry.older } else { newest = entry.older }
+            slots[slot]!.older = CostCache.noSlot
+            slots[slot]!.newer = CostCache.noSlot
+        }
+
+        mutating func linkAsNewest(_ slot: Int) {
+            slots[slot]!.older = newest
+            slots[slot]!.newer = CostCache.noSlot
+            if newest != CostCache.noSlot { slots[newest]!.newer = slot } else { oldest = slot }
+            newest = slot
+        }
+
+        mutating func touch(_ slot: Int) {
+            guard slot != newest else { return }
+            unlink(slot)
+            linkAsNewest(slot)
+        }
+
+        // MARK: Storage
+
+        mutating func store(_ value: Value, for key: Key, cost: Int) {
+            if let slot = slotByKey[key] {
+                stats.totalCost += cost - slots[slot]!.cost
+                slots[slot]!.value = value
+                slots[slot]!.cost = cost
+                touch(slot)
+                return
+            }
+            let entry = Entry(key: key, value: value, cost: cost, older: CostCache.noSlot, newer: CostCache.noSlot)
+            let slot: Int
+            if let reused = freeSlots.popLast() {
+                slot = reused
+                slots[slot] = entry
+            } else {
+                slot = slots.count
+                slots.append(entry)
+            }
+            slotByKey[key] = slot
+            linkAsNewest(slot)
+            stats.count += 1
+            stats.totalCost += cost
+        }
+
+        @discardableResult
+        mutating func remove(slot: Int) -> Entry {
+            unlink(slot)
+            let entry = slots[slot]!
+            slots[slot] = nil
+            freeSlots.append(slot)
+            slotByKey[entry.key] = nil
+            stats.count -= 1
+            stats.totalCost -= entry.cost
+            return entry
+        }
+
+        var isOverLimit: Bool {
+            (countLimit > 0 && stats.count > countLimit) || (totalCostLimit > 0 && stats.totalCost > totalCostLimit)
+        }
+
+        /// Evicts from the old end until both limits hold; returns the victims oldest first so the
+        /// caller can report them once the lock is released.
+        mutating func evictWhileOverLimit() -> [(Key, Value)] {
+            var evicted: [(Key, Value)] = []
+            while isOverLimit, oldest != CostCache.noSlot {
+                let entry = remove(slot: oldest)
+                evicted.append((entry.key, entry.value))
+            }
+            stats.evictions += evicted.count
+            stats.peakCost = max(stats.peakCost, stats.totalCost)
+            return evicted
+        }
+    }
+
+    private let state: Mutex<State>
+    private let onEvict: (@Sendable (Key, Value) -> Void)?
+
+    /// - Parameters:
+    ///   - countLimit: Maximum number of entries; 0 means unlimited.
+    ///   - totalCostLimit: Maximum sum of entry costs; 0 means unlimited.
+    ///   - onEvict: Called, outside the lock and oldest first, for each entry evicted to honour a limit.
+    public init(countLimit: Int = 0, totalCostLimit: Int = 0, onEvict: (@Sendable (Key, Value) -> Void)? = nil) {
+        state = Mutex(State(countLimit: max(0, countLimit), totalCostLimit: max(0, totalCostLimit)))
+        self.onEvict = onEvict
+    }
+
+    /// Maximum number of entries (0 = unlimited). Lowering it evicts at once.
+    public var countLimit: Int {
+        get { state.withLock { $0.countLimit } }
+        set {
+            report(state.withLock { state in
+                state.countLimit = max(0, newValue)
+                return state.evictWhileOverLimit()
+            })
+        }
+    }
+
+    /// Maximum total cost (0 = unlimited). Lowering it evicts at once.
+    public var totalCostLimit: Int {
+        get { state.withLock { $0.totalCostLimit } }
+        set {
+            report(state.withLock { state in
+                state.totalCostLimit = max(0, newValue)
+                return state.evictWhileOverLimit()
+            })
+        }
+    }
+
+    /// The cached value, refreshing its recency; counts a hit or a miss.
+    public func value(for key: Key) -> Value? {
+        state.withLock { state in
+            guard let slot = state.slotByKey[key] else {
+                state.stats.misses += 1
+                return nil
+            }
+            state.stats.hits += 1
+            state.touch(slot)
+            return state.slots[slot]!.value
+        }
+    }
+
+    /// The cached value without touching recency or stats (for diagnostics and tests).
+    public func peek(_ key: Key) -> Value? {
+        state.withLock { state in state.slotByKey[key].map { state.slots[$0]!.value } }
+    }
+
+    /// Stores `value` as the most recent entry, replacing any previous value for `key` and clearing the
+    /// key's in-flight marker, then evicts least recently used entries while a limit is passed.
+    ///
+    /// A value whose cost alone exceeds `totalCostLimit` could never stay without flushing everything
+    /// else, so it is not stored (counted as a rejection) and any older value for the key is dropped,
+    /// since it is stale now.
+    public func insert(_ value: Value, for key: Key, cost: Int) {
+        let cost = max(0, cost)
+        let evicted = state.withLock { state -> [(Key, Value)] in
+            state.loading.remove(key)
+            if state.totalCostLimit > 0, cost > state.totalCostLimit {
+                state.stats.rejections += 1
+                if let slot = state.slotByKey[key] { state.remove(slot: slot) }
+                return []
+            }
+            state.store(value, for: key, cost: cost)
+            state.stats.insertions += 1
+            return state.evictWhileOverLimit()
+        }
+        report(evicted)
+    }
+
+    /// Drops the entry for `key`, if any (not reported to `onEvict`; the in-flight marker is kept).
+    public func removeValue(for key: Key) {
+        state.withLock { state in
+            if let slot = state.slotByKey[key] { state.remove(slot: slot) }
+        }
+    }
+
+    /// Drops every entry (not reported to `onEvict`). Counters and in-flight markers are kept.
+    public func removeAll() {
+        state.withLock { state in
+            state.slots.removeAll()
+            state.freeSlots.removeAll()
+            state.slotByKey.removeAll()
+            state.oldest = Self.noSlot
+            state.newest = Self.noSlot
+            state.stats.count = 0
+            state.stats.totalCost = 0
+        }
+    }
+
+    // MARK: In-flight markers
+
+    /// Returns true, and marks `key` in flight, if the caller should load it; false if it is already
+    /// cached or another caller is loading it. Exactly one of several racing callers gets true.
+    public func beginLoading(_ key: Key) -> Bool {
+        state.withLock { state in
+            guard state.slotByKey[key] == nil else { return false }
+            return state.loading.insert(key).inserted
+        }
+    }
+
+    /// Whether a load of `key` has begun and neither inserted nor been cancelled yet.
+    public func isLoading(_ key: Key) -> Bool {
+        state.withLock { $0.loading.contains(key) }
+    }
+
+    /// Clears the in-flight marker after a load was abandoned or failed, so a later request may retry.
+    public func cancelLoading(_ key: Key) {
+        _ = state.withLock { $0.loading.remove(key) }
+    }
+
+    // MARK: Introspection
+
+    public var stats: CacheStats {
+        state.withLock { $0.stats }
+    }
+
+    /// Cached keys from least to most recently used (O(n); for tests and debugging).
+    public var keysInRecencyOrder: [Key] {
+        state.withLock { state in
+            var keys: [Key] = []
+            keys.reserveCapacity(state.stats.count)
+            var slot = state.oldest
+            while slot != Self.noSlot {
+                let entry = state.slots[slot]!
+                keys.append(entry.key)
+                slot = entry.newer
+            }
+            return keys
+        }
+    }
+
+    /// Hands evicted entries to `onEvict`; only ever called with the lock released, so the callback may
+    /// re-enter the cache without deadlocking.
+    private func report(_ evicted: [(Key, Value)]) {
+        guard let onEvict else { return }
+        for (key, value) in evicted { onEvict(key, value) }
+    }
+}

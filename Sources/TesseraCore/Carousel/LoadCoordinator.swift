@@ -1,0 +1,116 @@
+import Foundation
+import Synchronization
+
+/// Why an image could not be shown: a short line for the error cell and the full reason for the log.
+public struct LoadFailure: Error, Equatable, Sendable {
+    public let shortText: String
+    public let detail: String
+
+    public init(shortText: String, detail: String) {
+        self.shortText = shortText
+        self.detail = detail
+    }
+}
+
+/// Ties the image cache, the in-flight markers and the worker pool together, the book's listing 14.5
+/// grown up: a hit is answered at once, a miss starts at most one decode per key, finished decodes go into
+/// the cache and then into an inbox the main loop drains, and work for keys the view no longer wants is
+/// dropped before it starts.
+public final class LoadCoordinator: Sendable {
+    public typealias Loader = @Sendable (ImageKey) throws -> PixelBuffer
+
+    public struct Completion: Sendable {
+        public let key: ImageKey
+        public let result: Result<PixelBuffer, LoadFailure>
+    }
+
+    public struct Counters: Sendable, Equatable {
+        public var decodes = 0
+        public var mainThreadDecodes = 0
+        public var failures = 0
+        public var cancelled = 0
+    }
+
+    public let cache: CostCache<ImageKey, PixelBuffer>
+    private let scheduler: WorkScheduler<ImageKey, PixelBuffer>
+    private let loader: Loader
+    private let completions = Inbox<Completion>()
+    private let onCompletion: @Sendable () -> Void
+    /// Keys that failed; remembered so a bad file is not decoded again every frame.
+    private let failures = Mutex<[ImageKey: LoadFailure]>([:])
+    private let counters = Mutex(Counters())
+
+    /// - Parameters:
+    ///   - loader: decodes one key; runs on a worker thread.
+    ///   - onCompletion: called on the worker after a result is queued (wakes the main loop).
+    public init(cache: CostCache<ImageKey, PixelBuffer>, scheduler: WorkScheduler<ImageKey, PixelBuffer>,
+                loader: @escaping Loader, onCompletion: @escaping @Sendable () -> Void = {}) {
+        self.cache = cache
+        self.scheduler = scheduler
+        self.loader = loader
+        self.onCompletion = onCompletion
+    }
+
+    public var counterValues: Counters { counters.withLock { $0 } }
+
+    /// The cached pixels for `key`, counting a hit or a miss.
+    public func cached(_ key: ImageKey) -> PixelBuffer? { cache.value(for: key) }
+
+    public func failure(for key: ImageKey) -> LoadFailure? { failures.withLock { $0[key] } }
+
+    /// Asks for `key` at `priority` (0 = visible, higher = later). Starts a decode only when the key is
+    /// neither cached, nor loading, nor known to fail; a key already loading just gets the new priority.
+    public func request(_ key: ImageKey, priority: Int) {
+        if failure(for: key) != nil { return }
+        guard cache.beginLoading(key) else {
+            if cache.isLoading(key) { scheduler.reprioritize([key: priority]) }
+            return
+        }
+        let loader = self.loader
+        scheduler.request(key, priority: priority, work: { [self] in
+            let onMain = Thread.isMainThread
+            counters.withLock {
+                $0.decodes += 1
+                if onMain { $0.mainThreadDecodes += 1 }
+            }
+            return try loader(key)
+        }, completion: { [weak self] key, result in
+            self?.finish(key, result)
+        })
+    }
+
+    /// Drops queued work for every key not in `keep` (items that left the preload window).
+    public func retainOnly(_ keep: Set<ImageKey>) {
+        let dropped = scheduler.retainOnly(keep)
+        if !dropped.isEmpty { counters.withLock { $0.cancelled += dropped.count } }
+    }
+
+    /// Completed loads since the last call, oldest first.
+    public func takeCompletions() -> [Completion] { completions.drain() }
+
+    public var hasPendingCompletions: Bool { !completions.isEmpty }
+    public var queuedCount: Int { scheduler.queuedCount }
+    public var runningCount: Int { scheduler.runningCount }
+
+    /// Forgets a failure so the next request tries again (the user asked to retry).
+    public func forgetFailure(_ key: ImageKey) { _ = failures.withLock { $0.removeValue(forKey: key) } }
+
+    private func finish(_ key: ImageKey, _ result: Result<PixelBuffer, Error>) {
+        switch result {
+        case .success(let pixels):
+            cache.insert(pixels, for: key, cost: pixels.cost)
+            completions.push(Completion(key: key, result: .success(pixels)))
+        case .failure(let error):
+            cache.cancelLoading(key)
+            if error is WorkSchedulerError { return }  // dropped before it ran: nobody wants it now
+            let failure = (error as? LoadFailure)
+                ?? LoadFailure(shortText: "Cannot load", detail: String(describing: error))
+            failures.withLock { $0[key] = failure }
+            counters.withLock { $0.failures += 1 }
+            completions.push(Completion(key: key, result: .failure(failure)))
+        }
+        onCompletion()
+    }
+
+    public func shutdown() { scheduler.shutdown() }
+}

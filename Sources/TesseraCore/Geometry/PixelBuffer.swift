@@ -1,0 +1,74 @@
+/// A size in device pixels (not logical points).
+public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public var area: Int { width * height }
+    public var description: String { "\(width)x\(height)" }
+
+    /// The largest size with this size's aspect ratio that fits inside `box`, never larger than self
+    /// (images are shrunk to fit a cell, not blown up) and never smaller than 1x1.
+    public func aspectFit(in box: PixelSize, allowUpscale: Bool = false) -> PixelSize {
+        guard width > 0, height > 0, box.width > 0, box.height > 0 else { return PixelSize(width: 1, height: 1) }
+        var scale = min(Double(box.width) / Double(width), Double(box.height) / Double(height))
+        if !allowUpscale { scale = min(scale, 1) }
+        return PixelSize(width: max(1, Int((Double(width) * scale).rounded())),
+                         height: max(1, Int((Double(height) * scale).rounded())))
+    }
+}
+
+/// Decoded pixels in the renderer's native format, SDL_PIXELFORMAT_ARGB8888: a 32-bit word per pixel,
+/// which on little-endian machines is the byte order B, G, R, A. Workers produce these so the main thread
+/// only copies them into a texture.
+public struct PixelBuffer: Sendable {
+    public let width: Int
+    public let height: Int
+    public var bytes: [UInt8]
+
+    public init(width: Int, height: Int, bytes: [UInt8]) {
+        precondition(bytes.count == width * height * 4, "PixelBuffer: \(bytes.count) bytes for \(width)x\(height)")
+        self.width = width
+        self.height = height
+        self.bytes = bytes
+    }
+
+    /// A buffer filled with one colour (straight alpha).
+    public init(width: Int, height: Int, filledWith color: RGBA) {
+        var bytes = [UInt8](repeating: 0, count: width * height * 4)
+        var i = 0
+        while i < bytes.count {
+            bytes[i] = color.b; bytes[i + 1] = color.g; bytes[i + 2] = color.r; bytes[i + 3] = color.a
+            i += 4
+        }
+        self.init(width: width, height: height, bytes: bytes)
+    }
+
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+    public var bytesPerRow: Int { width * 4 }
+    /// What the buffer costs a cache: its decoded bytes.
+    public var cost: Int { bytes.count }
+
+    public func pixel(x: Int, y: Int) -> RGBA {
+        let i = (y * width + x) * 4
+        return RGBA(r: bytes[i + 2], g: bytes[i + 1], b: bytes[i], a: bytes[i + 3])
+    }
+}
+
+public struct RGBA: Hashable, Sendable, CustomStringConvertible {
+    public var r: UInt8, g: UInt8, b: UInt8, a: UInt8
+    public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
+        self.r = r; self.g = g; self.b = b; self.a = a
+    }
+    public var description: String { "rgba(\(r),\(g),\(b),\(a))" }
+
+    /// True when every channel is within `tolerance` of the other colour's.
+    public func isClose(to other: RGBA, tolerance: Int = 8) -> Bool {
+        abs(Int(r) - Int(other.r)) <= tolerance && abs(Int(g) - Int(other.g)) <= tolerance
+            && abs(Int(b) - Int(other.b)) <= tolerance && abs(Int(a) - Int(other.a)) <= tolerance
+    }
+}

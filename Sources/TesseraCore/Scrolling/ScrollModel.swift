@@ -1,0 +1,445 @@
+import Foundation
+
+/// What the scroll model tells the rest of the app when a gesture or motion ends: the
+/// `UIScrollViewDelegate` end-callbacks, as values. Other code (full-quality loading, preloading, saving
+/// the position) hangs off these instead of polling `phase`.
+public enum ScrollEvent: Equatable, Sendable {
+    /// The finger (mouse button) let go. `willDecelerate` is true when the content keeps moving on its own
+    /// (a fling, or a bounce back from past an edge); a `didEndDecelerating` then follows.
+    case didEndDragging(willDecelerate: Bool)
+    /// Movement after a drag (deceleration or bounce-back) has ended.
+    case didEndDecelerating
+    /// An animated `scroll(to:animated: true, time:)` has ended.
+    case didEndScrollingAnimation
+}
+
+/// One axis of `UIScrollView` behaviour, as a plain value with no UI: drag tracking with rubber-banding,
+/// velocity estimation, fling deceleration with UIKit's exact decay law, bounce-back, animated programmatic
+/// scrolls and immediate wheel scrolls.
+///
+/// Why a value type with time passed in: the physics must be testable frame by frame without a window or a
+/// real clock, and the UI owns exactly one copy it mutates on the main thread. The caller feeds input
+/// events, calls `step(to:)` once per frame while `needsStep` is true, and drains `takeEvents()`.
+///
+/// Event contract (UIKit semantics, made strict so listeners can rely on it):
+/// - every `endDrag` emits exactly one `didEndDragging(willDecelerate:)`;
+/// - `willDecelerate: true` is followed by exactly one `didEndDecelerating` — when the motion comes to rest
+///   (also at a bound), or when a wheel or programmatic scroll cuts it short — *unless* a new drag begins
+///   first: a touch silently stops the motion, exactly as in UIKit, and that drag's own `didEndDragging`
+///   follows later;
+/// - an animated scroll emits one `didEndScrollingAnimation` when it ends or is cut short by a wheel or
+///   non-animated scroll; retargeting it with another animated scroll coalesces into one event; a drag
+///   silently stops it.
+public struct ScrollModel: Sendable {
+    public enum Phase: Equatable, Sendable {
+        /// At rest, in bounds.
+        case idle
+        /// The finger is down and moves the content.
+        case dragging
+        /// Flung: coasting with exponential decay after the finger let go.
+        case decelerating
+        /// A programmatic, animated scroll (keys: arrows, PageUp/PageDown, Home/End).
+        case animating
+        /// Released past an edge: springing back to the edge.
+        case bouncing
+    }
+
+    /// UIScrollView's deceleration rate: the fraction of velocity kept per millisecond.
+    public struct DecelerationRate: RawRepresentable, Hashable, Sendable {
+        public let rawValue: Double
+        public init(rawValue: Double) {
+            precondition(rawValue > 0 && rawValue < 1, "DecelerationRate must be in (0, 1), got \(rawValue)")
+            self.rawValue = rawValue
+        }
+        /// `UIScrollView.DecelerationRate.normal`: long, gliding flings.
+        public static let normal = DecelerationRate(rawValue: 0.998)
+        /// `UIScrollView.DecelerationRate.fast`: paging-like, short flings.
+        public static let fast = DecelerationRate(rawValue: 0.99)
+    }
+
+    // MARK: Tuning
+
+    /// A deceleration stops (and snaps to its exact resting point) once less than this much travel remains,
+    /// so it ends exactly where `projectedRestingOffset` said without a visible jump. For `.fast` this is
+    /// reached at ~5 pt/s, UIKit's "about 0.1 pt per frame"; for `.normal` at ~1 pt/s, because a 5 pt/s cut-off
+    /// there would leave a 2.5 pt jump (travel remaining is v/1000 * d/(1-d)).
+    public static let restingDistance: Double = 0.5
+    /// How far back the release velocity looks. Short enough that a finger that paused before letting go
+    /// does not fling, long enough to average out the jitter of millisecond event timestamps.
+    public static let velocityWindow: Duration = .milliseconds(80)
+    /// Duration of an animated programmatic scroll (UIKit's setContentOffset(animated:) is ~0.25-0.3 s).
+    public static let animationDuration: Duration = .milliseconds(250)
+    /// Duration of the spring back from past an edge.
+    public static let bounceDuration: Duration = .milliseconds(350)
+    /// UIScrollView's rubber-band constant: the slope of the resistance curve at the edge.
+    public static let rubberBandCoefficient: Double = 0.55
+
+    // MARK: State
+
+    private var _contentLength: Double
+    private var _viewportLength: Double
+
+    /// Length of everything that scrolls, in points. Setting it keeps the offset in bounds.
+    public var contentLength: Double {
+        get { _contentLength }
+        set { resize(contentLength: newValue, viewportLength: _viewportLength) }
+    }
+    /// Length of the visible window, in points. Setting it keeps the offset in bounds.
+    public var viewportLength: Double {
+        get { _viewportLength }
+        set { resize(contentLength: _contentLength, viewportLength: newValue) }
+    }
+    /// The scroll position: content point at the viewport's leading edge. In `0...maxOffset` except
+    /// while dragging or bouncing past an edge.
+    public private(set) var offset: Double
+    /// Rate of change of `offset`, points per second (positive = offset increasing).
+    public private(set) var velocity: Double = 0
+    public private(set) var phase: Phase = .idle
+    /// The rate used by the *next* fling; a fling in progress keeps the rate it started with.
+    public var decelerationRate: DecelerationRate = .normal
+
+    private var events: [ScrollEvent] = []
+
+    private struct Sample: Sendable {
+        var time: Duration
+        var position: Double
+    }
+    private var dragStartPosition = 0.0
+    private var dragStartRaw = 0.0
+    private var dragRaw = 0.0
+    private var samples: [Sample] = []
+
+    // Shared by deceleration, animation and bounce: where and when the current motion started.
+    private var motionStartTime: Duration = .zero
+    private var motionStartOffset = 0.0
+    private var motionStartVelocity = 0.0
+    private var motionRate = DecelerationRate.normal.rawValue
+    private var motionTarget = 0.0
+    private var motionDuration: Duration = .zero
+
+    public init(contentLength: Double, viewportLength: Double, offset: Double = 0) {
+        _contentLength = max(0, contentLength)
+        _viewportLength = max(0, viewportLength)
+        self.offset = 0
+        self.offset = clamp(offset)
+    }
+
+    // MARK: Derived
+
+    public var maxOffset: Double { max(0, _contentLength - _viewportLength) }
+    /// The finger is down (UIScrollView.isTracking).
+    public var isTracking: Bool { phase == .dragging }
+    /// Coasting after a drag, including a bounce back (UIScrollView.isDecelerating).
+    public var isDecelerating: Bool { phase == .decelerating || phase == .bouncing }
+    /// Anything but idle: the content is being moved or moves by itself.
+    public var isMoving: Bool { phase != .idle }
+    /// The content moves by itself: call `step(to:)` every frame until this turns false.
+    public var needsStep: Bool { phase == .decelerating || phase == .animating || phase == .bouncing }
+
+    /// Where the content will come to rest if left alone (clamped to bounds). While dragging: where it
+    /// would rest if released now. This is what a preloader should aim at, not the current offset.
+    public var projectedRestingOffset: Double {
+        switch phase {
+        case .idle:
+            return offset
+        case .decelerating:
+            return clamp(motionStartOffset + Self.projectedTravel(velocity: motionStartVelocity, rate: motionRate))
+        case .animating, .bouncing:
+            return motionTarget
+        case .dragging:
+            if offset < 0 || offset > maxOffset { return clamp(offset) }
+            return clamp(offset + Self.projectedTravel(velocity: velocity, rate: decelerationRate.rawValue))
+        }
+    }
+
+    /// Total distance a fling covers under UIKit's per-millisecond decay: each millisecond v *= d, then
+    /// offset += v / 1000, summed to infinity: v0/1000 * d/(1-d). (The continuous-time integral differs
+    /// slightly; this is the documented law and what the model actually does.)
+    public static func projectedTravel(velocity: Double, rate: Double) -> Double {
+        velocity / 1000 * rate / (1 - rate)
+    }
+
+    public static func projectedTravel(velocity: Double, rate: DecelerationRate) -> Double {
+        projectedTravel(velocity: velocity, rate: rate.rawValue)
+    }
+
+    /// Where a fling from `offset` at `velocity` comes to rest, clamped to `0...maxOffset`.
+    public static func projectedRestingOffset(from offset: Double, velocity: Double, rate: DecelerationRate,
+                                              maxOffset: Double) -> Double {
+        min(max(offset + projectedTravel(velocity: velocity, rate: rate), 0), max(0, maxOffset))
+    }
+
+    /// UIScrollView's rubber band: how far the content shows past an edge when the finger has pulled
+    /// `overshoot` points past it. Slope 0.55 at the edge, tending to `dimension`, so resistance grows
+    /// and content can never be pulled further than one viewport out.
+    public static func rubberBand(overshoot: Double, dimension: Double) -> Double {
+        guard overshoot > 0, dimension > 0 else { return 0 }
+        return (1 - 1 / (overshoot * rubberBandCoefficient / dimension + 1)) * dimension
+    }
+
+    /// Inverse of `rubberBand`, so a drag that grabs content mid-bounce continues without a jump.
+    static func rubberBandInverse(displacement: Double, dimension: Double) -> Double {
+        guard displacement > 0, dimension > 0 else { return 0 }
+        let fraction = min(displacement / dimension, 0.999_999)
+        return (1 / (1 - fraction) - 1) * dimension / rubberBandCoefficient
+    }
+
+    // MARK: Events
+
+    /// Returns the events emitted since the last call, oldest first, and forgets them.
+    public mutating func takeEvents() -> [ScrollEvent] {
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
+    // MARK: Bounds
+
+    /// Changes both lengths at once (a window resize changes both; setting them one by one could clamp
+    /// the offset against a meaningless intermediate size).
+    public mutating func resize(contentLength: Double, viewportLength: Double) {
+        _contentLength = max(0, contentLength)
+        _viewportLength = max(0, viewportLength)
+        switch phase {
+        case .idle:
+            offset = clamp(offset)
+        case .dragging:
+            offset = banded(dragRaw)
+        case .decelerating:
+            if offset < 0 || offset > maxOffset {
+                offset = clamp(offset)
+                finish(with: .didEndDecelerating)
+            }
+        case .animating, .bouncing:
+            motionTarget = clamp(motionTarget)
+            if phase == .animating { motionStartOffset = clamp(motionStartOffset) }
+        }
+    }
+
+    // MARK: Dragging
+
+    /// The finger went down. Stops any motion in progress without an end event (UIKit: a touch catches
+    /// the content); the drag's own `didEndDragging` comes from `endDrag`.
+    public mutating func beginDrag(at position: Double, time: Duration) {
+        // Grabbing content that is past an edge (mid-bounce) continues from where it shows.
+        if offset < 0 {
+            dragStartRaw = -Self.rubberBandInverse(displacement: -offset, dimension: _viewportLength)
+        } else if offset > maxOffset {
+            dragStartRaw = maxOffset + Self.rubberBandInverse(displacement: offset - maxOffset,
+                                                              dimension: _viewportLength)
+        } else {
+            dragStartRaw = offset
+        }
+        dragRaw = dragStartRaw
+        dragStartPosition = position
+        samples = [Sample(time: time, position: position)]
+        velocity = 0
+        phase = .dragging
+    }
+
+    /// The finger moved to `position` (same axis and units as the content; moving the finger towards
+    /// smaller positions scrolls forward). Content follows 1:1 in bounds and with rubber-band
+    /// resistance past an edge. Ignored when not dragging.
+    public mutating func drag(to position: Double, time: Duration) {
+        guard phase == .dragging else { return }
+        dragRaw = dragStartRaw - (position - dragStartPosition)
+        offset = banded(dragRaw)
+        samples.append(Sample(time: max(time, samples.last?.time ?? time), position: position))
+        pruneSamples(before: time - Self.velocityWindow)
+        velocity = estimatedVelocity(endingAt: samples[samples.count - 1])
+    }
+
+    /// The finger let go at `time`. Emits `didEndDragging(willDecelerate:)`, then flings, bounces back
+    /// or comes to rest.
+    public mutating func endDrag(time: Duration) {
+        guard phase == .dragging else { return }
+        // The finger has been where the last sample put it since then: a pause before letting go counts.
+        let last = samples[samples.count - 1]
+        let release = Sample(time: max(time, last.time), position: last.position)
+        let releaseVelocity = estimatedVelocity(endingAt: release)
+        samples.removeAll(keepingCapacity: true)
+
+        if offset < 0 || offset > maxOffset {
+            events.append(.didEndDragging(willDecelerate: true))
+            startTimedMotion(to: clamp(offset), duration: Self.bounceDuration, phase: .bouncing, time: time)
+            return
+        }
+        let rate = decelerationRate.rawValue
+        let rest = clamp(offset + Self.projectedTravel(velocity: releaseVelocity, rate: rate))
+        guard abs(rest - offset) >= Self.restingDistance else {
+            // Too slow to go anywhere, or flung into the edge it already touches.
+            velocity = 0
+            phase = .idle
+            events.append(.didEndDragging(willDecelerate: false))
+            return
+        }
+        events.append(.didEndDragging(willDecelerate: true))
+        phase = .decelerating
+        velocity = releaseVelocity
+        motionStartTime = time
+        motionStartOffset = offset
+        motionStartVelocity = releaseVelocity
+        motionRate = rate
+    }
+
+    // MARK: Programmatic scrolling
+
+    /// Scrolls to `target` (clamped), either at once or with a 0.25 s ease-out ending exactly on target.
+    /// Ignored while dragging: the finger owns the content. An animated scroll during an animation
+    /// retargets it from where it is now (key repeat), emitting one `didEndScrollingAnimation` at the end.
+    public mutating func scroll(to target: Double, animated: Bool, time: Duration) {
+        guard phase != .dragging else { return }
+        let destination = clamp(target)
+        let wasAnimating = phase == .animating
+        if isDecelerating {
+            settle()
+            events.append(.didEndDecelerating)
+        }
+        if animated {
+            if abs(destination - offset) < 1e-9 {
+                offset = destination
+                settle()
+                if wasAnimating { events.append(.didEndScrollingAnimation) }
+            } else {
+                startTimedMotion(to: destination, duration: Self.animationDuration, phase: .animating, time: time)
+            }
+        } else {
+            offset = destination
+            settle()
+            if wasAnimating { events.append(.didEndScrollingAnimation) }
+        }
+    }
+
+    /// A wheel or touchpad step: moves at once by `delta` (clamped) and ends any motion in progress
+    /// (emitting its end event). Ignored while dragging.
+    public mutating func scroll(by delta: Double, time: Duration) {
+        switch phase {
+        case .dragging:
+            return
+        case .decelerating, .bouncing:
+            events.append(.didEndDecelerating)
+        case .animating:
+            events.append(.didEndScrollingAnimation)
+        case .idle:
+            break
+        }
+        offset = clamp(offset + delta)
+        settle()
+    }
+
+    // MARK: Time
+
+    /// Advances deceleration, animation or bounce to `time`. A no-op when idle or dragging, so it is safe
+    /// to call every frame.
+    public mutating func step(to time: Duration) {
+        switch phase {
+        case .idle, .dragging:
+            return
+        case .decelerating:
+            stepDeceleration(to: time)
+        case .animating, .bouncing:
+            stepTimedMotion(to: time)
+        }
+    }
+
+    // MARK: Private
+
+    private func clamp(_ value: Double) -> Double {
+        min(max(value, 0), maxOffset)
+    }
+
+    private func banded(_ raw: Double) -> Double {
+        if raw < 0 { return -Self.rubberBand(overshoot: -raw, dimension: _viewportLength) }
+        if raw > maxOffset { return maxOffset + Self.rubberBand(overshoot: raw - maxOffset, dimension: _viewportLength) }
+        return raw
+    }
+
+    private mutating func settle() {
+        velocity = 0
+        phase = .idle
+    }
+
+    private mutating func finish(with event: ScrollEvent) {
+        settle()
+        events.append(event)
+    }
+
+    /// Drops samples older than needed, keeping the last one at or before `windowStart` so the position
+    /// at the window's start can be interpolated.
+    private mutating func pruneSamples(before windowStart: Duration) {
+        if let keep = samples.lastIndex(where: { $0.time <= windowStart }), keep > 0 {
+            samples.removeFirst(keep)
+        }
+    }
+
+    /// Average finger speed over the last `velocityWindow` ending at `end` (or over the whole drag if it
+    /// is shorter), as an offset velocity: the offset moves opposite to the finger.
+    private func estimatedVelocity(endingAt end: Sample) -> Double {
+        let windowStart = end.time - Self.velocityWindow
+        var start = samples[0]
+        if start.time < windowStart {
+            // Interpolate the finger position at exactly windowStart.
+            var previous = samples[0]
+            for sample in samples.dropFirst() + [end] {
+                if sample.time >= windowStart {
+                    let span = sample.time - previous.time
+                    let fraction = span > .zero ? (windowStart - previous.time) / span : 1
+                    start = Sample(time: windowStart,
+                                   position: previous.position + (sample.position - previous.position) * fraction)
+                    break
+                }
+                previous = sample
+            }
+        }
+        let seconds = (end.time - start.time) / .seconds(1)
+        guard seconds > 0 else { return 0 }
+        return -(end.position - start.position) / seconds
+    }
+
+    /// UIKit's law, per millisecond: v *= d; offset += v/1000. After n ms: v = v0 d^n and
+    /// offset = o0 + v0/1000 * d(1 - d^n)/(1 - d). Evaluated in closed form at fractional n, which equals the
+    /// per-millisecond sum at every whole millisecond and interpolates smoothly between them (whole-ms
+    /// stepping would move 16, 17, 17, 16... ms per 60 Hz frame: a visible unevenness).
+    private mutating func stepDeceleration(to time: Duration) {
+        let milliseconds = max(0, (time - motionStartTime) / .milliseconds(1))
+        let decay = pow(motionRate, milliseconds)
+        let travel = Self.projectedTravel(velocity: motionStartVelocity, rate: motionRate)
+        let position = motionStartOffset + travel * (1 - decay)
+        velocity = motionStartVelocity * decay
+        if position < 0 || position > maxOffset {
+            // Ran into an edge: stop there. Content never rests out of bounds.
+            offset = clamp(position)
+            finish(with: .didEndDecelerating)
+        } else if abs(travel) * decay < Self.restingDistance {
+            offset = clamp(motionStartOffset + travel)
+            finish(with: .didEndDecelerating)
+        } else {
+            offset = position
+        }
+    }
+
+    private mutating func startTimedMotion(to target: Double, duration: Duration, phase newPhase: Phase,
+                                           time: Duration) {
+        motionStartTime = time
+        motionStartOffset = offset
+        motionTarget = target
+        motionDuration = duration
+        phase = newPhase
+        // Ease-out starts at 3x the average speed.
+        velocity = (target - offset) * 3 / (duration / .seconds(1))
+    }
+
+    /// Cubic ease-out, 1 - (1 - p)^3: starts fast (the response to a key press is immediate) and lands softly,
+    /// reaching the target exactly at the end.
+    private mutating func stepTimedMotion(to time: Duration) {
+        let progress = min(max((time - motionStartTime) / motionDuration, 0), 1)
+        if progress >= 1 {
+            offset = motionTarget
+            finish(with: phase == .animating ? .didEndScrollingAnimation : .didEndDecelerating)
+            return
+        }
+        let remaining = 1 - progress
+        let distance = motionTarget - motionStartOffset
+        offset = motionStartOffset + distance * (1 - remaining * remaining * remaining)
+        velocity = distance * 3 * remaining * remaining / (motionDuration / .seconds(1))
+    }
+}

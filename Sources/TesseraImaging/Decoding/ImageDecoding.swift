@@ -1,0 +1,23 @@
+import Foundation
+import TesseraCore
+
+/// Something that turns encoded bytes into native ARGB8888 pixels.
+///
+/// A protocol because TesseraImaging must not know about SDL: JPEG is decoded here with TurboJPEG (fast,
+/// and able to decode at 1/2, 1/4, 1/8 size), while PNG, WebP, GIF, BMP and TIFF go through SDL_image,
+/// whose decoder lives in TesseraUI and is handed to `ImageLoader` as one of these. Decoders run on worker
+/// threads, hence `Sendable`; a decoder must not share non-thread-safe state between concurrent calls.
+public protocol ImageDecoding: Sendable {
+    /// Whether this decoder handles `format`. The loader asks decoders in order and uses the first yes.
+    func canDecode(_ format: ImageFormat) -> Bool
+
+    /// Decodes `data`, already sniffed as `format`.
+    ///
+    /// - Parameter targetSize: nil means full size. Otherwise the size the caller will finally show
+    ///   (already aspect-fitted to the image). A decoder MAY use it to shrink on load and return an image
+    ///   smaller than full size, but never smaller than `targetSize` in either dimension; the loader does
+    ///   the final, high-quality scaling. Returning the full-size image is always correct.
+    /// - Throws: preferably an `ImageLoadError.Reason` (e.g. `.truncated`, `.decodeFailed(message)`);
+    ///   any other error is reported as `.decodeFailed` with its description.
+    func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer
+}

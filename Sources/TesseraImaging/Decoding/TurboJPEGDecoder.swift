@@ -1,0 +1,130 @@
+import CTurboJPEG
+import Foundation
+import TesseraCore
+
+/// Decodes JPEG with libjpeg-turbo's TurboJPEG API, directly into the renderer's ARGB8888 byte order.
+///
+/// Why TurboJPEG rather than SDL_image for JPEG: it can decode at 1/2, 1/4 or 1/8 size by skipping the
+/// high-frequency IDCT work, which makes thumbnails of 12 MP photos several times cheaper, and it reports
+/// warnings (such as a truncated file) that SDL_image swallows.
+///
+/// TJPF_BGRA writes B, G, R, A bytes with A = 0xFF, which is exactly ARGB8888 on little-endian machines.
+/// Grayscale JPEGs are expanded by TurboJPEG. CMYK/YCCK JPEGs are not: libjpeg refuses to convert them to
+/// RGB ("Unsupported color conversion request"), so they are decoded as TJPF_CMYK and converted here with
+/// the naive formula for Adobe-style inverted CMYK (R = C·K/255, …), the convention libjpeg-turbo itself
+/// and browsers use for such files. Without a colour management system that is approximate, but it beats
+/// an error cell for the CMYK photos print workflows leave behind.
+///
+/// A TurboJPEG handle is not thread-safe, so every `decode` call creates and destroys its own; that costs
+/// microseconds against milliseconds of decoding, and keeps this type a stateless `Sendable` value.
+///
+/// Truncation policy: libjpeg "decodes" a file that ends early by padding the rest with grey and raising
+/// a warning. We refuse such files with `.truncated` rather than show a half-grey picture that looks like
+/// a rendering bug. Other warnings (e.g. "extraneous bytes before marker", common in camera files) are
+/// tolerated, because those images display correctly.
+public struct TurboJPEGDecoder: ImageDecoding {
+    public init() {}
+
+    public func canDecode(_ format: ImageFormat) -> Bool { format == .jpeg }
+
+    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
+        guard format == .jpeg else { throw ImageLoadError.Reason.unsupportedFormat(format.displayName) }
+        guard !data.isEmpty else { throw ImageLoadError.Reason.empty }
+        guard let handle = tjInitDecompress() else {
+            throw ImageLoadError.Reason.decodeFailed(String(cString: tjGetErrorStr2(nil)))
+        }
+        defer { tjDestroy(handle) }
+
+        return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> PixelBuffer in
+            let src = raw.bindMemory(to: UInt8.self)
+            var w: Int32 = 0, h: Int32 = 0, subsamp: Int32 = 0, colorspace: Int32 = 0
+            let headerRC = tjDecompressHeader3(handle, src.baseAddress, UInt(src.count), &w, &h, &subsamp, &colorspace)
+            if headerRC != 0 && !(Self.lastWasWarning(handle) && w > 0 && h > 0) {
+                throw ImageLoadError.Reason.decodeFailed(Self.message(handle))
+            }
+            guard w > 0, h > 0 else { throw ImageLoadError.Reason.decodeFailed("JPEG has no dimensions") }
+
+            let out = Self.decodeSize(for: PixelSize(width: Int(w), height: Int(h)), targetSize: targetSize)
+            let (count, overflow) = out.area.multipliedReportingOverflow(by: 4)
+            guard !overflow else { throw ImageLoadError.Reason.decodeFailed("JPEG dimensions overflow") }
+
+            let cmyk = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+            let pixelFormat = cmyk ? TJPF_CMYK : TJPF_BGRA
+            var rc: Int32 = 0
+            let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                rc = tjDecompress2(handle, src.baseAddress, UInt(src.count), buffer.baseAddress,
+                                   Int32(out.width), Int32(out.width * 4), Int32(out.height),
+                                   Int32(pixelFormat.rawValue), 0)
+                // UInt8 needs no deinitialisation; on failure the array is thrown away below anyway.
+                initialized = count
+                if cmyk { Self.convertInvertedCMYKToBGRA(buffer) }
+            }
+            if rc != 0 {
+                let warning = Self.lastWasWarning(handle)
+                let text = Self.message(handle)
+                guard warning else { throw ImageLoadError.Reason.decodeFailed(text) }
+                if Self.looksTruncated(text, src) { throw ImageLoadError.Reason.truncated }
+                // A benign warning: the pixels are fine.
+            }
+            return PixelBuffer(width: out.width, height: out.height, bytes: bytes)
+        }
+    }
+
+    /// The size TurboJPEG will decode a `full`-size JPEG at for `targetSize`.
+    ///
+    /// Of the DCT scaling factors 1/8, 1/4, 1/2 and 1 (the ones that are pure speed-ups; 3/8, 5/8 and so on
+    /// cost nearly as much as full size), picks the smallest whose result still covers the aspect-fitted
+    /// target in both dimensions, so the final downscale in `PixelScaler` only ever shrinks. The target is
+    /// fitted to the JPEG's own aspect here too, so passing a raw cell size is also correct.
+    public static func decodeSize(for full: PixelSize, targetSize: PixelSize?) -> PixelSize {
+        guard let targetSize else { return full }
+        let fitted = full.aspectFit(in: targetSize)
+        for denom in denominators {
+            let scaled = PixelSize(width: (full.width + denom - 1) / denom, height: (full.height + denom - 1) / denom)
+            if scaled.width >= fitted.width && scaled.height >= fitted.height { return scaled }
+        }
+        return full
+    }
+
+    /// Denominators of the 1/n factors this libturbojpeg supports, largest (smallest image) first.
+    private static let denominators: [Int] = {
+        var n: Int32 = 0
+        guard let factors = tjGetScalingFactors(&n), n > 0 else { return [] }
+        let available = Set((0..<Int(n)).compactMap { i -> Int? in
+            factors[i].num == 1 ? Int(factors[i].denom) : nil
+        })
+        return [8, 4, 2].filter(available.contains)
+    }()
+
+    /// In place: C, M, Y, K (inverted, 255 = no ink) to B, G, R, 255.
+    private static func convertInvertedCMYKToBGRA(_ p: UnsafeMutableBufferPointer<UInt8>) {
+        var i = 0
+        while i + 3 < p.count {
+            let c = UInt32(p[i]), m = UInt32(p[i + 1]), y = UInt32(p[i + 2]), k = UInt32(p[i + 3])
+            p[i] = UInt8((y * k + 127) / 255)
+            p[i + 1] = UInt8((m * k + 127) / 255)
+            p[i + 2] = UInt8((c * k + 127) / 255)
+            p[i + 3] = 255
+            i += 4
+        }
+    }
+
+    private static func lastWasWarning(_ handle: tjhandle) -> Bool {
+        tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
+    }
+
+    private static func message(_ handle: tjhandle) -> String {
+        guard let cString = tjGetErrorStr2(handle) else { return "unknown TurboJPEG error" }
+        return String(cString: cString)
+    }
+
+    /// libjpeg reports running out of data as "Premature end of JPEG file". TurboJPEG only keeps the
+    /// first warning's text, so when an earlier benign warning hid it, a missing EOI marker at the end
+    /// (ignoring zero padding) is taken as the sign of truncation instead.
+    static func looksTruncated(_ warning: String, _ data: UnsafeBufferPointer<UInt8>) -> Bool {
+        if warning.range(of: "premature end of jpeg file", options: .caseInsensitive) != nil { return true }
+        var end = data.count
+        while end > 0 && data[end - 1] == 0 { end -= 1 }
+        return !(end >= 2 && data[end - 2] == 0xFF && data[end - 1] == 0xD9)
+    }
+}

@@ -1,0 +1,190 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Logging
+import TesseraCore
+
+/// Turns a path (or bytes) into display-ready pixels, refusing anything that would be unsafe or pointless
+/// to decode, and naming the reason so the UI can draw an error cell instead of a hole.
+///
+/// The order of checks is the point: cheap checks before expensive ones, and nothing is allocated for
+/// pixels until the header's dimensions have been checked against `pixelLimit`. A 40-byte file claiming to
+/// be 60000x60000 is refused without ever reaching a decoder.
+///
+/// Stateless and `Sendable`: one loader is shared by all decode workers. Thread safety of the decoders
+/// themselves is their own contract (see `ImageDecoding`).
+public struct ImageLoader: Sendable {
+    /// Asked in order; the first whose `canDecode` says yes decodes.
+    public let decoders: [any ImageDecoding]
+    /// Maximum width x height a header may claim (default 100 MP, i.e. 400 MB of ARGB).
+    public let pixelLimit: Int
+    /// Maximum file size that will be read into memory at all.
+    public let byteLimit: Int
+
+    /// Failures are logged, not shown: the caller decides whether a failure deserves the user's attention.
+    private static let logger = Logger(label: "tessera.imaging")
+
+    /// How much of a file is read before the header is checked, so that a huge (real) image is refused
+    /// before the rest of its bytes are read. Big enough for the EXIF/ICC data in front of a JPEG frame
+    /// header in practically every camera file; if the header isn't in it, the whole file is read anyway.
+    static let headerProbeLength = 256 << 10
+
+    public init(decoders: [any ImageDecoding], pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20) {
+        self.decoders = decoders
+        self.pixelLimit = pixelLimit
+        self.byteLimit = byteLimit
+    }
+
+    /// Loads the image at `path`, scaled to fit `box` (aspect preserved, never enlarged); nil = full size.
+    public func load(path: String, fitting box: PixelSize?) throws(ImageLoadError) -> PixelBuffer {
+        do {
+            var header: ImageHeader?
+            let data = try readFile(path, header: &header)
+            return try decode(data, header: header, fitting: box)
+        } catch {
+            throw failure(path, error)
+        }
+    }
+
+    /// Loads an image already in memory (e.g. from an archive or the network); `name` is only used for
+    /// the error and the log.
+    public func load(data: Data, name: String, fitting box: PixelSize?) throws(ImageLoadError) -> PixelBuffer {
+        do throws(ImageLoadError.Reason) {
+            guard data.count <= byteLimit else { throw ImageLoadError.Reason.fileTooLarge(bytes: data.count, limit: byteLimit) }
+            return try decode(data, header: nil, fitting: box)
+        } catch {
+            throw failure(name, error)
+        }
+    }
+
+    // MARK: - Steps
+
+    /// Reads a regular file fully, refusing by `stat` what needn't be read: missing, not a regular file
+    /// (a FIFO would block a worker forever), empty, or bigger than `byteLimit`. When the header can be
+    /// read from the first `headerProbeLength` bytes it is checked against the pixel limit before the rest
+    /// is read, and handed back through `header`.
+    private func readFile(_ path: String, header: inout ImageHeader?) throws(ImageLoadError.Reason) -> Data {
+        // O_NONBLOCK so that opening a FIFO doesn't wait for a writer; it has no effect on regular files.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            let err = errno
+            if err == ENOENT || err == ENOTDIR { throw .missing }
+            throw .unreadable(Self.errorText(err))
+        }
+        defer { close(fd) }
+
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .unreadable(Self.errorText(errno)) }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw .notAnImage }
+        let size = Int(st.st_size)
+        guard size > 0 else { throw .empty }
+        guard size <= byteLimit else { throw .fileTooLarge(bytes: size, limit: byteLimit) }
+
+        guard let buffer = malloc(size) else { throw .unreadable(Self.errorText(ENOMEM)) }
+        var owned = true
+        defer { if owned { free(buffer) } }
+
+        var done = try Self.readFully(fd, into: buffer, from: 0, to: min(size, Self.headerProbeLength))
+        if done < size && done >= ImageFormat.sniffLength {
+            let probe = Data(bytesNoCopy: buffer, count: done, deallocator: .none)
+            if let probed = ImageHeader.read(probe) {
+                try checkPixelLimit(probed)
+                header = probed
+            }
+        }
+        if done == min(size, Self.headerProbeLength) {
+            done = try Self.readFully(fd, into: buffer, from: done, to: size)
+        }
+        // The file may have shrunk since fstat; what was read is what there is.
+        guard done > 0 else { throw .empty }
+        owned = false
+        return Data(bytesNoCopy: buffer, count: done, deallocator: .free)
+    }
+
+    /// Sniff, check the header, pick a decoder, decode (letting it shrink on load), scale to the box.
+    private func decode(_ data: Data, header known: ImageHeader?,
+                        fitting box: PixelSize?) throws(ImageLoadError.Reason) -> PixelBuffer {
+        guard !data.isEmpty else { throw .empty }
+        let format = ImageFormat.sniff(data)
+        guard format != .unknown else { throw .notAnImage }
+        // The bytes said "image" but the header can't be read: the file was cut short (or is garbage
+        // after a valid signature, which the user can't tell apart from that either).
+        guard let header = known ?? ImageHeader.read(data) else { throw .truncated }
+        try checkPixelLimit(header)
+        guard let decoder = decoders.first(where: { $0.canDecode(format) }) else {
+            throw .unsupportedFormat(format.displayName)
+        }
+
+        let target = box.map { header.size.aspectFit(in: $0) }
+        let decoded: PixelBuffer
+        do {
+            decoded = try decoder.decode(data, format: format, targetSize: target)
+        } catch let reason as ImageLoadError.Reason {
+            throw reason
+        } catch let error as ImageLoadError {
+            throw error.reason
+        } catch {
+            throw .decodeFailed(String(describing: error))
+        }
+        guard decoded.width > 0, decoded.height > 0 else { throw .decodeFailed("decoder returned an empty image") }
+        // A header can understate what the decoder produces (e.g. a GIF frame bigger than its screen).
+        guard decoded.width * decoded.height <= pixelLimit else {
+            throw .tooLarge(width: decoded.width, height: decoded.height, limit: pixelLimit)
+        }
+
+        guard let box, let target else { return decoded }
+        if decoded.size == target { return decoded }
+        // Scale to the size computed from the true dimensions, so a cell gets the same size whether the
+        // decoder shrank on load (whose rounding can be off by a pixel) or not. Fall back to fitting the
+        // decoded image if the decoder produced something else than the header promised.
+        if decoded.width >= target.width && decoded.height >= target.height
+            && abs(Double(decoded.height) * Double(target.width) / Double(decoded.width) - Double(target.height)) <= 1 {
+            return PixelScaler.scaled(decoded, to: target)
+        }
+        return PixelScaler.fit(decoded, in: box)
+    }
+
+    private func checkPixelLimit(_ header: ImageHeader) throws(ImageLoadError.Reason) {
+        let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
+        if overflow || pixels > pixelLimit {
+            throw .tooLarge(width: header.width, height: header.height, limit: pixelLimit)
+        }
+    }
+
+    private func failure(_ path: String, _ reason: ImageLoadError.Reason) -> ImageLoadError {
+        let error = ImageLoadError(path: path, reason: reason)
+        switch reason {
+        case .missing, .empty, .notAnImage, .unsupportedFormat:
+            Self.logger.debug("image not loaded", metadata: ["path": "\(path)", "reason": "\(reason.shortText)"])
+        case .unreadable, .truncated, .tooLarge, .fileTooLarge, .decodeFailed:
+            Self.logger.warning("image not loaded", metadata: ["path": "\(path)", "reason": "\(reason.shortText)"])
+        }
+        return error
+    }
+
+    // MARK: - POSIX helpers
+
+    /// Reads bytes [from, to) of `fd` into `buffer`, retrying on EINTR and short reads; stops early at EOF.
+    /// Returns the offset reached.
+    private static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawPointer,
+                                  from start: Int, to end: Int) throws(ImageLoadError.Reason) -> Int {
+        var done = start
+        while done < end {
+            let n = read(fd, buffer + done, end - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(errorText(errno))
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
+
+    private static func errorText(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}

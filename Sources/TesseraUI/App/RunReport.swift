@@ -1,0 +1,58 @@
+import Foundation
+import TesseraCore
+
+/// What `--report FILE.json` writes at exit. Field names are a contract with the benchmarks.
+public struct RunReport: Codable, Sendable {
+    public struct CacheFigures: Codable, Sendable {
+        public var hits = 0
+        public var misses = 0
+        public var evictions = 0
+        public var peakCostBytes = 0
+        public var costLimitBytes = 0
+
+        enum CodingKeys: String, CodingKey {
+            case hits, misses, evictions
+            case peakCostBytes = "peak_cost_bytes"
+            case costLimitBytes = "cost_limit_bytes"
+        }
+    }
+
+    public var frames = 0
+    /// The main thread's own work per frame (events, layout, uploads, render), in milliseconds.
+    public var frameMs = SampleSummary(samples: [])
+    public var framesOver16ms = 0
+    public var mainThreadDecodes = 0
+    public var decodes = 0
+    public var cache = CacheFigures()
+    public var cellsCreated = 0
+    public var placeholderCellFrames = 0
+    public var uploadBytes = 0
+    public var peakRSSBytes = 0
+
+    enum CodingKeys: String, CodingKey {
+        case frames
+        case frameMs = "frame_ms"
+        case framesOver16ms = "frames_over_16ms"
+        case mainThreadDecodes = "main_thread_decodes"
+        case decodes, cache
+        case cellsCreated = "cells_created"
+        case placeholderCellFrames = "placeholder_cell_frames"
+        case uploadBytes = "upload_bytes"
+        case peakRSSBytes = "peak_rss_bytes"
+    }
+
+    public init() {}
+
+    public func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    /// The process's peak resident set size (getrusage reports kilobytes on Linux).
+    public static func peakResidentBytes() -> Int {
+        var usage = rusage()
+        getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+        return Int(usage.ru_maxrss) * 1024
+    }
+}

@@ -1,0 +1,293 @@
+import CSDL2
+import Foundation
+import Logging
+import TesseraCore
+import TesseraImaging
+
+/// The application: owns SDL on the main thread, runs the frame loop, routes input to the strip or the
+/// single-image view, and collects the run report.
+public final class Viewer {
+    private enum Mode { case strip, detail }
+
+    private let options: ViewerOptions
+    private let system: SDLSystem
+    private let window: Window
+    private let renderer: Renderer
+    private let coordinator: LoadCoordinator
+    private let model: CarouselModel
+    private let carouselView: CarouselView
+    private let assets: AssetCatalog
+    private let text: TextCache
+    private var detail: DetailView?
+    private var mode = Mode.strip
+    private let clock = MonotonicClock()
+    private let logger = Logger(label: "tessera.viewer")
+    private var running = true
+    private var frameSamples: [Double] = []
+    private var pointScale = 1.0
+    // Mouse press bookkeeping to tell a click from a drag.
+    private var press: (x: Double, y: Double, moved: Bool)?
+
+    public init(options: ViewerOptions) throws {
+        self.options = options
+        system = try SDLSystem(headless: options.headless)
+        let forcedScale = options.pixelScale ?? 1
+        // With a forced scale the window is made in pixels and points are derived from it.
+        let sizeFactor = options.pixelScale == nil ? 1 : forcedScale
+        window = try Window(system: system, title: "Tessera", width: Int(Double(options.windowWidth) * sizeFactor),
+                            height: Int(Double(options.windowHeight) * sizeFactor))
+        if options.fullscreen { window.setFullscreen(true) }
+        renderer = try Renderer(window: window, software: options.headless, vsync: !options.headless)
+        assets = AssetCatalog(folder: ResourceLocator.resourcesFolder()?.appendingPathComponent("UI"), renderer: renderer)
+        text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
+        if !text.hasFont { logger.warning("no TrueType font found (install fonts-dejavu-core); text is hidden") }
+
+        let loader = ImageLoader(decoders: [TurboJPEGDecoder(), SDLImageDecoder()], pixelLimit: options.pixelLimit)
+        let logger = self.logger
+        let cache = CostCache<ImageKey, PixelBuffer>(countLimit: options.cacheCountLimit,
+                                                     totalCostLimit: options.cacheLimitBytes)
+        let waker = system.waker
+        coordinator = LoadCoordinator(
+            cache: cache,
+            scheduler: WorkScheduler(workerCount: options.workerCount),
+            loader: { key in
+                do {
+                    return try loader.load(path: key.path, fitting: key.size)
+                } catch let error as ImageLoadError {
+                    logger.warning("cannot show \(key.path): \(error.reason.shortText)")
+                    throw LoadFailure(shortText: error.reason.shortText, detail: error.description)
+                }
+            },
+            onCompletion: { waker.wake() })
+
+        let points = Self.viewportPoints(window: window, renderer: renderer, forcedScale: options.pixelScale)
+        pointScale = points.scale
+        model = CarouselModel(items: options.items, configuration: options.carousel, coordinator: coordinator,
+                              viewportWidth: points.width, viewportHeight: points.height, pixelScale: points.scale)
+        carouselView = CarouselView(model: model, renderer: renderer, assets: assets, text: text,
+                                    uploadBudgetBytes: options.uploadBudgetBytes)
+        updateTitle()
+    }
+
+    deinit { coordinator.shutdown() }
+
+    /// The viewport in points and the device pixels per point.
+    private static func viewportPoints(window: Window, renderer: Renderer, forcedScale: Double?)
+        -> (width: Double, height: Double, scale: Double) {
+        let output = renderer.outputSize
+        let scale = forcedScale ?? max(1, Double(output.width) / Double(max(1, window.size.width)))
+        return (Double(output.width) / scale, Double(output.height) / scale, scale)
+    }
+
+    /// Runs until the user quits, the script ends, or the frame limit is reached.
+    @discardableResult
+    public func run() throws -> RunReport {
+        let player = options.script.map(ScriptPlayer.init)
+        var frames = 0
+        var lastFrameWasIdle = false
+        while running {
+            let idle = isIdle(now: clock.now())
+            // An idle interactive viewer sleeps until input or a worker wakes it; otherwise poll.
+            let wait: Int32? = (!options.headless && idle && lastFrameWasIdle) ? 500 : nil
+            var events = InputEvent.poll(wakeType: system.wakeEventType, waitMs: wait)
+            let frameStart = clock.now()
+            if let player {
+                events += player.events(scriptContext(now: frameStart, idle: idle))
+            }
+            for event in events { handle(event, now: frameStart) }
+
+            let isLastFrame = !running
+                || (options.frameLimit.map { frames + 1 >= $0 } ?? false)
+                || (player?.isFinished ?? false)
+                || (options.headless && player == nil && options.frameLimit == nil && idle && frames > 0)
+            renderFrame(now: frameStart)
+            if isLastFrame, let path = options.screenshotPath { try saveScreenshot(to: path) }
+            renderer.present()
+            let elapsed = (clock.now() - frameStart).seconds * 1000
+            frameSamples.append(elapsed)
+            frames += 1
+            lastFrameWasIdle = idle
+            if isLastFrame { break }
+            if options.headless {
+                // Pace headless runs like a 60 Hz display so scrolling and decoding race as they would.
+                let budget = Duration.milliseconds(1000) / 60
+                let spent = clock.now() - frameStart
+                if spent < budget { Thread.sleep(forTimeInterval: (budget - spent).seconds) }
+            }
+        }
+        let report = makeReport(frames: frames)
+        if let path = options.reportPath { try report.write(to: path) }
+        return report
+    }
+
+    // MARK: Frame
+
+    private func renderFrame(now: Duration) {
+        switch mode {
+        case .strip:
+            model.update(now: now)
+            carouselView.uploadPending(now: now)
+            carouselView.render(now: now)
+        case .detail:
+            let completions = coordinator.takeCompletions()
+            detail?.update(now: now, completions: completions)
+            detail?.render(now: now, scale: pointScale)
+        }
+    }
+
+    private func isIdle(now: Duration) -> Bool {
+        switch mode {
+        case .strip: return !model.isAnimating(now: now)
+        case .detail: return !(detail?.isLoading ?? false) && !coordinator.hasPendingCompletions
+        }
+    }
+
+    private func scriptContext(now: Duration, idle: Bool) -> ScriptContext {
+        ScriptContext(now: now, viewportWidth: model.layout.viewportSize.width, viewportHeight: model.layout.viewportSize.height,
+                      isScrolling: model.scroll.isMoving || model.scroll.isTracking, isIdle: idle,
+                      isAtStart: model.scroll.offset <= 0.5, isAtEnd: model.scroll.offset >= model.scroll.maxOffset - 0.5)
+    }
+
+    private func saveScreenshot(to path: String) throws {
+        let pixels = try renderer.readPixels()
+        try PNGWriter.write(pixels, to: path)
+    }
+
+    // MARK: Input
+
+    private func handle(_ event: InputEvent, now: Duration) {
+        if case .quit = event { running = false; return }
+        if case .resized = event {
+            let points = Self.viewportPoints(window: window, renderer: renderer, forcedScale: options.pixelScale)
+            pointScale = points.scale
+            model.resize(viewportWidth: points.width, viewportHeight: points.height, pixelScale: points.scale)
+            return
+        }
+        if case .keyDown(.character("f"), _) = event {
+            window.setFullscreen(!window.isFullscreen)
+            return
+        }
+        switch mode {
+        case .strip: handleStrip(event, now: now)
+        case .detail: handleDetail(event, now: now)
+        }
+    }
+
+    private func handleStrip(_ event: InputEvent, now: Duration) {
+        switch event {
+        case .keyDown(let key, _):
+            switch key {
+            case .left, .character("h"): model.moveSelection(columns: -1, time: now)
+            case .right, .character("l"), .space: model.moveSelection(columns: 1, time: now)
+            case .up, .character("k"): model.moveSelection(rows: -1, time: now)
+            case .down, .character("j"): model.moveSelection(rows: 1, time: now)
+            case .pageUp: model.moveSelection(pages: -1, time: now)
+            case .pageDown: model.moveSelection(pages: 1, time: now)
+            case .home, .character("g"): model.selectFirst(time: now)
+            case .end, .character("G"): model.selectLast(time: now)
+            case .enter: openSelected(now: now)
+            case .escape, .character("q"): running = false
+            case .character("i"): carouselView.showsOverlay.toggle()
+            default: break
+            }
+        case .mouseDown(.left, let x, let y, let clicks):
+            if clicks >= 2, let index = model.index(atViewportX: x, y: y) {
+                model.selectWithoutScrolling(index)
+                openSelected(now: now)
+                return
+            }
+            press = (x, y, false)
+            model.beginDrag(x: x, time: now)
+        case .mouseMotion(let x, let y, let isLeftDown):
+            guard isLeftDown, var current = press else { return }
+            if abs(x - current.x) > 4 || abs(y - current.y) > 4 { current.moved = true }
+            press = current
+            model.drag(x: x, time: now)
+        case .mouseUp(.left, let x, let y):
+            guard let current = press else { return }
+            press = nil
+            model.endDrag(time: now)
+            if !current.moved, let index = model.index(atViewportX: x, y: y) { model.selectWithoutScrolling(index) }
+        case .wheel(let dx, let dy, _, _):
+            // One wheel notch moves about a third of a cell; touchpads send fractions.
+            model.scrollBy((dx - dy) * 120, time: now)
+        default:
+            break
+        }
+        updateTitle()
+    }
+
+    private func openSelected(now: Duration) {
+        guard !model.items.isEmpty else { return }
+        let index = model.selectedIndex
+        if let cell = model.visibleCells.first(where: { $0.index == index }), case .failed = cell.content {
+            model.retry(index)
+            return
+        }
+        let view = DetailView(item: model.items[index], cellKey: model.key(for: index), coordinator: coordinator,
+                              renderer: renderer, assets: assets, text: text, fade: model.fade)
+        detail = view
+        mode = .detail
+    }
+
+    private func handleDetail(_ event: InputEvent, now: Duration) {
+        switch event {
+        case .keyDown(let key, _):
+            switch key {
+            case .escape, .enter: closeDetail(now: now)
+            case .character("q"): running = false
+            case .left, .character("h"), .character("k"), .up, .pageUp: stepDetail(by: -1, now: now)
+            case .right, .character("l"), .character("j"), .down, .pageDown, .space: stepDetail(by: 1, now: now)
+            case .home, .character("g"): stepDetail(by: -model.items.count, now: now)
+            case .end, .character("G"): stepDetail(by: model.items.count, now: now)
+            default: break
+            }
+        case .mouseDown(.left, _, _, let clicks) where clicks >= 2:
+            closeDetail(now: now)
+        case .wheel(let dx, let dy, _, _):
+            if dy - dx > 0 { stepDetail(by: -1, now: now) } else if dy - dx < 0 { stepDetail(by: 1, now: now) }
+        default:
+            break
+        }
+    }
+
+    private func stepDetail(by delta: Int, now: Duration) {
+        let index = min(max(0, model.selectedIndex + delta), model.items.count - 1)
+        model.select(index, time: now, animated: false)
+        detail?.show(model.items[index], cellKey: model.key(for: index))
+        updateTitle()
+    }
+
+    private func closeDetail(now: Duration) {
+        mode = .strip
+        detail = nil
+        model.refreshVisibleCells()
+        updateTitle()
+    }
+
+    private func updateTitle() {
+        guard !model.items.isEmpty else { return }
+        let item = model.items[model.selectedIndex]
+        window.setTitle("\(item.displayName) (\(model.selectedIndex + 1)/\(model.items.count)) - Tessera")
+    }
+
+    // MARK: Report
+
+    private func makeReport(frames: Int) -> RunReport {
+        var report = RunReport()
+        report.frames = frames
+        report.frameMs = SampleSummary(samples: frameSamples)
+        report.framesOver16ms = frameSamples.filter { $0 > 1000.0 / 60 }.count
+        let counters = coordinator.counterValues
+        report.decodes = counters.decodes
+        report.mainThreadDecodes = counters.mainThreadDecodes
+        let stats = coordinator.cache.stats
+        report.cache = .init(hits: stats.hits, misses: stats.misses, evictions: stats.evictions,
+                             peakCostBytes: stats.peakCost, costLimitBytes: options.cacheLimitBytes)
+        report.cellsCreated = model.cellsCreated
+        report.placeholderCellFrames = carouselView.placeholderCellFrames
+        report.uploadBytes = carouselView.uploadBytes
+        report.peakRSSBytes = RunReport.peakResidentBytes()
+        return report
+    }
+}

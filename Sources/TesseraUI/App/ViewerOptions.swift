@@ -1,0 +1,27 @@
+import TesseraCore
+
+/// Everything the viewer needs from the command line.
+public struct ViewerOptions: Sendable {
+    public var items: [CarouselItem]
+    public var carousel = CarouselConfiguration()
+    public var windowWidth = 1280
+    public var windowHeight = 720
+    /// Render with SDL's dummy video driver: no display needed.
+    public var headless = false
+    /// Stop after this many frames.
+    public var frameLimit: Int?
+    public var script: InputScript?
+    public var screenshotPath: String?
+    public var reportPath: String?
+    public var cacheLimitBytes = 256 << 20
+    public var cacheCountLimit = 0
+    public var workerCount = WorkScheduler<ImageKey, PixelBuffer>.defaultWorkerCount
+    /// Device pixels per point; nil asks the window (HiDPI). Headless runs may set 2 to test HiDPI.
+    public var pixelScale: Double?
+    public var uploadBudgetBytes = 6 << 20
+    /// Images with more pixels than this are refused before decoding.
+    public var pixelLimit = 100_000_000
+    public var fullscreen = false
+
+    public init(items: [CarouselItem]) { self.items = items }
+}

@@ -1,0 +1,138 @@
+import TesseraCore
+
+/// Draws the carousel model: one streaming texture per reusable cell (made once, refilled as the cell is
+/// reused), uploads within a per-frame byte budget, cross-fades placeholder to image.
+public final class CarouselView {
+    public let model: CarouselModel
+    private let renderer: Renderer
+    private let assets: AssetCatalog
+    private let text: TextCache
+    private var cellTextures: [Int: Texture] = [:]
+    /// Bytes copied into textures per frame at most (one upload always goes through, so progress is made).
+    public var uploadBudgetBytes: Int
+    public private(set) var uploadBytes = 0
+    /// Visible-cell frames that showed a placeholder instead of the image.
+    public private(set) var placeholderCellFrames = 0
+    public var showsOverlay = true
+
+    public init(model: CarouselModel, renderer: Renderer, assets: AssetCatalog, text: TextCache,
+                uploadBudgetBytes: Int = 6 << 20) {
+        self.model = model
+        self.renderer = renderer
+        self.assets = assets
+        self.text = text
+        self.uploadBudgetBytes = uploadBudgetBytes
+    }
+
+    /// Copies decoded pixels into cell textures, most urgent first, until the budget is spent.
+    public func uploadPending(now: Duration) {
+        var spent = 0
+        let size = model.cellPixelSize
+        for cell in model.cellsAwaitingUpload {
+            guard case .image(let pixels) = cell.content else { continue }
+            if spent > 0 && spent + pixels.cost > uploadBudgetBytes { break }
+            guard let texture = texture(for: cell, size: size) else { continue }
+            spent += texture.upload(pixels)
+            model.didUpload(cell, now: now)
+        }
+        uploadBytes += spent
+    }
+
+    private func texture(for cell: CarouselCell, size: PixelSize) -> Texture? {
+        if let texture = cellTextures[cell.id], texture.width == size.width, texture.height == size.height {
+            return texture
+        }
+        let texture = try? renderer.makeTexture(width: size.width, height: size.height)
+        cellTextures[cell.id] = texture
+        return texture
+    }
+
+    public func render(now: Duration) {
+        let scale = model.pixelScale
+        renderer.clear(Theme.background)
+        for cell in model.visibleCells {
+            guard let index = cell.index else { continue }
+            let frame = model.viewportFrame(of: cell)
+            let rect = PixelRect(x: Int((frame.x * scale).rounded()), y: Int((frame.y * scale).rounded()),
+                                 width: Int((frame.width * scale).rounded()), height: Int((frame.height * scale).rounded()))
+            renderer.fill(rect, Theme.cellBackground)
+            drawContent(of: cell, in: rect, now: now, scale: scale)
+            if index == model.selectedIndex {
+                renderer.outline(rect.insetBy(-Int(3 * scale)), Theme.selection, thickness: max(2, Int(3 * scale)))
+            }
+        }
+        if showsOverlay { drawOverlay(scale: scale) }
+    }
+
+    private func drawContent(of cell: CarouselCell, in rect: PixelRect, now: Duration, scale: Double) {
+        switch cell.content {
+        case .placeholder:
+            placeholderCellFrames += 1
+            drawIcon("placeholder", in: rect, alpha: 1, scale: scale)
+        case .image(let pixels):
+            let alpha = cell.imageAlpha(now: now, fade: model.fade)
+            if alpha < 1 {
+                placeholderCellFrames += alpha == 0 ? 1 : 0
+                drawIcon("placeholder", in: rect, alpha: 1 - alpha, scale: scale)
+            }
+            guard alpha > 0, let texture = cellTextures[cell.id] else { return }
+            let destination = PixelRect(x: rect.x + (rect.width - pixels.width) / 2,
+                                        y: rect.y + (rect.height - pixels.height) / 2,
+                                        width: pixels.width, height: pixels.height)
+            renderer.fill(destination, Theme.imageBackdrop.withAlpha(alpha))
+            texture.setAlpha(alpha)
+            renderer.draw(texture, source: PixelRect(x: 0, y: 0, width: pixels.width, height: pixels.height),
+                          destination: destination)
+        case .failed(let failure):
+            let iconRect = PixelRect(x: rect.x, y: rect.y - Int(18 * scale), width: rect.width, height: rect.height)
+            drawIcon("error", in: iconRect, alpha: 1, scale: scale)
+            let textSize = Int(15 * scale)
+            if let label = text.texture(failure.shortText, size: textSize, color: Theme.errorText) {
+                let width = min(label.width, rect.width - Int(16 * scale))
+                renderer.draw(label, source: PixelRect(x: 0, y: 0, width: width, height: label.height),
+                              destination: PixelRect(x: rect.x + (rect.width - width) / 2,
+                                                     y: rect.y + rect.height / 2 + Int(34 * scale),
+                                                     width: width, height: label.height))
+            }
+        }
+    }
+
+    /// A named UI image centred in `rect` at up to 96 points, or a plain shape if the asset is missing.
+    private func drawIcon(_ name: String, in rect: PixelRect, alpha: Double, scale: Double) {
+        let side = min(Int(96 * scale), rect.width / 2, rect.height / 2)
+        let destination = PixelRect(x: rect.x + (rect.width - side) / 2, y: rect.y + (rect.height - side) / 2,
+                                    width: side, height: side)
+        if let icon = assets.texture(named: name) {
+            icon.setAlpha(alpha)
+            renderer.draw(icon, destination: destination)
+        } else {
+            let colour = name == "error" ? Theme.errorText : Theme.placeholderGlyph
+            renderer.outline(destination, colour.withAlpha(alpha), thickness: max(2, Int(3 * scale)))
+        }
+    }
+
+    private func drawOverlay(scale: Double) {
+        guard !model.items.isEmpty else { return }
+        let output = renderer.outputSize
+        let barHeight = Int(36 * scale)
+        renderer.fill(PixelRect(x: 0, y: output.height - barHeight, width: output.width, height: barHeight), Theme.overlayBar)
+        let item = model.items[model.selectedIndex]
+        let size = Int(16 * scale)
+        let y = output.height - barHeight + (barHeight - Int(Double(size) * 1.2)) / 2
+        let counter = "\(model.selectedIndex + 1) / \(model.items.count)"
+        let counterWidth = text.texture(counter, size: size, color: Theme.dimText)?.width ?? 0
+        text.draw(counter, x: output.width - counterWidth - Int(14 * scale), y: y, size: size, color: Theme.dimText)
+        text.draw(item.displayName, x: Int(14 * scale), y: y, size: size, color: Theme.text,
+                  maxWidth: output.width - counterWidth - Int(42 * scale))
+    }
+}
+
+extension PixelRect {
+    func insetBy(_ d: Int) -> PixelRect { PixelRect(x: x + d, y: y + d, width: width - 2 * d, height: height - 2 * d) }
+}
+
+extension RGBA {
+    func withAlpha(_ alpha: Double) -> RGBA {
+        RGBA(r: r, g: g, b: b, a: UInt8((Double(a) * max(0, min(1, alpha))).rounded()))
+    }
+}

@@ -1,0 +1,46 @@
+import CSDL2
+import Foundation
+import TesseraCore
+import TesseraImaging
+
+/// Decodes the formats SDL_image reads (PNG, WebP, GIF's first frame, BMP, TIFF, ...) on a worker thread
+/// into ARGB8888 pixels. JPEG goes to TurboJPEG instead, which can shrink while it decodes.
+/// Requires `SDLSystem` (IMG_Init) to exist first.
+public struct SDLImageDecoder: ImageDecoding {
+    public init() {}
+
+    public func canDecode(_ format: ImageFormat) -> Bool {
+        switch format {
+        case .png, .gif, .webp, .bmp, .tiff, .jpeg: return true
+        case .unknown: return false
+        }
+    }
+
+    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
+        try data.withUnsafeBytes { raw -> PixelBuffer in
+            guard let rw = SDL_RWFromConstMem(raw.baseAddress, Int32(raw.count)) else {
+                throw ImageLoadError.Reason.decodeFailed(String(cString: SDL_GetError()))
+            }
+            guard let decoded = IMG_Load_RW(rw, 1) else {
+                throw ImageLoadError.Reason.decodeFailed(String(cString: SDL_GetError()))
+            }
+            defer { SDL_FreeSurface(decoded) }
+            guard let converted = SDL_ConvertSurfaceFormat(decoded, SDL_PIXELFORMAT_ARGB8888.rawValue, 0) else {
+                throw ImageLoadError.Reason.decodeFailed(String(cString: SDL_GetError()))
+            }
+            defer { SDL_FreeSurface(converted) }
+            let width = Int(converted.pointee.w), height = Int(converted.pointee.h)
+            let pitch = Int(converted.pointee.pitch)
+            var bytes = [UInt8](repeating: 0, count: width * height * 4)
+            SDL_LockSurface(converted)
+            defer { SDL_UnlockSurface(converted) }
+            let source = converted.pointee.pixels.assumingMemoryBound(to: UInt8.self)
+            bytes.withUnsafeMutableBytes { dest in
+                for row in 0..<height {
+                    memcpy(dest.baseAddress! + row * width * 4, source + row * pitch, width * 4)
+                }
+            }
+            return PixelBuffer(width: width, height: height, bytes: bytes)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import TesseraCore
+
+/// Rendered strings kept as textures so unchanged text costs one copy per frame, not a TTF render.
+/// Least recently used strings go first once `capacity` is passed.
+public final class TextCache {
+    private struct Key: Hashable { let text: String; let color: RGBA; let size: Int }
+    private let renderer: Renderer
+    private var fonts: [Int: Font] = [:]
+    private let fontPath: String?
+    private var entries: [Key: (texture: Texture, lastUse: Int)] = [:]
+    private var clock = 0
+    private let capacity: Int
+
+    public init(renderer: Renderer, fontPath: String?, capacity: Int = 128) {
+        self.renderer = renderer
+        self.fontPath = fontPath
+        self.capacity = capacity
+    }
+
+    public var hasFont: Bool { fontPath != nil }
+
+    public func texture(_ text: String, size: Int, color: RGBA) -> Texture? {
+        guard let fontPath else { return nil }
+        clock += 1
+        let key = Key(text: text, color: color, size: size)
+        if let hit = entries[key] {
+            entries[key] = (hit.texture, clock)
+            return hit.texture
+        }
+        if fonts[size] == nil { fonts[size] = try? Font(system: renderer.window.system, path: fontPath, size: size) }
+        guard let font = fonts[size], let texture = try? font.render(text, color: color, renderer: renderer) else {
+            return nil
+        }
+        entries[key] = (texture, clock)
+        if entries.count > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            entries.removeValue(forKey: oldest.key)
+        }
+        return texture
+    }
+
+    /// Draws `text` with its top-left corner at (x, y); returns its width in pixels (0 with no font).
+    @discardableResult
+    public func draw(_ text: String, x: Int, y: Int, size: Int, color: RGBA, maxWidth: Int? = nil) -> Int {
+        guard let texture = texture(text, size: size, color: color) else { return 0 }
+        var width = texture.width
+        var source: PixelRect? = nil
+        if let maxWidth, width > maxWidth {
+            width = maxWidth
+            source = PixelRect(x: 0, y: 0, width: maxWidth, height: texture.height)
+        }
+        renderer.draw(texture, source: source,
+                      destination: PixelRect(x: x, y: y, width: width, height: texture.height))
+        return width
+    }
+}

@@ -1,0 +1,15 @@
+import TesseraCore
+
+/// Colours and sizes in one place.
+enum Theme {
+    static let background = RGBA(r: 24, g: 24, b: 27)
+    static let cellBackground = RGBA(r: 38, g: 38, b: 44)
+    /// Transparent images are drawn over this neutral grey.
+    static let imageBackdrop = RGBA(r: 52, g: 52, b: 58)
+    static let selection = RGBA(r: 90, g: 160, b: 255)
+    static let text = RGBA(r: 235, g: 235, b: 240)
+    static let dimText = RGBA(r: 160, g: 160, b: 170)
+    static let errorText = RGBA(r: 255, g: 170, b: 140)
+    static let overlayBar = RGBA(r: 0, g: 0, b: 0, a: 170)
+    static let placeholderGlyph = RGBA(r: 70, g: 70, b: 78)
+}

@@ -1,0 +1,57 @@
+import CSDL2
+import TesseraCore
+
+/// A streaming ARGB8888 texture. Created, updated and destroyed on the main thread only.
+public final class Texture {
+    let pointer: OpaquePointer
+    /// Textures belong to their renderer and must be destroyed before it.
+    private let renderer: Renderer
+    public let width: Int
+    public let height: Int
+
+    init(renderer: Renderer, width: Int, height: Int) throws {
+        guard let texture = SDL_CreateTexture(renderer.pointer, SDL_PIXELFORMAT_ARGB8888.rawValue,
+                                              Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
+                                              Int32(width), Int32(height)) else {
+            throw SDLError("SDL_CreateTexture \(width)x\(height)")
+        }
+        pointer = texture
+        self.renderer = renderer
+        self.width = width
+        self.height = height
+        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
+    }
+
+    /// Wraps a texture SDL made (e.g. from a text surface); takes ownership.
+    init(owning texture: OpaquePointer, renderer: Renderer) {
+        pointer = texture
+        self.renderer = renderer
+        var w: Int32 = 0, h: Int32 = 0
+        SDL_QueryTexture(texture, nil, nil, &w, &h)
+        width = Int(w)
+        height = Int(h)
+        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
+    }
+
+    deinit { SDL_DestroyTexture(pointer) }
+
+    /// Copies `buffer` into the top-left corner of the texture. Returns the bytes uploaded.
+    @discardableResult
+    public func upload(_ buffer: PixelBuffer) -> Int {
+        precondition(buffer.width <= width && buffer.height <= height, "upload larger than texture")
+        var rect = SDL_Rect(x: 0, y: 0, w: Int32(buffer.width), h: Int32(buffer.height))
+        buffer.bytes.withUnsafeBytes { raw in
+            _ = SDL_UpdateTexture(pointer, &rect, raw.baseAddress, Int32(buffer.bytesPerRow))
+        }
+        return buffer.cost
+    }
+
+    /// Alpha multiplier for the next draws, 0...1.
+    public func setAlpha(_ alpha: Double) {
+        SDL_SetTextureAlphaMod(pointer, UInt8((max(0, min(1, alpha)) * 255).rounded()))
+    }
+
+    public func setColorMod(r: UInt8, g: UInt8, b: UInt8) {
+        SDL_SetTextureColorMod(pointer, r, g, b)
+    }
+}

@@ -1,0 +1,42 @@
+import CSDL2
+
+/// SDL_WINDOWPOS_CENTERED is a C macro Swift cannot import.
+private let windowPositionCentered = Int32(bitPattern: 0x2FFF_0000)
+
+/// An SDL window. Its size is in logical points; the renderer's output size is in pixels (HiDPI).
+public final class Window {
+    let pointer: OpaquePointer
+    /// Kept alive so SDL is not shut down under a live window.
+    let system: SDLSystem
+
+    public init(system: SDLSystem, title: String, width: Int, height: Int, resizable: Bool = true, hidden: Bool = false) throws {
+        var flags = SDL_WINDOW_ALLOW_HIGHDPI.rawValue
+        if resizable { flags |= SDL_WINDOW_RESIZABLE.rawValue }
+        if hidden { flags |= SDL_WINDOW_HIDDEN.rawValue }
+        guard let window = SDL_CreateWindow(title, windowPositionCentered, windowPositionCentered,
+                                            Int32(width), Int32(height), flags) else {
+            throw SDLError("SDL_CreateWindow")
+        }
+        pointer = window
+        self.system = system
+    }
+
+    deinit { SDL_DestroyWindow(pointer) }
+
+    /// The window's size in logical points.
+    public var size: (width: Int, height: Int) {
+        var w: Int32 = 0, h: Int32 = 0
+        SDL_GetWindowSize(pointer, &w, &h)
+        return (Int(w), Int(h))
+    }
+
+    public var isFullscreen: Bool {
+        SDL_GetWindowFlags(pointer) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue != 0
+    }
+
+    public func setFullscreen(_ on: Bool) {
+        _ = SDL_SetWindowFullscreen(pointer, on ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
+    }
+
+    public func setTitle(_ title: String) { SDL_SetWindowTitle(pointer, title) }
+}

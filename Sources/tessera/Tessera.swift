@@ -1,0 +1,179 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TesseraCore
+import TesseraImaging
+import TesseraUI
+
+@main
+struct Tessera: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tessera",
+        abstract: "An image viewer for Linux: a scrolling strip of images that loads in the background.",
+        subcommands: [Browse.self],
+        defaultSubcommand: Browse.self)
+}
+
+/// Prints one clear line on stderr and exits non-zero: how every user-facing failure ends.
+func fail(_ message: String, code: Int32 = 1) -> ExitCode {
+    FileHandle.standardError.write(Data("tessera: \(message)\n".utf8))
+    return ExitCode(code)
+}
+
+struct Size: ExpressibleByArgument {
+    let width: Int
+    let height: Int
+
+    init?(argument: String) {
+        let parts = argument.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 16384, h <= 16384 else {
+            return nil
+        }
+        width = w
+        height = h
+    }
+}
+
+/// Options every viewing command shares: window, headless runs and measurement.
+struct RunOptions: ParsableArguments {
+    @Option(help: "Window size in points.")
+    var window = Size(argument: "1280x720")!
+    @Flag(help: "Start fullscreen.")
+    var fullscreen = false
+    @Flag(help: "Render with SDL's dummy video driver (no display needed).")
+    var headless = false
+    @Option(help: "Stop after N frames.")
+    var frames: Int?
+    @Option(help: "Replay an input script: 'fling' (built in) or a script file.")
+    var script: String?
+    @Option(help: "Write the last frame as PNG.")
+    var screenshot: String?
+    @Option(help: "Write run figures as JSON at exit.")
+    var report: String?
+    @Option(help: "Device pixels per point (HiDPI); default: ask the window.")
+    var pixelScale: Double?
+    @Flag(help: "Log more (also TESSERA_LOG=debug).")
+    var verbose = false
+
+    func validate() throws {
+        if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
+        if let pixelScale, !(0.5...4).contains(pixelScale) { throw ValidationError("--pixel-scale must be between 0.5 and 4") }
+    }
+
+    func loadScript() throws -> InputScript? {
+        guard let script else { return nil }
+        if let builtIn = InputScript.builtIn(script) { return builtIn }
+        guard let text = try? String(contentsOfFile: script, encoding: .utf8) else {
+            throw fail("\(script): not a built-in script (fling) and not a readable script file")
+        }
+        do { return try InputScript.parse(text) } catch { throw fail("\(script): \(error)") }
+    }
+
+    func bootstrapLogging() {
+        let wanted = ProcessInfo.processInfo.environment["TESSERA_LOG"].flatMap(Logger.Level.init(rawValue:))
+        let level = verbose ? .debug : (wanted ?? .warning)
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+
+    func apply(to options: inout ViewerOptions) throws {
+        options.windowWidth = window.width
+        options.windowHeight = window.height
+        options.fullscreen = fullscreen
+        options.headless = headless
+        options.frameLimit = frames
+        options.script = try loadScript()
+        options.screenshotPath = screenshot
+        options.reportPath = report
+        options.pixelScale = pixelScale
+    }
+}
+
+struct Browse: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Browse images in a horizontally scrolling strip (the default command).",
+        discussion: """
+        With no paths, shows the bundled samples. Folders are listed in natural order (img2 before img10).
+
+        Keys:
+          Left/Right, h/l     previous / next image (one column in a grid)
+          Up/Down, k/j        up / down inside a grid column
+          PageUp/PageDown     a screen back / forward
+          Home/End, g/G       first / last image
+          Enter, double-click show the image alone, fitted to the window (Enter on an error cell retries)
+          Esc                 back to the strip from the single image; quits from the strip
+          f                   toggle fullscreen
+          i                   toggle the file name overlay
+          q                   quit
+        Mouse: drag to scroll (release while moving to fling), wheel or touchpad to scroll, click to select.
+        In the single image: Left/Right or the wheel step through the images.
+        """)
+
+    @Argument(help: "Image files and folders.")
+    var paths: [String] = []
+    @Flag(name: .shortAndLong, help: "Include images in subfolders.")
+    var recursive = false
+    @Option(help: "Rows of cells (a grid that scrolls horizontally).")
+    var rows = 1
+    @Option(help: "Cell size in points.")
+    var cell = Size(argument: "400x300")!
+    @Option(help: "Decoded-image cache limit in MB.")
+    var cacheMb = 256
+    @Option(help: "Fade-in time of an arriving image, in seconds; 0 turns fading off.")
+    var fade = 0.25
+    @Option(help: "Images to preload ahead of the scroll direction.")
+    var preloadAhead = 2
+    @Option(help: "Images to preload behind the scroll direction.")
+    var preloadBehind = 1
+    @Option(help: "Decoding threads (default: the number of cores, at least 2).")
+    var workers: Int?
+    @Option(help: "Largest image to decode, in megapixels.")
+    var pixelLimitMp = 100
+    @OptionGroup var display: RunOptions
+
+    func validate() throws {
+        if !(1...32).contains(rows) { throw ValidationError("--rows must be between 1 and 32") }
+        if cacheMb < 1 { throw ValidationError("--cache-mb must be at least 1") }
+        if !(0...10).contains(fade) { throw ValidationError("--fade must be between 0 and 10 seconds") }
+        if preloadAhead < 0 || preloadBehind < 0 { throw ValidationError("preload counts cannot be negative") }
+        if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64") }
+    }
+
+    func run() throws {
+        display.bootstrapLogging()
+        var sources = paths
+        if sources.isEmpty {
+            guard let samples = ResourceLocator.samplesFolder?.path else {
+                throw fail("no paths given and the bundled samples were not found (set TESSERA_RESOURCES)")
+            }
+            sources = [samples]
+        }
+        let items: [CarouselItem]
+        do {
+            items = try ImagePathCollector(recursive: recursive).collect(sources)
+        } catch {
+            throw fail("\(error)")
+        }
+        var options = ViewerOptions(items: items)
+        options.carousel.rows = rows
+        options.carousel.cellWidth = Double(cell.width)
+        options.carousel.cellHeight = Double(cell.height)
+        options.carousel.fade = FadeTiming(duration: .milliseconds(Int((fade * 1000).rounded())))
+        options.carousel.preload = PreloadPolicy(ahead: preloadAhead, behind: preloadBehind)
+        options.cacheLimitBytes = cacheMb << 20
+        if let workers { options.workerCount = workers }
+        options.pixelLimit = pixelLimitMp * 1_000_000
+        try display.apply(to: &options)
+        do {
+            let viewer = try Viewer(options: options)
+            try viewer.run()
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw fail("\(error)")
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import CTurboJPEG
+import Foundation
+import TesseraCore
+import TesseraImaging
+import XCTest
+
+final class TurboJPEGDecoderTests: XCTestCase {
+    let decoder = TurboJPEGDecoder()
+
+    func testOnlyClaimsJPEG() {
+        XCTAssertTrue(decoder.canDecode(.jpeg))
+        for format in ImageFormat.allCases where format != .jpeg { XCTAssertFalse(decoder.canDecode(format)) }
+    }
+
+    func testSolidColourDecodesToBGRAByteOrder() throws {
+        let color = RGBA(r: 220, g: 100, b: 30)
+        let image = try decoder.decode(TestJPEG.solid(width: 33, height: 17, color: color), format: .jpeg, targetSize: nil)
+        XCTAssertEqual(image.size, PixelSize(width: 33, height: 17))
+        // Bytes are B, G, R, A in memory.
+        XCTAssertEqual(image.bytes[3], 255)
+        XCTAssertTrue(RGBA(r: image.bytes[2], g: image.bytes[1], b: image.bytes[0], a: image.bytes[3])
+            .isClose(to: color, tolerance: 3))
+        XCTAssertTrue(image.pixel(x: 32, y: 16).isClose(to: color, tolerance: 3))
+    }
+
+    func testGrayscaleJPEG() throws {
+        let jpeg = TestJPEG.encode(.gray(width: 10, height: 6, bytes: [UInt8](repeating: 77, count: 60)))
+        let image = try decoder.decode(jpeg, format: .jpeg, targetSize: nil)
+        XCTAssertEqual(image.size, PixelSize(width: 10, height: 6))
+        XCTAssertTrue(image.pixel(x: 4, y: 3).isClose(to: RGBA(r: 77, g: 77, b: 77), tolerance: 2))
+    }
+
+    /// CMYK (stored as YCCK, with an Adobe marker, as TurboJPEG and Photoshop write it) converts to RGB.
+    /// The values are Adobe-inverted (255 = no ink), so R = C * K / 255 and so on.
+    func testCMYKJPEG() throws {
+        var cmyk = [UInt8]()
+        for y in 0..<16 {
+            for _ in 0..<16 {
+                // Top half red (no cyan, full magenta and yellow, no black); bottom half 50% grey.
+                cmyk += y < 8 ? [255, 0, 0, 255] : [255, 255, 255, 128]
+            }
+        }
+        let jpeg = TestJPEG.encode(.cmyk(width: 16, height: 16, bytes: cmyk))
+        XCTAssertEqual(ImageHeader.read(jpeg), ImageHeader(format: .jpeg, width: 16, height: 16))
+        let image = try decoder.decode(jpeg, format: .jpeg, targetSize: nil)
+        XCTAssertEqual(image.size, PixelSize(width: 16, height: 16))
+        XCTAssertTrue(image.pixel(x: 8, y: 2).isClose(to: RGBA(r: 255, g: 0, b: 0), tolerance: 6), "\(image.pixel(x: 8, y: 2))")
+        XCTAssertTrue(image.pixel(x: 8, y: 13).isClose(to: RGBA(r: 128, g: 128, b: 128), tolerance: 6), "\(image.pixel(x: 8, y: 13))")
+        // Shrink-on-load works for CMYK too.
+        XCTAssertEqual(try decoder.decode(jpeg, format: .jpeg, targetSize: PixelSize(width: 2, height: 2)).size,
+                       PixelSize(width: 2, height: 2))
+    }
+
+    func testScalingFactorChoice() {
+        let photo = PixelSize(width: 4000, height: 3000)
+        let cases: [(PixelSize?, PixelSize)] = [
+            (nil, photo),
+            (PixelSize(width: 400, height: 300), PixelSize(width: 500, height: 375)),     // 1/8
+            (PixelSize(width: 500, height: 375), PixelSize(width: 500, height: 375)),     // 1/8, exactly
+            (PixelSize(width: 501, height: 376), PixelSize(width: 1000, height: 750)),    // 1/4
+            (PixelSize(width: 1200, height: 900), PixelSize(width: 2000, height: 1500)),  // 1/2
+            (PixelSize(width: 2001, height: 1501), photo),                                // 1
+            (PixelSize(width: 8000, height: 8000), photo),                                // never enlarged
+            // An unfitted box is fitted first: 300x300 -> 300x225, which 1/8 covers.
+            (PixelSize(width: 300, height: 300), PixelSize(width: 500, height: 375)),
+            // Portrait box on a landscape image: 400x1000 -> 400x300.
+            (PixelSize(width: 400, height: 1000), PixelSize(width: 500, height: 375)),
+        ]
+        for (target, expected) in cases {
+            XCTAssertEqual(TurboJPEGDecoder.decodeSize(for: photo, targetSize: target), expected, "\(String(describing: target))")
+        }
+        // Odd sizes round up like TJSCALED: ceil(4001/8) x ceil(3001/8).
+        XCTAssertEqual(TurboJPEGDecoder.decodeSize(for: PixelSize(width: 4001, height: 3001), targetSize: PixelSize(width: 400, height: 300)),
+                       PixelSize(width: 501, height: 376))
+    }
+
+    func testScaledDecodeReturnsTheChosenSize() throws {
+        let jpeg = TestJPEG.encode(.bgra(TestPixels.gradient(width: 640, height: 480)))
+        let image = try decoder.decode(jpeg, format: .jpeg, targetSize: PixelSize(width: 100, height: 75))
+        XCTAssertEqual(image.size, PixelSize(width: 160, height: 120))  // 1/4; 1/8 (80x60) would be too small
+    }
+
+    func testErrors() {
+        XCTAssertThrowsError(try decoder.decode(Data(), format: .jpeg, targetSize: nil)) {
+            XCTAssertEqual($0 as? ImageLoadError.Reason, .empty)
+        }
+        XCTAssertThrowsError(try decoder.decode(TestHeaders.png(width: 1, height: 1), format: .png, targetSize: nil)) {
+            XCTAssertEqual($0 as? ImageLoadError.Reason, .unsupportedFormat("PNG"))
+        }
+        XCTAssertThrowsError(try decoder.decode(Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]), format: .jpeg, targetSize: nil)) {
+            guard case .decodeFailed(let text)? = $0 as? ImageLoadError.Reason else { return XCTFail("\($0)") }
+            XCTAssertFalse(text.isEmpty)
+        }
+        let jpeg = TestJPEG.encode(.bgra(TestPixels.gradient(width: 200, height: 200)), quality: 90)
+        XCTAssertThrowsError(try decoder.decode(jpeg.prefix(jpeg.count * 2 / 3), format: .jpeg, targetSize: nil)) {
+            XCTAssertEqual($0 as? ImageLoadError.Reason, .truncated)
+        }
+    }
+
+    /// Trailing garbage after EOI makes libjpeg warn, but the image is complete and must be shown.
+    func testBenignWarningIsTolerated() throws {
+        var jpeg = TestJPEG.solid(width: 24, height: 24, color: RGBA(r: 0, g: 128, b: 255))
+        // Extraneous bytes between two markers (before EOI): "Corrupt JPEG data: N extraneous bytes".
+        let eoi = jpeg.count - 2
+        jpeg.insert(contentsOf: [0x12, 0x34, 0x56], at: eoi)
+        let image = try decoder.decode(jpeg, format: .jpeg, targetSize: nil)
+        XCTAssertTrue(image.pixel(x: 12, y: 12).isClose(to: RGBA(r: 0, g: 128, b: 255), tolerance: 3))
+    }
+
+    /// Timing of shrink-on-load against a full decode of a 12 MP JPEG. Release builds only:
+    /// `swift test -c release --filter TurboJPEGDecoderTests/testPerformance`.
+    func testPerformanceScaledDecode4000x3000() throws {
+        #if DEBUG
+        throw XCTSkip("timing is only meaningful in release builds")
+        #else
+        // Gradient plus noise, so the file is photo-sized (a few MB) rather than a trivially compressible ramp.
+        var pixels = TestPixels.gradient(width: 4000, height: 3000)
+        var generator = SplitMix64(seed: 1)
+        pixels.bytes.withUnsafeMutableBufferPointer { p in
+            for i in 0..<p.count where i % 4 != 3 {
+                p[i] = UInt8(clamping: Int(p[i]) + Int(generator.next() % 41) - 20)
+            }
+        }
+        let jpeg = TestJPEG.encode(.bgra(pixels), quality: 90, subsampling: TJSAMP_420)
+        let loader = ImageLoader(decoders: [decoder])
+        func best(_ body: () throws -> Void) rethrows -> Double {
+            var best = Double.infinity
+            for _ in 0..<5 {
+                let start = DispatchTime.now().uptimeNanoseconds
+                try body()
+                best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            }
+            return best
+        }
+        let box = PixelSize(width: 400, height: 300)
+        let scaled = try best { _ = try decoder.decode(jpeg, format: .jpeg, targetSize: box) }
+        let full = try best { _ = try decoder.decode(jpeg, format: .jpeg, targetSize: nil) }
+        let loaded = try best { _ = try loader.load(data: jpeg, name: "bench", fitting: box) }
+        let fullThenScaled = try best {
+            _ = PixelScaler.scaled(try decoder.decode(jpeg, format: .jpeg, targetSize: nil), to: box)
+        }
+        print("4000x3000 JPEG (\(jpeg.count) bytes, 4:2:0): decode at 1/8 = \(scaled) ms, full decode = \(full) ms, "
+              + "load fitting 400x300 = \(loaded) ms, full decode + scale = \(fullThenScaled) ms (best of 5)")
+        XCTAssertLessThan(scaled, full)
+        #endif
+    }
+
+    /// Decoders run on many workers at once; each call has its own TurboJPEG handle.
+    func testConcurrentDecodes() throws {
+        let jpeg = TestJPEG.encode(.bgra(TestPixels.gradient(width: 300, height: 200)))
+        let decoder = self.decoder
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: 16) { i in
+            do {
+                let target: PixelSize? = i % 2 == 0 ? nil : PixelSize(width: 60, height: 40)
+                let image = try decoder.decode(jpeg, format: .jpeg, targetSize: target)
+                if image.width != (target == nil ? 300 : 75) { failures.add("size \(image.size)") }
+            } catch {
+                failures.add("\(error)")
+            }
+        }
+        XCTAssertEqual(failures.all, [])
+    }
+}
+
+private final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func add(_ s: String) { lock.withLock { items.append(s) } }
+    var all: [String] { lock.withLock { items } }
+}
