@@ -1,0 +1,212 @@
+import Foundation
+import XCTest
+@testable import TesseraCore
+
+final class CarouselModelTests: XCTestCase {
+    private func makeModel(count: Int, scheduler: WorkScheduler<ImageKey, PixelBuffer>, loader: @escaping LoadCoordinator.Loader,
+                           configure: (inout CarouselConfiguration) -> Void = { _ in }) -> (CarouselModel, LoadCoordinator) {
+        var configuration = CarouselConfiguration()
+        configure(&configuration)
+        let coordinator = LoadCoordinator(cache: CostCache(totalCostLimit: 64 << 20), scheduler: scheduler, loader: loader)
+        let model = CarouselModel(items: Fixture.items(count), configuration: configuration, coordinator: coordinator,
+                                  viewportWidth: 1280, viewportHeight: 720)
+        return (model, coordinator)
+    }
+
+    /// Every cell that shows an image shows the image of the index it is tagged with.
+    private func assertNoWrongImages(_ model: CarouselModel, file: StaticString = #filePath, line: UInt = #line) {
+        for cell in model.visibleCells {
+            guard case .image(let pixels) = cell.content, let index = cell.index else { continue }
+            XCTAssertEqual(Fixture.decodedIndex(pixels), index, "cell \(cell.id) tagged \(index) shows another image",
+                           file: file, line: line)
+        }
+    }
+
+    func testFastScrollingWithASlowDecoderNeverShowsTheWrongImage() {
+        // Real worker threads, each decode 2-25 ms: completions arrive long after their cells moved on.
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>(workerCount: 3)
+        let (model, coordinator) = makeModel(count: 400, scheduler: scheduler,
+                                             loader: Fixture.loader(delay: { Double.random(in: 0.002...0.025) }))
+        defer { coordinator.shutdown() }
+        let visibleCount = model.layout.visibleRange(offset: 0).count
+        var time = Duration.zero
+        var farthest = 0.0
+        // Fling right, then left, then right with drags; step 1/60 s, checking every frame.
+        for round in 0..<6 {
+            let start = 1000.0, end = round.isMultiple(of: 2) ? 100.0 : 1900.0
+            model.beginDrag(x: start, time: time)
+            for step in 1...6 {
+                time += .milliseconds(16)
+                model.drag(x: start + (end - start) * Double(step) / 6, time: time)
+                model.update(now: time)
+                assertNoWrongImages(model)
+            }
+            model.endDrag(time: time)
+            for _ in 0..<40 {
+                time += .milliseconds(16)
+                model.update(now: time)
+                farthest = max(farthest, model.scroll.offset)
+                for cell in model.cellsAwaitingUpload { model.didUpload(cell, now: time) }
+                assertNoWrongImages(model)
+                Thread.sleep(forTimeInterval: 0.002)
+            }
+        }
+        // Then let everything land and check the final screen is complete and right.
+        let deadline = Date().addingTimeInterval(5)
+        while model.visibleCells.contains(where: { if case .image = $0.content { return false } else { return true } }),
+              Date() < deadline {
+            time += .milliseconds(16)
+            model.update(now: time)
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        assertNoWrongImages(model)
+        XCTAssertTrue(model.visibleCells.allSatisfy { if case .image = $0.content { return true } else { return false } })
+        XCTAssertGreaterThan(farthest, 5 * 416, "the flings moved the strip by several cells")
+        XCTAssertLessThanOrEqual(model.cellsCreated, visibleCount + 2, "reuse pool stays near visible + 2")
+    }
+
+    func testLateCompletionForARecycledCellIsNotApplied() {
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
+        let (model, _) = makeModel(count: 100, scheduler: scheduler, loader: Fixture.loader())
+        model.update(now: .zero)
+        let firstCell = model.visibleCells[0]
+        XCTAssertEqual(firstCell.index, 0)
+        // Scroll far away before any decode runs: cell 0 is reused for a later index.
+        model.scrollBy(20 * 416, time: .zero)
+        model.update(now: .milliseconds(16))
+        scheduler.runPending()  // now the old decodes finish (those not dropped)
+        model.update(now: .milliseconds(32))
+        assertNoWrongImages(model)
+        XCTAssertNotEqual(firstCell.index, 0)
+    }
+
+    func testVisibleItemsLoadBeforePreloadAndOnlyNeighboursArePreloaded() {
+        let log = CallLog()
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
+        let base = Fixture.loader()
+        let (model, _) = makeModel(count: 50, scheduler: scheduler, loader: { key in log.record(key); return try base(key) },
+                                   configure: { $0.preload = PreloadPolicy(ahead: 1, behind: 1) })
+        model.update(now: .zero)
+        let visible = model.layout.visibleRange(offset: 0)
+        scheduler.runPending()
+        let order = log.all.map { Fixture.index(of: $0.path) }
+        XCTAssertEqual(Set(order.prefix(visible.count)), Set(visible), "visible items first")
+        XCTAssertEqual(Set(order), Set(visible).union([visible.upperBound]), "plus one neighbour ahead")
+    }
+
+    func testTwoRequestsForTheSameItemShareOneDecode() {
+        let log = CallLog()
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
+        let base = Fixture.loader()
+        let coordinator = LoadCoordinator(cache: CostCache(totalCostLimit: 1 << 20), scheduler: scheduler,
+                                          loader: { key in log.record(key); return try base(key) })
+        let key = ImageKey(path: "/fake/img7.jpg", size: PixelSize(width: 400, height: 300))
+        for priority in [2, 1, 0, 0, 3] { coordinator.request(key, priority: priority) }
+        scheduler.runPending()
+        XCTAssertEqual(log.all, [key])
+        XCTAssertEqual(coordinator.takeCompletions().count, 1)
+        coordinator.request(key, priority: 0)  // cached now: no second decode
+        scheduler.runPending()
+        XCTAssertEqual(log.all.count, 1)
+        XCTAssertEqual(coordinator.counterValues.decodes, 1)
+        XCTAssertEqual(coordinator.counterValues.mainThreadDecodes, 1, "the inline executor runs on this (main) thread")
+    }
+
+    func testArrivingImageFadesInAndCachedImageAppearsAtOnce() {
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
+        let (model, _) = makeModel(count: 30, scheduler: scheduler, loader: Fixture.loader())
+        let clock = ManualClock()
+        model.update(now: clock.now())
+        scheduler.runPending()
+        clock.advance(by: .milliseconds(10))
+        model.update(now: clock.now())
+        let cell = model.visibleCells[0]
+        XCTAssertTrue(cell.needsUpload && cell.fadesIn)
+        model.didUpload(cell, now: clock.now())
+        XCTAssertEqual(cell.imageAlpha(now: clock.now(), fade: model.fade), 0, accuracy: 1e-9)
+        clock.advance(by: .milliseconds(125))
+        XCTAssertEqual(cell.imageAlpha(now: clock.now(), fade: model.fade), 0.5, accuracy: 1e-9)
+        clock.advance(by: .milliseconds(125))
+        XCTAssertEqual(cell.imageAlpha(now: clock.now(), fade: model.fade), 1, accuracy: 1e-9)
+
+        // Scroll item 0 out of view and back: it comes from the cache, without a fade.
+        model.scrollBy(10 * 416, time: clock.now())
+        model.update(now: clock.now())
+        XCTAssertFalse(model.visibleCells.contains { $0.index == 0 })
+        model.scrollBy(-10 * 416, time: clock.now())
+        model.update(now: clock.now())
+        let again = model.visibleCells.first { $0.index == 0 }!
+        XCTAssertFalse(again.fadesIn)
+        model.didUpload(again, now: clock.now())
+        XCTAssertEqual(again.imageAlpha(now: clock.now(), fade: model.fade), 1)
+    }
+
+    func testFadeZeroShowsArrivalsAtOnce() {
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
+        let (model, _) = makeModel(count: 5, scheduler: scheduler, loader: Fixture.loader(),
+                                   configure: { $0.fade = FadeTiming(duration: .zero) })
+        model.update(now: .zero)
+        scheduler.runPending()
+        model.update(now: .zero)
+        let cell = model.visibleCells[0]
+        model.didUpload(cell, now: .zero)
+        XCTAssertEqual(cell.imageAlpha(now: .zero, fade: model.fade), 1)
+    }
+
+    func testAFailingItemShowsAnErrorCellOnceAndCanBeRetried() {
+        let log = CallLog()
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
+        let base = Fixture.loader(failing: [1])
+        let (model, _) = makeModel(count: 10, scheduler: scheduler, loader: { key in log.record(key); return try base(key) })
+        model.update(now: .zero)
+        scheduler.runPending()
+        model.update(now: .milliseconds(16))
+        let cell = model.visibleCells.first { $0.index == 1 }!
+        XCTAssertEqual(cell.content, .failed(LoadFailure(shortText: "Not an image", detail: "/fake/img1.jpg: not an image")))
+        // Further frames do not decode the bad file again.
+        for frame in 2..<10 { model.update(now: .milliseconds(16 * frame)); scheduler.runPending() }
+        XCTAssertEqual(log.all.filter { $0.path.hasSuffix("img1.jpg") }.count, 1)
+        model.retry(1)
+        model.update(now: .milliseconds(200))
+        scheduler.runPending()
+        XCTAssertEqual(log.all.filter { $0.path.hasSuffix("img1.jpg") }.count, 2)
+    }
+
+    func testItemsThatLeaveThePreloadWindowAreDroppedBeforeTheyStart() {
+        let log = CallLog()
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
+        let base = Fixture.loader()
+        let (model, coordinator) = makeModel(count: 500, scheduler: scheduler, loader: { key in log.record(key); return try base(key) })
+        model.update(now: .zero)
+        model.scrollBy(100 * 416, time: .zero)
+        model.update(now: .milliseconds(16))
+        scheduler.runPending()
+        XCTAssertTrue(log.all.allSatisfy { Fixture.index(of: $0.path) >= 90 }, "work for the first screen was dropped")
+        XCTAssertGreaterThan(coordinator.counterValues.cancelled, 0)
+    }
+
+    func testKeyboardSelectionScrollsToShowTheSelectedCell() {
+        let (model, _) = makeModel(count: 40, scheduler: .inline(), loader: Fixture.loader())
+        var time = Duration.zero
+        for _ in 0..<5 {
+            model.moveSelection(columns: 1, time: time)
+            for _ in 0..<30 { time += .milliseconds(16); model.update(now: time) }
+        }
+        XCTAssertEqual(model.selectedIndex, 5)
+        XCTAssertTrue(model.layout.visibleRange(offset: model.scroll.offset).contains(5))
+        model.selectLast(time: time)
+        for _ in 0..<30 { time += .milliseconds(16); model.update(now: time) }
+        XCTAssertEqual(model.scroll.offset, model.scroll.maxOffset, accuracy: 0.5)
+        model.selectFirst(time: time)
+        for _ in 0..<30 { time += .milliseconds(16); model.update(now: time) }
+        XCTAssertEqual(model.scroll.offset, 0, accuracy: 0.5)
+    }
+
+    func testHiDPIDecodesAtThePixelSizeOfTheCell() {
+        let coordinator = LoadCoordinator(cache: CostCache(), scheduler: .inline(), loader: Fixture.loader())
+        let model = CarouselModel(items: Fixture.items(3), configuration: CarouselConfiguration(), coordinator: coordinator,
+                                  viewportWidth: 1280, viewportHeight: 720, pixelScale: 2)
+        XCTAssertEqual(model.cellPixelSize, PixelSize(width: 800, height: 600))
+        XCTAssertEqual(model.key(for: 0).size, PixelSize(width: 800, height: 600))
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Synchronization
+@testable import TesseraCore
+
+/// Items whose decoded pixels encode their own index, so a test can tell which item a cell shows.
+enum Fixture {
+    static func items(_ count: Int) -> [CarouselItem] {
+        (0..<count).map { CarouselItem(path: "/fake/img\($0).jpg") }
+    }
+
+    static func index(of path: String) -> Int {
+        Int(path.dropFirst("/fake/img".count).dropLast(".jpg".count))!
+    }
+
+    /// A colour unique to the index (up to 65536 items).
+    static func colour(for index: Int) -> RGBA {
+        RGBA(r: UInt8(index & 0xFF), g: UInt8((index >> 8) & 0xFF), b: 77)
+    }
+
+    static func decodedIndex(_ pixels: PixelBuffer) -> Int {
+        let p = pixels.pixel(x: 0, y: 0)
+        return Int(p.r) | Int(p.g) << 8
+    }
+
+    /// A fake decoder: a small solid image in the item's colour, after an optional delay.
+    static func loader(delay: @escaping @Sendable () -> TimeInterval = { 0 },
+                       failing: Set<Int> = []) -> LoadCoordinator.Loader {
+        { key in
+            let wait = delay()
+            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            let index = index(of: key.path)
+            if failing.contains(index) { throw LoadFailure(shortText: "Not an image", detail: "\(key.path): not an image") }
+            return PixelBuffer(width: 8, height: 6, filledWith: colour(for: index))
+        }
+    }
+}
+
+final class CallLog: Sendable {
+    private let keys = Mutex<[ImageKey]>([])
+    func record(_ key: ImageKey) { keys.withLock { $0.append(key) } }
+    var all: [ImageKey] { keys.withLock { $0 } }
+}
