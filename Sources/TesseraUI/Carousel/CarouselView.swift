@@ -87,12 +87,12 @@ public final class CarouselView {
             let iconRect = PixelRect(x: rect.x, y: rect.y - Int(18 * scale), width: rect.width, height: rect.height)
             drawIcon("error", in: iconRect, alpha: 1, scale: scale)
             let textSize = Int(15 * scale)
-            if let label = text.texture(failure.shortText, size: textSize, color: Theme.errorText) {
-                let width = min(label.width, rect.width - Int(16 * scale))
-                renderer.draw(label, source: PixelRect(x: 0, y: 0, width: width, height: label.height),
-                              destination: PixelRect(x: rect.x + (rect.width - width) / 2,
-                                                     y: rect.y + rect.height / 2 + Int(34 * scale),
-                                                     width: width, height: label.height))
+            var y = rect.y + rect.height / 2 + Int(34 * scale)
+            for line in text.wrapped(failure.shortText, size: textSize, maxWidth: rect.width - Int(16 * scale)) {
+                guard let label = text.texture(line, size: textSize, color: Theme.errorText) else { break }
+                renderer.draw(label, destination: PixelRect(x: rect.x + (rect.width - label.width) / 2, y: y,
+                                                            width: label.width, height: label.height))
+                y += label.height
             }
         }
     }

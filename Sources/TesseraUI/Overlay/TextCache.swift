@@ -20,15 +20,14 @@ public final class TextCache {
     public var hasFont: Bool { fontPath != nil }
 
     public func texture(_ text: String, size: Int, color: RGBA) -> Texture? {
-        guard let fontPath else { return nil }
+        guard hasFont else { return nil }
         clock += 1
         let key = Key(text: text, color: color, size: size)
         if let hit = entries[key] {
             entries[key] = (hit.texture, clock)
             return hit.texture
         }
-        if fonts[size] == nil { fonts[size] = try? Font(system: renderer.window.system, path: fontPath, size: size) }
-        guard let font = fonts[size], let texture = try? font.render(text, color: color, renderer: renderer) else {
+        guard let font = font(size: size), let texture = try? font.render(text, color: color, renderer: renderer) else {
             return nil
         }
         entries[key] = (texture, clock)
@@ -36,6 +35,42 @@ public final class TextCache {
             entries.removeValue(forKey: oldest.key)
         }
         return texture
+    }
+
+    /// Splits `text` into at most `maxLines` lines no wider than `maxWidth`, breaking at spaces and ending
+    /// the last line with an ellipsis when the text does not fit. Results are remembered per string.
+    public func wrapped(_ text: String, size: Int, maxWidth: Int, maxLines: Int = 2) -> [String] {
+        let key = WrapKey(text: text, size: size, maxWidth: maxWidth, maxLines: maxLines)
+        if let lines = wrapCache[key] { return lines }
+        guard let font = font(size: size) else { return [text] }
+        var lines: [String] = []
+        var words = text.split(separator: " ").map(String.init)[...]
+        while let first = words.first, lines.count < maxLines {
+            var line = first
+            words = words.dropFirst()
+            while let next = words.first, font.width(of: line + " " + next) <= maxWidth {
+                line += " " + next
+                words = words.dropFirst()
+            }
+            lines.append(line)
+        }
+        if let last = lines.last, !words.isEmpty || font.width(of: last) > maxWidth {
+            var shortened = last
+            while !shortened.isEmpty && font.width(of: shortened + "…") > maxWidth { shortened.removeLast() }
+            lines[lines.count - 1] = shortened + "…"
+        }
+        if wrapCache.count > capacity { wrapCache.removeAll() }
+        wrapCache[key] = lines
+        return lines
+    }
+
+    private struct WrapKey: Hashable { let text: String; let size: Int; let maxWidth: Int; let maxLines: Int }
+    private var wrapCache: [WrapKey: [String]] = [:]
+
+    private func font(size: Int) -> Font? {
+        guard let fontPath else { return nil }
+        if fonts[size] == nil { fonts[size] = try? Font(system: renderer.window.system, path: fontPath, size: size) }
+        return fonts[size]
     }
 
     /// Draws `text` with its top-left corner at (x, y); returns its width in pixels (0 with no font).

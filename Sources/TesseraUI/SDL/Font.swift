@@ -20,6 +20,13 @@ public final class Font {
 
     public var lineHeight: Int { Int(TTF_FontLineSkip(pointer)) }
 
+    /// The width in pixels `text` would take, without rendering it.
+    public func width(of text: String) -> Int {
+        var w: Int32 = 0, h: Int32 = 0
+        TTF_SizeUTF8(pointer, text, &w, &h)
+        return Int(w)
+    }
+
     /// Renders `text` anti-aliased into a new texture. Called for text that changed, not every frame.
     public func render(_ text: String, color: RGBA, renderer: Renderer) throws -> Texture {
         let sdlColor = SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)

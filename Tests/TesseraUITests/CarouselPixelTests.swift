@@ -1,0 +1,134 @@
+import Foundation
+import XCTest
+@testable import TesseraCore
+@testable import TesseraImaging
+@testable import TesseraUI
+
+/// Runs the real viewer headless (SDL's dummy driver, software renderer) over generated files and reads
+/// the last frame back from its screenshot.
+final class CarouselPixelTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-pixels-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func solidPNG(_ name: String, _ colour: RGBA, width: Int = 200, height: Int = 150) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try PNGWriter.write(PixelBuffer(width: width, height: height, filledWith: colour), to: path)
+        return path
+    }
+
+    private func file(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Runs the viewer until everything on screen has loaded and faded in; returns the last frame.
+    private func runViewer(_ paths: [String], name: String = #function, configure: (inout ViewerOptions) -> Void = { _ in }) throws
+        -> (frame: PixelBuffer, report: RunReport, options: ViewerOptions) {
+        var options = ViewerOptions(items: paths.map { CarouselItem(path: $0) })
+        options.headless = true
+        options.screenshotPath = folder.appendingPathComponent("frame.png").path
+        configure(&options)
+        let viewer = try Viewer(options: options)
+        let report = try viewer.run()
+        if let keep = ProcessInfo.processInfo.environment["TESSERA_TEST_KEEP_FRAMES"] {
+            // For a person to look at: TESSERA_TEST_KEEP_FRAMES=/tmp make test
+            try? FileManager.default.copyItem(atPath: options.screenshotPath!, toPath: "\(keep)/\(name.prefix { $0 != "(" }).png")
+        }
+        let data = try Data(contentsOf: URL(fileURLWithPath: options.screenshotPath!))
+        let frame = try SDLImageDecoder().decode(data, format: .png, targetSize: nil)
+        return (frame, report, options)
+    }
+
+    private func centre(of index: Int, options: ViewerOptions, scale: Double = 1) -> (x: Int, y: Int) {
+        let layout = StripLayout(itemCount: options.items.count, rows: options.carousel.rows,
+                                 cellSize: Size(width: options.carousel.cellWidth, height: options.carousel.cellHeight),
+                                 spacing: options.carousel.spacing, inset: options.carousel.inset,
+                                 viewportSize: Size(width: Double(options.windowWidth), height: Double(options.windowHeight)))
+        let frame = layout.frame(of: index)
+        return (Int(frame.midX * scale), Int(frame.midY * scale))
+    }
+
+    private func isErrorRed(_ p: RGBA) -> Bool { p.r > 180 && p.g < 150 && p.b < 110 }
+
+    private func errorPixels(in frame: PixelBuffer, around c: (x: Int, y: Int), halfWidth: Int, halfHeight: Int) -> Int {
+        var count = 0
+        for y in max(0, c.y - halfHeight)..<min(frame.height, c.y + halfHeight) {
+            for x in max(0, c.x - halfWidth)..<min(frame.width, c.x + halfWidth) where isErrorRed(frame.pixel(x: x, y: y)) {
+                count += 1
+            }
+        }
+        return count
+    }
+
+    func testKnownColoursLandInTheirCellsAndABadFileShowsAnErrorCell() throws {
+        let purple = RGBA(r: 150, g: 40, b: 200), green = RGBA(r: 30, g: 200, b: 60), blue = RGBA(r: 40, g: 60, b: 230)
+        let paths = [try solidPNG("a1.png", purple), try file("a2.jpg", Array("not an image at all".utf8)),
+                     try solidPNG("a3.png", green), try solidPNG("a4.png", blue)]
+        let (frame, report, options) = try runViewer(paths)
+        XCTAssertTrue(frame.pixel(x: centre(of: 0, options: options).x, y: centre(of: 0, options: options).y).isClose(to: purple))
+        XCTAssertTrue(frame.pixel(x: centre(of: 2, options: options).x, y: centre(of: 2, options: options).y).isClose(to: green))
+        let bad = centre(of: 1, options: options)
+        XCTAssertGreaterThan(errorPixels(in: frame, around: bad, halfWidth: 150, halfHeight: 120), 200, "error icon in cell 2")
+        XCTAssertEqual(errorPixels(in: frame, around: centre(of: 0, options: options), halfWidth: 150, halfHeight: 120), 0)
+        XCTAssertEqual(report.mainThreadDecodes, 0)
+        XCTAssertGreaterThanOrEqual(report.decodes, 3)
+        XCTAssertGreaterThan(report.uploadBytes, 0)
+    }
+
+    func testEveryKindOfBadFileGivesAnErrorCellAndBrowsingGoesOn() throws {
+        let good = RGBA(r: 240, g: 200, b: 20)
+        var truncatedPNG = try Data(contentsOf: URL(fileURLWithPath: try solidPNG("full.png", good, width: 300, height: 200)))
+        truncatedPNG = truncatedPNG.prefix(truncatedPNG.count / 2)
+        // A PNG header claiming 60000x60000: refused before any allocation.
+        var huge: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]
+        huge += [0, 0, 0xEA, 0x60, 0, 0, 0xEA, 0x60, 8, 6, 0, 0, 0, 0, 0, 0, 0]
+        var random = SystemRandomNumberGenerator()
+        let noise = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let paths = [
+            try file("b1-empty.jpg", []),
+            try file("b2-truncated.png", Array(truncatedPNG)),
+            try file("b3-random.jpg", noise),
+            try file("b4-text-named.jpg", Array("hello, I am text\n".utf8)),
+            try file("b5-huge.png", huge),
+            try solidPNG("b6-one-pixel.png", good, width: 1, height: 1),
+            try solidPNG("b7-good.png", good),
+            try solidPNG("b8-wrong-extension.jpg", good),  // a PNG named .jpg still shows
+        ]
+        let (frame, _, options) = try runViewer(paths) { options in
+            options.carousel.rows = 2
+            options.carousel.cellWidth = 240
+            options.carousel.cellHeight = 200
+        }
+        for bad in 0..<5 {
+            XCTAssertGreaterThan(errorPixels(in: frame, around: centre(of: bad, options: options), halfWidth: 100, halfHeight: 90), 100,
+                                 "\(paths[bad]) shows an error cell")
+        }
+        let onePixel = centre(of: 5, options: options)
+        let around = (-1...1).flatMap { dy in (-1...1).map { dx in frame.pixel(x: onePixel.x + dx, y: onePixel.y + dy) } }
+        XCTAssertTrue(around.contains { $0.isClose(to: good) }, "1x1 image shown")
+        for shown in [6, 7] {
+            let c = centre(of: shown, options: options)
+            XCTAssertTrue(frame.pixel(x: c.x, y: c.y).isClose(to: good), "\(paths[shown]) shown")
+        }
+    }
+
+    func testHiDPIRendersCellsAtTwiceThePixels() throws {
+        let red = RGBA(r: 220, g: 30, b: 30)
+        let paths = [try solidPNG("c1.png", red, width: 800, height: 600), try solidPNG("c2.png", red, width: 800, height: 600)]
+        let (frame, _, options) = try runViewer(paths) { $0.pixelScale = 2 }
+        XCTAssertEqual(frame.width, 2560)
+        let c = centre(of: 0, options: options, scale: 2)
+        // The image fills the whole 800x600-pixel cell: its edges are red too, not just the middle.
+        XCTAssertTrue(frame.pixel(x: c.x - 390, y: c.y - 290).isClose(to: red))
+        XCTAssertTrue(frame.pixel(x: c.x + 390, y: c.y + 290).isClose(to: red))
+    }
+}
