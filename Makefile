@@ -2,7 +2,7 @@
 # Both first install the Debian packages Tessera needs, if any is missing.
 
 APT_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libsdl2-ttf-dev \
-                libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libexif-dev fonts-dejavu-core
+                libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libexif-dev fonts-dejavu-core
 SAMPLE_TOOLS := libjpeg-turbo-progs webp
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=

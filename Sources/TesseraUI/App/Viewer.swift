@@ -42,7 +42,7 @@ public final class Viewer {
         text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
         if !text.hasFont { logger.warning("no TrueType font found (install fonts-dejavu-core); text is hidden") }
 
-        let loader = ImageLoader(decoders: [TurboJPEGDecoder(), SDLImageDecoder()], pixelLimit: options.pixelLimit)
+        let loader = ImageLoader(decoders: [TurboJPEGDecoder(), WebPDecoder(), SDLImageDecoder()], pixelLimit: options.pixelLimit)
         let logger = self.logger
         let cache = CostCache<ImageKey, PixelBuffer>(countLimit: options.cacheCountLimit,
                                                      totalCostLimit: options.cacheLimitBytes)

@@ -1,0 +1,4 @@
+#ifndef TESSERA_CWEBP_SHIM_H
+#define TESSERA_CWEBP_SHIM_H
+#include <webp/decode.h>
+#endif
