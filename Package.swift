@@ -41,6 +41,8 @@ let package = Package(
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
         .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore"]),
         .testTarget(name: "TesseraUITests", dependencies: ["TesseraUI", "TesseraImaging", "TesseraCore"]),
+        // Runs the built binary; depending on it makes `swift test` build it first.
+        .testTarget(name: "TesseraCLITests", dependencies: ["tessera"]),
     ],
     swiftLanguageModes: [.v6]
 )

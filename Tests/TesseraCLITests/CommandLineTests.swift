@@ -1,0 +1,100 @@
+import Foundation
+import XCTest
+
+/// Runs the built `tessera` binary the way a user does and checks what they would see.
+final class CommandLineTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+    /// The binary sits next to the test bundle in .build/<configuration>/.
+    private var binary: URL {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var dir = testBinary.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("tessera").path), dir.path != "/" {
+            dir.deleteLastPathComponent()
+        }
+        return dir.appendingPathComponent("tessera")
+    }
+
+    private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["SDL_VIDEODRIVER"] = "dummy"
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    func testAMissingPathIsOneClearLineAndAFailure() throws {
+        let result = try run(["/no/such/folder"])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("/no/such/folder: no such file or folder"), result.stderr)
+    }
+
+    func testAFolderWithoutImagesIsOneClearLineAndAFailure() throws {
+        try Data("notes".utf8).write(to: folder.appendingPathComponent("readme.txt"))
+        let result = try run([folder.path])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("no images found"), result.stderr)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+    }
+
+    func testAnUnknownScriptIsRefused() throws {
+        let result = try run(["--headless", "--script", "/no/such/script", "--frames", "1"])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("not a built-in script"), result.stderr)
+    }
+
+    func testHelpListsTheKeys() throws {
+        let result = try run(["browse", "--help"])
+        XCTAssertEqual(result.status, 0)
+        for key in ["Left/Right", "PageUp/PageDown", "Home/End", "Enter", "Esc", "fullscreen", "q "] {
+            XCTAssertTrue(result.stdout.contains(key), "help mentions \(key)")
+        }
+    }
+
+    func testAHeadlessRunOverTheSamplesWritesTheReportAndScreenshot() throws {
+        let report = folder.appendingPathComponent("run.json"), shot = folder.appendingPathComponent("shot.png")
+        let result = try run(["--headless", "--frames", "30", "--report", report.path, "--screenshot", shot.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as! [String: Any]
+        for field in ["frames", "frame_ms", "frames_over_16ms", "main_thread_decodes", "decodes", "cache", "cells_created",
+                      "placeholder_cell_frames", "upload_bytes", "peak_rss_bytes"] {
+            XCTAssertNotNil(json[field], "report has \(field)")
+        }
+        XCTAssertEqual(json["frames"] as? Int, 30)
+        XCTAssertEqual(json["main_thread_decodes"] as? Int, 0)
+        let cache = json["cache"] as! [String: Any]
+        for field in ["hits", "misses", "evictions", "peak_cost_bytes", "cost_limit_bytes"] { XCTAssertNotNil(cache[field]) }
+        let frameMs = json["frame_ms"] as! [String: Any]
+        for field in ["p50", "p90", "p99", "max"] { XCTAssertNotNil(frameMs[field]) }
+        let png = try Data(contentsOf: shot)
+        XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+    }
+
+    func testAScriptFileDrivesTheStrip() throws {
+        let script = folder.appendingPathComponent("keys.txt")
+        try "wait 0.1\nkey end\nwait-scroll\nwait-idle\n".write(to: script, atomically: true, encoding: .utf8)
+        let report = folder.appendingPathComponent("run.json")
+        let result = try run(["--headless", "--script", script.path, "--report", report.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as! [String: Any]
+        XCTAssertGreaterThan(json["frames"] as! Int, 5)
+        XCTAssertGreaterThan(json["decodes"] as! Int, 4, "pressing End loaded the last screen too")
+    }
+}
