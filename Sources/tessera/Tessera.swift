@@ -130,6 +130,9 @@ struct Browse: ParsableCommand {
     var preloadBehind = 1
     @Option(help: "Decoding threads (default: the number of cores, at least 2).")
     var workers: Int?
+    @Option(help: ArgumentHelp("How images are loaded: \(LoadingStrategies.names.joined(separator: ", ")).",
+                               discussion: "See docs/EXPERIMENT.md; adaptive is ours and the default."))
+    var strategy = "adaptive"
     @Option(help: "Largest image to decode, in megapixels.")
     var pixelLimitMp = 100
     @OptionGroup var display: RunOptions
@@ -140,6 +143,9 @@ struct Browse: ParsableCommand {
         if !(0...10).contains(fade) { throw ValidationError("--fade must be between 0 and 10 seconds") }
         if preloadAhead < 0 || preloadBehind < 0 { throw ValidationError("preload counts cannot be negative") }
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64") }
+        if !LoadingStrategies.names.contains(strategy) {
+            throw ValidationError("--strategy must be one of \(LoadingStrategies.names.joined(separator: ", "))")
+        }
     }
 
     func run() throws {
@@ -166,6 +172,7 @@ struct Browse: ParsableCommand {
         options.cacheLimitBytes = cacheMb << 20
         if let workers { options.workerCount = workers }
         options.pixelLimit = pixelLimitMp * 1_000_000
+        options.strategy = strategy
         try display.apply(to: &options)
         do {
             let viewer = try Viewer(options: options)

@@ -259,3 +259,17 @@ final class CostCacheTests: XCTestCase {
         for key in 0..<200 { XCTAssertFalse(cache.isLoading(key)) }
     }
 }
+
+final class CostCacheRankingTests: XCTestCase {
+    func testARankingReplacesRecencyAndNilRestoresIt() {
+        let evicted = Mutex<[Int]>([])
+        let cache = CostCache<Int, Int>(countLimit: 3, onEvict: { key, _ in evicted.withLock { $0.append(key) } })
+        cache.setEvictionRanking { key in abs(Double(key) - 10) }  // keep what is near 10
+        for key in [10, 2, 11, 9] { cache.insert(key, for: key, cost: 1) }
+        XCTAssertEqual(evicted.withLock { $0 }, [2])
+        cache.setEvictionRanking(nil)
+        _ = cache.value(for: 10)
+        cache.insert(30, for: 30, cost: 1)
+        XCTAssertEqual(evicted.withLock { $0 }, [2, 11], "least recently used again")
+    }
+}

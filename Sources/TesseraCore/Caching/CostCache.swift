@@ -52,6 +52,10 @@ public struct CacheStats: Sendable, Equatable {
 /// `onEvict` is called for limit evictions only, after the lock is released, so it may call back into
 /// the cache. It runs on whichever thread caused the eviction.
 public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// Ranks entries for eviction: the highest value goes first. Used instead of recency when set, e.g. to
+    /// evict what is farthest from the visible centre (the Core Animation book's own suggestion).
+    public typealias EvictionRanking = @Sendable (Key) -> Double
+
     /// One cached entry; also a link in the recency list (`older`/`newer` are slot indices, `noSlot` ends).
     private struct Entry {
         var key: Key
@@ -75,6 +79,8 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         var newest = CostCache.noSlot
         var loading: Set<Key> = []
         var stats = CacheStats()
+        /// When set, eviction takes the entry ranked highest instead of the least recently used one.
+        var evictionRanking: EvictionRanking?
 
         init(countLimit: Int, totalCostLimit: Int) {
             self.countLimit = countLimit
@@ -141,6 +147,22 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
             return entry
         }
 
+        /// The slot to evict next: the oldest, or under a ranking the highest ranked (oldest first on ties).
+        /// A ranking costs a scan of the entries, fine for the hundreds a viewer holds.
+        func victim() -> Int {
+            guard let rank = evictionRanking else { return oldest }
+            var best = oldest
+            var bestRank = -Double.infinity
+            var slot = oldest
+            while slot != CostCache.noSlot {
+                let entry = slots[slot]!
+                let r = rank(entry.key)
+                if r > bestRank { best = slot; bestRank = r }
+                slot = entry.newer
+            }
+            return best
+        }
+
         var isOverLimit: Bool {
             (countLimit > 0 && stats.count > countLimit) || (totalCostLimit > 0 && stats.totalCost > totalCostLimit)
         }
@@ -150,7 +172,7 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         mutating func evictWhileOverLimit() -> [(Key, Value)] {
             var evicted: [(Key, Value)] = []
             while isOverLimit, oldest != CostCache.noSlot {
-                let entry = remove(slot: oldest)
+                let entry = remove(slot: victim())
                 evicted.append((entry.key, entry.value))
             }
             stats.evictions += evicted.count
@@ -275,6 +297,12 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     }
 
     // MARK: Introspection
+
+    /// Switches eviction from least-recently-used to `ranking` (nil restores LRU). The ranking is called
+    /// under the cache's lock: it must be quick and must not call back into the cache.
+    public func setEvictionRanking(_ ranking: EvictionRanking?) {
+        state.withLock { $0.evictionRanking = ranking }
+    }
 
     public var stats: CacheStats {
         state.withLock { $0.stats }

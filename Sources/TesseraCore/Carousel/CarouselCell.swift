@@ -1,6 +1,6 @@
 /// A reusable cell of the strip. It is tagged with the index it shows now; a decode that finishes is
-/// applied only if the tag (and the exact key) still match, so a late decode never lands in a cell that
-/// has since scrolled on to another item (the book's listing 14.2).
+/// applied only to the cell still tagged with that item and only in a variant the cell accepts, so a late
+/// decode never lands in a cell that has since scrolled on to another item (the book's listing 14.2).
 public final class CarouselCell {
     public enum Content: Equatable {
         case placeholder
@@ -21,31 +21,46 @@ public final class CarouselCell {
     public let id: Int
     /// The index of the item this cell shows, nil while in the reuse pool.
     public internal(set) var index: Int?
-    /// The exact image this cell waits for or shows.
-    public internal(set) var key: ImageKey?
     public internal(set) var content: Content = .placeholder
+    /// Which variant `content` holds, when it holds an image.
+    public internal(set) var shownVariant: ImageVariant?
     /// The pixels still have to be copied into the cell's texture.
     public internal(set) var needsUpload = false
-    /// Whether the image fades in when uploaded: only images that arrive while the cell is on screen do;
-    /// one that was already cached appears at once.
+    /// Whether the image fades in when uploaded: images that arrive while the cell is on screen do;
+    /// one that was already cached appears at once (unless the strategy fades everything).
     public internal(set) var fadesIn = false
     /// When the image was first drawn (uploaded); the fade runs from here.
     public internal(set) var shownAt: Duration?
 
     init(id: Int) { self.id = id }
 
+    var hasImage: Bool {
+        if case .image = content { return true }
+        return false
+    }
+
     func prepareForReuse() {
         index = nil
-        key = nil
         content = .placeholder
+        shownVariant = nil
         needsUpload = false
         fadesIn = false
         shownAt = nil
     }
 
+    func show(_ pixels: PixelBuffer, variant: ImageVariant, fade: Bool) {
+        // An upgrade (preview to full size) replaces the image in place; only a first image fades.
+        let wasShowing = hasImage && shownAt != nil
+        content = .image(pixels)
+        shownVariant = variant
+        needsUpload = true
+        fadesIn = fade && !wasShowing
+        if !wasShowing { shownAt = nil }
+    }
+
     /// Opacity of the image at `now` under `fade`.
     public func imageAlpha(now: Duration, fade: FadeTiming) -> Double {
-        guard case .image = content, let shownAt else { return 0 }
+        guard hasImage, let shownAt else { return 0 }
         return fadesIn ? fade.alpha(startedAt: shownAt, now: now) : 1
     }
 }

@@ -15,12 +15,18 @@ public struct CarouselItem: Hashable, Sendable {
 /// at cell size and at full-window size are two entries.
 public struct ImageKey: Hashable, Sendable, CustomStringConvertible {
     public let path: String
+    /// The box the image is fitted into; zero for `.original` (not scaled at all).
     public let size: PixelSize
+    public let variant: ImageVariant
 
-    public init(path: String, size: PixelSize) {
+    public init(path: String, size: PixelSize, variant: ImageVariant = .cell) {
         self.path = path
-        self.size = size
+        self.size = variant == .original ? PixelSize(width: 0, height: 0) : size
+        self.variant = variant
     }
 
-    public var description: String { "\(path)@\(size)" }
+    /// The box to fit into, nil for no scaling.
+    public var fittingBox: PixelSize? { size.area > 0 ? size : nil }
+
+    public var description: String { "\(path)@\(size)\(variant == .cell ? "" : "/\(variant)")" }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How the strip looks and behaves; everything has a command-line flag.
 public struct CarouselConfiguration: Sendable {
     public var rows = 1
@@ -5,7 +7,7 @@ public struct CarouselConfiguration: Sendable {
     public var cellHeight = 300.0
     public var spacing = 16.0
     public var inset = 16.0
-    /// Items to preload beyond the visible ones, ahead of and behind the scroll direction.
+    /// Columns to preload beyond the visible ones, ahead of and behind the scroll direction.
     public var preload = PreloadPolicy(ahead: 2, behind: 1)
     public var fade = FadeTiming()
 
@@ -13,11 +15,13 @@ public struct CarouselConfiguration: Sendable {
 }
 
 /// The carousel without pixels on screen: layout, scrolling, the reuse pool of index-tagged cells, which
-/// image each cell shows, and which images to load in what order. The renderer (TesseraUI) only draws
-/// `visibleCells` and uploads what `cellsAwaitingUpload` lists; everything here is testable without SDL.
+/// image each cell shows, and — through its `LoadingStrategy` — what to load in what order. The renderer
+/// (TesseraUI) only draws `visibleCells` and uploads what `cellsAwaitingUpload` lists; everything here
+/// is testable without SDL.
 public final class CarouselModel {
     public let items: [CarouselItem]
     public let configuration: CarouselConfiguration
+    public let strategy: LoadingStrategy
     public private(set) var layout: StripLayout
     public private(set) var scroll: ScrollModel
     public private(set) var pixelScale: Double
@@ -28,13 +32,17 @@ public final class CarouselModel {
 
     private let pool: ReusePool<CarouselCell>
     private let coordinator: LoadCoordinator
+    private let indexByPath: [String: Int]
+    /// The visible centre, read by the cache's eviction ranking on worker threads.
+    private let evictionCentre = EvictionCentre()
     private var lastScrollDirection = 1
 
     public init(items: [CarouselItem], configuration: CarouselConfiguration, coordinator: LoadCoordinator,
-                viewportWidth: Double, viewportHeight: Double, pixelScale: Double = 1) {
+                strategy: LoadingStrategy? = nil, viewportWidth: Double, viewportHeight: Double, pixelScale: Double = 1) {
         self.items = items
         self.configuration = configuration
         self.coordinator = coordinator
+        self.strategy = strategy ?? AdaptiveStrategy(base: configuration.preload)
         self.pixelScale = pixelScale
         layout = StripLayout(itemCount: items.count, rows: configuration.rows,
                              cellSize: Size(width: configuration.cellWidth, height: configuration.cellHeight),
@@ -46,6 +54,10 @@ public final class CarouselModel {
             nextID += 1
             return CarouselCell(id: nextID)
         }
+        var indexByPath: [String: Int] = [:]
+        for (index, item) in items.enumerated() where indexByPath[item.path] == nil { indexByPath[item.path] = index }
+        self.indexByPath = indexByPath
+        applyCachePolicy()
     }
 
     /// How many cells were ever made: stays near the visible count + 2 however far the user scrolls.
@@ -57,17 +69,41 @@ public final class CarouselModel {
                   height: Int((configuration.cellHeight * pixelScale).rounded()))
     }
 
-    public func key(for index: Int) -> ImageKey { ImageKey(path: items[index].path, size: cellPixelSize) }
+    public func key(for index: Int, variant: ImageVariant = .cell) -> ImageKey {
+        let cell = cellPixelSize
+        let r = variant.reduction
+        let box = PixelSize(width: (cell.width + r - 1) / r, height: (cell.height + r - 1) / r)
+        return ImageKey(path: items[index].path, size: box, variant: variant)
+    }
+
+    /// The size at which a cell draws what it shows, in pixels: a preview is drawn at the size the full
+    /// image would have, a whole unscaled image is shrunk to fit.
+    public func displaySize(of cell: CarouselCell) -> PixelSize? {
+        guard case .image(let pixels) = cell.content, let variant = cell.shownVariant else { return nil }
+        switch variant {
+        case .cell:
+            return pixels.size
+        case .original:
+            return pixels.size.aspectFit(in: cellPixelSize)
+        case .preview:
+            let source = pixels.sourceSize
+                ?? PixelSize(width: pixels.width * variant.reduction, height: pixels.height * variant.reduction)
+            return source.aspectFit(in: cellPixelSize)
+        }
+    }
 
     // MARK: Viewport
 
     public func resize(viewportWidth: Double, viewportHeight: Double, pixelScale: Double) {
+        let scaleChanged = pixelScale != self.pixelScale
         self.pixelScale = pixelScale
         layout.viewportSize = Size(width: viewportWidth, height: viewportHeight)
         scroll.resize(contentLength: layout.contentWidth, viewportLength: viewportWidth)
-        // Cells keyed for another pixel size must load again at the new one.
-        for cell in visibleCells where cell.key != nil && cell.key?.size != cellPixelSize { recycle(cell) }
-        visibleCells.removeAll { $0.index == nil }
+        // Images decoded for another pixel size must load again at the new one.
+        if scaleChanged {
+            for cell in visibleCells { recycle(cell) }
+            visibleCells.removeAll()
+        }
     }
 
     // MARK: Input
@@ -97,6 +133,7 @@ public final class CarouselModel {
 
     /// PageUp/PageDown: a screen of columns.
     public func moveSelection(pages: Int, time: Duration) {
+        guard !items.isEmpty else { return }
         let columns = max(1, layout.columnsPerPage)
         let target = min(max(0, scroll.offset + Double(pages * columns) * layout.columnWidth), scroll.maxOffset)
         scroll.scroll(to: target, animated: true, time: time)
@@ -119,8 +156,8 @@ public final class CarouselModel {
     // MARK: Frame
 
     /// Advances scrolling to `now`, reuses cells for what is visible, applies finished decodes to the
-    /// cells still tagged for them, and asks for what is visible and about to be. Returns the scroll
-    /// delegate events of this frame.
+    /// cells still tagged for them, and asks the strategy what to load. Returns this frame's scroll
+    /// delegate events.
     @discardableResult
     public func update(now: Duration) -> [ScrollEvent] {
         let before = scroll.offset
@@ -129,13 +166,13 @@ public final class CarouselModel {
         if scroll.offset > before { lastScrollDirection = 1 } else if scroll.offset < before { lastScrollDirection = -1 }
         layoutCells()
         applyCompletions()
-        requestLoads()
+        upgradeFromCache()
+        requestLoads(now: now, events: events)
         return events
     }
 
-    /// Cells whose image is decoded but not yet in a texture: images already cached first (they must
-    /// appear at once), then the rest from the selected one outwards. The renderer uploads within its
-    /// per-frame budget and calls `didUpload` for each.
+    /// Cells whose image is decoded but not yet in a texture: images that appear at once first, then the
+    /// rest from the selected one outwards. The renderer uploads within its budget and calls `didUpload`.
     public var cellsAwaitingUpload: [CarouselCell] {
         visibleCells.filter(\.needsUpload).sorted { a, b in
             if a.fadesIn != b.fadesIn { return !a.fadesIn }
@@ -159,16 +196,19 @@ public final class CarouselModel {
     public func isAnimating(now: Duration) -> Bool {
         if scroll.isMoving { return true }
         if coordinator.queuedCount > 0 || coordinator.runningCount > 0 || coordinator.hasPendingCompletions { return true }
-        return visibleCells.contains { $0.needsUpload || $0.imageAlpha(now: now, fade: fade) < 1 && $0.shownAt != nil }
+        return visibleCells.contains { $0.needsUpload || ($0.shownAt != nil && $0.imageAlpha(now: now, fade: fade) < 1) }
     }
 
     /// Drops a remembered failure for `index` and loads it again (Enter or click on an error cell).
     public func retry(_ index: Int) {
-        let key = key(for: index)
-        coordinator.forgetFailure(key)
-        for cell in visibleCells where cell.index == index {
-            cell.content = .placeholder
-        }
+        for variant in ImageVariant.allCases { coordinator.forgetFailure(key(for: index, variant: variant)) }
+        for cell in visibleCells where cell.index == index { cell.content = .placeholder }
+    }
+
+    /// Shows what the cache holds for visible cells still waiting, without a fade. Needed after another
+    /// view (the single-image view) took this model's completions while the strip was hidden.
+    public func refreshVisibleCells() {
+        for cell in visibleCells where !cell.hasImage { showBestCached(in: cell, countingStats: false) }
     }
 
     // MARK: Private
@@ -180,10 +220,16 @@ public final class CarouselModel {
         let shown = Set(visibleCells.compactMap(\.index))
         for index in range where !shown.contains(index) {
             let cell = pool.dequeue()
-            configure(cell, for: index)
+            cell.index = index
+            if let failure = knownFailure(for: index) {
+                cell.content = .failed(failure)
+            } else {
+                showBestCached(in: cell, countingStats: true)
+            }
             visibleCells.append(cell)
         }
         visibleCells.sort { ($0.index ?? 0) < ($1.index ?? 0) }
+        evictionCentre.set(Double(range.lowerBound + range.upperBound) / 2)
     }
 
     private func recycle(_ cell: CarouselCell) {
@@ -191,61 +237,110 @@ public final class CarouselModel {
         pool.enqueue(cell)
     }
 
-    private func configure(_ cell: CarouselCell, for index: Int) {
-        let key = key(for: index)
-        cell.index = index
-        cell.key = key
-        if let pixels = coordinator.cached(key) {
-            cell.content = .image(pixels)
-            cell.needsUpload = true
-            cell.fadesIn = false
-        } else if let failure = coordinator.failure(for: key) {
-            cell.content = .failed(failure)
-        } else {
-            cell.content = .placeholder
+    private func knownFailure(for index: Int) -> LoadFailure? {
+        for variant in strategy.acceptableVariants(isMoving: scroll.isMoving) {
+            if let failure = coordinator.failure(for: key(for: index, variant: variant)) { return failure }
+        }
+        return nil
+    }
+
+    /// Puts the best cached variant the strategy accepts into `cell`, if it is better than what it shows.
+    /// A cell coming on screen counts one cache hit or miss; the per-frame upgrade check counts nothing.
+    private func showBestCached(in cell: CarouselCell, countingStats: Bool) {
+        guard let index = cell.index else { return }
+        let acceptable = strategy.acceptableVariants(isMoving: scroll.isMoving)
+        var missed = false
+        for variant in acceptable {
+            if let shown = cell.shownVariant, rank(of: variant, in: acceptable) >= rank(of: shown, in: acceptable) { break }
+            let key = key(for: index, variant: variant)
+            let pixels = countingStats && !missed ? coordinator.cached(key) : coordinator.cache.peek(key)
+            if let pixels {
+                cell.show(pixels, variant: variant, fade: strategy.fadesCachedImages)
+                return
+            }
+            missed = true
         }
     }
 
+    private func rank(of variant: ImageVariant, in acceptable: [ImageVariant]) -> Int {
+        acceptable.firstIndex(of: variant) ?? Int.max
+    }
+
     private func applyCompletions() {
+        let acceptable = strategy.acceptableVariants(isMoving: scroll.isMoving)
         for completion in coordinator.takeCompletions() {
-            // The tag check: only a cell still showing this very key takes the result.
-            guard let cell = visibleCells.first(where: { $0.key == completion.key }),
-                  case .placeholder = cell.content else { continue }
+            // The tag check: only the cell still showing this item takes the result, and only in a
+            // variant it wants and that is better than what it has.
+            guard let index = indexByPath[completion.key.path],
+                  completion.key.size == key(for: index, variant: completion.key.variant).size,
+                  let cell = visibleCells.first(where: { $0.index == index }) else { continue }
             switch completion.result {
             case .success(let pixels):
-                cell.content = .image(pixels)
-                cell.needsUpload = true
-                cell.fadesIn = true
+                let variant = completion.key.variant
+                guard acceptable.contains(variant) else { continue }
+                if let shown = cell.shownVariant, rank(of: variant, in: acceptable) >= rank(of: shown, in: acceptable) { continue }
+                cell.show(pixels, variant: variant, fade: true)
             case .failure(let failure):
-                cell.content = .failed(failure)
+                if !cell.hasImage { cell.content = .failed(failure) }
             }
         }
     }
 
-    private func requestLoads() {
+    /// Cells showing a lesser variant (a preview) take a better one already in the cache, e.g. once the
+    /// strip stops and full-size images decoded earlier are at hand.
+    private func upgradeFromCache() {
+        for cell in visibleCells where cell.hasImage { showBestCached(in: cell, countingStats: false) }
+    }
+
+    private func requestLoads(now: Duration, events: [ScrollEvent]) {
         guard !items.isEmpty else { return }
         let visible = layout.visibleRange(offset: scroll.offset)
-        let window = PreloadWindow(visible: visible, itemCount: items.count, rows: layout.rows,
-                                   direction: lastScrollDirection, policy: configuration.preload)
+        let frame = StrategyFrame(now: now, visible: visible, itemCount: items.count, layout: layout,
+                                  offset: scroll.offset, velocity: scroll.velocity, isDragging: scroll.isTracking,
+                                  isDecelerating: scroll.isDecelerating, isMoving: scroll.isMoving,
+                                  projectedRestingOffset: scroll.projectedRestingOffset,
+                                  direction: lastScrollDirection, events: events)
+        let requests = strategy.requests(for: frame)
         var wanted = Set<ImageKey>()
-        for entry in window.items {
-            let key = key(for: entry.index)
+        for request in requests {
+            let key = key(for: request.index, variant: request.variant)
             wanted.insert(key)
-            coordinator.request(key, priority: entry.priority)
+            switch strategy.execution {
+            case .workers:
+                coordinator.request(key, priority: request.priority)
+            case .mainThread:
+                guard let cell = visibleCells.first(where: { $0.index == request.index }), !cell.hasImage,
+                      case .placeholder = cell.content else { continue }
+                switch coordinator.loadNow(key) {
+                case .success(let pixels): cell.show(pixels, variant: request.variant, fade: false)
+                case .failure(let failure): cell.content = .failed(failure)
+                }
+            }
         }
         coordinator.retainOnly(wanted)
     }
-}
 
-extension CarouselModel {
-    /// Shows what the cache holds for visible cells still waiting, without a fade. Needed after another
-    /// view (the single-image view) took this model's completions while the strip was hidden.
-    public func refreshVisibleCells() {
-        for cell in visibleCells where cell.content == .placeholder {
-            guard let key = cell.key, let pixels = coordinator.cache.peek(key) else { continue }
-            cell.content = .image(pixels)
-            cell.needsUpload = true
-            cell.fadesIn = false
+    private func applyCachePolicy() {
+        switch strategy.cachePolicy {
+        case .none:
+            // Keep nothing: every insert is refused, results still reach their cells through completions.
+            coordinator.cache.totalCostLimit = 1
+        case .leastRecentlyUsed:
+            coordinator.cache.setEvictionRanking(nil)
+        case .farthestFromCentre:
+            let centre = evictionCentre
+            let indexByPath = self.indexByPath
+            coordinator.cache.setEvictionRanking { key in
+                guard let index = indexByPath[key.path] else { return .infinity }
+                return abs(Double(index) - centre.value)
+            }
         }
     }
+}
+
+/// The visible centre as an item index, shared with the cache's eviction ranking on worker threads.
+final class EvictionCentre: Sendable {
+    private let centre = Mutex(0.0)
+    var value: Double { centre.withLock { $0 } }
+    func set(_ value: Double) { centre.withLock { $0 = value } }
 }

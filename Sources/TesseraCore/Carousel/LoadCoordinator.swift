@@ -27,6 +27,8 @@ public final class LoadCoordinator: Sendable {
     public struct Counters: Sendable, Equatable {
         public var decodes = 0
         public var mainThreadDecodes = 0
+        /// Bytes of decoded pixels produced (after scaling).
+        public var decodedBytes = 0
         public var failures = 0
         public var cancelled = 0
     }
@@ -66,17 +68,39 @@ public final class LoadCoordinator: Sendable {
             if cache.isLoading(key) { scheduler.reprioritize([key: priority]) }
             return
         }
-        let loader = self.loader
         scheduler.request(key, priority: priority, work: { [self] in
-            let onMain = Thread.isMainThread
-            counters.withLock {
-                $0.decodes += 1
-                if onMain { $0.mainThreadDecodes += 1 }
-            }
-            return try loader(key)
+            try decode(key)
         }, completion: { [weak self] key, result in
             self?.finish(key, result)
         })
+    }
+
+    /// Decodes `key` on the calling thread and caches the result: listing 14.1's synchronous load.
+    /// On the main thread it counts as a main-thread decode, which the report shows.
+    public func loadNow(_ key: ImageKey) -> Result<PixelBuffer, LoadFailure> {
+        if let pixels = cache.peek(key) { return .success(pixels) }
+        if let failure = failure(for: key) { return .failure(failure) }
+        do {
+            let pixels = try decode(key)
+            cache.insert(pixels, for: key, cost: pixels.cost)
+            return .success(pixels)
+        } catch {
+            let failure = (error as? LoadFailure) ?? LoadFailure(shortText: "Cannot load", detail: String(describing: error))
+            failures.withLock { $0[key] = failure }
+            counters.withLock { $0.failures += 1 }
+            return .failure(failure)
+        }
+    }
+
+    private func decode(_ key: ImageKey) throws -> PixelBuffer {
+        let onMain = Thread.isMainThread
+        counters.withLock {
+            $0.decodes += 1
+            if onMain { $0.mainThreadDecodes += 1 }
+        }
+        let pixels = try loader(key)
+        counters.withLock { $0.decodedBytes += pixels.cost }
+        return pixels
     }
 
     /// Drops queued work for every key not in `keep` (items that left the preload window).

@@ -29,6 +29,9 @@ public struct PixelBuffer: Sendable {
     public let width: Int
     public let height: Int
     public var bytes: [UInt8]
+    /// The size of the image these pixels were decoded from, when known (after orientation). A reduced
+    /// preview is drawn at the size the source would have in the cell, not stretched blindly.
+    public var sourceSize: PixelSize?
 
     public init(width: Int, height: Int, bytes: [UInt8]) {
         precondition(bytes.count == width * height * 4, "PixelBuffer: \(bytes.count) bytes for \(width)x\(height)")

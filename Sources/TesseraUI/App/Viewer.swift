@@ -52,7 +52,7 @@ public final class Viewer {
             scheduler: WorkScheduler(workerCount: options.workerCount),
             loader: { key in
                 do {
-                    return try loader.load(path: key.path, fitting: key.size)
+                    return try loader.load(path: key.path, fitting: key.fittingBox)
                 } catch let error as ImageLoadError {
                     logger.warning("cannot show \(key.path): \(error.reason.shortText)")
                     throw LoadFailure(shortText: error.reason.shortText, detail: error.description)
@@ -63,6 +63,7 @@ public final class Viewer {
         let points = Self.viewportPoints(window: window, renderer: renderer, forcedScale: options.pixelScale)
         pointScale = points.scale
         model = CarouselModel(items: options.items, configuration: options.carousel, coordinator: coordinator,
+                              strategy: LoadingStrategies.make(options.strategy, preload: options.carousel.preload),
                               viewportWidth: points.width, viewportHeight: points.height, pixelScale: points.scale)
         carouselView = CarouselView(model: model, renderer: renderer, assets: assets, text: text,
                                     uploadBudgetBytes: options.uploadBudgetBytes)
@@ -126,7 +127,7 @@ public final class Viewer {
         switch mode {
         case .strip:
             model.update(now: now)
-            carouselView.uploadPending(now: now)
+            carouselView.uploadPending(now: now, frameElapsedMs: (clock.now() - now).seconds * 1000)
             carouselView.render(now: now)
         case .detail:
             let completions = coordinator.takeCompletions()

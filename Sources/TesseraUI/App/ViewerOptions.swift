@@ -22,6 +22,8 @@ public struct ViewerOptions: Sendable {
     /// Images with more pixels than this are refused before decoding.
     public var pixelLimit = 100_000_000
     public var fullscreen = false
+    /// How the strip loads images: one of `LoadingStrategies.names`.
+    public var strategy = "adaptive"
 
     public init(items: [CarouselItem]) { self.items = items }
 }

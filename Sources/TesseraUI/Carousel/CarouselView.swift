@@ -24,25 +24,45 @@ public final class CarouselView {
         self.uploadBudgetBytes = uploadBudgetBytes
     }
 
-    /// Copies decoded pixels into cell textures, most urgent first, until the budget is spent.
-    public func uploadPending(now: Duration) {
+    /// Measured upload speed, bytes per millisecond (a moving average), for budgets that follow time.
+    public private(set) var uploadBytesPerMs = 1_000_000.0
+
+    /// Copies decoded pixels into cell textures, most urgent first, until the strategy's budget for this
+    /// frame is spent. One upload always goes through so a large image cannot stall forever.
+    public func uploadPending(now: Duration, frameElapsedMs: Double = 0) {
+        let budget = model.strategy.uploadBudget(defaultBytes: uploadBudgetBytes, frameElapsedMs: frameElapsedMs,
+                                                 bytesPerMs: uploadBytesPerMs)
+        let clock = ContinuousClock()
+        let started = clock.now
         var spent = 0
-        let size = model.cellPixelSize
         for cell in model.cellsAwaitingUpload {
             guard case .image(let pixels) = cell.content else { continue }
-            if spent > 0 && spent + pixels.cost > uploadBudgetBytes { break }
-            guard let texture = texture(for: cell, size: size) else { continue }
+            if spent > 0 && spent + pixels.cost > budget { break }
+            guard let texture = texture(for: cell, fitting: pixels.size) else { continue }
             spent += texture.upload(pixels)
             model.didUpload(cell, now: now)
         }
         uploadBytes += spent
+        let elapsedMs = (clock.now - started).seconds * 1000
+        if spent > 256 << 10, elapsedMs > 0.05 {
+            uploadBytesPerMs = 0.8 * uploadBytesPerMs + 0.2 * (Double(spent) / elapsedMs)
+        }
     }
 
-    private func texture(for cell: CarouselCell, size: PixelSize) -> Texture? {
-        if let texture = cellTextures[cell.id], texture.width == size.width, texture.height == size.height {
+    /// The cell's streaming texture: cell-sized and reused as the cell is, or larger when a strategy
+    /// hands over unscaled images (listing 14.2), capped at the renderer's limit.
+    private func texture(for cell: CarouselCell, fitting size: PixelSize) -> Texture? {
+        let cellSize = model.cellPixelSize
+        var needed = PixelSize(width: max(cellSize.width, size.width), height: max(cellSize.height, size.height))
+        let limit = renderer.maxTextureSize
+        if limit.width > 0 { needed.width = min(needed.width, limit.width) }
+        if limit.height > 0 { needed.height = min(needed.height, limit.height) }
+        guard size.width <= needed.width, size.height <= needed.height else { return nil }
+        if let texture = cellTextures[cell.id], texture.width >= size.width, texture.height >= size.height,
+           texture.width * texture.height <= needed.area {
             return texture
         }
-        let texture = try? renderer.makeTexture(width: size.width, height: size.height)
+        let texture = try? renderer.makeTexture(width: needed.width, height: needed.height)
         cellTextures[cell.id] = texture
         return texture
     }
@@ -76,9 +96,10 @@ public final class CarouselView {
                 drawIcon("placeholder", in: rect, alpha: 1 - alpha, scale: scale)
             }
             guard alpha > 0, let texture = cellTextures[cell.id] else { return }
-            let destination = PixelRect(x: rect.x + (rect.width - pixels.width) / 2,
-                                        y: rect.y + (rect.height - pixels.height) / 2,
-                                        width: pixels.width, height: pixels.height)
+            let shown = model.displaySize(of: cell) ?? pixels.size
+            let destination = PixelRect(x: rect.x + (rect.width - shown.width) / 2,
+                                        y: rect.y + (rect.height - shown.height) / 2,
+                                        width: shown.width, height: shown.height)
             renderer.fill(destination, Theme.imageBackdrop.withAlpha(alpha))
             texture.setAlpha(alpha)
             renderer.draw(texture, source: PixelRect(x: 0, y: 0, width: pixels.width, height: pixels.height),

@@ -1,0 +1,123 @@
+/// Which version of an item's pixels: decoded for the cell, a quarter of that while the strip moves, or
+/// the whole image unscaled (listing 14.2 scales nothing on the worker).
+public enum ImageVariant: Int, Hashable, Sendable, CaseIterable {
+    /// Fitted to the cell's pixel size: what a resting strip shows.
+    case cell
+    /// The whole image, not scaled on the worker.
+    case original
+    /// A quarter of the cell's size per side: cheap to decode from JPEG (1/8 scaled) and to upload.
+    case preview
+
+    /// How many times smaller than the cell size this variant is decoded.
+    public var reduction: Int { self == .preview ? 4 : 1 }
+}
+
+/// One load a strategy wants this frame: lower priority numbers run first.
+public struct LoadRequest: Hashable, Sendable {
+    public var index: Int
+    public var variant: ImageVariant
+    public var priority: Int
+
+    public init(index: Int, variant: ImageVariant, priority: Int) {
+        self.index = index
+        self.variant = variant
+        self.priority = priority
+    }
+}
+
+/// Where decodes run.
+public enum DecodeExecution: Sendable { case mainThread, workers }
+
+/// What happens to decoded images once their cell has gone.
+public enum CachePolicy: Sendable, Equatable {
+    /// Nothing is kept: a cell that comes back decodes again (listings 14.1 to 14.4).
+    case none
+    /// The cost cache, least recently used out first (listing 14.5, LazyTableImages).
+    case leastRecentlyUsed
+    /// The cost cache, farthest from the visible centre out first.
+    case farthestFromCentre
+}
+
+/// What a strategy sees of the strip each frame.
+public struct StrategyFrame: Sendable {
+    public var now: Duration
+    public var visible: Range<Int>
+    public var itemCount: Int
+    public var layout: StripLayout
+    public var offset: Double
+    /// Points per second; positive moves towards later items.
+    public var velocity: Double
+    public var isDragging: Bool
+    public var isDecelerating: Bool
+    /// Dragging, decelerating, bouncing or animating.
+    public var isMoving: Bool
+    /// Where a fling in progress will come to rest (the current offset when nothing is moving).
+    public var projectedRestingOffset: Double
+    /// +1 towards later items, -1 towards earlier ones: the last direction the strip moved.
+    public var direction: Int
+    /// The scroll view delegate events of this frame.
+    public var events: [ScrollEvent]
+
+    public init(now: Duration, visible: Range<Int>, itemCount: Int, layout: StripLayout, offset: Double,
+                velocity: Double, isDragging: Bool, isDecelerating: Bool, isMoving: Bool,
+                projectedRestingOffset: Double, direction: Int, events: [ScrollEvent]) {
+        self.now = now; self.visible = visible; self.itemCount = itemCount; self.layout = layout
+        self.offset = offset; self.velocity = velocity; self.isDragging = isDragging
+        self.isDecelerating = isDecelerating; self.isMoving = isMoving
+        self.projectedRestingOffset = projectedRestingOffset; self.direction = direction; self.events = events
+    }
+}
+
+/// One of the Core Animation book's (and LazyTableImages') ways of feeding a scrolling list with images,
+/// or our adaptive one. The carousel asks its strategy, every frame, what to load and what a cell may
+/// show; everything else (cells, tags, cache, workers, uploads) is shared.
+public protocol LoadingStrategy: AnyObject {
+    /// The name used on the command line and in reports.
+    var name: String { get }
+    var execution: DecodeExecution { get }
+    var cachePolicy: CachePolicy { get }
+    /// Whether an image found in the cache fades in like a new arrival (CATiledLayer fades every tile
+    /// it draws); otherwise cached images appear at once.
+    var fadesCachedImages: Bool { get }
+    /// The variants a visible cell may show, best first; a cell upgrades when a better one is at hand.
+    func acceptableVariants(isMoving: Bool) -> [ImageVariant]
+    /// Everything this frame wants loaded, most urgent first. Work for anything not listed is dropped
+    /// before it starts.
+    func requests(for frame: StrategyFrame) -> [LoadRequest]
+    /// Bytes the renderer may copy into textures this frame, given how long the frame has run so far.
+    func uploadBudget(defaultBytes: Int, frameElapsedMs: Double, bytesPerMs: Double) -> Int
+}
+
+extension LoadingStrategy {
+    public var fadesCachedImages: Bool { false }
+
+    public func acceptableVariants(isMoving: Bool) -> [ImageVariant] { [.cell] }
+
+    public func uploadBudget(defaultBytes: Int, frameElapsedMs: Double, bytesPerMs: Double) -> Int { defaultBytes }
+}
+
+/// Visible items from the centre outwards, so the middle of the screen fills first.
+func centreOutwards(_ visible: Range<Int>) -> [Int] {
+    guard !visible.isEmpty else { return [] }
+    let centre = Double(visible.lowerBound + visible.upperBound - 1) / 2
+    return visible.sorted { abs(Double($0) - centre) < abs(Double($1) - centre) }
+}
+
+/// Named strategies for `--strategy`.
+public enum LoadingStrategies {
+    public static let names = ["sync", "async", "predraw", "tiled", "cache", "lazy", "swap", "adaptive"]
+
+    public static func make(_ name: String, preload: PreloadPolicy = PreloadPolicy(ahead: 1, behind: 1)) -> LoadingStrategy? {
+        switch name {
+        case "sync": return SyncStrategy()
+        case "async": return AsyncStrategy()
+        case "predraw": return PredrawStrategy()
+        case "tiled": return TiledStrategy()
+        case "cache": return CacheStrategy(preload: preload)
+        case "lazy": return LazyStrategy()
+        case "swap": return SwapStrategy(preload: preload)
+        case "adaptive": return AdaptiveStrategy(base: preload)
+        default: return nil
+        }
+    }
+}

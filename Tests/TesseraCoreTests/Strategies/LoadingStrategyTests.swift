@@ -1,0 +1,189 @@
+import Foundation
+import XCTest
+@testable import TesseraCore
+
+/// Each strategy's defining behaviour, with a fake decoder and a stepped clock.
+final class LoadingStrategyTests: XCTestCase {
+    private let log = CallLog()
+
+    private func makeModel(_ strategy: LoadingStrategy, count: Int = 200, scheduler: WorkScheduler<ImageKey, PixelBuffer> = .inline(),
+                           cacheBytes: Int = 64 << 20) -> (CarouselModel, LoadCoordinator, WorkScheduler<ImageKey, PixelBuffer>) {
+        let base = Fixture.loader()
+        let log = self.log
+        let coordinator = LoadCoordinator(cache: CostCache(totalCostLimit: cacheBytes), scheduler: scheduler,
+                                          loader: { key in log.record(key); return try base(key) })
+        let model = CarouselModel(items: Fixture.items(count), configuration: CarouselConfiguration(), coordinator: coordinator,
+                                  strategy: strategy, viewportWidth: 1280, viewportHeight: 720)
+        return (model, coordinator, scheduler)
+    }
+
+    private func loadedIndices() -> Set<Int> { Set(log.all.map { Fixture.index(of: $0.path) }) }
+
+    func testSyncDecodesOnTheCallingThreadWhenACellAppears() {
+        // Real worker threads exist, but sync must not use them.
+        let (model, coordinator, scheduler) = makeModel(SyncStrategy(), scheduler: WorkScheduler(workerCount: 2))
+        defer { scheduler.shutdown() }
+        model.update(now: .zero)
+        let visible = model.layout.visibleRange(offset: 0)
+        XCTAssertTrue(model.visibleCells.allSatisfy(\.hasImage), "images are there in the same frame")
+        XCTAssertEqual(coordinator.counterValues.mainThreadDecodes, visible.count)
+        XCTAssertEqual(scheduler.stats.submitted, 0)
+    }
+
+    func testAsyncDecodesOnWorkersWithoutScaling() {
+        let (model, coordinator, scheduler) = makeModel(AsyncStrategy())
+        model.update(now: .zero)
+        scheduler.runPending()
+        model.update(now: .milliseconds(16))
+        XCTAssertTrue(log.all.allSatisfy { $0.variant == .original && $0.fittingBox == nil })
+        XCTAssertTrue(model.visibleCells.allSatisfy(\.hasImage))
+        XCTAssertEqual(coordinator.cache.stats.count, 0, "nothing kept")
+    }
+
+    func testLazyStartsNothingWhileDraggingOrDeceleratingAndLoadsExactlyTheVisibleItemsAtTheEnd() {
+        let (model, _, scheduler) = makeModel(LazyStrategy())
+        var time = Duration.zero
+        model.beginDrag(x: 1000, time: time)
+        for step in 1...10 {
+            time += .milliseconds(16)
+            model.drag(x: 1000 - Double(step) * 60, time: time)
+            model.update(now: time)
+        }
+        model.endDrag(time: time)
+        var events: [ScrollEvent] = []
+        while model.scroll.isMoving {
+            XCTAssertEqual(scheduler.queuedCount, 0, "no load starts while moving")
+            scheduler.runPending()
+            XCTAssertTrue(log.all.isEmpty)
+            time += .milliseconds(16)
+            events += model.update(now: time)
+        }
+        XCTAssertEqual(events.last, .didEndDecelerating)
+        scheduler.runPending()
+        XCTAssertEqual(loadedIndices(), Set(model.layout.visibleRange(offset: model.scroll.offset)))
+    }
+
+    func testSwapShowsTheSmallVersionWhileMovingAndTheFullOneAfter() {
+        let (model, _, scheduler) = makeModel(SwapStrategy())
+        var time = Duration.zero
+        model.update(now: time)
+        model.beginDrag(x: 1000, time: time)
+        time += .milliseconds(16)
+        model.drag(x: 990, time: time)
+        model.update(now: time)
+        scheduler.runPending()
+        time += .milliseconds(16)
+        model.drag(x: 985, time: time)
+        model.update(now: time)
+        XCTAssertTrue(model.visibleCells.allSatisfy { $0.shownVariant == .preview }, "previews while dragging")
+        model.endDrag(time: time)
+        while model.scroll.isMoving { time += .milliseconds(16); model.update(now: time) }
+        scheduler.runPending()
+        time += .milliseconds(16)
+        model.update(now: time)
+        XCTAssertTrue(model.visibleCells.allSatisfy { $0.shownVariant == .cell }, "full size once still")
+        let preview = model.visibleCells[0]
+        XCTAssertEqual(model.displaySize(of: preview), PixelSize(width: 8, height: 6), "drawn at the full image's size")
+    }
+
+    func testTiledFadesEveryAppearanceAndKeepsNothing() {
+        let (model, coordinator, scheduler) = makeModel(TiledStrategy())
+        model.update(now: .zero)
+        scheduler.runPending()
+        model.update(now: .milliseconds(16))
+        XCTAssertTrue(model.visibleCells.allSatisfy { $0.fadesIn })
+        XCTAssertEqual(coordinator.cache.stats.count, 0)
+    }
+
+    func testCachePreloadsExactlyTheNeighbours() {
+        let (model, coordinator, scheduler) = makeModel(CacheStrategy(preload: PreloadPolicy(ahead: 1, behind: 1)))
+        model.scrollBy(10 * 416, time: .zero)
+        model.update(now: .zero)
+        scheduler.runPending()
+        let visible = model.layout.visibleRange(offset: model.scroll.offset)
+        XCTAssertEqual(loadedIndices(), Set((visible.lowerBound - 1)...(visible.upperBound)))
+        XCTAssertEqual(coordinator.cache.stats.count, visible.count + 2)
+    }
+
+    private func frame(velocity: Double, decelerating: Bool = false, resting: Double? = nil) -> StrategyFrame {
+        let layout = StripLayout(itemCount: 500, cellSize: Size(width: 400, height: 300), viewportSize: Size(width: 1280, height: 720))
+        let offset = 50 * 416.0
+        return StrategyFrame(now: .zero, visible: layout.visibleRange(offset: offset), itemCount: 500, layout: layout,
+                             offset: offset, velocity: velocity, isDragging: !decelerating && velocity != 0,
+                             isDecelerating: decelerating, isMoving: velocity != 0, projectedRestingOffset: resting ?? offset,
+                             direction: velocity < 0 ? -1 : 1, events: [])
+    }
+
+    func testAdaptiveWidensItsWindowInTheScrollDirectionWithSpeed() {
+        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1))
+        let still = strategy.requests(for: frame(velocity: 0)).map(\.index)
+        let slow = strategy.requests(for: frame(velocity: 1500)).map(\.index)
+        let fast = strategy.requests(for: frame(velocity: 6000)).map(\.index)
+        let backwards = strategy.requests(for: frame(velocity: -6000)).map(\.index)
+        let lastVisible = frame(velocity: 0).visible.last!
+        XCTAssertEqual(still.max(), lastVisible + 1)
+        XCTAssertGreaterThan(slow.max()!, still.max()!)
+        XCTAssertGreaterThan(fast.max()!, slow.max()!, "faster: further ahead")
+        XCTAssertLessThan(backwards.min()!, frame(velocity: 0).visible.first! - 3, "leads the other way when moving back")
+        XCTAssertLessThanOrEqual(backwards.max()!, lastVisible + 1)
+    }
+
+    func testAdaptiveLoadsWhereAFlingWillStopFirstAtFullSize() {
+        let strategy = AdaptiveStrategy()
+        let resting = 90 * 416.0
+        let requests = strategy.requests(for: frame(velocity: 8000, decelerating: true, resting: resting))
+        let restingRange = frame(velocity: 0).layout.visibleRange(offset: resting)
+        let first = requests.prefix(restingRange.count)
+        XCTAssertEqual(Set(first.map(\.index)), Set(restingRange))
+        XCTAssertTrue(first.allSatisfy { $0.variant == .cell && $0.priority == 0 })
+        let passing = requests.filter { frame(velocity: 0).visible.contains($0.index) }
+        XCTAssertTrue(passing.allSatisfy { $0.variant == .preview }, "what flies past gets previews")
+    }
+
+    func testAdaptiveEvictsTheItemFarthestFromTheVisibleCentreFirst() {
+        let evicted = CallLog()
+        let base = Fixture.loader()
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
+        // Room for 8 cell images of 8x6 pixels.
+        let cache = CostCache<ImageKey, PixelBuffer>(totalCostLimit: 8 * 8 * 6 * 4, onEvict: { key, _ in evicted.record(key) })
+        let coordinator = LoadCoordinator(cache: cache, scheduler: scheduler, loader: base)
+        let model = CarouselModel(items: Fixture.items(300), configuration: CarouselConfiguration(), coordinator: coordinator,
+                                  strategy: AdaptiveStrategy(), viewportWidth: 1280, viewportHeight: 720)
+        var time = Duration.zero
+        model.update(now: time)
+        scheduler.runPending()
+        // Visit item 100, then come back near the start: what was used last (around 100) is now the
+        // farthest, which LRU would keep and we must not.
+        model.scrollBy(100 * 416, time: time)
+        time += .milliseconds(16)
+        model.update(now: time)
+        scheduler.runPending()
+        let before = evicted.all.count
+        model.scrollBy(-92 * 416, time: time)
+        time += .milliseconds(16)
+        model.update(now: time)
+        scheduler.runPending()
+        let visible = model.layout.visibleRange(offset: model.scroll.offset)
+        let centre = Double(visible.lowerBound + visible.upperBound) / 2
+        let newlyEvicted = evicted.all.dropFirst(before).map { Double(Fixture.index(of: $0.path)) }
+        let kept = cache.keysInRecencyOrder.map { Double(Fixture.index(of: $0.path)) }
+        XCTAssertFalse(newlyEvicted.isEmpty)
+        let farthestKept = kept.map { abs($0 - centre) }.max()!
+        for index in newlyEvicted {
+            XCTAssertGreaterThanOrEqual(abs(index - centre), farthestKept, "evicted \(index) while keeping one \(farthestKept) away")
+        }
+        XCTAssertTrue(visible.allSatisfy { index in kept.contains(Double(index)) }, "what is on screen stays")
+    }
+
+    func testUploadBudgetFollowsTheFrameTimeLeft() {
+        let strategy = AdaptiveStrategy()
+        XCTAssertEqual(strategy.uploadBudget(defaultBytes: 1, frameElapsedMs: 2, bytesPerMs: 1000), 4800)
+        XCTAssertEqual(strategy.uploadBudget(defaultBytes: 1, frameElapsedMs: 9, bytesPerMs: 1000), 0)
+        XCTAssertEqual(CacheStrategy().uploadBudget(defaultBytes: 123, frameElapsedMs: 9, bytesPerMs: 1000), 123)
+    }
+
+    func testEveryNamedStrategyExists() {
+        for name in LoadingStrategies.names { XCTAssertEqual(LoadingStrategies.make(name)?.name, name) }
+        XCTAssertNil(LoadingStrategies.make("fastest"))
+    }
+}
