@@ -52,6 +52,8 @@ struct RunOptions: ParsableArguments {
     var report: String?
     @Option(help: "Device pixels per point (HiDPI); default: ask the window.")
     var pixelScale: Double?
+    @Flag(help: ArgumentHelp("Put every frame's time in the report (for plots).", visibility: .hidden))
+    var frameTimes = false
     @Flag(help: "Log more (also TESSERA_LOG=debug).")
     var verbose = false
 
@@ -88,6 +90,7 @@ struct RunOptions: ParsableArguments {
         options.script = try loadScript()
         options.screenshotPath = screenshot
         options.reportPath = report
+        options.recordsFrameTimes = frameTimes
         options.pixelScale = pixelScale
     }
 }

@@ -184,6 +184,8 @@ public final class ScriptPlayer {
                 out.append(.quit)
             }
             current = nil
+            // Input was sent: let the viewer handle it before a following wait looks at its state.
+            if !out.isEmpty { return out }
         }
         return out
     }

@@ -26,6 +26,13 @@ public struct RunReport: Codable, Sendable {
     public var cache = CacheFigures()
     public var cellsCreated = 0
     public var placeholderCellFrames = 0
+    /// Visible-cell frames in all: the denominator for the placeholder share.
+    public var visibleCellFrames = 0
+    /// Bytes of pixels the decoders produced (after scaling).
+    public var decodedBytes = 0
+    public var strategy: String?
+    /// Per frame: seconds since the run started and the frame's main-thread milliseconds (`--frame-times`).
+    public var frameTimes: [[Double]]?
     public var uploadBytes = 0
     public var peakRSSBytes = 0
 
@@ -37,6 +44,10 @@ public struct RunReport: Codable, Sendable {
         case decodes, cache
         case cellsCreated = "cells_created"
         case placeholderCellFrames = "placeholder_cell_frames"
+        case visibleCellFrames = "visible_cell_frames"
+        case decodedBytes = "decoded_bytes"
+        case strategy
+        case frameTimes = "frame_times"
         case uploadBytes = "upload_bytes"
         case peakRSSBytes = "peak_rss_bytes"
     }

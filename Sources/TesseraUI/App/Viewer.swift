@@ -24,6 +24,8 @@ public final class Viewer {
     private let logger = Logger(label: "tessera.viewer")
     private var running = true
     private var frameSamples: [Double] = []
+    /// (seconds since start, frame ms) per frame, kept only when the report asks for them.
+    private var frameTimeline: [[Double]] = []
     private var pointScale = 1.0
     // Mouse press bookkeeping to tell a click from a drag.
     private var press: (x: Double, y: Double, moved: Bool)?
@@ -106,6 +108,7 @@ public final class Viewer {
             renderer.present()
             let elapsed = (clock.now() - frameStart).seconds * 1000
             frameSamples.append(elapsed)
+            if options.recordsFrameTimes { frameTimeline.append([frameStart.seconds, elapsed]) }
             frames += 1
             lastFrameWasIdle = idle
             if isLastFrame { break }
@@ -287,6 +290,10 @@ public final class Viewer {
                              peakCostBytes: stats.peakCost, costLimitBytes: options.cacheLimitBytes)
         report.cellsCreated = model.cellsCreated
         report.placeholderCellFrames = carouselView.placeholderCellFrames
+        report.visibleCellFrames = carouselView.visibleCellFrames
+        report.decodedBytes = counters.decodedBytes
+        report.strategy = model.strategy.name
+        if options.recordsFrameTimes { report.frameTimes = frameTimeline }
         report.uploadBytes = carouselView.uploadBytes
         report.peakRSSBytes = RunReport.peakResidentBytes()
         return report

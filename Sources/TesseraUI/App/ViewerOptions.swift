@@ -24,6 +24,8 @@ public struct ViewerOptions: Sendable {
     public var fullscreen = false
     /// How the strip loads images: one of `LoadingStrategies.names`.
     public var strategy = "adaptive"
+    /// Put every frame's start time and duration in the report (for plots).
+    public var recordsFrameTimes = false
 
     public init(items: [CarouselItem]) { self.items = items }
 }

@@ -13,6 +13,8 @@ public final class CarouselView {
     public private(set) var uploadBytes = 0
     /// Visible-cell frames that showed a placeholder instead of the image.
     public private(set) var placeholderCellFrames = 0
+    /// Visible-cell frames in all.
+    public private(set) var visibleCellFrames = 0
     public var showsOverlay = true
 
     public init(model: CarouselModel, renderer: Renderer, assets: AssetCatalog, text: TextCache,
@@ -76,6 +78,7 @@ public final class CarouselView {
             let rect = PixelRect(x: Int((frame.x * scale).rounded()), y: Int((frame.y * scale).rounded()),
                                  width: Int((frame.width * scale).rounded()), height: Int((frame.height * scale).rounded()))
             renderer.fill(rect, Theme.cellBackground)
+            visibleCellFrames += 1
             drawContent(of: cell, in: rect, now: now, scale: scale)
             if index == model.selectedIndex {
                 renderer.outline(rect.insetBy(-Int(3 * scale)), Theme.selection, thickness: max(2, Int(3 * scale)))
