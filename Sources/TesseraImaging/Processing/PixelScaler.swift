@@ -99,7 +99,7 @@ public enum PixelScaler {
 
     /// Horizontal pass over one source row: premultiplied, weighted sums per destination pixel.
     @inline(__always)
-    private static func filterRow(_ src: UnsafeBufferPointer<UInt8>, offset: Int,
+    static func filterRow(_ src: UnsafeBufferPointer<UInt8>, offset: Int,
                                   xStart: UnsafePointer<Int32>, xCount: UnsafePointer<Int32>,
                                   xWeight: UnsafePointer<Float>, stride: Int, count dw: Int,
                                   into row: UnsafeMutableBufferPointer<Float>) {
@@ -121,7 +121,7 @@ public enum PixelScaler {
     }
 
     @inline(__always)
-    private static func toByte(_ v: Float) -> UInt8 {
+    static func toByte(_ v: Float) -> UInt8 {
         UInt8(max(0, min(255, v + 0.5)))
     }
 }
@@ -129,7 +129,7 @@ public enum PixelScaler {
 /// Precomputed resampling weights along one axis: for each destination index, the first contributing
 /// source index, how many contribute, and their weights (normalised to sum to 1), stored at a fixed
 /// stride so lookups are a multiply and an add.
-private struct AxisWeights {
+struct AxisWeights {
     let destination: Int
     let stride: Int
     var start: [Int32]
