@@ -69,6 +69,9 @@ public final class Viewer {
                               viewportWidth: points.width, viewportHeight: points.height, pixelScale: points.scale)
         carouselView = CarouselView(model: model, renderer: renderer, assets: assets, text: text,
                                     uploadBudgetBytes: options.uploadBudgetBytes)
+        // Named UI images and the overlay font load once here, not inside the first frames.
+        for name in ["placeholder", "error"] { _ = assets.texture(named: name) }
+        _ = text.texture("0123456789 / ", size: Int(16 * points.scale), color: Theme.dimText)
         updateTitle()
     }
 
