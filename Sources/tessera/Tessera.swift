@@ -125,6 +125,8 @@ struct Browse: ParsableCommand {
     var cell = Size(argument: "400x300")!
     @Option(help: "Decoded-image cache limit in MB.")
     var cacheMb = 256
+    @Option(help: "Most decoded images kept in the cache; 0: no count limit, only --cache-mb.")
+    var cacheCount = 0
     @Option(help: "Fade-in time of an arriving image, in seconds; 0 turns fading off.")
     var fade = 0.25
     @Option(help: "Images to preload ahead of the scroll direction.")
@@ -173,6 +175,7 @@ struct Browse: ParsableCommand {
         options.carousel.fade = FadeTiming(duration: .milliseconds(Int((fade * 1000).rounded())))
         options.carousel.preload = PreloadPolicy(ahead: preloadAhead, behind: preloadBehind)
         options.cacheLimitBytes = cacheMb << 20
+        options.cacheCountLimit = max(0, cacheCount)
         if let workers { options.workerCount = workers }
         options.pixelLimit = pixelLimitMp * 1_000_000
         options.strategy = strategy
