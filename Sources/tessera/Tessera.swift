@@ -10,7 +10,7 @@ struct Tessera: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera",
         abstract: "An image viewer for Linux: a scrolling strip of images that loads in the background.",
-        subcommands: [Browse.self],
+        subcommands: [Browse.self, Bench.self],
         defaultSubcommand: Browse.self)
 }
 
@@ -140,6 +140,8 @@ struct Browse: ParsableCommand {
     var strategy = "adaptive"
     @Option(help: "Largest image to decode, in megapixels.")
     var pixelLimitMp = 100
+    @Flag(help: "Neither read nor write the freedesktop thumbnail cache (~/.cache/thumbnails).")
+    var noThumbnailCache = false
     @OptionGroup var display: RunOptions
 
     func validate() throws {
@@ -179,6 +181,7 @@ struct Browse: ParsableCommand {
         if let workers { options.workerCount = workers }
         options.pixelLimit = pixelLimitMp * 1_000_000
         options.strategy = strategy
+        options.useThumbnailCache = !noThumbnailCache
         try display.apply(to: &options)
         do {
             let viewer = try Viewer(options: options)

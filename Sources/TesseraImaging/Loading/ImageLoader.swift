@@ -23,6 +23,9 @@ public struct ImageLoader: Sendable {
     public let pixelLimit: Int
     /// Maximum file size that will be read into memory at all.
     public let byteLimit: Int
+    /// Turn images upright as their EXIF orientation says (see `ExifReader` for which formats carry it).
+    /// The box is then fitted to the upright size: a 4000x3000 photo tagged 6 is a 3000x4000 portrait.
+    public let applyOrientation: Bool
 
     /// Failures are logged, not shown: the caller decides whether a failure deserves the user's attention.
     private static let logger = Logger(label: "tessera.imaging")
@@ -32,10 +35,12 @@ public struct ImageLoader: Sendable {
     /// header in practically every camera file; if the header isn't in it, the whole file is read anyway.
     static let headerProbeLength = 256 << 10
 
-    public init(decoders: [any ImageDecoding], pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20) {
+    public init(decoders: [any ImageDecoding], pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20,
+                applyOrientation: Bool = true) {
         self.decoders = decoders
         self.pixelLimit = pixelLimit
         self.byteLimit = byteLimit
+        self.applyOrientation = applyOrientation
     }
 
     /// Loads the image at `path`, scaled to fit `box` (aspect preserved, never enlarged); nil = full size.
@@ -104,7 +109,14 @@ public struct ImageLoader: Sendable {
         return Data(bytesNoCopy: buffer, count: done, deallocator: .free)
     }
 
-    /// Sniff, check the header, pick a decoder, decode (letting it shrink on load), scale to the box.
+    /// Sniff, check the header, pick a decoder, decode (letting it shrink on load), scale to the box, turn
+    /// upright.
+    ///
+    /// Sizes are decided in the upright orientation (the box is fitted to the image as it will be seen),
+    /// then translated to the stored orientation for the decoder and the scaler; the turn comes last, on
+    /// the smallest buffer. Scaling then turning gives the same pixels as turning then scaling (the filter
+    /// is separable and the same along both axes; at most float rounding differs), for a fraction of the
+    /// memory traffic when the decoder could not shrink.
     private func decode(_ data: Data, header known: ImageHeader?,
                         fitting box: PixelSize?) throws(ImageLoadError.Reason) -> PixelBuffer {
         guard !data.isEmpty else { throw .empty }
@@ -118,10 +130,13 @@ public struct ImageLoader: Sendable {
             throw .unsupportedFormat(format.displayName)
         }
 
-        let target = box.map { header.size.aspectFit(in: $0) }
+        // The pixel limit above is on width x height, which turning does not change.
+        let orientation = applyOrientation ? ExifReader.orientation(in: data, format: format) : .up
+        let target = box.map { orientation.orientedSize(header.size).aspectFit(in: $0) }
+        let storedTarget = target.map(orientation.orientedSize)
         let decoded: PixelBuffer
         do {
-            decoded = try decoder.decode(data, format: format, targetSize: target)
+            decoded = try decoder.decode(data, format: format, targetSize: storedTarget)
         } catch let reason as ImageLoadError.Reason {
             throw reason
         } catch let error as ImageLoadError {
@@ -135,11 +150,15 @@ public struct ImageLoader: Sendable {
             throw .tooLarge(width: decoded.width, height: decoded.height, limit: pixelLimit)
         }
 
-        guard let box, let target else { return decoded }
+        guard let box, let target = storedTarget else { return orientation.apply(to: decoded) }
+        return orientation.apply(to: Self.scale(decoded, to: target, orFitIn: orientation.orientedSize(box)))
+    }
+
+    /// Scales to the size computed from the true dimensions, so a cell gets the same size whether the
+    /// decoder shrank on load (whose rounding can be off by a pixel) or not. Falls back to fitting the
+    /// decoded image if the decoder produced something else than the header promised.
+    private static func scale(_ decoded: PixelBuffer, to target: PixelSize, orFitIn box: PixelSize) -> PixelBuffer {
         if decoded.size == target { return decoded }
-        // Scale to the size computed from the true dimensions, so a cell gets the same size whether the
-        // decoder shrank on load (whose rounding can be off by a pixel) or not. Fall back to fitting the
-        // decoded image if the decoder produced something else than the header promised.
         if decoded.width >= target.width && decoded.height >= target.height
             && abs(Double(decoded.height) * Double(target.width) / Double(decoded.width) - Double(target.height)) <= 1 {
             return PixelScaler.scaled(decoded, to: target)

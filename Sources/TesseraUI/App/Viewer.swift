@@ -44,7 +44,9 @@ public final class Viewer {
         text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
         if !text.hasFont { logger.warning("no TrueType font found (install fonts-dejavu-core); text is hidden") }
 
-        let loader = ImageLoader(decoders: [TurboJPEGDecoder(), WebPDecoder(), SDLImageDecoder()], pixelLimit: options.pixelLimit)
+        let loader = ThumbnailingLoader(
+            loader: ImageLoader(decoders: [TurboJPEGDecoder(), WebPDecoder(), SDLImageDecoder()], pixelLimit: options.pixelLimit),
+            store: options.useThumbnailCache ? ThumbnailStore() : nil)
         let logger = self.logger
         let cache = CostCache<ImageKey, PixelBuffer>(countLimit: options.cacheCountLimit,
                                                      totalCostLimit: options.cacheLimitBytes)

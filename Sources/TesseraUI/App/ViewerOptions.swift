@@ -26,6 +26,9 @@ public struct ViewerOptions: Sendable {
     public var strategy = "adaptive"
     /// Put every frame's start time and duration in the report (for plots).
     public var recordsFrameTimes = false
+    /// Read and write the freedesktop thumbnail cache (~/.cache/thumbnails) for cell-sized images. Off unless
+    /// asked for (the command line asks), so tests and embedders never write to the user's cache by accident.
+    public var useThumbnailCache = false
 
     public init(items: [CarouselItem]) { self.items = items }
 }

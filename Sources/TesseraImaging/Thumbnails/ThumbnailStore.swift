@@ -1,0 +1,274 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Logging
+import Synchronization
+import TesseraCore
+
+/// The freedesktop thumbnail cache (Thumbnail Managing Standard), shared with GNOME, KDE and every other
+/// program that follows it: `thumbnails/{normal,large,x-large,xx-large}/MD5(file URI).png`, each PNG
+/// carrying the original's URI and modification time in `tEXt` chunks.
+///
+/// - A thumbnail is valid when its `Thumb::URI` is the original's URI, its `Thumb::MTime` the original's
+///   modification time in whole seconds, and (when present) its `Thumb::Size` the original's size in
+///   bytes. Anything else, including a file libpng cannot read, counts as absent and is made again.
+/// - Writes are atomic (a temporary file in the same folder, then `rename`), folders are made with mode
+///   0700 and files with 0600, as the standard asks.
+/// - Failed originals are recorded under `fail/tessera-VERSION/` as a 1x1 PNG with the URI and MTime,
+///   so a broken file is not decoded again on every visit.
+/// - A cache that cannot be written to means no cache: the first failed write logs one warning and turns
+///   writing off for the life of the store; loading is never affected.
+///
+/// Thread-safe: workers read and write concurrently; two workers writing the same thumbnail each write
+/// their own temporary file and the last rename wins, both being complete.
+public final class ThumbnailStore: Sendable {
+    /// Names this program's folder of failure records ("appname-version", as the standard asks).
+    public static let applicationID = "tessera-0.1"
+
+    /// The `thumbnails` folder.
+    public let root: String
+    /// Where this program records originals it could not thumbnail.
+    public let failureFolder: String
+    private let logger: Logger
+    /// The root with symbolic links resolved (if it exists), to recognise files inside the cache.
+    private let resolvedRoot: String?
+    /// Why writing was turned off, once it has been.
+    private let writeFailure = Mutex<String?>(nil)
+
+    /// The identity of an original file as the cache sees it.
+    public struct Original: Sendable, Equatable {
+        /// Absolute, as the user reached it (symbolic links are not resolved).
+        public let path: String
+        public let uri: String
+        /// Seconds since the epoch.
+        public let modificationTime: Int64
+        public let byteCount: Int64
+    }
+
+    public init(root: String, applicationID: String = ThumbnailStore.applicationID,
+                logger: Logger = Logger(label: "tessera.thumbnails")) {
+        self.root = FreedesktopThumbnailPath.absolutePath(root)
+        failureFolder = FreedesktopThumbnailPath.join(FreedesktopThumbnailPath.join(self.root, "fail"), applicationID)
+        self.logger = logger
+        resolvedRoot = self.root.withCString { pointer in
+            guard let resolved = realpath(pointer, nil) else { return nil }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+    }
+
+    /// The user's cache (`$XDG_CACHE_HOME/thumbnails` or `~/.cache/thumbnails`); nil without a home folder.
+    public convenience init?(environment: [String: String] = ProcessInfo.processInfo.environment,
+                             logger: Logger = Logger(label: "tessera.thumbnails")) {
+        guard let root = FreedesktopThumbnailPath.cacheRoot(environment: environment) else { return nil }
+        self.init(root: root, logger: logger)
+    }
+
+    /// Whether thumbnails are still being written (false after the first failed write).
+    public var isWritable: Bool { writeFailure.withLock { $0 == nil } }
+
+    // MARK: - Originals and paths
+
+    /// The original at `path`, or nil when it is not a regular file (or cannot be stat'ed), or lies
+    /// inside the thumbnail cache itself: thumbnails of thumbnails are never made.
+    public func original(atPath path: String) -> Original? {
+        let absolute = FreedesktopThumbnailPath.absolutePath(path)
+        if isInsideCache(absolute) { return nil }
+        var st = stat()
+        guard stat(absolute, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Original(path: absolute, uri: FreedesktopThumbnailPath.fileURI(forAbsolutePath: absolute),
+                        modificationTime: Int64(st.st_mtim.tv_sec), byteCount: Int64(st.st_size))
+    }
+
+    public func path(for original: Original, size: ThumbnailSize) -> String {
+        FreedesktopThumbnailPath.join(folder(size), FreedesktopThumbnailPath.fileName(forURI: original.uri))
+    }
+
+    public func failurePath(for original: Original) -> String {
+        FreedesktopThumbnailPath.join(failureFolder, FreedesktopThumbnailPath.fileName(forURI: original.uri))
+    }
+
+    private func folder(_ size: ThumbnailSize) -> String {
+        FreedesktopThumbnailPath.join(root, size.folderName)
+    }
+
+    private func isInsideCache(_ absolute: String) -> Bool {
+        for folder in [root, resolvedRoot].compactMap({ $0 }) where absolute == folder || absolute.hasPrefix(folder + "/") {
+            return true
+        }
+        return false
+    }
+
+    // MARK: - Reading
+
+    /// The valid thumbnail of `size`, or nil (none, stale, unreadable, or too small for its folder).
+    public func thumbnail(for original: Original, size: ThumbnailSize) -> PixelBuffer? {
+        guard let data = Self.readSmallFile(path(for: original, size: size)),
+              let fields = PNGThumbnailIO.textFields(in: data), isValid(fields, for: original),
+              let pixels = PNGThumbnailIO.decodePixels(data) else { return nil }
+        // Smaller than its folder's size is right only for an original that small; when the writer says
+        // how big the original is (the optional Thumb::Image fields), a thumbnail that undershoots is
+        // refused rather than shown blurred.
+        let side = max(pixels.width, pixels.height)
+        if side < size.pixels, let width = fields[Key.imageWidth].flatMap({ Int($0) }),
+           let height = fields[Key.imageHeight].flatMap({ Int($0) }), max(width, height) > side {
+            return nil
+        }
+        return pixels
+    }
+
+    /// The valid thumbnail of `size` or, failing that, of the nearest larger size (made by a file manager
+    /// at another zoom level), which only has to be shrunk more.
+    public func thumbnail(for original: Original, atLeast size: ThumbnailSize) -> PixelBuffer? {
+        for candidate in ThumbnailSize.allCases where candidate >= size {
+            if let found = thumbnail(for: original, size: candidate) { return found }
+        }
+        return nil
+    }
+
+    /// The text this program recorded when it failed on the original (unchanged since), or nil.
+    public func recordedFailure(for original: Original) -> String? {
+        guard let data = Self.readSmallFile(failurePath(for: original)),
+              let fields = PNGThumbnailIO.textFields(in: data), isValid(fields, for: original) else { return nil }
+        return fields[Key.failure] ?? ""
+    }
+
+    private func isValid(_ fields: [String: String], for original: Original) -> Bool {
+        guard fields[Key.uri] == original.uri, let mtime = fields[Key.mtime].flatMap({ Int64($0) }),
+              mtime == original.modificationTime else { return false }
+        if let size = fields[Key.size] { return Int64(size) == original.byteCount }
+        return true
+    }
+
+    // MARK: - Writing
+
+    /// Saves `thumbnail` (already no bigger than `size`) for `original`; returns whether it was written.
+    @discardableResult
+    public func save(_ thumbnail: PixelBuffer, for original: Original, size: ThumbnailSize) -> Bool {
+        guard isWritable, let png = PNGThumbnailIO.encode(thumbnail, text: fields(for: original)) else { return false }
+        return writeAtomically(png, to: path(for: original, size: size), folder: folder(size))
+    }
+
+    /// Records that the original could not be thumbnailed, with `reason` for this program's own use.
+    @discardableResult
+    public func recordFailure(for original: Original, reason: String) -> Bool {
+        guard isWritable else { return false }
+        let empty = PixelBuffer(width: 1, height: 1, bytes: [0, 0, 0, 0])
+        let text = fields(for: original) + [(Key.failure, Self.printableASCII(reason))]
+        guard let png = PNGThumbnailIO.encode(empty, text: text) else { return false }
+        return writeAtomically(png, to: failurePath(for: original), folder: failureFolder)
+    }
+
+    private func fields(for original: Original) -> [(key: String, value: String)] {
+        [(Key.uri, original.uri), (Key.mtime, String(original.modificationTime)),
+         (Key.size, String(original.byteCount)), (Key.software, "Tessera")]
+    }
+
+    /// Writes `data` to a temporary file beside `path` and renames it into place. Creates missing folders.
+    private func writeAtomically(_ data: Data, to path: String, folder: String) -> Bool {
+        var template = Array((path + ".tessera-XXXXXX").utf8CString)
+        var fd = mkstemp(&template)
+        if fd < 0 && errno == ENOENT {
+            if let failure = makeFolders(folder) { return disableWriting(failure) }
+            // A failed mkstemp leaves its last attempt in the template.
+            template = Array((path + ".tessera-XXXXXX").utf8CString)
+            fd = mkstemp(&template)
+        }
+        guard fd >= 0 else { return disableWriting("cannot create a file in \(folder): \(Self.errorText(errno))") }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var failure: String?
+        if fchmod(fd, 0o600) != 0 { failure = "chmod \(temporary): \(Self.errorText(errno))" }
+        if failure == nil { failure = Self.writeAll(fd, data).map { "write \(temporary): \($0)" } }
+        if close(fd) != 0 && failure == nil { failure = "close \(temporary): \(Self.errorText(errno))" }
+        if failure == nil && rename(temporary, path) != 0 { failure = "rename to \(path): \(Self.errorText(errno))" }
+        guard let failure else { return true }
+        unlink(temporary)
+        return disableWriting(failure)
+    }
+
+    /// Creates `folder` and its missing parents with mode 0700; returns why it failed, or nil.
+    private func makeFolders(_ folder: String) -> String? {
+        var path = ""
+        for part in folder.split(separator: "/") {
+            path += "/" + part
+            if mkdir(path, 0o700) != 0 && errno != EEXIST { return "cannot create \(path): \(Self.errorText(errno))" }
+        }
+        return nil
+    }
+
+    private func disableWriting(_ reason: String) -> Bool {
+        let first = writeFailure.withLock { failure -> Bool in
+            guard failure == nil else { return false }
+            failure = reason
+            return true
+        }
+        if first {
+            logger.warning("thumbnail cache not writable, continuing without it",
+                           metadata: ["cache": "\(root)", "reason": "\(reason)"])
+        }
+        return false
+    }
+
+    // MARK: - Helpers
+
+    private enum Key {
+        static let uri = "Thumb::URI"
+        static let mtime = "Thumb::MTime"
+        static let size = "Thumb::Size"
+        static let software = "Software"
+        static let imageWidth = "Thumb::Image::Width"
+        static let imageHeight = "Thumb::Image::Height"
+        static let failure = "X-Tessera::Failure"
+    }
+
+    /// Thumbnails are small; a "thumbnail" bigger than this is not one and is not read.
+    private static let maximumThumbnailBytes = 32 << 20
+
+    private static func readSmallFile(_ path: String) -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size > 0,
+              st.st_size <= maximumThumbnailBytes else { return nil }
+        let size = Int(st.st_size)
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        let ok = bytes.withUnsafeMutableBytes { buffer -> Bool in
+            while done < size {
+                let n = read(fd, buffer.baseAddress! + done, size - done)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                done += n
+            }
+            return true
+        }
+        // A short read (the file shrank) is read as what there is; the PNG checks catch the rest.
+        return ok || done > 0 ? Data(bytes.prefix(done)) : nil
+    }
+
+    /// Writes everything, retrying on EINTR and short writes; returns the error text or nil.
+    private static func writeAll(_ fd: Int32, _ data: Data) -> String? {
+        data.withUnsafeBytes { raw -> String? in
+            var done = 0
+            while done < raw.count {
+                let n = write(fd, raw.baseAddress! + done, raw.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errorText(errno)
+                }
+                done += n
+            }
+            return nil
+        }
+    }
+
+    private static func printableASCII(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.prefix(200).map { $0.isASCII && $0.value >= 32 ? $0 : "?" }))
+    }
+
+    private static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
+}

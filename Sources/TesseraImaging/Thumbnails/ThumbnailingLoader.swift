@@ -1,0 +1,62 @@
+import Foundation
+import TesseraCore
+
+/// `ImageLoader` with the freedesktop thumbnail cache in front of it: the one loader the viewer uses.
+///
+/// For a request whose box fits a thumbnail size (longer side ≤ 1024):
+/// 1. a valid thumbnail of that size or larger, made by us or by a file manager, is read (a small PNG,
+///    about a millisecond) and shrunk to the box: no photo is decoded;
+/// 2. otherwise the original is decoded once, at the thumbnail size (shrinking on load where the decoder
+///    can), that image is saved as the thumbnail, and the box is fitted from it.
+///
+/// Bigger requests (the full-window view) and `store == nil` go straight to the loader. Errors are the
+/// loader's; an original that failed because of its content (truncated, undecodable) is recorded in the
+/// cache's failure folder and not decoded again until it changes.
+public struct ThumbnailingLoader: Sendable {
+    public let loader: ImageLoader
+    public let store: ThumbnailStore?
+
+    public init(loader: ImageLoader, store: ThumbnailStore?) {
+        self.loader = loader
+        self.store = store
+    }
+
+    /// The image at `path`, fitted to `box` (aspect kept, never enlarged); nil = full size.
+    public func load(path: String, fitting box: PixelSize?) throws(ImageLoadError) -> PixelBuffer {
+        guard let store, let box, let size = ThumbnailSize.smallest(covering: box),
+              let original = store.original(atPath: path) else {
+            return try loader.load(path: path, fitting: box)
+        }
+        if let thumbnail = store.thumbnail(for: original, atLeast: size) {
+            return PixelScaler.fit(thumbnail, in: box)
+        }
+        if let recorded = store.recordedFailure(for: original) {
+            throw ImageLoadError(path: path, reason: Self.reason(fromRecord: recorded))
+        }
+        let thumbnail: PixelBuffer
+        do {
+            thumbnail = try loader.load(path: path, fitting: size.box)
+        } catch {
+            if let record = Self.record(for: error.reason) { store.recordFailure(for: original, reason: record) }
+            throw error
+        }
+        store.save(thumbnail, for: original, size: size)
+        return PixelScaler.fit(thumbnail, in: box)
+    }
+
+    /// Only failures that are the file's own fault are recorded; the rest (too many pixels for this
+    /// run's limit, permissions, a missing decoder) may not happen next time.
+    static func record(for reason: ImageLoadError.Reason) -> String? {
+        switch reason {
+        case .truncated: "truncated"
+        case .decodeFailed(let message): "decode: " + message
+        case .missing, .unreadable, .empty, .notAnImage, .unsupportedFormat, .tooLarge, .fileTooLarge: nil
+        }
+    }
+
+    static func reason(fromRecord record: String) -> ImageLoadError.Reason {
+        if record == "truncated" { return .truncated }
+        if record.hasPrefix("decode: ") { return .decodeFailed(String(record.dropFirst("decode: ".count))) }
+        return .decodeFailed(record.isEmpty ? "could not be thumbnailed" : record)
+    }
+}
