@@ -28,6 +28,8 @@ final class CommandLineTests: XCTestCase {
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["SDL_VIDEODRIVER"] = "dummy"
+        // Thumbnails go to this test's folder, never to the user's ~/.cache.
+        environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("cache").path
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

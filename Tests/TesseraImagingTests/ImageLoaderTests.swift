@@ -198,7 +198,7 @@ final class ImageLoaderTests: XCTestCase {
         XCTAssertEqual(image.size, PixelSize(width: 300, height: 150))
     }
 
-    /// 4000x3000 into 400x300: TurboJPEG decodes at 1/8 (500x375), the scaler finishes at 400x300, and
+    /// 4000x3000 into 400x300: TurboJPEG decodes at 1/4 (1000x750, twice the target), the scaler finishes at 400x300, and
     /// the result matches full decode + the same scaler closely (PSNR >= 35 dB on a smooth gradient).
     func testScaledJPEGDecodingMatchesFullDecode() throws {
         let source = TestPixels.gradient(width: 4000, height: 3000)
@@ -211,7 +211,7 @@ final class ImageLoaderTests: XCTestCase {
         let box = PixelSize(width: 400, height: 300)
         let scaled = try loader.load(path: path, fitting: box)
         XCTAssertEqual(recorder.calls, [RecordingDecoder.Call(format: .jpeg, targetSize: box,
-                                                                resultSize: PixelSize(width: 500, height: 375))])
+                                                                resultSize: PixelSize(width: 1000, height: 750))])
         XCTAssertEqual(scaled.size, box)
 
         let full = try loader.load(path: path, fitting: nil)

@@ -48,36 +48,38 @@ final class TurboJPEGDecoderTests: XCTestCase {
         XCTAssertTrue(image.pixel(x: 8, y: 13).isClose(to: RGBA(r: 128, g: 128, b: 128), tolerance: 6), "\(image.pixel(x: 8, y: 13))")
         // Shrink-on-load works for CMYK too.
         XCTAssertEqual(try decoder.decode(jpeg, format: .jpeg, targetSize: PixelSize(width: 2, height: 2)).size,
-                       PixelSize(width: 2, height: 2))
+                       PixelSize(width: 4, height: 4))  // 1/4: twice the target
     }
 
     func testScalingFactorChoice() {
         let photo = PixelSize(width: 4000, height: 3000)
         let cases: [(PixelSize?, PixelSize)] = [
             (nil, photo),
-            (PixelSize(width: 400, height: 300), PixelSize(width: 500, height: 375)),     // 1/8
-            (PixelSize(width: 500, height: 375), PixelSize(width: 500, height: 375)),     // 1/8, exactly
-            (PixelSize(width: 501, height: 376), PixelSize(width: 1000, height: 750)),    // 1/4
-            (PixelSize(width: 1200, height: 900), PixelSize(width: 2000, height: 1500)),  // 1/2
+            // At least twice the fitted target: 400x300 wants 800x600, which 1/4 gives.
+            (PixelSize(width: 400, height: 300), PixelSize(width: 1000, height: 750)),    // 1/4
+            (PixelSize(width: 250, height: 187), PixelSize(width: 500, height: 375)),     // 1/8, exactly twice
+            (PixelSize(width: 500, height: 375), PixelSize(width: 1000, height: 750)),    // 1/4, exactly twice
+            (PixelSize(width: 501, height: 376), PixelSize(width: 2000, height: 1500)),   // 1/2
+            (PixelSize(width: 1200, height: 900), photo),                                 // 1
             (PixelSize(width: 2001, height: 1501), photo),                                // 1
             (PixelSize(width: 8000, height: 8000), photo),                                // never enlarged
-            // An unfitted box is fitted first: 300x300 -> 300x225, which 1/8 covers.
-            (PixelSize(width: 300, height: 300), PixelSize(width: 500, height: 375)),
+            // An unfitted box is fitted first: 200x200 -> 200x150, which 1/8 gives twice.
+            (PixelSize(width: 200, height: 200), PixelSize(width: 500, height: 375)),
             // Portrait box on a landscape image: 400x1000 -> 400x300.
-            (PixelSize(width: 400, height: 1000), PixelSize(width: 500, height: 375)),
+            (PixelSize(width: 400, height: 1000), PixelSize(width: 1000, height: 750)),
         ]
         for (target, expected) in cases {
             XCTAssertEqual(TurboJPEGDecoder.decodeSize(for: photo, targetSize: target), expected, "\(String(describing: target))")
         }
         // Odd sizes round up like TJSCALED: ceil(4001/8) x ceil(3001/8).
-        XCTAssertEqual(TurboJPEGDecoder.decodeSize(for: PixelSize(width: 4001, height: 3001), targetSize: PixelSize(width: 400, height: 300)),
+        XCTAssertEqual(TurboJPEGDecoder.decodeSize(for: PixelSize(width: 4001, height: 3001), targetSize: PixelSize(width: 200, height: 150)),
                        PixelSize(width: 501, height: 376))
     }
 
     func testScaledDecodeReturnsTheChosenSize() throws {
         let jpeg = TestJPEG.encode(.bgra(TestPixels.gradient(width: 640, height: 480)))
         let image = try decoder.decode(jpeg, format: .jpeg, targetSize: PixelSize(width: 100, height: 75))
-        XCTAssertEqual(image.size, PixelSize(width: 160, height: 120))  // 1/4; 1/8 (80x60) would be too small
+        XCTAssertEqual(image.size, PixelSize(width: 320, height: 240))  // 1/2: twice the target; 1/4 (160x120) is not
     }
 
     func testErrors() {
@@ -154,7 +156,7 @@ final class TurboJPEGDecoderTests: XCTestCase {
             do {
                 let target: PixelSize? = i % 2 == 0 ? nil : PixelSize(width: 60, height: 40)
                 let image = try decoder.decode(jpeg, format: .jpeg, targetSize: target)
-                if image.width != (target == nil ? 300 : 75) { failures.add("size \(image.size)") }
+                if image.width != (target == nil ? 300 : 150) { failures.add("size \(image.size)") }  // 1/2: twice 60x40
             } catch {
                 failures.add("\(error)")
             }

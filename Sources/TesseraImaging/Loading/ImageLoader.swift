@@ -150,8 +150,15 @@ public struct ImageLoader: Sendable {
             throw .tooLarge(width: decoded.width, height: decoded.height, limit: pixelLimit)
         }
 
-        guard let box, let target = storedTarget else { return orientation.apply(to: decoded) }
-        return orientation.apply(to: Self.scale(decoded, to: target, orFitIn: orientation.orientedSize(box)))
+        var result: PixelBuffer
+        if let box, let target = storedTarget {
+            result = orientation.apply(to: Self.scale(decoded, to: target, orFitIn: orientation.orientedSize(box)))
+        } else {
+            result = orientation.apply(to: decoded)
+        }
+        // Callers drawing a reduced version at its full size need the source's upright size.
+        result.sourceSize = orientation.orientedSize(header.size)
+        return result
     }
 
     /// Scales to the size computed from the true dimensions, so a cell gets the same size whether the

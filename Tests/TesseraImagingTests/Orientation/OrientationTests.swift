@@ -151,7 +151,7 @@ final class OrientationTests: XCTestCase {
         let image = try ImageLoader(decoders: [recorder]).load(data: jpeg, name: "r", fitting: PixelSize(width: 75, height: 100))
         XCTAssertEqual(image.size, PixelSize(width: 75, height: 100))
         XCTAssertEqual(recorder.calls, [RecordingDecoder.Call(format: .jpeg, targetSize: PixelSize(width: 100, height: 75),
-                                                               resultSize: PixelSize(width: 160, height: 120))])  // 1/4
+                                                               resultSize: PixelSize(width: 320, height: 240))])  // 1/2: twice the target
     }
 
     func testOrientationCanBeTurnedOff() throws {

@@ -41,9 +41,10 @@ final class ThumbnailStoreTests: XCTestCase {
 
         let first = try loader.load(path: path, fitting: box)
         XCTAssertEqual(first.size, box)
-        // One decode, at the thumbnail size (large: the smallest at least 200 px), shrinking on load.
+        // One decode, for the thumbnail size (large: the smallest at least 200 px); a 640x480 JPEG has no
+        // DCT factor giving twice 256x192, so it is decoded whole and area-averaged.
         XCTAssertEqual(recorder.calls, [RecordingDecoder.Call(format: .jpeg, targetSize: PixelSize(width: 256, height: 192),
-                                                               resultSize: PixelSize(width: 320, height: 240))])
+                                                               resultSize: PixelSize(width: 640, height: 480))])
 
         let second = try loader.load(path: path, fitting: box)
         XCTAssertEqual(recorder.calls.count, 1, "the second visit must not decode the photo")
