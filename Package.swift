@@ -22,12 +22,14 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        // libjpeg/libpng row reading: their error handlers must longjmp, which Swift cannot.
+        .target(name: "CTesseraJPEG", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
 
         // No C, no SDL: geometry, scrolling physics, layout, reuse, caches, scheduling, timing.
         .target(name: "TesseraCore"),
         // Decoders, scaling, format sniffing. No SDL: SDL_image's decoder is injected from TesseraUI.
         .target(name: "TesseraImaging",
-                dependencies: ["TesseraCore", "CTurboJPEG", "CPNG", "CWebP", "CExif",
+                dependencies: ["TesseraCore", "CTurboJPEG", "CPNG", "CWebP", "CExif", "CTesseraJPEG",
                                .product(name: "Logging", package: "swift-log")]),
         // The only module that talks to SDL.
         .target(name: "TesseraUI",

@@ -70,7 +70,7 @@ extension Bench {
             defer { withExtendedLifetime(sdl) {} }
 
             // The viewer's decoders, in the viewer's order.
-            let loader = ImageLoader(decoders: [TurboJPEGDecoder(), WebPDecoder(), SDLImageDecoder()])
+            let loader = ImageLoader(decoders: ImageDecoders.viewer)
             let box = PixelSize(width: size, height: size)
             let workerCount = workers ?? ProcessInfo.processInfo.activeProcessorCount
             var results: [ThumbsRun] = []

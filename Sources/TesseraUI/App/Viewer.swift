@@ -45,7 +45,7 @@ public final class Viewer {
         if !text.hasFont { logger.warning("no TrueType font found (install fonts-dejavu-core); text is hidden") }
 
         let loader = ThumbnailingLoader(
-            loader: ImageLoader(decoders: [TurboJPEGDecoder(), WebPDecoder(), SDLImageDecoder()], pixelLimit: options.pixelLimit),
+            loader: ImageLoader(decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit),
             store: options.useThumbnailCache ? ThumbnailStore() : nil)
         let logger = self.logger
         let cache = CostCache<ImageKey, PixelBuffer>(countLimit: options.cacheCountLimit,

@@ -55,3 +55,8 @@ public struct SDLImageDecoder: ImageDecoding {
         }
     }
 }
+
+extension ImageDecoders {
+    /// Every decoder the viewer uses: the shrinking ones, then SDL_image for GIF, BMP, TIFF and the rest.
+    public static var viewer: [any ImageDecoding] { standard(fallback: [SDLImageDecoder()]) }
+}

@@ -1,0 +1,96 @@
+#ifndef TESSERA_JPEG_H
+#define TESSERA_JPEG_H
+
+/* Row-by-row JPEG and PNG reading, and PNG encoding, for Tessera's streaming tile cutter.
+ *
+ * Why C: libjpeg and libpng report errors by calling a handler that must not return; the only way back
+ * is longjmp to a setjmp point, and Swift can neither call setjmp nor be unwound through. Each function
+ * here sets its own setjmp point, so every libjpeg/libpng error comes back as a status code and a message.
+ * Nothing here prints: warnings are recorded, never written to stderr.
+ *
+ * Pixels come out as B, G, R, A bytes (Tessera's ARGB8888), alpha 255 where the file has none. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    TESSERA_IMAGE_OK = 0,
+    /* The library rejected the data (corrupt, unsupported); see the message. */
+    TESSERA_IMAGE_ERROR = 1,
+    /* The data ends before the image does. */
+    TESSERA_IMAGE_TRUNCATED = 2,
+    /* Out of memory or a failed system call. */
+    TESSERA_IMAGE_SYSTEM = 3
+} tessera_image_status;
+
+typedef struct {
+    int width;
+    int height;
+    /* One grey channel in the file (pixels still come out as BGRA). */
+    int is_grayscale;
+    /* The file has an alpha channel or a transparency chunk. */
+    int has_alpha;
+    /* Rows cannot be produced one by one in bounded memory: a progressive or multi-scan JPEG (libjpeg
+     * keeps the whole image's coefficients) or an interlaced PNG (decoded whole on the first read). */
+    int needs_whole_image;
+} tessera_image_info;
+
+/* ---- JPEG (libjpeg API, so rows are decoded as they are asked for) ---- */
+
+typedef struct tessera_jpeg_reader tessera_jpeg_reader;
+
+/* Reads the header from `fd` (taken over: closed by tessera_jpeg_close, or here on failure).
+ * On failure returns NULL with *status and message set. */
+tessera_jpeg_reader *tessera_jpeg_open(int fd, tessera_image_info *info, tessera_image_status *status,
+                                       char *message, size_t message_size);
+
+/* Reads the next `count` rows into first_row, first_row + stride, ... Decoding starts on the first call.
+ * A file that ends early reports TESSERA_IMAGE_TRUNCATED rather than grey padding. */
+tessera_image_status tessera_jpeg_read_rows(tessera_jpeg_reader *reader, uint8_t *first_row, size_t stride,
+                                            int count);
+
+/* After the last row: reads to the end of the image, so a file missing its tail is reported truncated. */
+tessera_image_status tessera_jpeg_finish(tessera_jpeg_reader *reader);
+
+/* The message of the last failure (never NULL). */
+const char *tessera_jpeg_message(const tessera_jpeg_reader *reader);
+
+void tessera_jpeg_close(tessera_jpeg_reader *reader);
+
+/* ---- PNG (libpng, png_read_row) ---- */
+
+typedef struct tessera_png_reader tessera_png_reader;
+
+tessera_png_reader *tessera_png_open(int fd, tessera_image_info *info, tessera_image_status *status,
+                                     char *message, size_t message_size);
+
+/* The same over `size` bytes at `data`, which must stay valid until tessera_png_close. */
+tessera_png_reader *tessera_png_open_memory(const uint8_t *data, size_t size, tessera_image_info *info,
+                                            tessera_image_status *status, char *message, size_t message_size);
+
+/* As tessera_jpeg_read_rows. An interlaced PNG is decoded whole on the first call. */
+tessera_image_status tessera_png_read_rows(tessera_png_reader *reader, uint8_t *first_row, size_t stride,
+                                           int count);
+
+const char *tessera_png_message(const tessera_png_reader *reader);
+
+void tessera_png_close(tessera_png_reader *reader);
+
+/* ---- PNG encoding ---- */
+
+/* Encodes width x height BGRA pixels (rows `stride` bytes apart) as an 8-bit PNG with `channels`
+ * channels: 1 grey, 2 grey + alpha, 3 RGB, 4 RGBA (grey is taken from the green byte). On success
+ * *out is a malloc'ed buffer of *out_size bytes, to be released with free(). */
+tessera_image_status tessera_png_encode(const uint8_t *bgra, size_t stride, int width, int height, int channels,
+                                        int compression_level, uint8_t **out, size_t *out_size,
+                                        char *message, size_t message_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,160 @@
+/* libjpeg row reader with errors trapped by setjmp (see tessera_jpeg.h for why this is C). */
+
+#include "tessera_jpeg.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jpeglib.h>
+#include <jerror.h>
+
+struct tessera_jpeg_reader {
+    struct jpeg_decompress_struct cinfo;
+    struct jpeg_error_mgr error_manager;
+    jmp_buf jump;
+    FILE *file;
+    int started;
+    int is_cmyk;
+    /* Set by the warning handler when libjpeg ran out of data and padded the image. */
+    int truncated;
+    char message[JMSG_LENGTH_MAX + 32];
+};
+
+static void copy_message(char *dest, size_t size, const char *text) {
+    if (dest == NULL || size == 0) return;
+    snprintf(dest, size, "%s", text);
+}
+
+/* libjpeg's default error_exit calls exit(); this one returns to the setjmp point of the current call. */
+static void on_error_exit(j_common_ptr cinfo) {
+    tessera_jpeg_reader *reader = (tessera_jpeg_reader *)cinfo->client_data;
+    (*cinfo->err->format_message)(cinfo, reader->message);
+    longjmp(reader->jump, 1);
+}
+
+/* Warnings are counted, never printed; running out of data is remembered as truncation. Other warnings
+ * (extraneous bytes before a marker, common in camera files) leave a correct image. */
+static void on_emit_message(j_common_ptr cinfo, int level) {
+    if (level >= 0) return;  /* trace messages */
+    tessera_jpeg_reader *reader = (tessera_jpeg_reader *)cinfo->client_data;
+    if (cinfo->err->msg_code == JWRN_JPEG_EOF) reader->truncated = 1;
+    cinfo->err->num_warnings++;
+}
+
+static void on_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+tessera_jpeg_reader *tessera_jpeg_open(int fd, tessera_image_info *info, tessera_image_status *status,
+                                       char *message, size_t message_size) {
+    tessera_jpeg_reader *reader = calloc(1, sizeof(*reader));
+    if (reader == NULL) {
+        close(fd);
+        *status = TESSERA_IMAGE_SYSTEM;
+        copy_message(message, message_size, "out of memory");
+        return NULL;
+    }
+    reader->file = fdopen(fd, "rb");
+    if (reader->file == NULL) {
+        *status = TESSERA_IMAGE_SYSTEM;
+        copy_message(message, message_size, strerror(errno));
+        close(fd);
+        free(reader);
+        return NULL;
+    }
+    reader->cinfo.err = jpeg_std_error(&reader->error_manager);
+    reader->error_manager.error_exit = on_error_exit;
+    reader->error_manager.emit_message = on_emit_message;
+    reader->error_manager.output_message = on_output_message;
+    reader->cinfo.client_data = reader;
+    if (setjmp(reader->jump)) {
+        *status = reader->truncated ? TESSERA_IMAGE_TRUNCATED : TESSERA_IMAGE_ERROR;
+        copy_message(message, message_size, reader->message);
+        tessera_jpeg_close(reader);
+        return NULL;
+    }
+    jpeg_create_decompress(&reader->cinfo);
+    jpeg_stdio_src(&reader->cinfo, reader->file);
+    jpeg_read_header(&reader->cinfo, TRUE);
+
+    /* CMYK and YCCK cannot be converted to RGB by libjpeg: read CMYK and convert per row. */
+    J_COLOR_SPACE space = reader->cinfo.jpeg_color_space;
+    reader->is_cmyk = space == JCS_CMYK || space == JCS_YCCK;
+    reader->cinfo.out_color_space = reader->is_cmyk ? JCS_CMYK : JCS_EXT_BGRA;
+
+    info->width = (int)reader->cinfo.image_width;
+    info->height = (int)reader->cinfo.image_height;
+    info->is_grayscale = space == JCS_GRAYSCALE;
+    info->has_alpha = 0;
+    info->needs_whole_image = jpeg_has_multiple_scans(&reader->cinfo) ? 1 : 0;
+    *status = TESSERA_IMAGE_OK;
+    return reader;
+}
+
+/* Adobe-style inverted CMYK (255 = no ink) to B, G, R, 255, in place: the convention TurboJPEGDecoder
+ * uses for the same files. */
+static void cmyk_to_bgra(uint8_t *p, int width) {
+    for (int x = 0; x < width; x++, p += 4) {
+        unsigned c = p[0], m = p[1], y = p[2], k = p[3];
+        p[0] = (uint8_t)((y * k + 127) / 255);
+        p[1] = (uint8_t)((m * k + 127) / 255);
+        p[2] = (uint8_t)((c * k + 127) / 255);
+        p[3] = 255;
+    }
+}
+
+tessera_image_status tessera_jpeg_read_rows(tessera_jpeg_reader *reader, uint8_t *first_row, size_t stride,
+                                            int count) {
+    if (setjmp(reader->jump)) {
+        return reader->truncated ? TESSERA_IMAGE_TRUNCATED : TESSERA_IMAGE_ERROR;
+    }
+    if (!reader->started) {
+        jpeg_start_decompress(&reader->cinfo);
+        reader->started = 1;
+    }
+    int done = 0;
+    while (done < count) {
+        JSAMPROW rows[16];
+        int wanted = count - done < 16 ? count - done : 16;
+        for (int i = 0; i < wanted; i++) rows[i] = first_row + (size_t)(done + i) * stride;
+        JDIMENSION got = jpeg_read_scanlines(&reader->cinfo, rows, (JDIMENSION)wanted);
+        if (reader->truncated) {
+            copy_message(reader->message, sizeof(reader->message), "Premature end of JPEG file");
+            return TESSERA_IMAGE_TRUNCATED;
+        }
+        if (got == 0) {
+            copy_message(reader->message, sizeof(reader->message), "no more scanlines");
+            return TESSERA_IMAGE_ERROR;
+        }
+        if (reader->is_cmyk) {
+            for (JDIMENSION i = 0; i < got; i++) cmyk_to_bgra(rows[i], (int)reader->cinfo.output_width);
+        }
+        done += (int)got;
+    }
+    return TESSERA_IMAGE_OK;
+}
+
+tessera_image_status tessera_jpeg_finish(tessera_jpeg_reader *reader) {
+    if (setjmp(reader->jump)) {
+        return reader->truncated ? TESSERA_IMAGE_TRUNCATED : TESSERA_IMAGE_ERROR;
+    }
+    if (reader->started) jpeg_finish_decompress(&reader->cinfo);
+    reader->started = 0;
+    if (reader->truncated) {
+        copy_message(reader->message, sizeof(reader->message), "Premature end of JPEG file");
+        return TESSERA_IMAGE_TRUNCATED;
+    }
+    return TESSERA_IMAGE_OK;
+}
+
+const char *tessera_jpeg_message(const tessera_jpeg_reader *reader) { return reader->message; }
+
+void tessera_jpeg_close(tessera_jpeg_reader *reader) {
+    if (reader == NULL) return;
+    /* jpeg_destroy never raises an error. */
+    jpeg_destroy_decompress(&reader->cinfo);
+    if (reader->file != NULL) fclose(reader->file);
+    free(reader);
+}
