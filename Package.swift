@@ -22,7 +22,7 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
-        // libjpeg/libpng row reading: their error handlers must longjmp, which Swift cannot.
+        // libjpeg/libpng row reading for the tile cutter: their error handlers must longjmp, which Swift cannot.
         .target(name: "CTesseraJPEG", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
 
         // No C, no SDL: geometry, scrolling physics, layout, reuse, caches, scheduling, timing.

@@ -10,7 +10,7 @@ struct Tessera: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera",
         abstract: "An image viewer for Linux: a scrolling strip of images that loads in the background.",
-        subcommands: [Browse.self, Bench.self],
+        subcommands: [Browse.self, View.self, Bench.self, Tile.self],
         defaultSubcommand: Browse.self)
 }
 

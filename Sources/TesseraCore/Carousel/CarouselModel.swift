@@ -301,10 +301,15 @@ public final class CarouselModel {
                                   projectedRestingOffset: scroll.projectedRestingOffset,
                                   direction: lastScrollDirection, events: events)
         let requests = strategy.requests(for: frame)
+        let acceptable = strategy.acceptableVariants(isMoving: scroll.isMoving)
         var wanted = Set<ImageKey>()
         for request in requests {
             let key = key(for: request.index, variant: request.variant)
             wanted.insert(key)
+            // A cell already showing this variant or a better one needs nothing: without a cache, asking
+            // again would decode it again every frame.
+            if let shown = visibleCells.first(where: { $0.index == request.index })?.shownVariant,
+               rank(of: shown, in: acceptable) <= rank(of: request.variant, in: acceptable) { continue }
             switch strategy.execution {
             case .workers:
                 coordinator.request(key, priority: request.priority)

@@ -3,9 +3,12 @@ import Foundation
 /// Ours: what the book and LazyTableImages each do in part, driven by the scroll physics.
 /// - The preload window leads in the direction of travel by as far as the strip will move in
 ///   `leadSeconds` (Texture's leading/trailing ranges, scaled by velocity), at least `base.ahead` columns.
-/// - While a fling decelerates, its resting offset is already known (v0/1000 * d/(1-d)), so the screen
-///   it will stop on is loaded at full resolution first, before anything it merely flies past.
-/// - Moving fast, what flies past gets the cheap preview (a quarter size per side); at rest, full size.
+/// - While a fling decelerates, its resting offset is already known (v0/1000 * d/(1-d)): once the stop is
+///   a second away, the screen it will stop on is loaded at full resolution right after what is visible,
+///   then the screen and a half before it (what the slow tail shows). Not earlier: two workers cannot be
+///   interrupted, and decodes needed in seconds must not hold up cells on screen now.
+/// - Cells that will be gone before a decode could land (faster than a screen per 40 ms) are not loaded.
+/// - Previews (a quarter size per side) for fast motion are available but off by default: see below.
 /// - Priorities are recomputed every frame and everything no longer listed is dropped before it starts.
 /// - The cache evicts what is farthest from the visible centre, not what was used longest ago.
 /// - The upload budget is what is left of an 8 ms frame at the measured upload speed.
@@ -18,8 +21,16 @@ public final class AdaptiveStrategy: LoadingStrategy {
     public var leadSeconds = 0.5
     /// The leading window never reaches further than this many screens.
     public var maxLeadScreens = 3.0
-    /// Above this speed (screens per second) passing items get previews instead of full decodes.
-    public var fastScreensPerSecond = 2.0
+    /// Above this speed (screens per second) passing items get previews instead of full decodes. Off by
+    /// default: only JPEG decodes cheaper at preview size (PNG and WebP pay a whole decode either way),
+    /// and on the real-photo corpus previews raised placeholder frames (docs/EXPERIMENT.md).
+    public var fastScreensPerSecond = Double.infinity
+    /// Ask for the resting screen once the fling will stop within this time.
+    public var restingLeadSeconds = 1.0
+    /// While a fling decelerates, how much of its travel before the resting point to load (its slow tail).
+    public var approachScreens = 1.5
+    /// Items passing faster than this are not decoded: they would be gone before the image arrived.
+    public var minimumSecondsOnScreen = 0.04
     /// The frame time uploads should leave room within.
     public var frameTargetMs = 8.0
 
@@ -45,32 +56,47 @@ public final class AdaptiveStrategy: LoadingStrategy {
             return start < frame.itemCount && column >= 0 ? start..<min(frame.itemCount, start + rows) : 0..<0
         }
 
-        // 1. Where a fling will stop: full resolution there before anything else.
-        if frame.isDecelerating && !frame.isDragging {
-            let resting = layout.visibleRange(offset: frame.projectedRestingOffset)
-            for index in centreOutwards(resting) { add(index, .cell, 0) }
-            if let last = direction > 0 ? resting.last : resting.first {
-                for step in 1...max(1, base.ahead) {
-                    for index in items(inColumn: last / rows + step * direction) { add(index, .cell, 3) }
+        // 1. What is on screen now, unless it will be gone before a decode could land: full size at rest
+        //    or moving slowly, a preview (1/8-scale JPEG decoding) when it will be gone soon.
+        let secondsOnScreen = speed > 1 ? viewport / speed : .infinity
+        if secondsOnScreen >= minimumSecondsOnScreen {
+            for index in centreOutwards(frame.visible) { add(index, fast ? .preview : .cell, 0) }
+        }
+        // 2. While a fling decelerates its resting offset is known: the screen it stops on at full size
+        //    (needed in seconds, but needed for long), the next column it reaches, then the stretch its
+        //    slow tail shows on the way in, nearest the resting point first.
+        if frame.isDecelerating && !frame.isDragging && secondsToRest(speed) <= restingLeadSeconds {
+            // With two workers and no way to stop a decode once started, asking earlier would hold them
+            // up with work the user sees seconds later while new cells wait on screen.
+            let restingOffset = frame.projectedRestingOffset
+            let resting = layout.visibleRange(offset: restingOffset)
+            for index in centreOutwards(resting) { add(index, .cell, 1) }
+            let approachOffset = restingOffset - Double(direction) * approachScreens * viewport
+            let approach = direction > 0
+                ? layout.visibleRange(offset: max(frame.offset, approachOffset)).lowerBound..<resting.lowerBound
+                : resting.upperBound..<layout.visibleRange(offset: min(frame.offset, approachOffset)).upperBound
+            let ordered = direction > 0 ? Array(approach.reversed()) : Array(approach)
+            for (step, index) in ordered.enumerated() { add(index, .cell, 2 + step / rows) }
+        } else if let edge = direction > 0 ? frame.visible.last : frame.visible.first {
+            // 3. Otherwise the leading window grows with speed; the trailing one stays small.
+            let leadPoints = min(speed * leadSeconds, maxLeadScreens * viewport)
+            let leadColumns = max(base.ahead, Int((leadPoints / layout.columnWidth).rounded(.up)))
+            for step in 1...max(1, leadColumns) {
+                for index in items(inColumn: edge / rows + step * direction) { add(index, fast ? .preview : .cell, 1 + step) }
+            }
+            if let trailingEdge = direction > 0 ? frame.visible.first : frame.visible.last, base.behind > 0 {
+                for step in 1...base.behind {
+                    for index in items(inColumn: trailingEdge / rows - step * direction) { add(index, .cell, 2 + step) }
                 }
             }
         }
-        // 2. What is on screen now: full size at rest or moving slowly, a preview when it will be gone soon.
-        for index in centreOutwards(frame.visible) { add(index, fast ? .preview : .cell, fast ? 1 : 0) }
-
-        // 3. The leading window grows with speed; the trailing one stays small.
-        guard let edge = direction > 0 ? frame.visible.last : frame.visible.first else { return requests }
-        let leadPoints = min(speed * leadSeconds, maxLeadScreens * viewport)
-        let leadColumns = max(base.ahead, Int((leadPoints / layout.columnWidth).rounded(.up)))
-        for step in 1...max(1, leadColumns) {
-            for index in items(inColumn: edge / rows + step * direction) { add(index, fast ? .preview : .cell, 1 + step) }
-        }
-        if let trailingEdge = direction > 0 ? frame.visible.first : frame.visible.last, base.behind > 0 {
-            for step in 1...base.behind {
-                for index in items(inColumn: trailingEdge / rows - step * direction) { add(index, .cell, 2 + step) }
-            }
-        }
         return requests.sorted { $0.priority < $1.priority }
+    }
+
+    /// How long a deceleration at `speed` still runs before it rests (UIScrollView's decay, to 20 pt/s).
+    func secondsToRest(_ speed: Double) -> Double {
+        guard speed > 20 else { return 0 }
+        return Foundation.log(speed / 20) / (-1000 * Foundation.log(ScrollModel.DecelerationRate.normal.rawValue))
     }
 
     public func uploadBudget(defaultBytes: Int, frameElapsedMs: Double, bytesPerMs: Double) -> Int {

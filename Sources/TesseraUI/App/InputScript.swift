@@ -12,6 +12,8 @@ import Foundation
 ///     key right                     left right up down pageup pagedown home end enter escape space, or one character
 ///     wheel 0 -3                    wheel dx dy
 ///     click 640 360 [2]             a click (2: double-click)
+///     zoom in                       in, out, fit or 100: the + - 0 1 keys (tiled view)
+///     pan 300 0 [0.2]               drag the view over the image by (300, 0) points and stop, no fling
 ///     quit
 public struct InputScript: Sendable, Equatable {
     public enum Command: Sendable, Equatable {
@@ -24,6 +26,9 @@ public struct InputScript: Sendable, Equatable {
         case key(Key)
         case wheel(dx: Double, dy: Double)
         case click(x: Double, y: Double, clicks: Int)
+        /// Drag from the viewport's centre so the view moves by (dx, dy) over the content, then hold still
+        /// before letting go, so nothing flings.
+        case pan(dx: Double, dy: Double, seconds: Double)
         case quit
     }
 
@@ -75,6 +80,14 @@ public struct InputScript: Sendable, Equatable {
             case "wheel": commands.append(.wheel(dx: try number(0), dy: try number(1)))
             case "click":
                 commands.append(.click(x: try number(0), y: try number(1), clicks: numbers.count > 2 ? Int(try number(2)) : 1))
+            case "zoom":
+                let keys = ["in": "+", "out": "-", "fit": "0", "100": "1"]
+                guard words.count == 2, let key = keys[words[1].lowercased()] else {
+                    throw ParseError(line: lineIndex + 1, text: String(rawLine))
+                }
+                commands.append(.key(.character(Character(key))))
+            case "pan":
+                commands.append(.pan(dx: try number(0), dy: try number(1), seconds: numbers.count > 2 ? try number(2) : 0.2))
             case "quit": commands.append(.quit)
             default: throw ParseError(line: lineIndex + 1, text: String(rawLine))
             }
@@ -154,6 +167,10 @@ public final class ScriptPlayer {
                 if !context.isIdle && elapsed < 20 { return out }
             case .drag:
                 if !play(drag: command, context: context, into: &out) { return out }
+            case .pan(let dx, let dy, let seconds):
+                let (x, y) = (context.viewportWidth / 2, context.viewportHeight / 2)
+                let drag = InputScript.Command.drag(fromX: x, fromY: y, toX: x - dx, toY: y - dy, seconds: seconds)
+                if !play(drag: drag, context: context, into: &out, holdSeconds: Self.panHold) { return out }
             case .flingToEnd, .flingToStart:
                 let towardsEnd = command == .flingToEnd
                 if let drag = pendingDrag {
@@ -190,8 +207,13 @@ public final class ScriptPlayer {
         return out
     }
 
-    /// Emits this frame's part of a drag; true when it has been released.
-    private func play(drag: InputScript.Command, context: ScriptContext, into out: inout [InputEvent]) -> Bool {
+    /// How long a `pan` holds still before letting go: longer than the scroll model's velocity window.
+    private static let panHold = 0.12
+
+    /// Emits this frame's part of a drag; true when it has been released. With `holdSeconds`, the pointer
+    /// rests at the end that long before the release, so the drag ends without a fling.
+    private func play(drag: InputScript.Command, context: ScriptContext, into out: inout [InputEvent],
+                      holdSeconds: Double = 0) -> Bool {
         guard case .drag(let fx, let fy, let tx, let ty, let seconds) = drag else { return true }
         if !dragStarted {
             dragStarted = true
@@ -199,9 +221,10 @@ public final class ScriptPlayer {
             out.append(.mouseDown(.left, x: fx, y: fy, clicks: 1))
             return false
         }
-        let t = seconds <= 0 ? 1 : min(1, (context.now - startedAt).seconds / seconds)
+        let elapsed = (context.now - startedAt).seconds
+        let t = seconds <= 0 ? 1 : min(1, elapsed / seconds)
         out.append(.mouseMotion(x: fx + (tx - fx) * t, y: fy + (ty - fy) * t, isLeftDown: true))
-        if t >= 1 {
+        if t >= 1 && elapsed - max(0, seconds) >= holdSeconds {
             out.append(.mouseUp(.left, x: tx, y: ty))
             dragStarted = false
             return true

@@ -35,6 +35,21 @@ public struct RunReport: Codable, Sendable {
     public var frameTimes: [[Double]]?
     public var uploadBytes = 0
     public var peakRSSBytes = 0
+    // The tiled view's figures (`tessera view`, or Enter in the strip); nil, and left out, otherwise.
+    public var tilesRequested: Int?
+    public var tilesDecoded: Int?
+    public var tilesCancelled: Int?
+    public var tilesFailed: Int?
+    /// Open to the first frame without holes, ms.
+    public var firstFrameMs: Double?
+    /// Open to every visible tile at the right level, ms.
+    public var sharpMs: Double?
+    /// Median time from a tile's arrival to its first fully opaque frame, ms.
+    public var fadeMsObserved: Double?
+    /// Frames after the first complete one that showed a hole.
+    public var holeFrames: Int?
+    /// `frame_ms` of the frames during which the tiled view moved (panning).
+    public var movingFrameMs: SampleSummary?
 
     enum CodingKeys: String, CodingKey {
         case frames
@@ -50,6 +65,15 @@ public struct RunReport: Codable, Sendable {
         case frameTimes = "frame_times"
         case uploadBytes = "upload_bytes"
         case peakRSSBytes = "peak_rss_bytes"
+        case tilesRequested = "tiles_requested"
+        case tilesDecoded = "tiles_decoded"
+        case tilesCancelled = "tiles_cancelled"
+        case tilesFailed = "tiles_failed"
+        case firstFrameMs = "first_frame_ms"
+        case sharpMs = "sharp_ms"
+        case fadeMsObserved = "fade_ms_observed"
+        case holeFrames = "hole_frames"
+        case movingFrameMs = "moving_frame_ms"
     }
 
     public init() {}

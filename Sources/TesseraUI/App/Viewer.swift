@@ -18,7 +18,10 @@ public final class Viewer {
     private let carouselView: CarouselView
     private let assets: AssetCatalog
     private let text: TextCache
-    private var detail: DetailView?
+    /// The image alone, zoomable (Enter in the strip); nil in the strip.
+    private var detail: TiledImageView?
+    /// Figures of the zoomable views closed so far, for the report.
+    private var closedDetailMetrics: [TiledViewMetrics] = []
     private var mode = Mode.strip
     private let clock = MonotonicClock()
     private let logger = Logger(label: "tessera.viewer")
@@ -26,6 +29,8 @@ public final class Viewer {
     private var frameSamples: [Double] = []
     /// (seconds since start, frame ms) per frame, kept only when the report asks for them.
     private var frameTimeline: [[Double]] = []
+    /// Placeholder cell-frames counted so far, after each frame (for the timeline's third column).
+    private var placeholdersAfterFrame: [Int] = []
     private var pointScale = 1.0
     // Mouse press bookkeeping to tell a click from a drag.
     private var press: (x: Double, y: Double, moved: Bool)?
@@ -90,81 +95,58 @@ public final class Viewer {
     /// Runs until the user quits, the script ends, or the frame limit is reached.
     @discardableResult
     public func run() throws -> RunReport {
-        let player = options.script.map(ScriptPlayer.init)
-        var frames = 0
-        var lastFrameWasIdle = false
-        while running {
-            let idle = isIdle(now: clock.now())
-            // An idle interactive viewer sleeps until input or a worker wakes it; otherwise poll.
-            let wait: Int32? = (!options.headless && idle && lastFrameWasIdle) ? 500 : nil
-            var events = InputEvent.poll(wakeType: system.wakeEventType, waitMs: wait)
-            let frameStart = clock.now()
-            if let player {
-                events += player.events(scriptContext(now: frameStart, idle: idle))
-            }
-            for event in events { handle(event, now: frameStart) }
-
-            let isLastFrame = !running
-                || (options.frameLimit.map { frames + 1 >= $0 } ?? false)
-                || (player?.isFinished ?? false)
-                || (options.headless && player == nil && options.frameLimit == nil && idle && frames > 0)
-            renderFrame(now: frameStart)
-            if isLastFrame, let path = options.screenshotPath { try saveScreenshot(to: path) }
-            renderer.present()
-            let elapsed = (clock.now() - frameStart).seconds * 1000
-            frameSamples.append(elapsed)
-            if options.recordsFrameTimes { frameTimeline.append([frameStart.seconds, elapsed]) }
-            frames += 1
-            lastFrameWasIdle = idle
-            if isLastFrame { break }
-            if options.headless {
-                // Pace headless runs like a 60 Hz display so scrolling and decoding race as they would.
-                let budget = Duration.milliseconds(1000) / 60
-                let spent = clock.now() - frameStart
-                if spent < budget { Thread.sleep(forTimeInterval: (budget - spent).seconds) }
+        let result = try FrameLoop(system: system, renderer: renderer, clock: clock, options: options).run(self)
+        frameSamples = result.frameSamples
+        if options.recordsFrameTimes {
+            frameTimeline = zip(result.frameStarts, result.frameSamples).enumerated().map { i, sample in
+                let before = i > 0 && i - 1 < placeholdersAfterFrame.count ? placeholdersAfterFrame[i - 1] : 0
+                let after = i < placeholdersAfterFrame.count ? placeholdersAfterFrame[i] : before
+                return [sample.0, sample.1, Double(after - before)]
             }
         }
-        let report = makeReport(frames: frames)
+        let report = makeReport(frames: result.frames)
         if let path = options.reportPath { try report.write(to: path) }
         return report
     }
 
     // MARK: Frame
 
-    private func renderFrame(now: Duration) {
+    func renderFrame(now: Duration) {
         switch mode {
         case .strip:
             model.update(now: now)
             carouselView.uploadPending(now: now, frameElapsedMs: (clock.now() - now).seconds * 1000)
             carouselView.render(now: now)
+            if options.recordsFrameTimes { placeholdersAfterFrame.append(carouselView.placeholderCellFrames) }
         case .detail:
-            let completions = coordinator.takeCompletions()
-            detail?.update(now: now, completions: completions)
-            detail?.render(now: now, scale: pointScale)
+            // The strip's finished decodes wait in the coordinator's inbox for its next update.
+            detail?.pixelScale = pointScale
+            detail?.update(now: now)
+            detail?.render(now: now)
         }
     }
 
-    private func isIdle(now: Duration) -> Bool {
+    func isIdle(now: Duration) -> Bool {
         switch mode {
         case .strip: return !model.isAnimating(now: now)
-        case .detail: return !(detail?.isLoading ?? false) && !coordinator.hasPendingCompletions
+        case .detail: return detail?.isIdle(now: now) ?? true
         }
     }
 
-    private func scriptContext(now: Duration, idle: Bool) -> ScriptContext {
-        ScriptContext(now: now, viewportWidth: model.layout.viewportSize.width, viewportHeight: model.layout.viewportSize.height,
-                      isScrolling: model.scroll.isMoving || model.scroll.isTracking, isIdle: idle,
-                      isAtStart: model.scroll.offset <= 0.5, isAtEnd: model.scroll.offset >= model.scroll.maxOffset - 0.5)
-    }
-
-    private func saveScreenshot(to path: String) throws {
-        let pixels = try renderer.readPixels()
-        try PNGWriter.write(pixels, to: path)
+    func scriptContext(now: Duration, idle: Bool) -> ScriptContext {
+        if mode == .detail, let detail {
+            return ScriptContext(now: now, viewportWidth: model.layout.viewportSize.width,
+                                 viewportHeight: model.layout.viewportSize.height, isScrolling: detail.isMoving,
+                                 isIdle: idle, isAtStart: detail.isAtLeftEdge, isAtEnd: detail.isAtRightEdge)
+        }
+        return ScriptContext(now: now, viewportWidth: model.layout.viewportSize.width, viewportHeight: model.layout.viewportSize.height,
+                             isScrolling: model.scroll.isMoving || model.scroll.isTracking, isIdle: idle,
+                             isAtStart: model.scroll.offset <= 0.5, isAtEnd: model.scroll.offset >= model.scroll.maxOffset - 0.5)
     }
 
     // MARK: Input
 
-    private func handle(_ event: InputEvent, now: Duration) {
+    func handle(_ event: InputEvent, now: Duration) {
         if case .quit = event { running = false; return }
         if case .resized = event {
             let points = Self.viewportPoints(window: window, renderer: renderer, forcedScale: options.pixelScale)
@@ -233,42 +215,44 @@ public final class Viewer {
             model.retry(index)
             return
         }
-        let view = DetailView(item: model.items[index], cellKey: model.key(for: index), coordinator: coordinator,
-                              renderer: renderer, assets: assets, text: text, fade: model.fade)
-        detail = view
+        showDetail(index, now: now)
         mode = .detail
     }
 
+    /// The zoomable view of item `index`, starting from the strip's cell image while tiles load. The
+    /// strip's queued decodes are dropped meanwhile, so tile loads get the workers.
+    private func showDetail(_ index: Int, now: Duration) {
+        if let old = detail { closedDetailMetrics.append(old.metrics) }
+        coordinator.retainOnly([])
+        var tiled = TiledViewOptions()
+        tiled.fade = model.fade
+        tiled.pixelLimit = options.pixelLimit
+        detail = TiledImageView(path: model.items[index].path, renderer: renderer, text: text, assets: assets, options: tiled,
+                                pixelScale: pointScale, now: now, preview: coordinator.cache.peek(model.key(for: index)),
+                                waker: system.waker)
+    }
+
     private func handleDetail(_ event: InputEvent, now: Duration) {
-        switch event {
-        case .keyDown(let key, _):
-            switch key {
-            case .escape, .enter: closeDetail(now: now)
-            case .character("q"): running = false
-            case .left, .character("h"), .character("k"), .up, .pageUp: stepDetail(by: -1, now: now)
-            case .right, .character("l"), .character("j"), .down, .pageDown, .space: stepDetail(by: 1, now: now)
-            case .home, .character("g"): stepDetail(by: -model.items.count, now: now)
-            case .end, .character("G"): stepDetail(by: model.items.count, now: now)
-            default: break
-            }
-        case .mouseDown(.left, _, _, let clicks) where clicks >= 2:
-            closeDetail(now: now)
-        case .wheel(let dx, let dy, _, _):
-            if dy - dx > 0 { stepDetail(by: -1, now: now) } else if dy - dx < 0 { stepDetail(by: 1, now: now) }
-        default:
-            break
+        switch detail?.handle(event, now: now) {
+        case .close: closeDetail(now: now)
+        case .quit: running = false
+        case .showPrevious: stepDetail(by: -1, now: now)
+        case .showNext: stepDetail(by: 1, now: now)
+        case nil: break
         }
     }
 
     private func stepDetail(by delta: Int, now: Duration) {
         let index = min(max(0, model.selectedIndex + delta), model.items.count - 1)
+        guard index != model.selectedIndex else { return }
         model.select(index, time: now, animated: false)
-        detail?.show(model.items[index], cellKey: model.key(for: index))
+        showDetail(index, now: now)
         updateTitle()
     }
 
     private func closeDetail(now: Duration) {
         mode = .strip
+        if let detail { closedDetailMetrics.append(detail.metrics) }
         detail = nil
         model.refreshVisibleCells()
         updateTitle()
@@ -301,6 +285,11 @@ public final class Viewer {
         if options.recordsFrameTimes { report.frameTimes = frameTimeline }
         report.uploadBytes = carouselView.uploadBytes
         report.peakRSSBytes = RunReport.peakResidentBytes()
+        for metrics in closedDetailMetrics + (detail.map { [$0.metrics] } ?? []) { report.add(metrics) }
         return report
     }
+}
+
+extension Viewer: FrameLoopScreen {
+    var wantsToQuit: Bool { !running }
 }

@@ -86,6 +86,17 @@ final class LoadingStrategyTests: XCTestCase {
         XCTAssertEqual(model.displaySize(of: preview), PixelSize(width: 8, height: 6), "drawn at the full image's size")
     }
 
+    func testWithoutACacheAShownImageIsNotDecodedAgainEveryFrame() {
+        let (model, coordinator, scheduler) = makeModel(PredrawStrategy())
+        for frame in 0..<10 {
+            model.update(now: .milliseconds(16 * frame))
+            scheduler.runPending()
+        }
+        let visible = model.layout.visibleRange(offset: 0)
+        XCTAssertTrue(model.visibleCells.allSatisfy(\.hasImage))
+        XCTAssertEqual(coordinator.counterValues.decodes, visible.count)
+    }
+
     func testTiledFadesEveryAppearanceAndKeepsNothing() {
         let (model, coordinator, scheduler) = makeModel(TiledStrategy())
         model.update(now: .zero)
@@ -128,16 +139,29 @@ final class LoadingStrategyTests: XCTestCase {
         XCTAssertLessThanOrEqual(backwards.max()!, lastVisible + 1)
     }
 
-    func testAdaptiveLoadsWhereAFlingWillStopFirstAtFullSize() {
+    func testNearTheEndOfAFlingAdaptiveLoadsTheRestingScreenRightAfterTheVisibleOne() {
         let strategy = AdaptiveStrategy()
-        let resting = 90 * 416.0
-        let requests = strategy.requests(for: frame(velocity: 8000, decelerating: true, resting: resting))
+        let resting = 90 * 416.0  // beyond the 3-screen leading window
         let restingRange = frame(velocity: 0).layout.visibleRange(offset: resting)
-        let first = requests.prefix(restingRange.count)
-        XCTAssertEqual(Set(first.map(\.index)), Set(restingRange))
-        XCTAssertTrue(first.allSatisfy { $0.variant == .cell && $0.priority == 0 })
-        let passing = requests.filter { frame(velocity: 0).visible.contains($0.index) }
-        XCTAssertTrue(passing.allSatisfy { $0.variant == .preview }, "what flies past gets previews")
+        // Early in a fast fling the stop is seconds away: nothing is asked for there yet.
+        let early = strategy.requests(for: frame(velocity: 8000, decelerating: true, resting: resting))
+        XCTAssertTrue(early.allSatisfy { !restingRange.contains($0.index) })
+        // A second from the stop: visible first, then the resting screen at full size, then its approach.
+        let late = strategy.requests(for: frame(velocity: 100, decelerating: true, resting: resting))
+        let visible = frame(velocity: 0).visible
+        XCTAssertEqual(Set(late.prefix(visible.count).map(\.index)), Set(visible))
+        let next = late.dropFirst(visible.count).prefix(restingRange.count)
+        XCTAssertEqual(Set(next.map(\.index)), Set(restingRange))
+        XCTAssertTrue(next.allSatisfy { $0.variant == .cell && $0.priority == 1 })
+        XCTAssertTrue(late.contains { $0.index == restingRange.lowerBound - 1 }, "the approach to the resting screen")
+    }
+
+    func testPreviewsForFastMotionWhenTurnedOn() {
+        let strategy = AdaptiveStrategy()
+        strategy.fastScreensPerSecond = 2
+        let passing = strategy.requests(for: frame(velocity: 6000))
+        XCTAssertTrue(passing.filter { frame(velocity: 0).visible.contains($0.index) }.allSatisfy { $0.variant == .preview })
+        XCTAssertTrue(AdaptiveStrategy().requests(for: frame(velocity: 6000)).allSatisfy { $0.variant == .cell })
     }
 
     func testAdaptiveEvictsTheItemFarthestFromTheVisibleCentreFirst() {

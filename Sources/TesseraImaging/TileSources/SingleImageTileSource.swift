@@ -1,0 +1,73 @@
+import Foundation
+import TesseraCore
+
+/// One plain image small enough for a single texture, seen as a pyramid of one tile per level, so the
+/// tiled view shows it with the same machinery: at a zoom that needs only a quarter of the pixels, the
+/// level is decoded shrunk on load (TurboJPEG's 1/2, 1/4, 1/8 IDCT) instead of decoding everything and
+/// throwing most of it away, and the full size is decoded only when zoomed in far enough to see it.
+public struct SingleImageTileSource: TileSource {
+    public let path: String
+    public let geometry: DeepZoomGeometry
+    public let name: String
+    private let loader: ImageLoader
+
+    /// - Parameters:
+    ///   - size: the image's size as shown (upright; see `ImageProbe`).
+    ///   - loader: decodes the file (it turns the image upright and checks its limits).
+    public init(path: String, size: PixelSize, loader: ImageLoader) {
+        self.path = path
+        self.loader = loader
+        geometry = DeepZoomGeometry(width: size.width, height: size.height, tileSize: max(size.width, size.height))
+        name = path.lastPathComponentName
+    }
+
+    public func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
+        guard geometry.contains(tile) else { throw TileSourceError(path: path, reason: .noSuchTile) }
+        let size = geometry.levelSize(tile.level)
+        let pixels: PixelBuffer
+        do {
+            pixels = try loader.load(path: path, fitting: tile.level == geometry.maxLevel ? nil : size)
+        } catch {
+            throw TileSourceError(path: path, reason: .unreadableImage(error.reason.shortText))
+        }
+        // Fitting rounds each side on its own; the level's sizes round up. A pixel's difference at most.
+        return pixels.size == size ? pixels : PixelScaler.scaled(pixels, to: size)
+    }
+}
+
+/// What a plain image is, read from its first bytes without decoding: format, stored size, EXIF
+/// orientation, file size and modification time.
+public struct ImageProbe: Sendable, Equatable {
+    public var format: ImageFormat
+    /// Width and height as stored in the file.
+    public var storedSize: PixelSize
+    public var orientation: ImageOrientation
+    public var fileSize: Int
+    public var modified: Date
+
+    /// Width and height as shown (upright).
+    public var size: PixelSize { orientation.orientedSize(storedSize) }
+
+    /// Reads the header (and EXIF orientation) from the first 256 KB. Errors carry the loader's reasons.
+    public static func probe(_ path: String) throws(TileSourceError) -> ImageProbe {
+        func failure(_ reason: ImageLoadError.Reason) -> TileSourceError {
+            TileSourceError(path: path, reason: .unreadableImage(reason.shortText))
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw failure(.missing) }
+        guard !isFolder.boolValue, let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+            throw failure(.notAnImage)
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw failure(.unreadable("permission denied")) }
+        defer { try? handle.close() }
+        let prefix = (try? handle.read(upToCount: 256 << 10)) ?? Data()
+        guard !prefix.isEmpty else { throw failure(.empty) }
+        let format = ImageFormat.sniff(prefix)
+        guard format != .unknown else { throw failure(.notAnImage) }
+        guard let header = ImageHeader.read(prefix) else { throw failure(.truncated) }
+        return ImageProbe(format: format, storedSize: header.size,
+                          orientation: ExifReader.orientation(in: prefix, format: format),
+                          fileSize: (attributes[.size] as? NSNumber)?.intValue ?? 0,
+                          modified: (attributes[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0))
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import TesseraCore
+
+/// Where pyramids cut from plain images are kept between runs: `$XDG_CACHE_HOME/tessera/tiles/KEY/`
+/// (`~/.cache` when the variable is unset), one folder per image, keyed by the image's absolute path,
+/// byte size and modification time, so an edited or replaced image is cut again and an unchanged one is
+/// reused. Inside: `pyramid.dzi` and `pyramid_files/`, which the tile cutter writes atomically, so a
+/// descriptor that exists belongs to a finished cut.
+public struct TilePyramidCache: Sendable, Equatable {
+    public let root: String
+    public static let pyramidName = "pyramid"
+
+    public init(root: String) {
+        self.root = root
+    }
+
+    /// `$XDG_CACHE_HOME/tessera/tiles`, or `~/.cache/tessera/tiles`.
+    public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let base: String
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            base = xdg
+        } else {
+            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
+        }
+        return base + "/tessera/tiles"
+    }
+
+    /// The folder for one version of one image.
+    public func folder(forImageAt path: String, byteSize: Int, modified: Date) -> String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let mtime = Int64((modified.timeIntervalSince1970 * 1000).rounded())
+        return root + "/" + MD5.hex("\(absolute)\u{0}\(byteSize)\u{0}\(mtime)")
+    }
+
+    public func descriptorPath(inFolder folder: String) -> String {
+        folder + "/" + Self.pyramidName + ".dzi"
+    }
+
+    /// The finished pyramid's descriptor for this image version, if one was cut before.
+    public func existingDescriptor(forImageAt path: String, byteSize: Int, modified: Date) -> String? {
+        let descriptor = descriptorPath(inFolder: folder(forImageAt: path, byteSize: byteSize, modified: modified))
+        return FileManager.default.fileExists(atPath: descriptor) ? descriptor : nil
+    }
+}

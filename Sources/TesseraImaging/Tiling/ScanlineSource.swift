@@ -1,0 +1,230 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CTesseraJPEG
+import Foundation
+import TesseraCore
+
+/// Rows of an image, top to bottom, as B, G, R, A bytes: what the tile cutter reads instead of a whole
+/// decoded image, so memory follows the image's width, not its area.
+///
+/// JPEG and PNG are read row by row through libjpeg and libpng (via the CTesseraJPEG shim, which traps
+/// their errors). Other formats, and the JPEG/PNG variants that cannot be produced row by row in bounded
+/// memory (progressive JPEG, interlaced PNG), are decoded whole, and only below a pixel limit.
+protocol ScanlineSource: AnyObject {
+    var width: Int { get }
+    var height: Int { get }
+    /// A single grey channel: tiles can be written grey, as vips does.
+    var isGrayscale: Bool { get }
+    /// An alpha channel: PNG tiles keep it, JPEG tiles are flattened on black, as vips does.
+    var hasAlpha: Bool { get }
+    /// Reads the next `count` rows into `first`, `first + stride`, ...
+    func readRows(into first: UnsafeMutableRawPointer, stride: Int, count: Int) throws(TileCutError.Reason)
+    /// After the last row: checks the rest of the file (a JPEG that lost its tail is truncated).
+    func finish() throws(TileCutError.Reason)
+}
+
+enum ScanlineSources {
+    /// Opens `path`, checks it (missing, not a file, empty, unknown format, too big to decode whole) and
+    /// returns a source positioned at the first row. Nothing is decoded yet for JPEG and PNG.
+    static func open(_ path: String, fallbackDecoders: [any ImageDecoding],
+                     pixelLimitForWholeDecode: Int) throws(TileCutError.Reason) -> any ScanlineSource {
+        let fd = openForReading(path)
+        guard fd >= 0 else {
+            let err = errno
+            if err == ENOENT || err == ENOTDIR { throw .missing }
+            throw .unreadable(String(cString: strerror(err)))
+        }
+        var handedOver = false
+        defer { if !handedOver { close(fd) } }
+
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw .unreadable("not a regular file") }
+        guard st.st_size > 0 else { throw .empty }
+        var magic = [UInt8](repeating: 0, count: ImageFormat.sniffLength)
+        let got = magic.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard got >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        let format = ImageFormat.sniff(magic.prefix(got))
+
+        switch format {
+        case .jpeg, .png:
+            // Back to blocking reads (irrelevant for regular files, but the C side uses stdio).
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+            handedOver = true
+            let source: any ScanlineSource = format == .jpeg ? try JPEGRowReader(fd: fd) : try PNGRowReader(fd: fd)
+            if (source as? WholeImageNeeding)?.needsWholeImage == true {
+                let (pixels, overflow) = source.width.multipliedReportingOverflow(by: source.height)
+                if overflow || pixels > pixelLimitForWholeDecode {
+                    let kind = format == .jpeg ? "a progressive JPEG" : "an interlaced PNG"
+                    throw .tooLargeForWholeDecode(format: kind, width: source.width, height: source.height,
+                                                  limit: pixelLimitForWholeDecode)
+                }
+            }
+            return source
+        case .unknown:
+            throw .notAnImage
+        default:
+            return try DecodedImageSource.load(path, format: format, decoders: fallbackDecoders,
+                                               pixelLimit: pixelLimitForWholeDecode)
+        }
+    }
+}
+
+/// O_NONBLOCK so that opening a FIFO does not wait for a writer (it is refused by fstat next).
+private func openForReading(_ path: String) -> Int32 {
+    open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+}
+
+/// A source whose rows cost the whole image's memory (see `ScanlineSource`).
+protocol WholeImageNeeding {
+    var needsWholeImage: Bool { get }
+}
+
+/// JPEG through libjpeg's scanline API (decoded as rows are asked for).
+final class JPEGRowReader: ScanlineSource, WholeImageNeeding {
+    private let reader: OpaquePointer
+    let width: Int, height: Int, isGrayscale: Bool, needsWholeImage: Bool
+    var hasAlpha: Bool { false }
+
+    /// Takes over `fd`.
+    init(fd: Int32) throws(TileCutError.Reason) {
+        var info = tessera_image_info()
+        var status = TESSERA_IMAGE_OK
+        var message = [CChar](repeating: 0, count: 256)
+        guard let reader = tessera_jpeg_open(fd, &info, &status, &message, message.count) else {
+            throw Self.reason(status, message: CText.string(message))
+        }
+        self.reader = reader
+        width = Int(info.width)
+        height = Int(info.height)
+        isGrayscale = info.is_grayscale != 0
+        needsWholeImage = info.needs_whole_image != 0
+    }
+
+    deinit { tessera_jpeg_close(reader) }
+
+    func readRows(into first: UnsafeMutableRawPointer, stride: Int, count: Int) throws(TileCutError.Reason) {
+        let status = tessera_jpeg_read_rows(reader, first.assumingMemoryBound(to: UInt8.self), stride, Int32(count))
+        guard status == TESSERA_IMAGE_OK else {
+            throw Self.reason(status, message: String(cString: tessera_jpeg_message(reader)))
+        }
+    }
+
+    func finish() throws(TileCutError.Reason) {
+        let status = tessera_jpeg_finish(reader)
+        guard status == TESSERA_IMAGE_OK else {
+            throw Self.reason(status, message: String(cString: tessera_jpeg_message(reader)))
+        }
+    }
+
+    static func reason(_ status: tessera_image_status, message: String) -> TileCutError.Reason {
+        switch status {
+        case TESSERA_IMAGE_TRUNCATED: .truncated
+        case TESSERA_IMAGE_SYSTEM: .unreadable(message)
+        default: .corrupt(message)
+        }
+    }
+}
+
+/// PNG through libpng's png_read_row.
+final class PNGRowReader: ScanlineSource, WholeImageNeeding {
+    private let reader: OpaquePointer
+    let width: Int, height: Int, isGrayscale: Bool, hasAlpha: Bool, needsWholeImage: Bool
+
+    /// Takes over `fd`.
+    init(fd: Int32) throws(TileCutError.Reason) {
+        var info = tessera_image_info()
+        var status = TESSERA_IMAGE_OK
+        var message = [CChar](repeating: 0, count: 256)
+        guard let reader = tessera_png_open(fd, &info, &status, &message, message.count) else {
+            throw JPEGRowReader.reason(status, message: CText.string(message))
+        }
+        self.reader = reader
+        width = Int(info.width)
+        height = Int(info.height)
+        isGrayscale = info.is_grayscale != 0
+        hasAlpha = info.has_alpha != 0
+        needsWholeImage = info.needs_whole_image != 0
+    }
+
+    deinit { tessera_png_close(reader) }
+
+    func readRows(into first: UnsafeMutableRawPointer, stride: Int, count: Int) throws(TileCutError.Reason) {
+        let status = tessera_png_read_rows(reader, first.assumingMemoryBound(to: UInt8.self), stride, Int32(count))
+        guard status == TESSERA_IMAGE_OK else {
+            throw JPEGRowReader.reason(status, message: String(cString: tessera_png_message(reader)))
+        }
+    }
+
+    /// Whatever follows the last row (text chunks, IEND) does not change the pixels: not read.
+    func finish() throws(TileCutError.Reason) {}
+}
+
+/// A whole image decoded by one of the fallback decoders (through `ImageLoader`, so the pixel limit is
+/// checked on the header before anything is decoded), handed out row by row.
+final class DecodedImageSource: ScanlineSource {
+    private let buffer: PixelBuffer
+    private var nextRow = 0
+    var width: Int { buffer.width }
+    var height: Int { buffer.height }
+    let isGrayscale = false
+    let hasAlpha: Bool
+
+    init(_ buffer: PixelBuffer) {
+        self.buffer = buffer
+        hasAlpha = buffer.bytes.withUnsafeBufferPointer { bytes in
+            var i = 3
+            while i < bytes.count {
+                if bytes[i] != 255 { return true }
+                i += 4
+            }
+            return false
+        }
+    }
+
+    static func load(_ path: String, format: ImageFormat, decoders: [any ImageDecoding],
+                     pixelLimit: Int) throws(TileCutError.Reason) -> DecodedImageSource {
+        guard decoders.contains(where: { $0.canDecode(format) }) else { throw .unsupportedFormat(format.displayName) }
+        let loader = ImageLoader(decoders: decoders, pixelLimit: pixelLimit, byteLimit: Int.max)
+        do {
+            return DecodedImageSource(try loader.load(path: path, fitting: nil))
+        } catch {
+            switch error.reason {
+            case .missing: throw .missing
+            case .unreadable(let why): throw .unreadable(why)
+            case .empty: throw .empty
+            case .notAnImage: throw .notAnImage
+            case .unsupportedFormat(let name): throw .unsupportedFormat(name)
+            case .truncated: throw .truncated
+            case .tooLarge(let w, let h, let limit):
+                throw .tooLargeForWholeDecode(format: format.displayName, width: w, height: h, limit: limit)
+            case .fileTooLarge(let bytes, _): throw .unreadable("file too large (\(bytes) bytes)")
+            case .decodeFailed(let why): throw .corrupt(why)
+            }
+        }
+    }
+
+    func readRows(into first: UnsafeMutableRawPointer, stride: Int, count: Int) throws(TileCutError.Reason) {
+        guard nextRow + count <= height else { throw .corrupt("read past the last row") }
+        let rowBytes = width * 4
+        buffer.bytes.withUnsafeBytes { bytes in
+            for i in 0..<count {
+                (first + i * stride).copyMemory(from: bytes.baseAddress! + (nextRow + i) * rowBytes, byteCount: rowBytes)
+            }
+        }
+        nextRow += count
+    }
+
+    func finish() throws(TileCutError.Reason) {}
+}
+
+/// Text from a C message buffer (NUL-terminated within the array).
+enum CText {
+    static func string(_ buffer: [CChar]) -> String {
+        let bytes = buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Logging
+import TesseraCore
+import TesseraImaging
+
+/// `tessera view PATH`: one `TiledImageView` in a window of its own, run by the same `FrameLoop` as the
+/// strip (pacing, script, screenshot, report). Esc or q quits; f toggles fullscreen.
+public final class TiledViewer: FrameLoopScreen {
+    private let options: ViewerOptions
+    private let system: SDLSystem
+    private let window: Window
+    private let renderer: Renderer
+    private let text: TextCache
+    private let assets: AssetCatalog
+    private let view: TiledImageView
+    private let clock = MonotonicClock()
+    private var running = true
+    private var lastTitle = ""
+    /// Whether the view moved in each frame, to single out the panning frames in the report.
+    private var movingFrames: [Bool] = []
+
+    /// - Parameters:
+    ///   - path: a `.dzi`, a tile folder or an image.
+    ///   - options: window, headless run, script, screenshot and report settings (its items are ignored).
+    public init(path: String, options: ViewerOptions, view viewOptions: TiledViewOptions) throws {
+        self.options = options
+        system = try SDLSystem(headless: options.headless)
+        let sizeFactor = options.pixelScale ?? 1
+        window = try Window(system: system, title: "Tessera", width: Int(Double(options.windowWidth) * sizeFactor),
+                            height: Int(Double(options.windowHeight) * sizeFactor))
+        if options.fullscreen { window.setFullscreen(true) }
+        renderer = try Renderer(window: window, software: options.headless, vsync: !options.headless)
+        assets = AssetCatalog(folder: ResourceLocator.resourcesFolder()?.appendingPathComponent("UI"), renderer: renderer)
+        text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
+        view = TiledImageView(path: path, renderer: renderer, text: text, assets: assets, options: viewOptions,
+                              pixelScale: 1, now: clock.now(), waker: system.waker)
+        view.pixelScale = pixelScale
+        updateTitle()
+    }
+
+    /// Device pixels per point: forced by the options, or the window's (HiDPI).
+    private var pixelScale: Double {
+        options.pixelScale ?? max(1, Double(renderer.outputSize.width) / Double(max(1, window.size.width)))
+    }
+
+    @discardableResult
+    public func run() throws -> RunReport {
+        let loop = FrameLoop(system: system, renderer: renderer, clock: clock, options: options)
+        let result = try loop.run(self)
+        var report = RunReport()
+        report.addFrames(result)
+        report.add(view.metrics)
+        report.uploadBytes = view.metrics.uploadBytes
+        report.addMovingFrames(samples: result.frameSamples, moving: movingFrames)
+        report.peakRSSBytes = RunReport.peakResidentBytes()
+        if let path = options.reportPath { try report.write(to: path) }
+        return report
+    }
+
+    /// What the view measured so far.
+    public var metrics: TiledViewMetrics { view.metrics }
+
+    // MARK: FrameLoopScreen
+
+    var wantsToQuit: Bool { !running }
+
+    func isIdle(now: Duration) -> Bool { view.isIdle(now: now) }
+
+    func scriptContext(now: Duration, idle: Bool) -> ScriptContext {
+        let output = renderer.outputSize
+        return ScriptContext(now: now, viewportWidth: Double(output.width) / pixelScale,
+                             viewportHeight: Double(output.height) / pixelScale, isScrolling: view.isMoving, isIdle: idle,
+                             isAtStart: view.isAtLeftEdge, isAtEnd: view.isAtRightEdge)
+    }
+
+    func handle(_ event: InputEvent, now: Duration) {
+        switch event {
+        case .quit:
+            running = false
+        case .resized:
+            view.pixelScale = pixelScale
+        case .keyDown(.character("f"), _):
+            window.setFullscreen(!window.isFullscreen)
+        default:
+            switch view.handle(event, now: now) {
+            case .close, .quit: running = false
+            case .showPrevious, .showNext, nil: break
+            }
+        }
+    }
+
+    func renderFrame(now: Duration) {
+        view.update(now: now)
+        view.render(now: now)
+        movingFrames.append(view.isMoving)
+        updateTitle()
+    }
+
+    private func updateTitle() {
+        let title = "\(view.title) - Tessera"
+        if title != lastTitle {
+            window.setTitle(title)
+            lastTitle = title
+        }
+    }
+}

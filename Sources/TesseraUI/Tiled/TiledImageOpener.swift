@@ -1,0 +1,189 @@
+import Foundation
+import Logging
+import Synchronization
+import TesseraCore
+import TesseraImaging
+
+/// What opening a path produced, delivered to the view through an inbox.
+enum TiledOpenEvent: Sendable {
+    /// Tiles can be read now; the base level's tiles are already read (those that could be).
+    case source(any TileSource, base: [TileID: PixelBuffer])
+    /// A plain image too large to show directly is being cut; its size in pyramid (stored) orientation.
+    case cutting(imageSize: PixelSize)
+    /// A quick whole-image picture to show while cutting.
+    case overview(PixelBuffer)
+    case progress(TileProgress)
+    /// Nothing can be shown; one line for the error screen.
+    case failed(String)
+}
+
+/// Works out what a path is and opens it on a thread of its own, never on the main thread: a `.dzi`,
+/// a Deep Zoom tile folder, a flat folder of `NAME_CC_RR` tiles, or a plain image, which is shown directly
+/// when it fits one texture and the pixel limit, or else cut into a pyramid in the pyramid cache (reused
+/// next time) while a shrink-on-load overview stands in for it.
+final class TiledImageOpener: Sendable {
+    let events = Inbox<TiledOpenEvent>()
+    private let cancelled = Atomic<Bool>(false)
+    private static let logger = Logger(label: "tessera.view")
+
+    struct Configuration: Sendable {
+        var path: String
+        var decoders: [any ImageDecoding]
+        var pixelLimit: Int
+        var maxTextureSize: PixelSize
+        var pyramidCache: TilePyramidCache
+        var policy: TilePyramidPolicy
+        /// Largest side of the overview shown while cutting.
+        var overviewSide = 4096
+    }
+
+    /// Starts opening at once on a new thread; `onEvent` runs on that thread after each event is queued.
+    init(_ configuration: Configuration, onEvent: @escaping @Sendable () -> Void) {
+        let thread = Thread { [self] in
+            open(configuration) { event in
+                self.events.push(event)
+                onEvent()
+            }
+        }
+        thread.name = "tessera.open"
+        thread.start()
+    }
+
+    /// Stops a cut in progress (it removes what it wrote); other steps are short and just finish.
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    private var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    private func open(_ configuration: Configuration, emit: (TiledOpenEvent) -> Void) {
+        // The base level goes with the source, so the first frame can show the whole image.
+        open(configuration) { source in
+            var base: [TileID: PixelBuffer] = [:]
+            for tile in configuration.policy.baseTiles(in: source.geometry) {
+                base[tile] = try? Self.withinTextureLimit(source.loadTile(tile), limit: configuration.maxTextureSize)
+            }
+            emit(.source(source, base: base))
+        } emit: { emit($0) }
+    }
+
+    /// A tile larger than the renderer accepts is shrunk (drawn at its place all the same).
+    static func withinTextureLimit(_ pixels: PixelBuffer, limit: PixelSize) -> PixelBuffer {
+        let box = PixelSize(width: limit.width > 0 ? limit.width : pixels.width,
+                            height: limit.height > 0 ? limit.height : pixels.height)
+        return PixelScaler.fit(pixels, in: box)
+    }
+
+    private func open(_ configuration: Configuration, opened: (any TileSource) -> Void, emit: (TiledOpenEvent) -> Void) {
+        let path = configuration.path
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        do throws(TileSourceError) {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                throw TileSourceError(path: path, reason: .unreadableImage(ImageLoadError.Reason.missing.shortText))
+            }
+            if isFolder.boolValue {
+                opened(try Self.openFolder(path, decoders: configuration.decoders))
+            } else if Self.isDescriptor(path) {
+                opened(try DeepZoomTileSource(descriptorAt: path, decoders: configuration.decoders))
+            } else {
+                try openImage(configuration, opened: opened, emit: emit)
+            }
+        } catch {
+            Self.logger.warning("cannot show \(path): \(error.reason.shortText)")
+            emit(.failed("\(name): \(error.reason.shortText)"))
+        }
+    }
+
+    /// A flat tile folder, a `NAME_files` folder beside its `.dzi`, or a folder holding one `.dzi`.
+    private static func openFolder(_ path: String, decoders: [any ImageDecoding]) throws(TileSourceError) -> any TileSource {
+        if FlatTileFolderSource.looksLikeTileFolder(path) {
+            return try FlatTileFolderSource(folder: path, decoders: decoders)
+        }
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        if url.lastPathComponent.hasSuffix("_files") {
+            let descriptor = url.deletingLastPathComponent()
+                .appendingPathComponent(String(url.lastPathComponent.dropLast("_files".count)) + ".dzi").path
+            if FileManager.default.fileExists(atPath: descriptor) {
+                return try DeepZoomTileSource(descriptorAt: descriptor, decoders: decoders)
+            }
+        }
+        let descriptors = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
+            .filter { $0.lowercased().hasSuffix(".dzi") }
+        if descriptors.count == 1 {
+            return try DeepZoomTileSource(descriptorAt: url.appendingPathComponent(descriptors[0]).path, decoders: decoders)
+        }
+        throw TileSourceError(path: path, reason: .noTiles(descriptors.isEmpty
+            ? "no .dzi and no NAME_CC_RR tiles in the folder" : "several .dzi files in the folder; name one"))
+    }
+
+    /// `.dzi` by name, or a file that starts like XML.
+    private static func isDescriptor(_ path: String) -> Bool {
+        if path.lowercased().hasSuffix(".dzi") { return true }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 64)) ?? Data()
+        let text = String(decoding: head, as: UTF8.self).drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" })
+        return text.hasPrefix("<?xml") || text.hasPrefix("<Image")
+    }
+
+    private func openImage(_ configuration: Configuration, opened: (any TileSource) -> Void,
+                           emit: (TiledOpenEvent) -> Void) throws(TileSourceError) {
+        let path = configuration.path
+        let probe = try ImageProbe.probe(path)
+        let limit = configuration.maxTextureSize
+        let fitsTexture = (limit.width == 0 || probe.size.width <= limit.width)
+            && (limit.height == 0 || probe.size.height <= limit.height)
+        if fitsTexture && probe.size.area <= configuration.pixelLimit {
+            let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: configuration.pixelLimit)
+            opened(SingleImageTileSource(path: path, size: probe.size, loader: loader))
+            return
+        }
+
+        let cache = configuration.pyramidCache
+        if let descriptor = cache.existingDescriptor(forImageAt: path, byteSize: probe.fileSize, modified: probe.modified),
+           let source = try? DeepZoomTileSource(descriptorAt: descriptor, decoders: configuration.decoders) {
+            opened(source)
+            return
+        }
+
+        // Too large to show at once: an overview now, the pyramid when it is cut. The cutter keeps the
+        // stored orientation (as vips does), so the overview does too.
+        emit(.cutting(imageSize: probe.storedSize))
+        if let overview = overview(of: path, probe: probe, configuration: configuration) { emit(.overview(overview)) }
+        let folder = cache.folder(forImageAt: path, byteSize: probe.fileSize, modified: probe.modified)
+        let cutter = TileCutter(options: TileCutterOptions(), fallbackDecoders: configuration.decoders)
+        let started = ContinuousClock.now
+        do {
+            let result = try cutter.cut(imageAt: path, into: folder, name: TilePyramidCache.pyramidName,
+                                        progress: { [events] progress in events.push(.progress(progress)) },
+                                        isCancelled: { [self] in isCancelled })
+            Self.logger.info("cut \(path) into \(result.tilesWritten) tiles in \(ContinuousClock.now - started)")
+            opened(try DeepZoomTileSource(descriptorAt: cache.descriptorPath(inFolder: folder),
+                                          decoders: configuration.decoders))
+        } catch let error as TileCutError where error.reason == .outputExists {
+            // Another Tessera finished the same cut first: use it.
+            opened(try DeepZoomTileSource(descriptorAt: cache.descriptorPath(inFolder: folder),
+                                          decoders: configuration.decoders))
+        } catch let error as TileSourceError {
+            throw error
+        } catch {
+            if isCancelled { return }
+            throw TileSourceError(path: path, reason: .unreadableImage("cannot cut into tiles: \(error)"))
+        }
+    }
+
+    /// A quick whole-image picture: a JPEG decoded shrunk on load (1/8 scale costs a fraction of a full
+    /// decode and 1/64 of its memory), or any image under the pixel limit decoded and shrunk. Nil otherwise.
+    private func overview(of path: String, probe: ImageProbe, configuration: Configuration) -> PixelBuffer? {
+        guard probe.format == .jpeg || probe.storedSize.area <= configuration.pixelLimit else { return nil }
+        let limit = configuration.maxTextureSize
+        var side = configuration.overviewSide
+        if limit.width > 0 { side = min(side, limit.width) }
+        if limit.height > 0 { side = min(side, limit.height) }
+        // Ask for exactly the 1/8 scale when it fits, so the decoder's shrink is the only scaling done.
+        let eighth = PixelSize(width: (probe.storedSize.width + 7) / 8, height: (probe.storedSize.height + 7) / 8)
+        let box = max(eighth.width, eighth.height) <= side ? eighth : PixelSize(width: side, height: side)
+        // The pixel limit guards against decoding huge images whole; TurboJPEG never does here.
+        let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: .max, applyOrientation: false)
+        return try? loader.load(path: path, fitting: box)
+    }
+}

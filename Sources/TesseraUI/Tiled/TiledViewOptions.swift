@@ -1,0 +1,45 @@
+import Foundation
+import TesseraCore
+import TesseraImaging
+
+/// How the tiled view behaves; the command line fills it in.
+public struct TiledViewOptions: Sendable {
+    /// A newly arrived tile's fade-in (CATiledLayer's 0.25 s); `.none` disables it.
+    public var fade = FadeTiming.default
+    /// Bound on the evictable tile textures, in bytes (the pinned coarse levels come on top).
+    public var cacheLimitBytes = 192 << 20
+    /// Tile reading threads: several (CATiledLayer draws on several threads at once), one core left to the
+    /// frame loop where there are more than three.
+    public var workerCount = max(2, ProcessInfo.processInfo.activeProcessorCount - 1)
+    /// A plain image with more pixels than this (or larger than a texture) is cut into a pyramid.
+    public var pixelLimit = 100_000_000
+    /// Bytes copied into textures per frame at most (one tile always goes through): 12 tiles of 256 px,
+    /// about 3 ms with the software renderer.
+    public var uploadBudgetBytes = 3 << 20
+    /// Of which tiles loaded ahead, not on screen yet, may use this much: a burst of preloaded tiles is
+    /// spread over frames instead of making one frame slow.
+    public var preloadUploadBudgetBytes = 1 << 20
+    public var policy = TilePyramidPolicy()
+    /// Where pyramids cut from large plain images are kept.
+    public var pyramidCache = TilePyramidCache(root: TilePyramidCache.defaultRoot())
+    /// Zoom limit in device pixels per image pixel (levelsOfDetailBias 2).
+    public var maxDeviceScale = 4.0
+    /// Around the viewport, this fraction of a screen (at least one tile) is loaded after the visible
+    /// tiles, so a drag or fling starting from rest finds its first screens held.
+    public var preloadMarginScreens = 0.5
+    /// While the view moves, tiles are also loaded where it will be this much later (at most 1.5 screens
+    /// ahead), so they are held, and appear at once, by the time they come into view.
+    public var preloadLookahead: Duration = .milliseconds(500)
+
+    public init() {}
+}
+
+/// What the tiled view asks its host to do.
+public enum TiledViewAction: Equatable, Sendable {
+    /// Esc or Enter: leave the view (back to the strip; quits the standalone view).
+    case close
+    /// q: quit the application.
+    case quit
+    /// PageUp / PageDown / Space: the host may show the neighbouring image.
+    case showPrevious, showNext
+}

@@ -1,0 +1,174 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import Dispatch
+import Foundation
+import Synchronization
+import TesseraCore
+import TesseraImaging
+import TesseraUI
+
+/// `tessera tile`: cuts an image into Deep Zoom tiles (or the Core Animation book's flat tiles), streaming.
+struct Tile: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Cut an image into Deep Zoom (or flat) tiles, in memory that follows its width, not its area.",
+        discussion: """
+        dzi (default) writes NAME.dzi and NAME_files/LEVEL/COL_ROW.jpeg, the files `vips dzsave` writes for the \
+        same tile size, overlap and format. flat writes the full resolution only, as NAME_CC_RR.jpg (column, \
+        then row). NAME is the image's file name without its extension.
+
+        Baseline JPEG and PNG are read row by row at any size. Progressive JPEG, interlaced PNG and other \
+        formats (WebP, GIF, TIFF, BMP) are decoded whole, up to --pixel-limit-mp.
+
+        Output appears at the end, all at once: an interrupted run (Ctrl-C) leaves nothing behind.
+        """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case jpeg, png
+    }
+
+    enum Layout: String, ExpressibleByArgument, CaseIterable {
+        case dzi, flat
+    }
+
+    @Argument(help: "The image to cut.")
+    var image: String
+    @Option(help: "Folder to write into (created if needed).")
+    var out = "."
+    @Option(help: "Tile size in pixels (1-8192).")
+    var tileSize = 256
+    @Option(help: "Pixels each tile shares with its neighbours on each side.")
+    var overlap = 0
+    @Option(help: "Tile format: jpeg or png.")
+    var format = Format.jpeg
+    @Option(help: "JPEG quality (1-100).")
+    var quality = 85
+    @Option(help: "dzi (Deep Zoom pyramid) or flat (full-resolution tiles NAME_CC_RR.jpg).")
+    var layout = Layout.dzi
+    @Option(help: "Largest image decoded whole (formats other than baseline JPEG and PNG), in megapixels.")
+    var pixelLimitMp = 100
+    @Flag(help: "Replace an earlier cut of the same name.")
+    var force = false
+    @Flag(help: "No progress bar.")
+    var quiet = false
+
+    func validate() throws {
+        if !(1...8192).contains(tileSize) { throw ValidationError("--tile-size must be between 1 and 8192") }
+        if !(0...tileSize).contains(overlap) { throw ValidationError("--overlap must be between 0 and the tile size") }
+        if !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
+        if pixelLimitMp < 1 { throw ValidationError("--pixel-limit-mp must be at least 1") }
+    }
+
+    func run() throws {
+        var options = TileCutterOptions()
+        options.tileSize = tileSize
+        options.overlap = overlap
+        options.format = format == .png ? .png : .jpeg
+        options.quality = quality
+        options.layout = layout == .flat ? .flat : .dzi
+        options.replaceExisting = force
+        options.pixelLimitForWholeDecode = pixelLimitMp * 1_000_000
+
+        // SDL_image decodes the formats that are not streamed; start SDL only when one of those is given.
+        var sdl: SDLSystem?
+        var fallback: [any ImageDecoding] = []
+        if Self.needsWholeImageDecoder(image) {
+            sdl = try? SDLSystem(headless: true)
+            if sdl != nil { fallback = [SDLImageDecoder()] }
+        }
+        defer { withExtendedLifetime(sdl) {} }
+
+        let interruption = Interruption()
+        let signalSources = interruption.install()
+        defer { withExtendedLifetime(signalSources) {} }
+        let bar = quiet || isatty(STDERR_FILENO) == 0 ? nil : ProgressBar()
+
+        var progress: (@Sendable (TileProgress) -> Void)?
+        if let bar { progress = { bar.show($0) } }
+        let cutter = TileCutter(options: options, fallbackDecoders: fallback)
+        let result: TileCutResult
+        do {
+            result = try cutter.cut(imageAt: image, into: out, progress: progress,
+                                    isCancelled: { interruption.signal != nil })
+        } catch let error as TileCutError {
+            bar?.clear()
+            if error.reason == .cancelled, let signal = interruption.signal {
+                throw fail("interrupted; nothing was written", code: 128 + signal)
+            }
+            if error.reason == .outputExists {
+                throw fail("\(error.path) already exists (use --force to replace it)")
+            }
+            throw fail("\(error)")
+        }
+        bar?.finish()
+        if !quiet {
+            let g = result.geometry
+            print("\(result.descriptorPath ?? result.tilesFolder): \(result.tilesWritten) tiles, "
+                  + "\(options.layout == .dzi ? g.levelCount : 1) level(s), \(g.width)x\(g.height)")
+        }
+    }
+
+    /// Whether the file is of a format that only SDL_image reads (so it is worth starting SDL).
+    static func needsWholeImageDecoder(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: ImageFormat.sniffLength)) ?? Data()
+        switch ImageFormat.sniff(head) {
+        case .jpeg, .png, .unknown: return false
+        case .gif, .webp, .bmp, .tiff: return true
+        }
+    }
+}
+
+/// SIGINT and SIGTERM during a cut: the first asks the cutter to stop (it removes its temporary folder
+/// and the command exits 130 or 143); a second one, or a cutter that has not stopped within 5 s, exits
+/// at once (leaving at worst a hidden temporary folder that the next run removes).
+private final class Interruption: Sendable {
+    private let received = Mutex<Int32?>(nil)
+
+    var signal: Int32? { received.withLock { $0 } }
+
+    /// Returns the dispatch sources, which must be kept alive for as long as signals are to be handled.
+    func install() -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { signo in
+            // Ignored by the default disposition so that only the dispatch source sees it.
+            Glibc.signal(signo, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
+            source.setEventHandler { [self] in arrived(signo) }
+            source.resume()
+            return source
+        }
+    }
+
+    private func arrived(_ signo: Int32) {
+        let first = received.withLock { current -> Bool in
+            guard current == nil else { return false }
+            current = signo
+            return true
+        }
+        guard first else { _exit(128 + signo) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 5) { _exit(128 + signo) }
+    }
+}
+
+/// The progress line on stderr, drawn at most ten times a second.
+private final class ProgressBar: Sendable {
+    private let line = Mutex(TileProgressLine())
+    private let start = DispatchTime.now().uptimeNanoseconds
+
+    private var now: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+
+    func show(_ progress: TileProgress) {
+        let now = self.now
+        if let text = line.withLock({ $0.line(for: progress, now: now) }) {
+            FileHandle.standardError.write(Data(text.utf8))
+        }
+    }
+
+    func finish() { FileHandle.standardError.write(Data("\n".utf8)) }
+
+    func clear() { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import TesseraCore
+import TesseraImaging
+import TesseraUI
+
+struct View: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show one image zoomable, CATiledLayer style: a Deep Zoom pyramid, a tile folder or a plain image.",
+        discussion: """
+        PATH is a .dzi (Tessera's or one written by `vips dzsave`), a folder of NAME_CC_RR.jpg tiles, or an \
+        image. An image too large for one texture (or over --pixel-limit-mp) is cut into a pyramid in the \
+        background, kept in $XDG_CACHE_HOME/tessera/tiles (~/.cache) and reused next time; a quick overview \
+        shows meanwhile.
+
+        Keys:
+          + / -, wheel        zoom in / out about the pointer
+          0 / 1               fit the window / 100 % (one image pixel per device pixel)
+          double-click        zoom in 2x about the point (at the limit, back to fit)
+          arrows, h/j/k/l     pan
+          f                   toggle fullscreen
+          Esc, q              quit
+        Mouse: drag to pan (release while moving to fling). Zoom runs from fit to 4x past native pixels.
+        """)
+
+    @Argument(help: "A .dzi file, a tile folder or an image.")
+    var path: String
+    @Option(help: "Fade-in time of an arriving tile, in seconds; 0 turns fading off.")
+    var fade = 0.25
+    @Option(help: "Tile texture cache limit in MB (the coarse levels are kept on top).")
+    var cacheMb = 192
+    @Option(help: "Tile reading threads (default: all cores but one, at least 2).")
+    var workers: Int?
+    @Option(help: "Largest image shown directly, in megapixels; larger ones are cut into tiles.")
+    var pixelLimitMp = 100
+    @OptionGroup var display: RunOptions
+
+    func validate() throws {
+        if !(0...10).contains(fade) { throw ValidationError("--fade must be between 0 and 10 seconds") }
+        if cacheMb < 1 { throw ValidationError("--cache-mb must be at least 1") }
+        if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64") }
+        if pixelLimitMp < 1 { throw ValidationError("--pixel-limit-mp must be at least 1") }
+    }
+
+    func run() throws {
+        display.bootstrapLogging()
+        var options = ViewerOptions(items: [CarouselItem(path: path)])
+        try display.apply(to: &options)
+        var view = TiledViewOptions()
+        view.fade = FadeTiming(duration: .milliseconds(Int((fade * 1000).rounded())))
+        view.cacheLimitBytes = cacheMb << 20
+        if let workers { view.workerCount = workers }
+        view.pixelLimit = pixelLimitMp * 1_000_000
+        do {
+            try TiledViewer(path: path, options: options, view: view).run()
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw fail("\(error)")
+        }
+    }
+}

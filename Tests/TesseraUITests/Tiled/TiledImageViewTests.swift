@@ -1,0 +1,215 @@
+import Foundation
+import XCTest
+@testable import TesseraCore
+@testable import TesseraImaging
+@testable import TesseraUI
+
+/// The tiled view headless, read back pixel by pixel.
+final class TiledImageViewTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-tiled-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Pixels of the frame inside the image (a few pixels in from its edges) that differ from the gradient
+    /// at the image point they show by more than a shift of `screenPixels` would explain (and at least
+    /// `floor` levels, for rounding), over every 3rd pixel. Linear filtering shows the colour at the pixel
+    /// centre's image position; nearest filtering the colour of the pixel under it.
+    private func mismatches(_ frame: PixelBuffer, view: TiledImageView, image: PixelSize, screenPixels: Double = 0.6,
+                            floor: Double = 3, nearest: Bool = false) -> (count: Int, checked: Int, worst: String) {
+        guard let zoom = view.zoom, let origin = view.imageOriginInPixels else { return (Int.max, 0, "no image") }
+        // The ramps change by 510 / period levels per image pixel.
+        let tolerance = max(floor, 510 / TiledFixtures.rampPeriod * screenPixels / zoom)
+        var count = 0, checked = 0, worst = ""
+        var worstError = 0.0
+        let margin = max(2, 2 / zoom)
+        // Filters blur the ramps' corners over a few pixels of the level drawn, i.e. a few / zoom image pixels.
+        let cornerMargin = nearest ? 0 : 1 + 3 / min(zoom, 1)
+        for y in stride(from: 0, to: frame.height, by: 3) {
+            for x in stride(from: 0, to: frame.width, by: 3) {
+                var ix = (Double(x) + 0.5 - origin.x) / zoom, iy = (Double(y) + 0.5 - origin.y) / zoom
+                guard ix >= margin, iy >= margin, ix < Double(image.width) - margin, iy < Double(image.height) - margin,
+                      TiledFixtures.distanceFromCorner(ix) >= cornerMargin,
+                      TiledFixtures.distanceFromCorner(iy) >= cornerMargin else {
+                    continue
+                }
+                if nearest { ix = ix.rounded(.down); iy = iy.rounded(.down) } else { ix -= 0.5; iy -= 0.5 }
+                let want = TiledFixtures.gradientColour(x: ix, y: iy, width: image.width, height: image.height)
+                let got = frame.pixel(x: x, y: y)
+                let error = max(abs(Double(got.r) - want.r), abs(Double(got.g) - want.g), abs(Double(got.b) - want.b))
+                checked += 1
+                if error > tolerance { count += 1 }
+                if error > worstError { worstError = error; worst = "(\(x),\(y)) got \(got) want \(want)" }
+            }
+        }
+        return (count, checked, worst)
+    }
+
+    func testRoundTripAtSeveralZoomsMatchesTheSourceScaledTheSameWay() throws {
+        let image = TiledFixtures.gradient(width: 1200, height: 800)
+        let path = try TiledFixtures.writeDeepZoom(image, tileSize: 64, overlap: 1, in: folder)
+        let harness = try TiledViewHarness(path: path, width: 240, height: 180)
+        let view = harness.view
+
+        // Fit: 0.2 device pixels per image pixel, drawn from the level at 1/4 (300x200, shrunk by 0.8).
+        var frame = try harness.runUntilSharp()
+        XCTAssertEqual(view.zoom ?? 0, 0.2, accuracy: 1e-9)
+        let geometry = try XCTUnwrap(view.geometry)
+        XCTAssertEqual(geometry.level(forScale: 0.2), geometry.maxLevel - 2)
+        var result = mismatches(frame, view: view, image: image.size)
+        XCTAssertGreaterThan(result.checked, 500)
+        XCTAssertEqual(result.count, 0, "fit: \(result.worst)")
+
+        // Zoom in once (x1.41): the level at 1/2.
+        harness.send(.keyDown(.character("+"), isRepeat: false))
+        frame = try harness.runUntilSharp()
+        XCTAssertEqual(geometry.level(forScale: view.deviceScale ?? 0), geometry.maxLevel - 1)
+        result = mismatches(frame, view: view, image: image.size)
+        XCTAssertEqual(result.count, 0, "x1.41: \(result.worst)")
+
+        // 100 %: full-resolution tiles, one image pixel per device pixel.
+        harness.send(.mouseMotion(x: 60, y: 50, isLeftDown: false))
+        harness.send(.keyDown(.character("1"), isRepeat: false))
+        frame = try harness.runUntilSharp()
+        XCTAssertEqual(view.deviceScale ?? 0, 1, accuracy: 1e-9)
+        result = mismatches(frame, view: view, image: image.size)
+        XCTAssertEqual(result.count, 0, "100 %: \(result.worst)")
+
+        // 4x past native: magnified with the nearest filter.
+        harness.send(.wheel(dx: 0, dy: 20, x: 120, y: 90))
+        frame = try harness.runUntilSharp()
+        XCTAssertEqual(view.deviceScale ?? 0, 4, accuracy: 1e-9)
+        result = mismatches(frame, view: view, image: image.size, floor: 1, nearest: true)
+        XCTAssertEqual(result.count, 0, "400 %: \(result.worst)")
+    }
+
+    func testPlainImageIsShownDirectly() throws {
+        let image = TiledFixtures.gradient(width: 300, height: 200)
+        let path = folder.appendingPathComponent("plain.png").path
+        try PNGWriter.write(image, to: path)
+        let harness = try TiledViewHarness(path: path, width: 300, height: 200)
+        let frame = try harness.runUntilSharp()
+        let geometry = try XCTUnwrap(harness.view.geometry)
+        XCTAssertEqual(geometry.tileCount(geometry.maxLevel), 1, "one texture, not tiles")
+        let result = mismatches(frame, view: harness.view, image: image.size)
+        XCTAssertEqual(result.count, 0, result.worst)
+    }
+
+    func testLyingPyramidShowsWhatExistsAndMarksTheRest() throws {
+        let image = TiledFixtures.gradient(width: 512, height: 384)
+        let path = try TiledFixtures.writeDeepZoom(image, tileSize: 128, overlap: 0, in: folder)
+        let full = folder.appendingPathComponent("test_files/9")
+        try FileManager.default.removeItem(at: full.appendingPathComponent("1_1.png"))
+        try Data("garbage".utf8).write(to: full.appendingPathComponent("2_1.png"))
+        let harness = try TiledViewHarness(path: path, width: 512, height: 384)
+        harness.send(.keyDown(.character("1"), isRepeat: false))
+        let frame = try harness.runUntilSharp()
+        XCTAssertTrue(harness.view.isComplete, "a marked square is not a hole")
+        XCTAssertEqual(harness.view.metrics.tiles.failed, 2)
+        for (column, expectMark) in [(1, true), (2, true), (0, false), (3, false)] {
+            var dark = 0, red = 0
+            for y in (128 + 4)..<(256 - 4) {
+                for x in (column * 128 + 4)..<(column * 128 + 124) {
+                    let p = frame.pixel(x: x, y: y)
+                    if p.isClose(to: Theme.missingTile, tolerance: 2) { dark += 1 }
+                    if p.isClose(to: Theme.missingTileMark, tolerance: 2) { red += 1 }
+                }
+            }
+            if expectMark {
+                XCTAssertGreaterThan(dark, 10_000, "column \(column): dark square")
+                XCTAssertGreaterThan(red, 200, "column \(column): red X")
+            } else {
+                XCTAssertEqual(dark + red, 0, "column \(column) drawn from its tile")
+            }
+        }
+    }
+
+    func testMalformedDescriptorStillShowsTheTiles() throws {
+        let image = TiledFixtures.gradient(width: 300, height: 200)
+        let path = try TiledFixtures.writeDeepZoom(image, tileSize: 64, overlap: 1, in: folder)
+        try "<Image TileSize=\"64\"".write(toFile: path, atomically: true, encoding: .utf8)
+        let harness = try TiledViewHarness(path: path, width: 300, height: 200)
+        let frame = try harness.runUntilSharp()
+        XCTAssertEqual(harness.view.geometry, DeepZoomGeometry(width: 300, height: 200, tileSize: 64, overlap: 1))
+        XCTAssertEqual(mismatches(frame, view: harness.view, image: image.size).count, 0)
+    }
+
+    func testUnreadableImageShowsTheReason() throws {
+        let path = folder.appendingPathComponent("broken.jpg").path
+        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: path))
+        let harness = try TiledViewHarness(path: path, width: 200, height: 100)
+        try harness.run(until: { harness.view.errorText != nil })
+        XCTAssertEqual(harness.view.errorText, "broken.jpg: Not an image")
+        XCTAssertTrue(harness.view.isIdle(now: harness.clock.now()))
+        let missing = try TiledViewHarness(path: folder.appendingPathComponent("none.jpg").path, width: 200, height: 100)
+        try missing.run(until: { missing.view.errorText != nil })
+        XCTAssertEqual(missing.view.errorText, "none.jpg: File not found")
+    }
+
+    /// A tile arriving on screen fades in over the coarser tile under it, linearly over 0.25 s; the tiles
+    /// held when it opened appear at once.
+    func testArrivingTileFadesInOverTheCoarserLevel() throws {
+        let red = RGBA(r: 255, g: 0, b: 0), blue = RGBA(r: 0, g: 0, b: 255)
+        let image = TiledFixtures.gradient(width: 512, height: 512)
+        // Level 9 (full size, four tiles: the base level, read on open) red; level 8 blue.
+        let path = try TiledFixtures.writeDeepZoom(image, tileSize: 256, overlap: 0, in: folder) { level, size in
+            level == 9 ? PixelBuffer(width: size.width, height: size.height, filledWith: red)
+                : level == 8 ? PixelBuffer(width: size.width, height: size.height, filledWith: blue) : nil
+        }
+        let harness = try TiledViewHarness(path: path, width: 256, height: 256,
+                                           options: TiledViewHarness.options(fade: .default))
+        let view = harness.view
+        // Open, without letting the clock run: the base level (red) shows at once, no fade.
+        var frame = try harness.run(until: { view.geometry != nil })
+        while !view.heldTiles.contains(where: { $0.level == 9 }) { frame = try harness.frame(advance: .zero) }
+        XCTAssertTrue(frame.pixel(x: 128, y: 128).isClose(to: red, tolerance: 1), "\(frame.pixel(x: 128, y: 128))")
+        // Wait (in real time, the view's clock stopped) for the level-8 tile to arrive; it starts at alpha 0.
+        let deadline = Date().addingTimeInterval(10)
+        while !view.heldTiles.contains(TileID(level: 8, column: 0, row: 0)) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.005)
+            frame = try harness.frame(advance: .zero)
+        }
+        XCTAssertTrue(frame.pixel(x: 128, y: 128).isClose(to: red, tolerance: 1), "alpha 0 at arrival")
+        frame = try harness.frame(advance: .milliseconds(125))
+        XCTAssertTrue(frame.pixel(x: 128, y: 128).isClose(to: RGBA(r: 128, g: 0, b: 128), tolerance: 3),
+                      "half way at 0.125 s: \(frame.pixel(x: 128, y: 128))")
+        XCTAssertFalse(view.isIdle(now: harness.clock.now()))
+        frame = try harness.frame(advance: .milliseconds(125))
+        XCTAssertTrue(frame.pixel(x: 128, y: 128).isClose(to: blue, tolerance: 1), "opaque at 0.25 s")
+        XCTAssertEqual(view.metrics.fadeSamplesMs, [250])
+    }
+
+    func testTextureCacheKeepsCoarseLevelsWhilePanningFar() throws {
+        let image = TiledFixtures.gradient(width: 2048, height: 256)
+        let path = try TiledFixtures.writeDeepZoom(image, tileSize: 64, overlap: 0, in: folder)
+        var options = TiledViewHarness.options()
+        options.cacheLimitBytes = 40 * 64 * 64 * 4  // forty tiles
+        // Levels up to 256x32 pinned; the base level is 128x16 (two tiles).
+        options.policy = TilePyramidPolicy(pinnedLevelPixels: 256 * 32, baseLevelPixels: 128 * 16, baseLevelTiles: 4)
+        let harness = try TiledViewHarness(path: path, width: 256, height: 256, options: options)
+        let view = harness.view
+        try harness.runUntilSharp()
+        let geometry = try XCTUnwrap(view.geometry)
+        XCTAssertEqual(view.geometry.map { $0.level(forScale: view.deviceScale ?? 0) }, 8, "fit shows the 256x32 level")
+        harness.send(.keyDown(.character("1"), isRepeat: false))
+        for _ in 0..<10 {
+            harness.send(.wheel(dx: 5, dy: 0, x: 128, y: 128))  // 200 points to the right
+            try harness.runUntilSharp()
+        }
+        XCTAssertTrue(view.isAtRightEdge)
+        XCTAssertGreaterThan(view.metrics.evictions, 0, "panning far must evict")
+        for level in [7, 8] {
+            for column in 0..<geometry.columns(level) {
+                XCTAssertTrue(view.heldTiles.contains(TileID(level: level, column: column, row: 0)), "level \(level) kept")
+            }
+        }
+        let fullLevel = view.heldTiles.filter { $0.level == geometry.maxLevel }.count
+        XCTAssertLessThanOrEqual(fullLevel, 40, "the bound holds")
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import XCTest
+@testable import TesseraCore
+@testable import TesseraImaging
+@testable import TesseraUI
+
+/// A headless SDL stack (dummy driver, software renderer) with one `TiledImageView`, driven frame by frame
+/// on the test's thread, and the small pyramids the tests open.
+final class TiledViewHarness {
+    let system: SDLSystem
+    let window: Window
+    let renderer: Renderer
+    let text: TextCache
+    let view: TiledImageView
+    let clock: ManualClock
+
+    init(path: String, width: Int, height: Int, options: TiledViewOptions = TiledViewHarness.options()) throws {
+        system = try SDLSystem(headless: true)
+        window = try Window(system: system, title: "test", width: width, height: height)
+        renderer = try Renderer(window: window, software: true, vsync: false)
+        text = TextCache(renderer: renderer, fontPath: nil)
+        clock = ManualClock(start: .seconds(100))
+        view = TiledImageView(path: path, renderer: renderer, text: text, assets: nil, options: options,
+                              pixelScale: 1, now: clock.now())
+    }
+
+    /// No fade, a private pyramid cache.
+    static func options(fade: FadeTiming = .none) -> TiledViewOptions {
+        var options = TiledViewOptions()
+        options.fade = fade
+        options.workerCount = 2
+        options.pyramidCache = TilePyramidCache(root: FileManager.default.temporaryDirectory
+            .appendingPathComponent("tessera-ui-pyramids-\(UUID().uuidString)").path)
+        return options
+    }
+
+    /// One frame at the clock's time: update, draw, and the pixels drawn.
+    @discardableResult
+    func frame(advance: Duration = .milliseconds(16)) throws -> PixelBuffer {
+        clock.advance(by: advance)
+        view.update(now: clock.now())
+        view.render(now: clock.now())
+        let pixels = try renderer.readPixels()
+        renderer.present()
+        return pixels
+    }
+
+    /// Runs frames (sleeping a little between them so workers can finish) until `done`, at most 10 s.
+    @discardableResult
+    func run(until done: () -> Bool, file: StaticString = #filePath, line: UInt = #line) throws -> PixelBuffer {
+        let deadline = Date().addingTimeInterval(10)
+        var pixels = try frame()
+        while !done() {
+            guard Date() < deadline else {
+                XCTFail("timed out", file: file, line: line)
+                return pixels
+            }
+            Thread.sleep(forTimeInterval: 0.005)
+            pixels = try frame()
+        }
+        return pixels
+    }
+
+    /// Until every visible tile is at the right level and nothing loads or fades.
+    @discardableResult
+    func runUntilSharp(file: StaticString = #filePath, line: UInt = #line) throws -> PixelBuffer {
+        try run(until: { view.isSharp && view.isIdle(now: clock.now()) }, file: file, line: line)
+        return try frame(advance: .zero)
+    }
+
+    func send(_ event: InputEvent) {
+        _ = view.handle(event, now: clock.now())
+    }
+}
+
+/// Test pictures and pyramids written as PNG (lossless, so pixels can be compared exactly).
+enum TiledFixtures {
+    /// Period of the red and green ramps: steep enough (4 levels a pixel) that a pixel's shift shows.
+    static let rampPeriod = 128.0
+
+    /// Red and green rise and fall across and down every 128 pixels (a triangle wave, piecewise linear, so a
+    /// filtered picture keeps the value at each point away from the corners), blue grows left to right
+    /// across the whole image (which 128-pixel period a pixel is in).
+    static func gradientColour(x: Double, y: Double, width: Int, height: Int) -> (r: Double, g: Double, b: Double) {
+        (ramp(x), ramp(y), max(0, min(255, x / Double(width - 1) * 255)))
+    }
+
+    static func ramp(_ v: Double) -> Double {
+        let phase = (v.truncatingRemainder(dividingBy: rampPeriod) + rampPeriod).truncatingRemainder(dividingBy: rampPeriod)
+        return 255 * (1 - abs(phase / (rampPeriod / 2) - 1))
+    }
+
+    /// How far `v` is from the nearest corner of the ramp.
+    static func distanceFromCorner(_ v: Double) -> Double {
+        let half = rampPeriod / 2
+        let phase = (v.truncatingRemainder(dividingBy: half) + half).truncatingRemainder(dividingBy: half)
+        return min(phase, half - phase)
+    }
+
+    static func gradient(width: Int, height: Int) -> PixelBuffer {
+        var bytes = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let c = gradientColour(x: Double(x), y: Double(y), width: width, height: height)
+                let i = (y * width + x) * 4
+                bytes[i] = UInt8(c.b.rounded()); bytes[i + 1] = UInt8(c.g.rounded()); bytes[i + 2] = UInt8(c.r.rounded())
+            }
+        }
+        return PixelBuffer(width: width, height: height, bytes: bytes)
+    }
+
+    static func crop(_ buffer: PixelBuffer, _ region: PixelRegion) -> PixelBuffer {
+        var bytes = [UInt8](repeating: 0, count: region.width * region.height * 4)
+        for y in 0..<region.height {
+            let from = ((region.y + y) * buffer.width + region.x) * 4
+            bytes.replaceSubrange((y * region.width * 4)..<((y + 1) * region.width * 4),
+                                  with: buffer.bytes[from..<(from + region.width * 4)])
+        }
+        return PixelBuffer(width: region.width, height: region.height, bytes: bytes)
+    }
+
+    /// A Deep Zoom pyramid of `image` with PNG tiles; `levelImage` may replace a level's picture (to tell
+    /// levels apart). Returns the descriptor's path.
+    static func writeDeepZoom(_ image: PixelBuffer, tileSize: Int, overlap: Int, in folder: URL, name: String = "test",
+                              levelImage: ((Int, PixelSize) -> PixelBuffer?)? = nil) throws -> String {
+        let geometry = DeepZoomGeometry(width: image.width, height: image.height, tileSize: tileSize, overlap: overlap)
+        for level in 0...geometry.maxLevel {
+            let size = geometry.levelSize(level)
+            let picture = levelImage?(level, size) ?? PixelScaler.scaled(image, to: size)
+            let levelFolder = folder.appendingPathComponent("\(name)_files/\(level)")
+            try FileManager.default.createDirectory(at: levelFolder, withIntermediateDirectories: true)
+            for row in 0..<geometry.rows(level) {
+                for column in 0..<geometry.columns(level) {
+                    let tile = TileID(level: level, column: column, row: row)
+                    try PNGWriter.write(crop(picture, geometry.region(of: tile)),
+                                        to: levelFolder.appendingPathComponent("\(column)_\(row).png").path)
+                }
+            }
+        }
+        let descriptor = DeepZoomDescriptor(width: image.width, height: image.height, tileSize: tileSize,
+                                            overlap: overlap, format: "png")
+        let path = folder.appendingPathComponent("\(name).dzi").path
+        try descriptor.xml.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
