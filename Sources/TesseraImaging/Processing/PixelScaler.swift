@@ -76,24 +76,30 @@ public enum PixelScaler {
                         let row = rows[slot]
                         for i in 0..<rowFloats { acc[i] += w * row[i] }
                     }
-                    // Un-premultiply into bytes. Alpha was accumulated as the weighted mean of A (0...255);
-                    // colours as the weighted mean of A*C, so C = sum(A*C)/sum(A).
-                    var o = dy * rowFloats
-                    for i in stride(from: 0, to: rowFloats, by: 4) {
-                        let a = acc[i + 3]
-                        if a < 1e-4 {
-                            out[o] = 0; out[o + 1] = 0; out[o + 2] = 0; out[o + 3] = 0
-                        } else {
-                            let inv = 1 / a
-                            out[o] = toByte(acc[i] * inv)
-                            out[o + 1] = toByte(acc[i + 1] * inv)
-                            out[o + 2] = toByte(acc[i + 2] * inv)
-                            out[o + 3] = toByte(a)
-                        }
-                        o += 4
-                    }
+                    writeUnpremultiplied(UnsafeBufferPointer(acc), into: out, at: dy * rowFloats)
                 }
             }
+        }
+    }
+
+    /// Un-premultiplies one accumulated row into bytes at `offset`. Alpha was accumulated as the weighted
+    /// mean of A (0...255), colours as the weighted mean of A*C, so C = sum(A*C)/sum(A).
+    @inline(__always)
+    static func writeUnpremultiplied(_ acc: UnsafeBufferPointer<Float>, into out: UnsafeMutableBufferPointer<UInt8>,
+                                     at offset: Int) {
+        var o = offset
+        for i in stride(from: 0, to: acc.count, by: 4) {
+            let a = acc[i + 3]
+            if a < 1e-4 {
+                out[o] = 0; out[o + 1] = 0; out[o + 2] = 0; out[o + 3] = 0
+            } else {
+                let inv = 1 / a
+                out[o] = toByte(acc[i] * inv)
+                out[o + 1] = toByte(acc[i + 1] * inv)
+                out[o + 2] = toByte(acc[i + 2] * inv)
+                out[o + 3] = toByte(a)
+            }
+            o += 4
         }
     }
 

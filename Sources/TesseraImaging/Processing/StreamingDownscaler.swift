@@ -85,20 +85,7 @@ public final class StreamingDownscaler {
         let rowFloats = outputSize.width * 4
         output.withUnsafeMutableBufferPointer { out in
             current.withUnsafeBufferPointer { acc in
-                var o = currentRow * rowFloats
-                for i in stride(from: 0, to: rowFloats, by: 4) {
-                    let a = acc[i + 3]
-                    if a < 1e-4 {
-                        out[o] = 0; out[o + 1] = 0; out[o + 2] = 0; out[o + 3] = 0
-                    } else {
-                        let inv = 1 / a
-                        out[o] = PixelScaler.toByte(acc[i] * inv)
-                        out[o + 1] = PixelScaler.toByte(acc[i + 1] * inv)
-                        out[o + 2] = PixelScaler.toByte(acc[i + 2] * inv)
-                        out[o + 3] = PixelScaler.toByte(a)
-                    }
-                    o += 4
-                }
+                PixelScaler.writeUnpremultiplied(acc, into: out, at: currentRow * rowFloats)
             }
         }
         swap(&current, &next)
