@@ -4,14 +4,23 @@
 APT_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libsdl2-ttf-dev \
                 libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libexif-dev fonts-dejavu-core
 SAMPLE_TOOLS := libjpeg-turbo-progs webp
+# Tools some tests use to make fixtures or check our output: cwebp (WebP files), gio (GLib's view of a
+# thumbnail's validity).
+TEST_PACKAGES := webp libglib2.0-bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=
 ARGS ?=
 
-.PHONY: deps build debug run test samples clean
+.PHONY: deps test-deps install build debug run test samples clean
 
 deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@$(MAKE) --no-print-directory install PACKAGES="$(APT_PACKAGES)"
+
+test-deps:
+	@$(MAKE) --no-print-directory install PACKAGES="$(APT_PACKAGES) $(TEST_PACKAGES)"
+
+install:
+	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
@@ -27,7 +36,7 @@ run: build
 	.build/release/tessera $(ARGS)
 
 # Headless: SDL's dummy video driver, no display needed.
-test: deps
+test: test-deps
 	SDL_VIDEODRIVER=dummy SDL_RENDER_VSYNC=0 swift test --disable-swift-testing $(SWIFT_FLAGS)
 
 # Regenerates Resources/Samples (deterministic; the output is committed).
