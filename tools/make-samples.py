@@ -268,7 +268,7 @@ def segment_polys(ch, x0, y0, W, H):
     return [segs[s] for s in SEGMENTS[ch]]
 
 
-def draw_number(cv, n, cx, cy, H, color=(255, 255, 255), plate=(0, 0, 0), plate_alpha=0.5,
+def draw_number(cv, n, cx, cy, H, color=(255, 255, 255), plate=(0, 0, 0), plate_alpha=0.62,
                 aa=True, alpha_cv=None):
     """Draw n in seven-segment digits of height H centred on (cx, cy), on a
     rounded translucent plate.  If alpha_cv is given, the plate area is made
