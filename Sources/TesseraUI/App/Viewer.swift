@@ -1,4 +1,3 @@
-import CSDL2
 import Foundation
 import Logging
 import TesseraCore

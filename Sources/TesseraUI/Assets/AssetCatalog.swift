@@ -1,4 +1,3 @@
-import CSDL2
 import Foundation
 import Logging
 import TesseraCore
@@ -22,17 +21,11 @@ public final class AssetCatalog {
         if let texture = textures[name] { return texture }
         if missing.contains(name) { return nil }
         guard let path = folder?.appendingPathComponent("\(name).png").path,
-              let surface = IMG_Load(path) else {
+              let texture = renderer.makeTexture(imageFile: path) else {
             logger.warning("UI asset \(name).png not found; drawing a plain fallback")
             missing.insert(name)
             return nil
         }
-        defer { SDL_FreeSurface(surface) }
-        guard let raw = SDL_CreateTextureFromSurface(renderer.pointer, surface) else {
-            missing.insert(name)
-            return nil
-        }
-        let texture = Texture(owning: raw, renderer: renderer)
         textures[name] = texture
         return texture
     }

@@ -63,6 +63,35 @@ public final class Renderer {
         return texture
     }
 
+    /// A streaming texture without an alpha channel (XRGB8888, the same bytes as ARGB8888): for opaque
+    /// images, whose fades SDL then blends with one constant alpha instead of per pixel.
+    public func makeOpaqueTexture(width: Int, height: Int) throws -> Texture {
+        let limit = maxTextureSize
+        if (limit.width > 0 && width > limit.width) || (limit.height > 0 && height > limit.height) {
+            throw SDLError("texture \(width)x\(height) exceeds the renderer limit \(limit)")
+        }
+        guard let texture = SDL_CreateTexture(pointer, SDL_PIXELFORMAT_RGB888.rawValue,
+                                              Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(width), Int32(height)) else {
+            throw SDLError("SDL_CreateTexture \(width)x\(height)")
+        }
+        return Texture(owning: texture, renderer: self)
+    }
+
+    /// A texture of an image file read with SDL_image (small UI assets only: this decodes on the caller's
+    /// thread), or nil if it cannot be read.
+    public func makeTexture(imageFile path: String) -> Texture? {
+        guard let surface = IMG_Load(path) else { return nil }
+        defer { SDL_FreeSurface(surface) }
+        guard let raw = SDL_CreateTextureFromSurface(pointer, surface) else { return nil }
+        return Texture(owning: raw, renderer: self)
+    }
+
+    /// A straight line in output pixels.
+    public func line(from start: (x: Int, y: Int), to end: (x: Int, y: Int), _ color: RGBA) {
+        setColor(color)
+        SDL_RenderDrawLine(pointer, Int32(start.x), Int32(start.y), Int32(end.x), Int32(end.y))
+    }
+
     public func setColor(_ c: RGBA) { SDL_SetRenderDrawColor(pointer, c.r, c.g, c.b, c.a) }
 
     public func clear(_ c: RGBA) {

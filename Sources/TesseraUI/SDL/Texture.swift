@@ -51,6 +51,16 @@ public final class Texture {
         SDL_SetTextureAlphaMod(pointer, UInt8((max(0, min(1, alpha)) * 255).rounded()))
     }
 
+    /// Alpha blending on (the default) or off: an opaque image drawn without blending is a plain copy.
+    public func setBlending(_ on: Bool) {
+        SDL_SetTextureBlendMode(pointer, on ? SDL_BLENDMODE_BLEND : SDL_BLENDMODE_NONE)
+    }
+
+    /// Nearest-neighbour filtering when drawn scaled (cheap, while moving) or linear (smooth, at rest).
+    public func setScaleFilter(nearest: Bool) {
+        SDL_SetTextureScaleMode(pointer, nearest ? SDL_ScaleModeNearest : SDL_ScaleModeLinear)
+    }
+
     public func setColorMod(r: UInt8, g: UInt8, b: UInt8) {
         SDL_SetTextureColorMod(pointer, r, g, b)
     }

@@ -1,4 +1,3 @@
-import CSDL2
 import TesseraCore
 
 /// A tile's pixels on the GPU. Textures are pooled at the pyramid's full tile size, so an edge tile uses
@@ -23,12 +22,12 @@ final class TileTexture {
     func prepare(alpha: Double, nearestFilter: Bool) {
         let blend = alpha < 1 || !isOpaque
         if blend != blending {
-            SDL_SetTextureBlendMode(texture.pointer, blend ? SDL_BLENDMODE_BLEND : SDL_BLENDMODE_NONE)
+            texture.setBlending(blend)
             blending = blend
         }
         if blend { texture.setAlpha(alpha) }
         if nearestFilter != nearest {
-            SDL_SetTextureScaleMode(texture.pointer, nearestFilter ? SDL_ScaleModeNearest : SDL_ScaleModeLinear)
+            texture.setScaleFilter(nearest: nearestFilter)
             nearest = nearestFilter
         }
     }
@@ -78,12 +77,7 @@ final class TileTexturePool {
 
     private func create(_ size: PixelSize, opaque: Bool) throws -> Texture {
         guard opaque else { return try renderer.makeTexture(width: size.width, height: size.height) }
-        guard let texture = SDL_CreateTexture(renderer.pointer, SDL_PIXELFORMAT_RGB888.rawValue,
-                                              Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
-                                              Int32(size.width), Int32(size.height)) else {
-            throw SDLError("SDL_CreateTexture \(size)")
-        }
-        return Texture(owning: texture, renderer: renderer)
+        return try renderer.makeOpaqueTexture(width: size.width, height: size.height)
     }
 
     /// Whether every alpha byte is 255 (a quick scan; tiles are small).
@@ -96,13 +90,5 @@ final class TileTexturePool {
             }
             return true
         }
-    }
-}
-
-extension Renderer {
-    /// A straight line in output pixels (for the marks on missing tiles).
-    func line(from start: (x: Int, y: Int), to end: (x: Int, y: Int), _ color: RGBA) {
-        setColor(color)
-        SDL_RenderDrawLine(pointer, Int32(start.x), Int32(start.y), Int32(end.x), Int32(end.y))
     }
 }
