@@ -49,6 +49,13 @@ public struct TileCutResult: Sendable {
     public var tilesFolder: String
     public var geometry: DeepZoomGeometry
     public var tilesWritten: Int
+
+    public init(descriptorPath: String?, tilesFolder: String, geometry: DeepZoomGeometry, tilesWritten: Int) {
+        self.descriptorPath = descriptorPath
+        self.tilesFolder = tilesFolder
+        self.geometry = geometry
+        self.tilesWritten = tilesWritten
+    }
 }
 
 /// Figures of one cut that tests check (memory is bounded by the image's width, not its area).
