@@ -65,21 +65,8 @@ struct TileLayout: Sendable {
 
     /// The `.dzi` descriptor, byte for byte the layout `vips dzsave` 8.14 writes.
     var descriptorXML: String {
-        let format = self.format == .jpeg ? "jpeg" : "png"
-        return """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <Image xmlns="http://schemas.microsoft.com/deepzoom/2008"
-              Format="\(format)"
-              Overlap="\(geometry.overlap)"
-              TileSize="\(geometry.tileSize)"
-              >
-              <Size\u{20}
-                Height="\(geometry.height)"
-                Width="\(geometry.width)"
-              />
-            </Image>
-
-            """
+        DeepZoomDescriptor(width: geometry.width, height: geometry.height, tileSize: geometry.tileSize,
+                           overlap: geometry.overlap, format: format == .jpeg ? "jpeg" : "png").xml
     }
 
     /// `%02d`: at least two digits.
