@@ -150,6 +150,23 @@ final class PNGRowReader: ScanlineSource, WholeImageNeeding {
         needsWholeImage = info.needs_whole_image != 0
     }
 
+    /// Reads from `bytes`, which must outlive the reader (the carousel's PNGDecoder decodes from memory).
+    init(bytes: UnsafeRawBufferPointer) throws(TileCutError.Reason) {
+        var info = tessera_image_info()
+        var status = TESSERA_IMAGE_OK
+        var message = [CChar](repeating: 0, count: 256)
+        guard let base = bytes.bindMemory(to: UInt8.self).baseAddress,
+              let reader = tessera_png_open_memory(base, bytes.count, &info, &status, &message, message.count) else {
+            throw bytes.isEmpty ? .empty : JPEGRowReader.reason(status, message: CText.string(message))
+        }
+        self.reader = reader
+        width = Int(info.width)
+        height = Int(info.height)
+        isGrayscale = info.is_grayscale != 0
+        hasAlpha = info.has_alpha != 0
+        needsWholeImage = info.needs_whole_image != 0
+    }
+
     deinit { tessera_png_close(reader) }
 
     func readRows(into first: UnsafeMutableRawPointer, stride: Int, count: Int) throws(TileCutError.Reason) {
