@@ -1,13 +1,17 @@
 /// One image the carousel can show.
 public struct CarouselItem: Hashable, Sendable {
-    /// Where the bytes come from (a file path).
+    /// Where the bytes come from: a file path or an http(s) URL.
     public let path: String
     /// What the user sees in the overlay.
     public let displayName: String
+    /// The content the cache keys belong to; nil when unknown (a URL not downloaded yet, a file that
+    /// could not be read). Changes when the file does.
+    public var version: FileVersion?
 
-    public init(path: String, displayName: String? = nil) {
+    public init(path: String, displayName: String? = nil, version: FileVersion? = nil) {
         self.path = path
         self.displayName = displayName ?? String(path.split(separator: "/").last ?? Substring(path))
+        self.version = version
     }
 }
 
@@ -18,11 +22,15 @@ public struct ImageKey: Hashable, Sendable, CustomStringConvertible {
     /// The box the image is fitted into; zero for `.original` (not scaled at all).
     public let size: PixelSize
     public let variant: ImageVariant
+    /// The file content the pixels come from: a changed file has a new key, so stale pixels are never
+    /// found for it.
+    public let version: FileVersion?
 
-    public init(path: String, size: PixelSize, variant: ImageVariant = .cell) {
+    public init(path: String, size: PixelSize, variant: ImageVariant = .cell, version: FileVersion? = nil) {
         self.path = path
         self.size = variant == .original ? PixelSize(width: 0, height: 0) : size
         self.variant = variant
+        self.version = version
     }
 
     /// The box to fit into, nil for no scaling.
