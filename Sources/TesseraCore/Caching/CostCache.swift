@@ -262,6 +262,14 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         }
     }
 
+    /// Drops every entry whose key matches (not reported to `onEvict`), e.g. the pixels of a file's old
+    /// version once it changed. Walks every entry: for rare events, not per frame.
+    public func removeValues(where matches: (Key) -> Bool) {
+        state.withLock { state in
+            for (key, slot) in state.slotByKey where matches(key) { _ = state.remove(slot: slot) }
+        }
+    }
+
     /// Drops every entry (not reported to `onEvict`). Counters and in-flight markers are kept.
     public func removeAll() {
         state.withLock { state in

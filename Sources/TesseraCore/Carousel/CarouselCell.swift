@@ -31,6 +31,12 @@ public final class CarouselCell {
     public internal(set) var fadesIn = false
     /// When the image was first drawn (uploaded); the fade runs from here.
     public internal(set) var shownAt: Duration?
+    /// The file changed since `content` was decoded: the old image stays on screen (no flash of the
+    /// placeholder) until the new one arrives, but any variant of the new content replaces it.
+    public internal(set) var isStale = false
+
+    /// The variant shown, unless it is stale (then every variant of the new content is better).
+    var freshVariant: ImageVariant? { isStale ? nil : shownVariant }
 
     init(id: Int) { self.id = id }
 
@@ -46,6 +52,12 @@ public final class CarouselCell {
         needsUpload = false
         fadesIn = false
         shownAt = nil
+        isStale = false
+    }
+
+    /// The file behind this cell changed: keep the image until the new one comes, retry a failure.
+    func contentChanged() {
+        if hasImage { isStale = true } else { content = .placeholder }
     }
 
     func show(_ pixels: PixelBuffer, variant: ImageVariant, fade: Bool) {
@@ -53,6 +65,7 @@ public final class CarouselCell {
         let wasShowing = hasImage && shownAt != nil
         content = .image(pixels)
         shownVariant = variant
+        isStale = false
         needsUpload = true
         fadesIn = fade && !wasShowing
         if !wasShowing { shownAt = nil }

@@ -19,7 +19,8 @@ public struct CarouselConfiguration: Sendable {
 /// (TesseraUI) only draws `visibleCells` and uploads what `cellsAwaitingUpload` lists; everything here
 /// is testable without SDL.
 public final class CarouselModel {
-    public let items: [CarouselItem]
+    /// What the strip shows, in order. Changes when watched folders do (see `apply(_:)`).
+    public private(set) var items: [CarouselItem]
     public let configuration: CarouselConfiguration
     public let strategy: LoadingStrategy
     public private(set) var layout: StripLayout
@@ -32,16 +33,21 @@ public final class CarouselModel {
 
     private let pool: ReusePool<CarouselCell>
     private let coordinator: LoadCoordinator
-    private let indexByPath: [String: Int]
+    /// Downloads remote items; nil when there are none.
+    private let remote: RemoteFetching?
+    /// Item index by path, shared with the cache's eviction ranking on worker threads.
+    private let itemIndex: ItemIndex
     /// The visible centre, read by the cache's eviction ranking on worker threads.
     private let evictionCentre = EvictionCentre()
     private var lastScrollDirection = 1
 
     public init(items: [CarouselItem], configuration: CarouselConfiguration, coordinator: LoadCoordinator,
-                strategy: LoadingStrategy? = nil, viewportWidth: Double, viewportHeight: Double, pixelScale: Double = 1) {
+                remote: RemoteFetching? = nil, strategy: LoadingStrategy? = nil,
+                viewportWidth: Double, viewportHeight: Double, pixelScale: Double = 1) {
         self.items = items
         self.configuration = configuration
         self.coordinator = coordinator
+        self.remote = remote
         self.strategy = strategy ?? AdaptiveStrategy(base: configuration.preload)
         self.pixelScale = pixelScale
         layout = StripLayout(itemCount: items.count, rows: configuration.rows,
@@ -54,9 +60,7 @@ public final class CarouselModel {
             nextID += 1
             return CarouselCell(id: nextID)
         }
-        var indexByPath: [String: Int] = [:]
-        for (index, item) in items.enumerated() where indexByPath[item.path] == nil { indexByPath[item.path] = index }
-        self.indexByPath = indexByPath
+        itemIndex = ItemIndex(items)
         applyCachePolicy()
     }
 
@@ -73,7 +77,7 @@ public final class CarouselModel {
         let cell = cellPixelSize
         let r = variant.reduction
         let box = PixelSize(width: (cell.width + r - 1) / r, height: (cell.height + r - 1) / r)
-        return ImageKey(path: items[index].path, size: box, variant: variant)
+        return ImageKey(path: items[index].path, size: box, variant: variant, version: items[index].version)
     }
 
     /// The size at which a cell draws what it shows, in pixels: a preview is drawn at the size the full
@@ -153,6 +157,81 @@ public final class CarouselModel {
         selectedIndex = index
     }
 
+    // MARK: Changes on disk
+
+    /// Applies what the folder watcher saw: a changed file reloads its cell (the old image stays until
+    /// the new one is decoded), a deleted file leaves the strip, a new file takes its place in sort order.
+    /// What the user looks at does not move: the selected item (or the first visible one) keeps its place
+    /// on screen, a fling in progress carries on, and the selection stays on its item (or, if that item
+    /// went, on the one that took its place).
+    public func apply(_ changes: [ItemChange]) {
+        let oldItems = items
+        let selectedPath = items.indices.contains(selectedIndex) ? items[selectedIndex].path : nil
+        let anchor = positionAnchor()
+        var structural = false
+        for change in changes {
+            switch change {
+            case .present(let path, let version):
+                if let index = itemIndex[path] {
+                    if items[index].version != version { itemContentChanged(at: index, to: version) }
+                } else {
+                    items.insert(CarouselItem(path: path, version: version),
+                                 at: ItemOrder.insertionIndex(of: path, in: items))
+                    itemIndex.rebuild(items)
+                    structural = true
+                }
+            case .removed(let path):
+                guard let index = itemIndex[path] else { continue }
+                items.remove(at: index)
+                itemIndex.rebuild(items)
+                coordinator.cache.removeValues { $0.path == path }
+                structural = true
+            }
+        }
+        guard structural else { return }
+        layout.itemCount = items.count
+        hasRemoteItems = items.contains(where: \.isRemote)
+
+        // Cells follow their items to their new indices; cells of removed items go back to the pool.
+        for cell in visibleCells {
+            if let old = cell.index, let index = itemIndex[oldItems[old].path] { cell.index = index } else { recycle(cell) }
+        }
+        visibleCells.removeAll { $0.index == nil }
+        visibleCells.sort { ($0.index ?? 0) < ($1.index ?? 0) }
+
+        if let selectedPath, let index = itemIndex[selectedPath] {
+            selectedIndex = index
+        } else {
+            // The selected item went: select the next surviving one, as file managers do.
+            let next = oldItems[min(selectedIndex, oldItems.count - 1)...].lazy.compactMap { self.itemIndex[$0.path] }.first
+            selectedIndex = max(0, min(next ?? items.count - 1, items.count - 1))
+        }
+
+        let shift: Double
+        if let anchor, let index = itemIndex[anchor.path] {
+            shift = layout.frame(of: index).x - anchor.x
+        } else {
+            shift = 0
+        }
+        scroll.shiftContent(by: shift, contentLength: layout.contentWidth)
+        layoutCells()
+    }
+
+    /// The item whose place on screen must not move, and its x in content coordinates.
+    private func positionAnchor() -> (path: String, x: Double)? {
+        let shown = visibleCells.compactMap(\.index)
+        guard let index = shown.contains(selectedIndex) ? selectedIndex : shown.first else { return nil }
+        return (items[index].path, layout.frame(of: index).x)
+    }
+
+    /// The file (or download) behind item `index` has new content: new cache keys, the old pixels freed.
+    private func itemContentChanged(at index: Int, to version: FileVersion) {
+        let path = items[index].path
+        items[index].version = version
+        coordinator.cache.removeValues { $0.path == path && $0.version != version }
+        for cell in visibleCells where cell.index == index { cell.contentChanged() }
+    }
+
     // MARK: Frame
 
     /// Advances scrolling to `now`, reuses cells for what is visible, applies finished decodes to the
@@ -201,6 +280,8 @@ public final class CarouselModel {
 
     /// Drops a remembered failure for `index` and loads it again (Enter or click on an error cell).
     public func retry(_ index: Int) {
+        guard items.indices.contains(index) else { return }
+        if items[index].isRemote { remote?.forgetFailure(items[index].path) }
         for variant in ImageVariant.allCases { coordinator.forgetFailure(key(for: index, variant: variant)) }
         for cell in visibleCells where cell.index == index { cell.content = .placeholder }
     }
@@ -238,6 +319,7 @@ public final class CarouselModel {
     }
 
     private func knownFailure(for index: Int) -> LoadFailure? {
+        if items[index].isRemote, case .failed(let failure) = remote?.state(of: items[index].path) { return failure }
         for variant in strategy.acceptableVariants(isMoving: scroll.isMoving) {
             if let failure = coordinator.failure(for: key(for: index, variant: variant)) { return failure }
         }
@@ -251,7 +333,7 @@ public final class CarouselModel {
         let acceptable = strategy.acceptableVariants(isMoving: scroll.isMoving)
         var missed = false
         for variant in acceptable {
-            if let shown = cell.shownVariant, rank(of: variant, in: acceptable) >= rank(of: shown, in: acceptable) { break }
+            if let shown = cell.freshVariant, rank(of: variant, in: acceptable) >= rank(of: shown, in: acceptable) { break }
             let key = key(for: index, variant: variant)
             let pixels = countingStats && !missed ? coordinator.cached(key) : coordinator.cache.peek(key)
             if let pixels {
@@ -271,14 +353,16 @@ public final class CarouselModel {
         for completion in coordinator.takeCompletions() {
             // The tag check: only the cell still showing this item takes the result, and only in a
             // variant it wants and that is better than what it has.
-            guard let index = indexByPath[completion.key.path],
-                  completion.key.size == key(for: index, variant: completion.key.variant).size,
+            // The key must match in size and file version: an image decoded before the file changed (or
+            // for another pixel scale) is not this item's image any more.
+            guard let index = itemIndex[completion.key.path],
+                  completion.key == key(for: index, variant: completion.key.variant),
                   let cell = visibleCells.first(where: { $0.index == index }) else { continue }
             switch completion.result {
             case .success(let pixels):
                 let variant = completion.key.variant
                 guard acceptable.contains(variant) else { continue }
-                if let shown = cell.shownVariant, rank(of: variant, in: acceptable) >= rank(of: shown, in: acceptable) { continue }
+                if let shown = cell.freshVariant, rank(of: variant, in: acceptable) >= rank(of: shown, in: acceptable) { continue }
                 cell.show(pixels, variant: variant, fade: true)
             case .failure(let failure):
                 if !cell.hasImage { cell.content = .failed(failure) }
@@ -303,12 +387,15 @@ public final class CarouselModel {
         let requests = strategy.requests(for: frame)
         let acceptable = strategy.acceptableVariants(isMoving: scroll.isMoving)
         var wanted = Set<ImageKey>()
+        var wantedDownloads = Set<String>()
         for request in requests {
+            if items[request.index].isRemote,
+               !isDownloaded(request.index, priority: request.priority, wanted: &wantedDownloads) { continue }
             let key = key(for: request.index, variant: request.variant)
             wanted.insert(key)
             // A cell already showing this variant or a better one needs nothing: without a cache, asking
             // again would decode it again every frame.
-            if let shown = visibleCells.first(where: { $0.index == request.index })?.shownVariant,
+            if let shown = visibleCells.first(where: { $0.index == request.index })?.freshVariant,
                rank(of: shown, in: acceptable) <= rank(of: request.variant, in: acceptable) { continue }
             switch strategy.execution {
             case .workers:
@@ -323,6 +410,31 @@ public final class CarouselModel {
             }
         }
         coordinator.retainOnly(wanted)
+        if hasRemoteItems { remote?.retainQueued(wantedDownloads) }
+    }
+
+    private lazy var hasRemoteItems = items.contains(where: \.isRemote)
+
+    /// LazyTableImages' rule for a remote item the strategy wants: decode it once its bytes are here; start
+    /// its download only while the strip is neither dragged nor decelerating (the visible items start
+    /// when scrolling ends); show the failure if the download failed. True when it can be decoded now.
+    private func isDownloaded(_ index: Int, priority: Int, wanted: inout Set<String>) -> Bool {
+        guard let remote else { return false }
+        let url = items[index].path
+        switch remote.state(of: url) {
+        case .ready(_, let version):
+            if items[index].version != version { itemContentChanged(at: index, to: version) }
+            return true
+        case .inFlight:
+            wanted.insert(url)
+        case .notStarted:
+            guard !scroll.isTracking && !scroll.isDecelerating else { return false }
+            remote.fetch(url, priority: priority)
+            wanted.insert(url)
+        case .failed(let failure):
+            if let cell = visibleCells.first(where: { $0.index == index }), !cell.hasImage { cell.content = .failed(failure) }
+        }
+        return false
     }
 
     private func applyCachePolicy() {
@@ -334,12 +446,32 @@ public final class CarouselModel {
             coordinator.cache.setEvictionRanking(nil)
         case .farthestFromCentre:
             let centre = evictionCentre
-            let indexByPath = self.indexByPath
+            let itemIndex = self.itemIndex
             coordinator.cache.setEvictionRanking { key in
-                guard let index = indexByPath[key.path] else { return .infinity }
+                guard let index = itemIndex[key.path] else { return .infinity }
                 return abs(Double(index) - centre.value)
             }
         }
+    }
+}
+
+/// Item index by path: the main thread's lookup for completions and the eviction ranking's on workers.
+final class ItemIndex: Sendable {
+    private let indexByPath: Mutex<[String: Int]>
+
+    init(_ items: [CarouselItem]) { indexByPath = Mutex(Self.map(items)) }
+
+    subscript(path: String) -> Int? { indexByPath.withLock { $0[path] } }
+
+    func rebuild(_ items: [CarouselItem]) {
+        let map = Self.map(items)
+        indexByPath.withLock { $0 = map }
+    }
+
+    private static func map(_ items: [CarouselItem]) -> [String: Int] {
+        var map: [String: Int] = [:]
+        for (index, item) in items.enumerated() where map[item.path] == nil { map[item.path] = index }
+        return map
     }
 }
 

@@ -215,6 +215,19 @@ public struct ScrollModel: Sendable {
         }
     }
 
+    /// Content was inserted or removed before what is on screen, moving everything shown by `delta`
+    /// points, and the content is now `contentLength` long. The offset and any motion in progress (the
+    /// finger's grab point, a fling, an animation's start and target) move with it, so the user sees no
+    /// jump and a fling carries on as it was.
+    public mutating func shiftContent(by delta: Double, contentLength: Double) {
+        offset += delta
+        dragStartRaw += delta
+        dragRaw += delta
+        motionStartOffset += delta
+        motionTarget += delta
+        resize(contentLength: contentLength, viewportLength: _viewportLength)
+    }
+
     // MARK: Dragging
 
     /// The finger went down. Stops any motion in progress without an end event (UIKit: a touch catches
