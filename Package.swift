@@ -35,6 +35,9 @@ let package = Package(
         .target(name: "TesseraUI",
                 dependencies: ["TesseraCore", "TesseraImaging", "CSDL2",
                                .product(name: "Logging", package: "swift-log")]),
+        // Remote images: the download table over URLSession (FoundationNetworking), with a disk cache.
+        .target(name: "TesseraRemote",
+                dependencies: ["TesseraCore", "TesseraImaging", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "tessera",
                           dependencies: ["TesseraUI", "TesseraImaging", "TesseraCore",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -43,6 +46,7 @@ let package = Package(
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
         .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore"]),
         .testTarget(name: "TesseraUITests", dependencies: ["TesseraUI", "TesseraImaging", "TesseraCore"]),
+        .testTarget(name: "TesseraRemoteTests", dependencies: ["TesseraRemote", "TesseraCore", "TesseraImaging"]),
         // Runs the built binary; depending on it makes `swift test` build it first.
         .testTarget(name: "TesseraCLITests", dependencies: ["tessera"]),
     ],

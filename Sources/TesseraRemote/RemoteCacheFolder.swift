@@ -1,0 +1,161 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import TesseraCore
+import TesseraImaging
+
+/// What the server said about a cached copy, kept beside it so the next run can ask "changed since?".
+struct CachedResponseMetadata: Codable, Equatable, Sendable {
+    var url: String
+    var etag: String?
+    var lastModified: String?
+    var contentType: String?
+}
+
+/// A cached copy found on disk for a URL.
+struct CachedCopy: Equatable, Sendable {
+    let path: String
+    let version: FileVersion
+    /// Nil when the sidecar is missing or unreadable: the copy can still serve offline, but the request
+    /// cannot be conditional.
+    let metadata: CachedResponseMetadata?
+}
+
+/// The folder of downloaded images: `MD5(url)` holds the bytes, `MD5(url).json` the response metadata.
+/// A download is written to `MD5(url).download-XXXXXX` and renamed into place only when complete and
+/// checked, so a reader never sees a partial file and a failed download never replaces a good copy.
+/// Folders are made 0700 and files 0600, as the thumbnail cache does: the URLs a user views are private.
+///
+/// Every method touches the disk: call them from the download queue, never from the UI thread.
+struct RemoteCacheFolder: Sendable {
+    let path: String
+
+    /// `$XDG_CACHE_HOME/tessera/remote`, or `~/.cache/tessera/remote` when XDG_CACHE_HOME is unset, empty
+    /// or relative (the XDG spec says to ignore it then). Nil without a HOME.
+    static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        let base: String
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            base = xdg
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            base = (home.hasSuffix("/") ? home : home + "/") + ".cache"
+        } else {
+            return nil
+        }
+        return (base.hasSuffix("/") ? base : base + "/") + "tessera/remote"
+    }
+
+    /// A folder of its own under the system's temporary folder (not created yet).
+    static func privateTemporaryPath() -> String {
+        let temporary = NSTemporaryDirectory()
+        let base = temporary.hasSuffix("/") ? temporary : temporary + "/"
+        return base + "tessera-remote-\(getpid())-\(UUID().uuidString.prefix(8))"
+    }
+
+    func dataPath(for url: String) -> String { path + "/" + MD5.hex(url) }
+    func metadataPath(for url: String) -> String { dataPath(for: url) + ".json" }
+
+    /// The cached copy of `url`, if a regular file is there.
+    func cachedCopy(for url: String) -> CachedCopy? {
+        let dataPath = dataPath(for: url)
+        guard let version = FileVersion.ofFile(atPath: dataPath) else { return nil }
+        var metadata: CachedResponseMetadata?
+        if let json = FileManager.default.contents(atPath: metadataPath(for: url)),
+           let decoded = try? JSONDecoder().decode(CachedResponseMetadata.self, from: json), decoded.url == url {
+            metadata = decoded
+        }
+        return CachedCopy(path: dataPath, version: version, metadata: metadata)
+    }
+
+    /// Creates the folder and its missing parents; returns why it failed, or nil.
+    func create() -> String? {
+        var partial = ""
+        for component in path.split(separator: "/") {
+            partial += "/" + component
+            if mkdir(partial, 0o700) != 0 && errno != EEXIST { return "cannot create \(partial): \(Self.errorText(errno))" }
+        }
+        return nil
+    }
+
+    /// Opens a new temporary file for the download of `url` (mode 0600); creates the folder if needed.
+    func makeTemporaryFile(for url: String) -> Result<(descriptor: Int32, path: String), DownloadFailure> {
+        func attempt() -> (Int32, String) {
+            var template = Array((dataPath(for: url) + ".download-XXXXXX").utf8CString)
+            let descriptor = Self.makeTemporary(&template)
+            let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return (descriptor, path)
+        }
+        var (descriptor, temporaryPath) = attempt()
+        if descriptor < 0 && errno == ENOENT {
+            if let failure = create() { return .failure(.cacheNotWritable(reason: failure)) }
+            (descriptor, temporaryPath) = attempt()
+        }
+        guard descriptor >= 0 else {
+            return .failure(.cacheNotWritable(reason: "cannot create a file in \(path): \(Self.errorText(errno))"))
+        }
+        return .success((descriptor, temporaryPath))
+    }
+
+    /// Moves a complete, checked download into place, then its metadata. Returns the new copy's version.
+    ///
+    /// Bytes first, metadata second: a crash in between leaves old validators beside new bytes, which
+    /// only costs a full download next time; the other order could answer a 304 with stale bytes.
+    func install(temporaryPath: String, for url: String,
+                 metadata: CachedResponseMetadata) -> Result<FileVersion, DownloadFailure> {
+        let dataPath = dataPath(for: url)
+        guard rename(temporaryPath, dataPath) == 0 else {
+            let reason = "rename to \(dataPath): \(Self.errorText(errno))"
+            unlink(temporaryPath)
+            return .failure(.cacheNotWritable(reason: reason))
+        }
+        writeMetadata(metadata, for: url)
+        guard let version = FileVersion.ofFile(atPath: dataPath) else {
+            return .failure(.cachedCopyMissing(reason: "\(dataPath) vanished right after it was written"))
+        }
+        return .success(version)
+    }
+
+    /// Writes the sidecar atomically. A failure only loses the validators, so it is not reported.
+    private func writeMetadata(_ metadata: CachedResponseMetadata, for url: String) {
+        let target = metadataPath(for: url)
+        guard let json = try? JSONEncoder().encode(metadata) else { return }
+        var template = Array((target + ".tmp-XXXXXX").utf8CString)
+        let descriptor = Self.makeTemporary(&template)
+        guard descriptor >= 0 else { return }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let written = json.withUnsafeBytes { Self.writeAll(descriptor, $0) == nil }
+        if close(descriptor) != 0 || !written || rename(temporary, target) != 0 {
+            unlink(temporary)
+        }
+    }
+
+    /// Deletes the folder and everything in it (the private temporary folder, at shutdown).
+    func removeAll() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// `mkstemp` with close-on-exec (Glibc's module does not import `mkostemp`).
+    private static func makeTemporary(_ template: inout [CChar]) -> Int32 {
+        let descriptor = mkstemp(&template)
+        if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        return descriptor
+    }
+
+    /// Writes everything, retrying on EINTR and short writes; returns the error text or nil.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
+        var done = 0
+        while done < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errorText(errno)
+            }
+            done += written
+        }
+        return nil
+    }
+
+    static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
+}
