@@ -1,0 +1,334 @@
+import Foundation
+import Synchronization
+import TesseraCore
+import XCTest
+@testable import TesseraImaging
+
+final class FolderWatcherTests: XCTestCase {
+    /// Holds the watched folder and, beside it, a folder to rename files in from and out to.
+    private var root: URL!
+    private var folder: URL!
+    private var outside: URL!
+    private let settleDelay: Duration = .milliseconds(50)
+
+    override func setUpWithError() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-watch-\(UUID().uuidString)")
+        folder = root.appendingPathComponent("watched")
+        outside = root.appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: root) }
+
+    // MARK: Files in a watched folder
+
+    func testExistingImagesAreNotReportedAndANewOneWrittenInChunksIsOneChange() throws {
+        try write("existing", to: "existing.jpg")
+        let (watcher, recorder) = try startWatcher()
+        defer { watcher.stop() }
+
+        XCTAssertTrue(FileManager.default.createFile(atPath: path("new.jpg"), contents: nil))
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path("new.jpg")))
+        for chunk in ["first chunk ", "second chunk ", "last chunk"] { handle.write(Data(chunk.utf8)) }
+        try handle.close()
+
+        XCTAssertEqual(waitForChanges(recorder, count: 1), [present("new.jpg")])
+    }
+
+    func testRewrittenFileIsPresentWithItsNewVersion() throws {
+        try write("before", to: "a.jpg")
+        let before = FileVersion.ofFile(atPath: path("a.jpg"))
+        let (watcher, recorder) = try startWatcher()
+        defer { watcher.stop() }
+
+        try write("after, and longer", to: "a.jpg")
+
+        XCTAssertEqual(waitForChanges(recorder, count: 1), [present("a.jpg")])
+        XCTAssertNotEqual(FileVersion.ofFile(atPath: path("a.jpg")), before)
+    }
+
+    func testTouchedFileIsPresentWithItsNewModificationTime() throws {
+        try write("same bytes", to: "a.png")
+        let (watcher, recorder) = try startWatcher()
+        defer { watcher.stop() }
+
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)],
+                                              ofItemAtPath: path("a.png"))
+
+        let touched = FileVersion(size: 10, modifiedNanoseconds: 1_000_000_000 * 1_000_000_000)
+        XCTAssertEqual(waitForChanges(recorder, count: 1), [FolderChange(path: path("a.png"), kind: .present(touched))])
+    }
+
+    func testDeletedFileIsRemoved() throws {
+        try write("doomed", to: "a.webp")
+        let (watcher, recorder) = try startWatcher()
+        defer { watcher.stop() }
+
+        try FileManager.default.removeItem(atPath: path("a.webp"))
+
+        XCTAssertEqual(waitForChanges(recorder, count: 1), [removed("a.webp")])
+    }
+
+    func testFileRenamedIntoTheFolderIsPresent() throws {
+        try Data("from outside".utf8).write(to: outside.appendingPathComponent("a.jpg"))
+        let (watcher, recorder) = try startWatcher()
+        defer { watcher.stop() }
+
+        try FileManager.default.moveItem(atPath: outside.appendingPathComponent("a.jpg").path, toPath: path("a.jpg"))
+
+        XCTAssertEqual(waitForChanges(recorder, count: 1), [present("a.jpg")])
+    }
+
+    func testFileRenamedOutOfTheFolderIsRemoved() throws {
+        try write("leaving", to: "a.jpg")
+        let (watcher, recorder) = try startWatcher()
+        defer { watcher.stop() }
+
+        try FileManager.default.moveItem(atPath: path("a.jpg"), toPath: outside.appendingPathComponent("a.jpg").path)
+
+        XCTAssertEqual(waitForChanges(recorder, count: 1), [removed("a.jpg")])
+    }
+
+    func testEditorSaveThroughAHiddenTempFileIsOneChangeForTheRealName() throws {
+        try write("old contents", to: "x.jpg")
+        let (watcher, recorder) = try startWatcher()
+        defer { watcher.stop() }
+
+        try write("new contents, saved", to: ".x.jpg.tmp")
+        XCTAssertEqual(rename(path(".x.jpg.tmp"), path("x.jpg")), 0)
+
+        XCTAssertEqual(waitForChanges(recorder, count: 1), [present("x.jpg")])
+    }
+
+    func testFilesThatAreNotImagesOrAreHiddenAreNotReported() throws {
+        let (watcher, recorder) = try startWatcher()
+        defer { watcher.stop() }
+
+        try write("text", to: "notes.txt")
+        try write("hidden", to: ".hidden.jpg")
+        try FileManager.default.createDirectory(atPath: path("folder.jpg"), withIntermediateDirectories: false)
+        // Written last, so once it is reported the others have had their chance.
+        try write("anchor", to: "anchor.jpg")
+
+        XCTAssertEqual(waitForChanges(recorder, count: 1), [present("anchor.jpg")])
+    }
+
+    func testDeletedWatchedFolderReportsItsImagesRemoved() throws {
+        try write("a", to: "a.jpg")
+        try write("b", to: "b.png")
+        let (watcher, recorder) = try startWatcher()
+        defer { watcher.stop() }
+
+        try FileManager.default.removeItem(at: folder)
+
+        XCTAssertEqual(waitForChanges(recorder, count: 2).sortedByPath, [removed("a.jpg"), removed("b.png")])
+    }
+
+    // MARK: Subfolders
+
+    func testRecursiveWatchReportsImagesOfNewSubfolders() throws {
+        let (watcher, recorder) = try startWatcher(recursive: true)
+        defer { watcher.stop() }
+
+        // Written at once, before the watcher can have watched the new folders: listing them finds these.
+        try FileManager.default.createDirectory(atPath: path("sub/deeper"), withIntermediateDirectories: true)
+        try write("a", to: "sub/a.jpg")
+        try write("b", to: "sub/deeper/b.gif")
+
+        XCTAssertEqual(waitForChanges(recorder, count: 2).sortedByPath, [present("sub/a.jpg"), present("sub/deeper/b.gif")])
+    }
+
+    func testRecursiveWatchReportsImagesOfARemovedSubfolderRemoved() throws {
+        try FileManager.default.createDirectory(atPath: path("sub"), withIntermediateDirectories: false)
+        try write("a", to: "sub/a.jpg")
+        let (watcher, recorder) = try startWatcher(recursive: true)
+        defer { watcher.stop() }
+
+        try FileManager.default.removeItem(atPath: path("sub"))
+
+        XCTAssertEqual(waitForChanges(recorder, count: 1), [removed("sub/a.jpg")])
+    }
+
+    func testSubfolderRenamedWithinARecursiveWatchMovesItsImages() throws {
+        try FileManager.default.createDirectory(atPath: path("before"), withIntermediateDirectories: false)
+        try write("a", to: "before/a.jpg")
+        let (watcher, recorder) = try startWatcher(recursive: true)
+        defer { watcher.stop() }
+
+        try FileManager.default.moveItem(atPath: path("before"), toPath: path("after"))
+        XCTAssertEqual(waitForChanges(recorder, count: 2).sortedByPath, [present("after/a.jpg"), removed("before/a.jpg")])
+
+        // The renamed folder is watched under its new name, not its old one.
+        try write("changed", to: "after/a.jpg")
+        XCTAssertEqual(Array(waitForChanges(recorder, count: 3).dropFirst(2)), [present("after/a.jpg")])
+    }
+
+    func testWatchWithoutRecursionIgnoresSubfolders() throws {
+        let (watcher, recorder) = try startWatcher()
+        defer { watcher.stop() }
+
+        try FileManager.default.createDirectory(atPath: path("sub"), withIntermediateDirectories: false)
+        try write("a", to: "sub/a.jpg")
+        try write("anchor", to: "anchor.jpg")
+
+        XCTAssertEqual(waitForChanges(recorder, count: 1), [present("anchor.jpg")])
+    }
+
+    // MARK: Single files
+
+    func testSingleWatchedFileIsReportedWhateverItsNameButItsSiblingsAreNot() throws {
+        try write("sibling", to: "sibling.jpg")
+        try write("notes", to: "notes.txt")
+        let (watcher, recorder) = try startWatcher(folders: [], files: [path("notes.txt")])
+        defer { watcher.stop() }
+
+        try write("sibling, changed", to: "sibling.jpg")
+        try write("notes, changed", to: "notes.txt")
+
+        XCTAssertEqual(waitForChanges(recorder, count: 1), [present("notes.txt")])
+    }
+
+    // MARK: Overflow
+
+    func testOverflowedEventQueueIsRescannedAndEveryDifferenceReported() throws {
+        let limitText = try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8)
+        let queueLimit = try XCTUnwrap(limitText.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        try write("a", to: "a.jpg")
+        try write("doomed", to: "doomed.jpg")
+        let recorder = ChangeRecorder()
+        let insideFirstCallback = DispatchSemaphore(value: 0)
+        let floodWritten = DispatchSemaphore(value: 0)
+        let watcher = try FolderWatcher(folders: [folder.path], settleDelay: settleDelay) { changes in
+            // Holding the watcher thread in its first callback lets the kernel's queue fill up.
+            if recorder.all.isEmpty {
+                insideFirstCallback.signal()
+                _ = floodWritten.wait(timeout: .now() + 5)
+            }
+            recorder.record(changes)
+        }
+        defer { watcher.stop() }
+        XCTAssertTrue(watcher.waitUntilWatching())
+        try write("first", to: "first.jpg")
+        XCTAssertEqual(insideFirstCallback.wait(timeout: .now() + 3), .success)
+
+        // Two events a rename, enough to overflow the queue; an odd count leaves a.jpg named b.jpg.
+        let renames = (queueLimit / 2 + 100) | 1
+        for index in 0..<renames {
+            let (from, to) = index.isMultiple(of: 2) ? ("a.jpg", "b.jpg") : ("b.jpg", "a.jpg")
+            XCTAssertEqual(rename(path(from), path(to)), 0)
+        }
+        // After the overflow, so only a rescan can tell.
+        try FileManager.default.removeItem(atPath: path("doomed.jpg"))
+        try write("new", to: "new.jpg")
+        floodWritten.signal()
+
+        XCTAssertEqual(waitForChanges(recorder, count: 5).sortedByPath,
+                       [removed("a.jpg"), present("b.jpg"), removed("doomed.jpg"), present("first.jpg"), present("new.jpg")])
+    }
+
+    // MARK: Stopping
+
+    func testStopEndsTheWatcherAndNothingIsReportedAfterIt() throws {
+        let (watcher, recorder) = try startWatcher()
+        try write("settling when stopped", to: "a.jpg")
+
+        watcher.stop()
+        watcher.stop()
+        let reportedByStop = recorder.all
+        try write("after stop", to: "b.jpg")
+
+        XCTAssertEqual(changesAfterSettling(recorder), reportedByStop)
+    }
+
+    func testStopFromInsideTheCallbackEndsTheWatcherWithoutWaitingForItself() throws {
+        let recorder = ChangeRecorder()
+        let watcherBox = WatcherBox()
+        let watcher = try FolderWatcher(folders: [folder.path], settleDelay: settleDelay) { changes in
+            recorder.record(changes)
+            watcherBox.watcher.withLock { $0 }?.stop()
+        }
+        watcherBox.watcher.withLock { $0 = watcher }
+        XCTAssertTrue(watcher.waitUntilWatching())
+
+        try write("a", to: "a.jpg")
+        XCTAssertEqual(waitForChanges(recorder, count: 1), [present("a.jpg")])
+        try write("b", to: "b.jpg")
+
+        XCTAssertEqual(changesAfterSettling(recorder), [present("a.jpg")])
+        // Released here or on the watcher thread, whichever lets go last; neither waits for itself.
+        watcherBox.watcher.withLock { $0 = nil }
+    }
+
+    // MARK: Settling
+
+    func testSettlingPathsWaitForQuietAndEveryEventPushesTheDeadlineBack() {
+        let start = ContinuousClock.now
+        var settling = SettlingPaths(delay: .milliseconds(100))
+        settling.note("a", at: start)
+        settling.note("b", at: start + .milliseconds(30))
+        settling.note("a", at: start + .milliseconds(60))
+
+        XCTAssertEqual(settling.nextDeadline, start + .milliseconds(130))
+        XCTAssertEqual(settling.takeSettled(at: start + .milliseconds(129)), [])
+        XCTAssertEqual(settling.takeSettled(at: start + .milliseconds(160)), ["a", "b"])
+        XCTAssertTrue(settling.isEmpty)
+        XCTAssertNil(settling.nextDeadline)
+    }
+
+    // MARK: Helpers
+
+    /// Collects what the watcher thread reports.
+    private final class ChangeRecorder: Sendable {
+        private let changes = Mutex<[FolderChange]>([])
+
+        func record(_ new: [FolderChange]) { changes.withLock { $0 += new } }
+
+        var all: [FolderChange] { changes.withLock { $0 } }
+    }
+
+    private func startWatcher(folders: [String]? = nil, files: [String] = [],
+                              recursive: Bool = false) throws -> (FolderWatcher, ChangeRecorder) {
+        let recorder = ChangeRecorder()
+        let watcher = try FolderWatcher(folders: folders ?? [folder.path], files: files, recursive: recursive,
+                                        settleDelay: settleDelay) { recorder.record($0) }
+        XCTAssertTrue(watcher.waitUntilWatching())
+        return (watcher, recorder)
+    }
+
+    /// Lets the stop-from-the-callback test reach the watcher it is made from.
+    private final class WatcherBox: Sendable {
+        let watcher = Mutex<FolderWatcher?>(nil)
+    }
+
+    /// Waits (up to 3 s) for `count` changes, then settles; in the order they were reported.
+    private func waitForChanges(_ recorder: ChangeRecorder, count: Int) -> [FolderChange] {
+        let deadline = Date().addingTimeInterval(3)
+        while recorder.all.count < count, Date() < deadline { usleep(5_000) }
+        return changesAfterSettling(recorder)
+    }
+
+    /// Everything reported once three settle delays more have passed, so a stray extra change shows too.
+    private func changesAfterSettling(_ recorder: ChangeRecorder) -> [FolderChange] {
+        usleep(150_000)
+        return recorder.all
+    }
+
+    private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    private func write(_ text: String, to name: String) throws {
+        try Data(text.utf8).write(to: folder.appendingPathComponent(name))
+    }
+
+    /// Present with the version the file has now.
+    private func present(_ name: String) -> FolderChange {
+        FolderChange(path: path(name), kind: FileVersion.ofFile(atPath: path(name)).map { .present($0) } ?? .removed)
+    }
+
+    private func removed(_ name: String) -> FolderChange { FolderChange(path: path(name), kind: .removed) }
+}
+
+private extension Array where Element == FolderChange {
+    /// Changes that settle in separate batches may arrive in either order.
+    var sortedByPath: [FolderChange] { sorted { $0.path < $1.path } }
+}
