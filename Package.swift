@@ -33,7 +33,7 @@ let package = Package(
                                .product(name: "Logging", package: "swift-log")]),
         // The only module that talks to SDL.
         .target(name: "TesseraUI",
-                dependencies: ["TesseraCore", "TesseraImaging", "CSDL2",
+                dependencies: ["TesseraCore", "TesseraImaging", "TesseraRemote", "CSDL2",
                                .product(name: "Logging", package: "swift-log")]),
         // Remote images: the download table over URLSession (FoundationNetworking), with a disk cache.
         .target(name: "TesseraRemote",
@@ -46,9 +46,12 @@ let package = Package(
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
         .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore"]),
         .testTarget(name: "TesseraUITests", dependencies: ["TesseraUI", "TesseraImaging", "TesseraCore"]),
-        .testTarget(name: "TesseraRemoteTests", dependencies: ["TesseraRemote", "TesseraCore", "TesseraImaging"]),
+        .testTarget(name: "TesseraRemoteTests",
+                    dependencies: ["TesseraRemote", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
         // Runs the built binary; depending on it makes `swift test` build it first.
-        .testTarget(name: "TesseraCLITests", dependencies: ["tessera"]),
+        .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraTestSupport"]),
+        // What several test targets share: the loopback HTTP server.
+        .target(name: "TesseraTestSupport", path: "Tests/TesseraTestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

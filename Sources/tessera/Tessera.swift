@@ -99,14 +99,18 @@ struct Browse: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Browse images in a horizontally scrolling strip (the default command).",
         discussion: """
-        With no paths, shows the bundled samples. Folders are listed in natural order (img2 before img10).
+        With no paths, shows the bundled samples. Folders are listed in natural order (img2 before img10)
+        and watched: a changed image reloads, a deleted one leaves the strip, a new one appears in order.
+        Paths may be http(s) URLs: they download in the background (never while the strip is moving) into
+        $XDG_CACHE_HOME/tessera/remote and are revalidated (ETag, Last-Modified) on the next run.
 
         Keys:
           Left/Right, h/l     previous / next image (one column in a grid)
           Up/Down, k/j        up / down inside a grid column
           PageUp/PageDown     a screen back / forward
           Home/End, g/G       first / last image
-          Enter, double-click show the image alone, fitted to the window (Enter on an error cell retries)
+          Enter, double-click show the image alone, fitted to the window
+                              (Enter or a click on an error cell retries it)
           Esc                 back to the strip from the single image; quits from the strip
           f                   toggle fullscreen
           i                   toggle the file name overlay
@@ -115,8 +119,19 @@ struct Browse: ParsableCommand {
         In the single image: Left/Right or the wheel step through the images.
         """)
 
-    @Argument(help: "Image files and folders.")
+    @Argument(help: "Image files, folders and http(s) URLs.")
     var paths: [String] = []
+    @Option(name: [.customShort("i"), .customLong("input-list")],
+            help: ArgumentHelp("Also read paths and URLs from FILE, one per line ('-' for standard input).", valueName: "FILE"))
+    var inputList: String?
+    @Flag(help: "Do not watch the folders for changes.")
+    var noWatch = false
+    @Option(help: "Downloads from one host at a time.")
+    var downloadsPerHost = 4
+    @Option(help: "Give up on a download after this many seconds without data.")
+    var downloadTimeout = 15.0
+    @Option(help: "Largest download, in MB.")
+    var downloadLimitMb = 64
     @Flag(name: .shortAndLong, help: "Include images in subfolders.")
     var recursive = false
     @Option(help: "Rows of cells (a grid that scrolls horizontally).")
@@ -150,6 +165,9 @@ struct Browse: ParsableCommand {
         if !(0...10).contains(fade) { throw ValidationError("--fade must be between 0 and 10 seconds") }
         if preloadAhead < 0 || preloadBehind < 0 { throw ValidationError("preload counts cannot be negative") }
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64") }
+        if !(1...32).contains(downloadsPerHost) { throw ValidationError("--downloads-per-host must be between 1 and 32") }
+        if !(0.1...600).contains(downloadTimeout) { throw ValidationError("--download-timeout must be between 0.1 and 600 seconds") }
+        if !(1...4096).contains(downloadLimitMb) { throw ValidationError("--download-limit-mb must be between 1 and 4096") }
         if !LoadingStrategies.names.contains(strategy) {
             throw ValidationError("--strategy must be one of \(LoadingStrategies.names.joined(separator: ", "))")
         }
@@ -158,6 +176,17 @@ struct Browse: ParsableCommand {
     func run() throws {
         display.bootstrapLogging()
         var sources = paths
+        if let inputList {
+            let text: String?
+            if inputList == "-" {
+                text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            } else {
+                text = try? String(contentsOfFile: inputList, encoding: .utf8)
+            }
+            guard let text else { throw fail("\(inputList): cannot read the list") }
+            sources += ImagePathCollector.parseList(text)
+        }
+        if sources.isEmpty && inputList != nil { throw fail("\(inputList!): the list names no images") }
         if sources.isEmpty {
             guard let samples = ResourceLocator.samplesFolder?.path else {
                 throw fail("no paths given and the bundled samples were not found (set TESSERA_RESOURCES)")
@@ -182,6 +211,13 @@ struct Browse: ParsableCommand {
         options.pixelLimit = pixelLimitMp * 1_000_000
         options.strategy = strategy
         options.useThumbnailCache = !noThumbnailCache
+        if !noWatch {
+            let targets = ImagePathCollector.watchTargets(for: sources)
+            options.watch = WatchTargets(folders: targets.folders, files: targets.files, recursive: recursive)
+        }
+        options.downloads.perHostLimit = downloadsPerHost
+        options.downloads.timeout = .milliseconds(Int((downloadTimeout * 1000).rounded()))
+        options.downloads.maxBodyBytes = downloadLimitMb << 20
         try display.apply(to: &options)
         do {
             let viewer = try Viewer(options: options)

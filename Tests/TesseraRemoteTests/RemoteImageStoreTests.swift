@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TesseraCore
 import TesseraImaging
+import TesseraTestSupport
 @testable import TesseraRemote
 import XCTest
 

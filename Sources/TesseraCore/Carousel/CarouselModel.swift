@@ -286,6 +286,11 @@ public final class CarouselModel {
         for cell in visibleCells where cell.index == index { cell.content = .placeholder }
     }
 
+    /// Every item known not to load, with why: for the run report.
+    public var knownFailures: [(item: CarouselItem, failure: LoadFailure)] {
+        items.indices.compactMap { index in knownFailure(for: index).map { (items[index], $0) } }
+    }
+
     /// Shows what the cache holds for visible cells still waiting, without a fade. Needed after another
     /// view (the single-image view) took this model's completions while the strip was hidden.
     public func refreshVisibleCells() {

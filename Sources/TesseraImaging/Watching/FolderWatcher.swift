@@ -61,10 +61,15 @@ public final class FolderWatcher: Sendable {
     ///   - recursive: subfolders of `folders` too, including ones created later (their images come out
     ///     present) and removed later (their images come out removed).
     ///   - settleDelay: how long a path must stay quiet before it is reported.
+    ///   - baseline: what the caller already knows (path to version, e.g. from listing the folders before
+    ///     the watcher started). Given, every difference between it and the folders as first listed is
+    ///     reported too, so a change in the gap between the caller's listing and the watches is not lost.
+    ///     Without it, the first listing is taken as known and only later changes are reported.
     public init(folders: [String],
                 files: [String] = [],
                 recursive: Bool = false,
                 settleDelay: Duration = .milliseconds(100),
+                baseline: [String: FileVersion]? = nil,
                 onChanges: @escaping @Sendable ([FolderChange]) -> Void) throws {
         let inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard inotifyFD >= 0 else { throw FolderWatchError.cannotStart(reason: Self.startFailureReason(errno)) }
@@ -79,7 +84,7 @@ public final class FolderWatcher: Sendable {
         let shared = WatchShared(inotifyFD: inotifyFD, wakeReadFD: wakeFDs[0], wakeWriteFD: wakeFDs[1])
         self.shared = shared
         let setup = WatchSetup(folders: folders, files: files, recursive: recursive,
-                               settleDelay: settleDelay, onChanges: onChanges)
+                               settleDelay: settleDelay, baseline: baseline, onChanges: onChanges)
 
         let launched = DispatchSemaphore(value: 0)
         let thread = Thread {
@@ -133,6 +138,7 @@ private struct WatchSetup: Sendable {
     let files: [String]
     let recursive: Bool
     let settleDelay: Duration
+    let baseline: [String: FileVersion]?
     let onChanges: @Sendable ([FolderChange]) -> Void
 }
 
@@ -273,10 +279,17 @@ private final class WatchLoop {
 
     /// Watches first, lists after: a file that appears in between is then both listed and evented.
     private func watchInitialFolders() {
+        if let baseline = setup.baseline {
+            // Start from what the caller knows; everything listed, and everything it knew, settles
+            // against it and differences come out as changes.
+            known = baseline
+            let now = clock.now
+            for path in baseline.keys { settling.note(path, at: now) }
+        }
         for folder in setup.folders {
             let found = watchTree(Self.withoutTrailingSlashes(folder), takesImages: true,
                                   descends: setup.recursive, singleFiles: [:], isGiven: true)
-            for path in found { known[path] = FileVersion.ofFile(atPath: path) }
+            learnInitial(found)
             if shared.isStopRequested { return }
         }
         var filesByFolder: [String: [String: String]] = [:]
@@ -286,7 +299,17 @@ private final class WatchLoop {
         }
         for (folder, files) in filesByFolder {
             let found = watchTree(folder, takesImages: false, descends: false, singleFiles: files, isGiven: true)
+            learnInitial(found)
+        }
+    }
+
+    /// Paths found by the first listing: known as they are, or, against a baseline, to be compared.
+    private func learnInitial(_ found: [String]) {
+        if setup.baseline == nil {
             for path in found { known[path] = FileVersion.ofFile(atPath: path) }
+        } else {
+            let now = clock.now
+            for path in found { settling.note(path, at: now) }
         }
     }
 

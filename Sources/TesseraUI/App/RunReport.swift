@@ -17,7 +17,35 @@ public struct RunReport: Codable, Sendable {
         }
     }
 
+    /// Download figures of remote items; nil, and left out, when there were none.
+    public struct DownloadFigures: Codable, Sendable {
+        public var started = 0
+        public var completed = 0
+        /// Revalidations answered 304: the cached copy was still good.
+        public var notModified = 0
+        public var failed = 0
+        public var bytes = 0
+
+        enum CodingKeys: String, CodingKey {
+            case started, completed, failed, bytes
+            case notModified = "not_modified"
+        }
+    }
+
+    /// An item that could not be shown, and why.
+    public struct ItemError: Codable, Sendable, Equatable {
+        public var item: String
+        public var reason: String
+    }
+
     public var frames = 0
+    /// Items in the strip at exit (files appear and vanish while it runs).
+    public var items = 0
+    /// File changes (changed, new, deleted) the watcher reported and the strip applied.
+    public var fileChanges = 0
+    public var downloads: DownloadFigures?
+    /// Items known to fail at exit (those the strip tried to load), in strip order.
+    public var errors: [ItemError] = []
     /// The main thread's own work per frame (events, layout, uploads, render), in milliseconds.
     public var frameMs = SampleSummary(samples: [])
     public var framesOver16ms = 0
@@ -52,7 +80,8 @@ public struct RunReport: Codable, Sendable {
     public var movingFrameMs: SampleSummary?
 
     enum CodingKeys: String, CodingKey {
-        case frames
+        case frames, items, downloads, errors
+        case fileChanges = "file_changes"
         case frameMs = "frame_ms"
         case framesOver16ms = "frames_over_16ms"
         case mainThreadDecodes = "main_thread_decodes"

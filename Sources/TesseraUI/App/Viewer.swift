@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TesseraCore
 import TesseraImaging
+import TesseraRemote
 
 /// The application: owns SDL on the main thread, runs the frame loop, routes input to the strip or the
 /// single-image view, and collects the run report.
@@ -13,6 +14,13 @@ public final class Viewer {
     private let window: Window
     private let renderer: Renderer
     private let coordinator: LoadCoordinator
+    /// Downloads of remote items; nil when every item is a file.
+    private let remote: RemoteImageStore?
+    /// Watches the browsed folders; nil when not asked for or inotify is unavailable.
+    private var watcher: FolderWatcher?
+    /// What the watcher saw, waiting for the main thread.
+    private let fileChanges = Inbox<FolderChange>()
+    private var fileChangesApplied = 0
     private let model: CarouselModel
     private let carouselView: CarouselView
     private let assets: AssetCatalog
@@ -48,19 +56,27 @@ public final class Viewer {
         text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
         if !text.hasFont { logger.warning("no TrueType font found (install fonts-dejavu-core); text is hidden") }
 
-        let loader = ThumbnailingLoader(
-            loader: ImageLoader(decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit),
-            store: options.useThumbnailCache ? ThumbnailStore() : nil)
+        let imageLoader = ImageLoader(decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit)
+        let loader = ThumbnailingLoader(loader: imageLoader, store: options.useThumbnailCache ? ThumbnailStore() : nil)
         let logger = self.logger
         let cache = CostCache<ImageKey, PixelBuffer>(countLimit: options.cacheCountLimit,
                                                      totalCostLimit: options.cacheLimitBytes)
         let waker = system.waker
+        let remote = options.items.contains(where: \.isRemote)
+            ? RemoteImageStore(configuration: options.downloads, onChange: { waker.wake() }) : nil
+        self.remote = remote
         coordinator = LoadCoordinator(
             cache: cache,
             scheduler: WorkScheduler(workerCount: options.workerCount),
             loader: { key in
                 do {
-                    return try loader.load(path: key.path, fitting: key.fittingBox)
+                    guard CarouselItem.isRemote(key.path) else { return try loader.load(path: key.path, fitting: key.fittingBox) }
+                    // A download is decoded from its cached copy, without the shared thumbnail cache (that
+                    // is for the user's files, not for our private downloads).
+                    guard case .ready(let localPath, _)? = remote?.state(of: key.path) else {
+                        throw LoadFailure(shortText: "Not downloaded", detail: "\(key.path): not downloaded yet")
+                    }
+                    return try imageLoader.load(path: localPath, fitting: key.fittingBox)
                 } catch let error as ImageLoadError {
                     logger.warning("cannot show \(key.path): \(error.reason.shortText)")
                     throw LoadFailure(shortText: error.reason.shortText, detail: error.description)
@@ -71,7 +87,7 @@ public final class Viewer {
         let points = Self.viewportPoints(window: window, renderer: renderer, forcedScale: options.pixelScale)
         pointScale = points.scale
         model = CarouselModel(items: options.items, configuration: options.carousel, coordinator: coordinator,
-                              strategy: LoadingStrategies.make(options.strategy, preload: options.carousel.preload),
+                              remote: remote, strategy: LoadingStrategies.make(options.strategy, preload: options.carousel.preload),
                               viewportWidth: points.width, viewportHeight: points.height, pixelScale: points.scale)
         carouselView = CarouselView(model: model, renderer: renderer, assets: assets, text: text,
                                     uploadBudgetBytes: options.uploadBudgetBytes)
@@ -79,9 +95,57 @@ public final class Viewer {
         for name in ["placeholder", "error"] { _ = assets.texture(named: name) }
         _ = text.texture("0123456789 / ", size: Int(16 * points.scale), color: Theme.dimText)
         updateTitle()
+        startWatching()
     }
 
-    deinit { coordinator.shutdown() }
+    deinit {
+        watcher?.stop()
+        remote?.shutdown()
+        coordinator.shutdown()
+    }
+
+    /// Watches the browsed folders. A folder that cannot be watched (no inotify, watch limit reached)
+    /// costs a warning, not the run: the strip just does not follow changes.
+    private func startWatching() {
+        guard let targets = options.watch, !(targets.folders.isEmpty && targets.files.isEmpty) else { return }
+        let inbox = fileChanges
+        let waker = system.waker
+        do {
+            // What the strip was built from: a file changed before the watches are in place still counts.
+            var baseline: [String: FileVersion] = [:]
+            for item in options.items where !item.isRemote { if let version = item.version { baseline[item.path] = version } }
+            watcher = try FolderWatcher(folders: targets.folders, files: targets.files, recursive: targets.recursive,
+                                        baseline: baseline) { changes in
+                for change in changes { inbox.push(change) }
+                waker.wake()
+            }
+            logger.info("watching \(targets.folders.count) folder(s) and \(targets.files.count) file(s) for changes")
+        } catch {
+            logger.warning("not watching for changes: \(error)")
+        }
+    }
+
+    /// Hands what the watcher saw to the strip; the single-image view follows its image: reloaded when it
+    /// changed, the next image when it was deleted.
+    private func applyFileChanges(now: Duration) {
+        let changes = fileChanges.drain()
+        guard !changes.isEmpty else { return }
+        fileChangesApplied += changes.count
+        let shownItem = model.items.indices.contains(model.selectedIndex) ? model.items[model.selectedIndex] : nil
+        model.apply(changes.map { change in
+            switch change.kind {
+            case .present(let version): return .present(path: change.path, version: version)
+            case .removed: return .removed(path: change.path)
+            }
+        })
+        updateTitle()
+        guard mode == .detail else { return }
+        if model.items.isEmpty {
+            closeDetail(now: now)
+        } else if model.items[model.selectedIndex] != shownItem {
+            showDetail(model.selectedIndex, now: now)
+        }
+    }
 
     /// The viewport in points and the device pixels per point.
     private static func viewportPoints(window: Window, renderer: Renderer, forcedScale: Double?)
@@ -111,6 +175,7 @@ public final class Viewer {
     // MARK: Frame
 
     func renderFrame(now: Duration) {
+        applyFileChanges(now: now)
         switch mode {
         case .strip:
             model.update(now: now)
@@ -197,7 +262,11 @@ public final class Viewer {
             guard let current = press else { return }
             press = nil
             model.endDrag(time: now)
-            if !current.moved, let index = model.index(atViewportX: x, y: y) { model.selectWithoutScrolling(index) }
+            if !current.moved, let index = model.index(atViewportX: x, y: y) {
+                model.selectWithoutScrolling(index)
+                // A click on an error cell tries again (a download that failed, a file since fixed).
+                if let cell = model.visibleCells.first(where: { $0.index == index }), case .failed = cell.content { model.retry(index) }
+            }
         case .wheel(let dx, let dy, _, _):
             // One wheel notch moves about a third of a cell; touchpads send fractions.
             model.scrollBy((dx - dy) * 120, time: now)
@@ -258,7 +327,10 @@ public final class Viewer {
     }
 
     private func updateTitle() {
-        guard !model.items.isEmpty else { return }
+        guard !model.items.isEmpty else {
+            window.setTitle("No images - Tessera")
+            return
+        }
         let item = model.items[model.selectedIndex]
         window.setTitle("\(item.displayName) (\(model.selectedIndex + 1)/\(model.items.count)) - Tessera")
     }
@@ -268,6 +340,15 @@ public final class Viewer {
     private func makeReport(frames: Int) -> RunReport {
         var report = RunReport()
         report.frames = frames
+        report.items = model.items.count
+        report.fileChanges = fileChangesApplied
+        report.errors = model.knownFailures.map { .init(item: $0.item.path, reason: $0.failure.shortText) }
+        if let remote {
+            let counters = remote.counterValues
+            report.downloads = .init(started: counters.started, completed: counters.completed,
+                                     notModified: counters.notModified, failed: counters.failed,
+                                     bytes: Int(counters.bytesDownloaded))
+        }
         report.frameMs = SampleSummary(samples: frameSamples)
         report.framesOver16ms = frameSamples.filter { $0 > 1000.0 / 60 }.count
         let counters = coordinator.counterValues

@@ -1,4 +1,5 @@
 import TesseraCore
+import TesseraRemote
 
 /// Everything the viewer needs from the command line.
 public struct ViewerOptions: Sendable {
@@ -29,6 +30,24 @@ public struct ViewerOptions: Sendable {
     /// Read and write the freedesktop thumbnail cache (~/.cache/thumbnails) for cell-sized images. Off unless
     /// asked for (the command line asks), so tests and embedders never write to the user's cache by accident.
     public var useThumbnailCache = false
+    /// Folders and files to watch for changes (inotify); nil watches nothing.
+    public var watch: WatchTargets?
+    /// How remote (http/https) items are downloaded.
+    public var downloads = RemoteImageStore.Configuration()
 
     public init(items: [CarouselItem]) { self.items = items }
+}
+
+/// What the viewer watches: the folders browsed (with their subfolders when `recursive`) and the files named
+/// one by one.
+public struct WatchTargets: Sendable {
+    public var folders: [String]
+    public var files: [String]
+    public var recursive: Bool
+
+    public init(folders: [String], files: [String], recursive: Bool) {
+        self.folders = folders
+        self.files = files
+        self.recursive = recursive
+    }
 }

@@ -36,6 +36,23 @@ final class FolderWatcherTests: XCTestCase {
         XCTAssertEqual(waitForChanges(recorder, count: 1), [present("new.jpg")])
     }
 
+    func testChangesBetweenTheCallersListingAndTheWatchAreReportedAgainstItsBaseline() throws {
+        // The viewer listed the folder (a, b, c) before the watcher started; then, before any watch was
+        // in place, a changed, b went and d came. c did not change and is not reported.
+        for name in ["a.jpg", "b.jpg", "c.jpg"] { try write("first", to: name) }
+        let baseline = Dictionary(uniqueKeysWithValues: ["a.jpg", "b.jpg", "c.jpg"].map {
+            (path($0), FileVersion.ofFile(atPath: path($0))!)
+        })
+        try write("second, longer", to: "a.jpg")
+        try FileManager.default.removeItem(atPath: path("b.jpg"))
+        try write("new", to: "d.jpg")
+        let recorder = ChangeRecorder()
+        let watcher = try FolderWatcher(folders: [folder.path], settleDelay: settleDelay, baseline: baseline) { recorder.record($0) }
+        defer { watcher.stop() }
+
+        XCTAssertEqual(waitForChanges(recorder, count: 3).sortedByPath, [present("a.jpg"), removed("b.jpg"), present("d.jpg")])
+    }
+
     func testRewrittenFileIsPresentWithItsNewVersion() throws {
         try write("before", to: "a.jpg")
         let before = FileVersion.ofFile(atPath: path("a.jpg"))

@@ -1,3 +1,4 @@
+// Test support shared by the remote-loading tests and the command-line tests.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,19 +11,19 @@ import Synchronization
 /// thread per connection, one request per connection (`Connection: close`). Routes are closures from
 /// request to response; the server counts requests per path, keeps their headers and records how many
 /// requests were waiting for their answer at once.
-final class LoopbackHTTPServer: Sendable {
-    struct Request: Sendable {
-        let method: String
-        let path: String
+public final class LoopbackHTTPServer: Sendable {
+    public struct Request: Sendable {
+        public let method: String
+        public let path: String
         /// Header names lower-cased.
-        let headers: [String: String]
+        public let headers: [String: String]
 
-        func header(_ name: String) -> String? { headers[name.lowercased()] }
+        public func header(_ name: String) -> String? { headers[name.lowercased()] }
     }
 
-    struct Response: Sendable {
+    public struct Response: Sendable {
         /// How the body's length is told.
-        enum Length: Sendable {
+        public enum Length: Sendable {
             /// A true Content-Length.
             case honest
             /// No Content-Length: the body ends when the connection closes.
@@ -33,19 +34,19 @@ final class LoopbackHTTPServer: Sendable {
             case claimed(Int)
         }
 
-        var status: Int
-        var headers: [(name: String, value: String)]
-        var body: Data
-        var length: Length
+        public var status: Int
+        public var headers: [(name: String, value: String)]
+        public var body: Data
+        public var length: Length
         /// Waits this long before sending anything.
-        var delay: Duration
+        public var delay: Duration
         /// Sends the headers (if `stallsAfterHeaders`) or nothing, then holds the connection until the server stops.
-        var stalls: Bool
-        var stallsAfterHeaders: Bool
+        public var stalls: Bool
+        public var stallsAfterHeaders: Bool
         /// Sends the body a byte at a time with this pause between bytes.
-        var trickle: Duration?
+        public var trickle: Duration?
 
-        init(status: Int = 200, headers: [(name: String, value: String)] = [], body: Data = Data(),
+        public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: Data = Data(),
              length: Length = .honest, delay: Duration = .zero, stalls: Bool = false, stallsAfterHeaders: Bool = false,
              trickle: Duration? = nil) {
             self.status = status
@@ -58,14 +59,14 @@ final class LoopbackHTTPServer: Sendable {
             self.trickle = trickle
         }
 
-        static func redirect(to location: String) -> Response {
+        public static func redirect(to location: String) -> Response {
             Response(status: 302, headers: [("Location", location)])
         }
     }
 
-    typealias Route = @Sendable (Request) -> Response
+    public typealias Route = @Sendable (Request) -> Response
 
-    enum StartError: Error { case socket(String) }
+    public enum StartError: Error { case socket(String) }
 
     private struct Records {
         var requests: [String: [Request]] = [:]
@@ -76,7 +77,7 @@ final class LoopbackHTTPServer: Sendable {
         var bodyBytesSent: [String: Int] = [:]
     }
 
-    let port: UInt16
+    public let port: UInt16
     private let listener: Int32
     private let routes: Mutex<[String: Route]>
     private let records = Mutex(Records())
@@ -84,7 +85,7 @@ final class LoopbackHTTPServer: Sendable {
     /// Connections open now (closed at stop, which ends stalled handlers).
     private let openConnections = Mutex<Set<Int32>>([])
 
-    init(routes: [String: Route] = [:]) throws {
+    public init(routes: [String: Route] = [:]) throws {
         self.routes = Mutex(routes)
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw StartError.socket("socket: \(errno)") }
@@ -111,22 +112,22 @@ final class LoopbackHTTPServer: Sendable {
 
     deinit { stop() }
 
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
-    func setRoute(_ path: String, _ route: @escaping Route) {
+    public func setRoute(_ path: String, _ route: @escaping Route) {
         routes.withLock { $0[path] = route }
     }
 
-    func requestCount(_ path: String) -> Int { records.withLock { $0.requests[path]?.count ?? 0 } }
-    func requests(_ path: String) -> [Request] { records.withLock { $0.requests[path] ?? [] } }
-    var requestLog: [String] { records.withLock { $0.log } }
-    var totalRequestCount: Int { records.withLock { $0.requests.values.reduce(0) { $0 + $1.count } } }
-    func bodyBytesSent(_ path: String) -> Int { records.withLock { $0.bodyBytesSent[path] ?? 0 } }
+    public func requestCount(_ path: String) -> Int { records.withLock { $0.requests[path]?.count ?? 0 } }
+    public func requests(_ path: String) -> [Request] { records.withLock { $0.requests[path] ?? [] } }
+    public var requestLog: [String] { records.withLock { $0.log } }
+    public var totalRequestCount: Int { records.withLock { $0.requests.values.reduce(0) { $0 + $1.count } } }
+    public func bodyBytesSent(_ path: String) -> Int { records.withLock { $0.bodyBytesSent[path] ?? 0 } }
     /// The most requests that were at once between arriving and getting their response written.
-    var maxConcurrentRequests: Int { records.withLock { $0.maxWaiting } }
+    public var maxConcurrentRequests: Int { records.withLock { $0.maxWaiting } }
 
     /// Stops accepting and closes every connection (ending stalled ones). Idempotent.
-    func stop() {
+    public func stop() {
         guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
         // shutdown wakes the thread blocked in accept; close alone would not on Linux.
         shutdown(listener, Int32(SHUT_RDWR))
@@ -137,7 +138,7 @@ final class LoopbackHTTPServer: Sendable {
     }
 
     /// A port on 127.0.0.1 that nothing listens on: bound, then closed.
-    static func closedPort() -> UInt16 {
+    public static func closedPort() -> UInt16 {
         let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
