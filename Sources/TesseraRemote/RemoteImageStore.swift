@@ -78,9 +78,16 @@ public final class RemoteImageStore: RemoteFetching {
     public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "tessera.remote"),
                 now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
                 onChange: @escaping @Sendable () -> Void) {
-        let folder = configuration.cacheFolder ?? RemoteCacheFolder.privateTemporaryPath()
+        // A cache folder that cannot be written means no cache across runs and one warning, not a failure
+        // of every download: this run's copies go to a private folder removed at shutdown.
+        var usable = configuration.cacheFolder
+        if let wanted = usable, let problem = RemoteCacheFolder(path: wanted).create() ?? Self.writeProblem(wanted) {
+            logger.warning("remote images are not cached across runs: \(problem)")
+            usable = nil
+        }
+        let folder = usable ?? RemoteCacheFolder.privateTemporaryPath()
         cacheFolder = folder
-        removesCacheFolderAtShutdown = configuration.cacheFolder == nil
+        removesCacheFolderAtShutdown = usable == nil
         let timeout = max(configuration.timeout, .milliseconds(1))
         let limits = DownloadEngine.Limits(
             maxBodyBytes: max(0, configuration.maxBodyBytes), maxRedirects: max(0, configuration.maxRedirects),
@@ -104,6 +111,10 @@ public final class RemoteImageStore: RemoteFetching {
     }
 
     deinit { shutdown() }
+
+    private static func writeProblem(_ folder: String) -> String? {
+        access(folder, W_OK | X_OK) == 0 ? nil : "cannot write to \(folder): \(String(cString: strerror(errno)))"
+    }
 
     // MARK: - RemoteFetching
 

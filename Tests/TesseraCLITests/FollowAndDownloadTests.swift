@@ -163,6 +163,25 @@ final class FollowAndDownloadTests: XCTestCase {
         XCTAssertEqual(again.report["decodes"] as? Int, 1)
     }
 
+    func testEnterOrAClickOnAnErrorCellRetries() throws {
+        let server = try startServer()
+        let png = try sample("img13-tiny.png")
+        // Each image fails the first time (the server was down) and works the second.
+        for path in ["/first.png", "/second.png"] {
+            let asked = Mutex(0)
+            server.setRoute(path) { _ in
+                asked.withLock { $0 += 1; return $0 } == 1 ? .init(status: 503) : .init(body: png)
+            }
+        }
+        let script = "wait 0.2\nwait-idle\nkey enter\nwait 0.2\nwait-idle\nclick 632 360\nwait 0.2\nwait-idle\nquit\n"
+        let result = try run([server.url("/first.png"), server.url("/second.png")], script: script)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(server.requestCount("/first.png"), 2, "Enter on the selected error cell retried it")
+        XCTAssertEqual(server.requestCount("/second.png"), 2, "a click on the error cell retried it")
+        XCTAssertEqual((result.report["errors"] as? [Any])?.count, 0, "\(result.report["errors"] ?? "")")
+        XCTAssertEqual(result.report["decodes"] as? Int, 2)
+    }
+
     func testNoDownloadStartsDuringAScriptedDragAndTheVisibleOnesLoadWhenItEnds() throws {
         let server = try startServer()
         let png = try sample("img13-tiny.png")

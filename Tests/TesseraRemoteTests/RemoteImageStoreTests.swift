@@ -424,6 +424,21 @@ final class RemoteImageStoreTests: XCTestCase {
         XCTAssertEqual(store.state(of: server.url("/b.png")), .notStarted)
     }
 
+    func testAnUnwritableCacheFolderMeansAPrivateOneNotFailedDownloads() throws {
+        let server = try makeServer(["/a.png": { _ in Response(body: pngBody("a")) }])
+        // A folder under a regular file cannot be made, whoever runs the test (root included).
+        let blocker = cacheFolder + "-blocker"
+        XCTAssertTrue(FileManager.default.createFile(atPath: blocker, contents: Data("file".utf8)))
+        defer { try? FileManager.default.removeItem(atPath: blocker) }
+        let store = makeStore { $0.cacheFolder = blocker + "/remote" }
+        XCTAssertNotEqual(store.cacheFolder, blocker + "/remote")
+        store.fetch(server.url("/a.png"), priority: 0)
+        let (path, _) = try readyFile(store, server.url("/a.png"))
+        XCTAssertEqual(FileManager.default.contents(atPath: path), pngBody("a"))
+        store.shutdown()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.cacheFolder), "the stand-in folder goes at shutdown")
+    }
+
     func testDefaultCacheFolderFollowsXDG() {
         XCTAssertEqual(RemoteImageStore.Configuration.defaultCacheFolder(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"]),
                        "/x/cache/tessera/remote")
