@@ -192,7 +192,7 @@ final class DownloadEngine: NSObject, URLSessionDataDelegate, Sendable {
             }
             // No file for the (empty) body of a 304.
             guard let file = transfer.temporaryFile else { return nil }
-            if let error = data.withUnsafeBytes({ RemoteCacheFolder.writeAll(file.descriptor, $0) }) {
+            if let error = data.withUnsafeBytes({ POSIXFiles.writeAll(file.descriptor, $0) }) {
                 return .cacheNotWritable(reason: "write \(file.path): \(error)")
             }
             return nil

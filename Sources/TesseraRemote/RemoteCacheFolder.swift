@@ -70,14 +70,7 @@ struct RemoteCacheFolder: Sendable {
     }
 
     /// Creates the folder and its missing parents; returns why it failed, or nil.
-    func create() -> String? {
-        var partial = ""
-        for component in path.split(separator: "/") {
-            partial += "/" + component
-            if mkdir(partial, 0o700) != 0 && errno != EEXIST { return "cannot create \(partial): \(Self.errorText(errno))" }
-        }
-        return nil
-    }
+    func create() -> String? { POSIXFiles.makeFolders(path, mode: 0o700) }
 
     /// Opens a new temporary file for the download of `url` (mode 0600); creates the folder if needed.
     func makeTemporaryFile(for url: String) -> Result<(descriptor: Int32, path: String), DownloadFailure> {
@@ -125,7 +118,7 @@ struct RemoteCacheFolder: Sendable {
         let descriptor = Self.makeTemporary(&template)
         guard descriptor >= 0 else { return }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let written = json.withUnsafeBytes { Self.writeAll(descriptor, $0) == nil }
+        let written = json.withUnsafeBytes { POSIXFiles.writeAll(descriptor, $0) == nil }
         if close(descriptor) != 0 || !written || rename(temporary, target) != 0 {
             unlink(temporary)
         }
@@ -143,19 +136,5 @@ struct RemoteCacheFolder: Sendable {
         return descriptor
     }
 
-    /// Writes everything, retrying on EINTR and short writes; returns the error text or nil.
-    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
-        var done = 0
-        while done < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errorText(errno)
-            }
-            done += written
-        }
-        return nil
-    }
-
-    static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
+    static func errorText(_ code: Int32) -> String { POSIXFiles.errorText(code) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraTestSupport
 import XCTest
 
 /// Runs the built `tessera` binary the way a user does and checks what they would see.
@@ -12,15 +13,7 @@ final class CommandLineTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
-    /// The binary sits next to the test bundle in .build/<configuration>/.
-    private var binary: URL {
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var dir = testBinary.deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("tessera").path), dir.path != "/" {
-            dir.deleteLastPathComponent()
-        }
-        return dir.appendingPathComponent("tessera")
-    }
+    private var binary: URL { BuiltBinary.url(named: "tessera") }
 
     private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()

@@ -24,13 +24,7 @@ final class FollowAndDownloadTests: XCTestCase {
 
     private func sample(_ name: String) throws -> Data { try Data(contentsOf: Self.samples.appendingPathComponent(name)) }
 
-    private var binary: URL {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("tessera").path), dir.path != "/" {
-            dir.deleteLastPathComponent()
-        }
-        return dir.appendingPathComponent("tessera")
-    }
+    private var binary: URL { BuiltBinary.url(named: "tessera") }
 
     /// Starts the binary headless; `whenStarted` runs once its stderr says `marker` (or at once without one).
     /// Returns the exit status, stderr and the report.

@@ -189,15 +189,7 @@ public final class ThumbnailStore: Sendable {
         return disableWriting(failure)
     }
 
-    /// Creates `folder` and its missing parents with mode 0700; returns why it failed, or nil.
-    private func makeFolders(_ folder: String) -> String? {
-        var path = ""
-        for part in folder.split(separator: "/") {
-            path += "/" + part
-            if mkdir(path, 0o700) != 0 && errno != EEXIST { return "cannot create \(path): \(Self.errorText(errno))" }
-        }
-        return nil
-    }
+    private func makeFolders(_ folder: String) -> String? { POSIXFiles.makeFolders(folder, mode: 0o700) }
 
     private func disableWriting(_ reason: String) -> Bool {
         let first = writeFailure.withLock { failure -> Bool in
@@ -250,25 +242,13 @@ public final class ThumbnailStore: Sendable {
         return ok || done > 0 ? Data(bytes.prefix(done)) : nil
     }
 
-    /// Writes everything, retrying on EINTR and short writes; returns the error text or nil.
     private static func writeAll(_ fd: Int32, _ data: Data) -> String? {
-        data.withUnsafeBytes { raw -> String? in
-            var done = 0
-            while done < raw.count {
-                let n = write(fd, raw.baseAddress! + done, raw.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errorText(errno)
-                }
-                done += n
-            }
-            return nil
-        }
+        data.withUnsafeBytes { POSIXFiles.writeAll(fd, $0) }
     }
 
     private static func printableASCII(_ text: String) -> String {
         String(String.UnicodeScalarView(text.unicodeScalars.prefix(200).map { $0.isASCII && $0.value >= 32 ? $0 : "?" }))
     }
 
-    private static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
+    private static func errorText(_ code: Int32) -> String { POSIXFiles.errorText(code) }
 }

@@ -79,16 +79,9 @@ final class TileEncoder: Sendable {
     static func writeFile(_ bytes: UnsafeRawBufferPointer, to path: String) throws(TileCutError.Reason) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .outputFailed(String(cString: strerror(errno))) }
-        var done = 0
-        while done < bytes.count {
-            let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                let why = String(cString: strerror(errno))
-                close(fd)
-                throw .outputFailed(why)
-            }
-            done += n
+        if let why = POSIXFiles.writeAll(fd, bytes) {
+            close(fd)
+            throw .outputFailed(why)
         }
         guard close(fd) == 0 else { throw .outputFailed(String(cString: strerror(errno))) }
     }
