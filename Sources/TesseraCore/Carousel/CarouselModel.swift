@@ -168,26 +168,35 @@ public final class CarouselModel {
         let oldItems = items
         let selectedPath = items.indices.contains(selectedIndex) ? items[selectedIndex].path : nil
         let anchor = positionAnchor()
-        var structural = false
+        // Batches drained together can name a path twice (created, then deleted): the last word counts.
+        var last: [String: ItemChange] = [:]
+        var order: [String] = []
         for change in changes {
-            switch change {
-            case .present(let path, let version):
+            if last.updateValue(change, forKey: change.path) == nil { order.append(change.path) }
+        }
+        var removed = Set<String>()
+        var added: [CarouselItem] = []
+        for path in order {
+            switch last[path]! {
+            case .present(_, let version):
                 if let index = itemIndex[path] {
                     if items[index].version != version { itemContentChanged(at: index, to: version) }
                 } else {
-                    items.insert(CarouselItem(path: path, version: version),
-                                 at: ItemOrder.insertionIndex(of: path, in: items))
-                    itemIndex.rebuild(items)
-                    structural = true
+                    added.append(CarouselItem(path: path, version: version))
                 }
-            case .removed(let path):
-                guard let index = itemIndex[path] else { continue }
-                items.remove(at: index)
-                itemIndex.rebuild(items)
-                coordinator.cache.removeValues { $0.path == path }
-                structural = true
+            case .removed:
+                if itemIndex[path] != nil { removed.insert(path) }
             }
         }
+        let structural = !removed.isEmpty || !added.isEmpty
+        // One pass each, however many files came and went: a thousand new files must not cost a
+        // thousand rebuilds of a ten-thousand-item strip on the main thread.
+        if !removed.isEmpty {
+            items.removeAll { removed.contains($0.path) }
+            coordinator.cache.removeValues { removed.contains($0.path) }
+        }
+        if !added.isEmpty { items = ItemOrder.inserting(added, into: items) }
+        if structural { itemIndex.rebuild(items) }
         guard structural else { return }
         layout.itemCount = items.count
         hasRemoteItems = items.contains(where: \.isRemote)
@@ -201,10 +210,12 @@ public final class CarouselModel {
 
         if let selectedPath, let index = itemIndex[selectedPath] {
             selectedIndex = index
-        } else {
+        } else if !oldItems.isEmpty {
             // The selected item went: select the next surviving one, as file managers do.
             let next = oldItems[min(selectedIndex, oldItems.count - 1)...].lazy.compactMap { self.itemIndex[$0.path] }.first
             selectedIndex = max(0, min(next ?? items.count - 1, items.count - 1))
+        } else {
+            selectedIndex = 0
         }
 
         let shift: Double

@@ -160,6 +160,46 @@ final class CarouselChangeTests: XCTestCase {
         XCTAssertEqual(screenX(of: "/photos/img12.jpg", in: model), selectedX)
     }
 
+    func testAThousandNewFilesAtOnceMergeInNaturalOrder() {
+        // The strip shows the even-numbered files; the odd ones arrive in one batch, shuffled, with a few
+        // from a folder the strip does not show.
+        let evens = (0..<1000).map { CarouselItem(path: "/photos/img\($0 * 2).jpg", version: version(1)) }
+        let (model, _, scheduler) = makeModel(evens)
+        var time = Duration.zero
+        settle(model, scheduler, at: &time)
+        var arrivals: [ItemChange] = (0..<1000).map { .present(path: "/photos/img\($0 * 2 + 1).jpg", version: version(2)) }
+        arrivals += ["/other/b.jpg", "/other/a10.jpg", "/other/a9.jpg"].map { .present(path: $0, version: version(2)) }
+        var generator = SystemRandomNumberGenerator()
+        arrivals.shuffle(using: &generator)
+
+        model.apply(arrivals)
+        XCTAssertEqual(model.items.map(\.path),
+                       (0..<2000).map { "/photos/img\($0).jpg" } + ["/other/a9.jpg", "/other/a10.jpg", "/other/b.jpg"])
+        XCTAssertEqual(model.items[model.selectedIndex].path, "/photos/img0.jpg")
+    }
+
+    func testAPathNamedTwiceInOneBatchTakesTheLastWord() {
+        let (model, _, _) = makeModel(items(5))
+        model.apply([.present(path: "/photos/img9.jpg", version: version(2)), .removed(path: "/photos/img9.jpg"),
+                     .removed(path: "/photos/img1.jpg"), .present(path: "/photos/img1.jpg", version: version(3))])
+        XCTAssertEqual(model.items.map(\.path), items(5).map(\.path))
+        XCTAssertEqual(model.items[1].version, version(3))
+    }
+
+    func testAFolderEmptiedThenRefilledShowsTheNewFile() {
+        let (model, _, scheduler) = makeModel(items(3))
+        var time = Duration.zero
+        settle(model, scheduler, at: &time)
+        model.apply(items(3).map { .removed(path: $0.path) })
+        settle(model, scheduler, at: &time)
+        XCTAssertTrue(model.items.isEmpty)
+        model.apply([.present(path: "/photos/new.jpg", version: version(4))])
+        settle(model, scheduler, at: &time)
+        XCTAssertEqual(model.items.map(\.path), ["/photos/new.jpg"])
+        XCTAssertEqual(model.selectedIndex, 0)
+        XCTAssertEqual(shownVersionSize(of: "/photos/new.jpg", in: model), 4)
+    }
+
     func testAFlingCarriesOnWhenAFileAppearsBeforeTheScreen() {
         let (model, _, scheduler) = makeModel(items(200))
         var time = Duration.zero
