@@ -65,11 +65,17 @@ public final class FolderWatcher: Sendable {
     ///     the watcher started). Given, every difference between it and the folders as first listed is
     ///     reported too, so a change in the gap between the caller's listing and the watches is not lost.
     ///     Without it, the first listing is taken as known and only later changes are reported.
+    ///   - pollInterval: how often folders that `polls` picks are listed again. inotify only sees changes
+    ///     made through this machine's kernel: on an NFS, SMB or FUSE mount, another machine's changes
+    ///     arrive only by looking. nil never polls.
+    ///   - polls: which watched folders to poll; by default those on a network or FUSE filesystem.
     public init(folders: [String],
                 files: [String] = [],
                 recursive: Bool = false,
                 settleDelay: Duration = .milliseconds(100),
                 baseline: [String: FileVersion]? = nil,
+                pollInterval: Duration? = .seconds(3),
+                polls: @escaping @Sendable (String) -> Bool = FolderWatcher.isOnNetworkFilesystem,
                 onChanges: @escaping @Sendable ([FolderChange]) -> Void) throws {
         let inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard inotifyFD >= 0 else { throw FolderWatchError.cannotStart(reason: Self.startFailureReason(errno)) }
@@ -83,8 +89,8 @@ public final class FolderWatcher: Sendable {
         }
         let shared = WatchShared(inotifyFD: inotifyFD, wakeReadFD: wakeFDs[0], wakeWriteFD: wakeFDs[1])
         self.shared = shared
-        let setup = WatchSetup(folders: folders, files: files, recursive: recursive,
-                               settleDelay: settleDelay, baseline: baseline, onChanges: onChanges)
+        let setup = WatchSetup(folders: folders, files: files, recursive: recursive, settleDelay: settleDelay,
+                               baseline: baseline, pollInterval: pollInterval, polls: polls, onChanges: onChanges)
 
         let launched = DispatchSemaphore(value: 0)
         let thread = Thread {
@@ -122,6 +128,35 @@ public final class FolderWatcher: Sendable {
         shared.watching.wait(timeout: timeout)
     }
 
+    /// Whether `path` is on a filesystem whose changes inotify may not see: NFS, SMB/CIFS, 9P, Ceph,
+    /// AFS, or FUSE (sshfs, rclone, gvfs). Read from /proc/self/mounts (statfs is not in Swift's Glibc).
+    public static func isOnNetworkFilesystem(_ path: String) -> Bool {
+        guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8),
+              let type = filesystemType(of: path, mounts: mounts) else { return false }
+        return isNetworkFilesystemType(type)
+    }
+
+    static func isNetworkFilesystemType(_ type: String) -> Bool {
+        ["nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "ceph", "afs", "coda", "glusterfs", "sshfs"].contains(type)
+            || type == "fuse" || type.hasPrefix("fuse.")
+    }
+
+    /// The type of the mount holding `path` (symlinks resolved): the longest mount point above it.
+    static func filesystemType(of path: String, mounts: String) -> String? {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var best: (length: Int, type: String)?
+        for line in mounts.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count >= 3 else { continue }
+            // /proc/mounts writes space, tab, newline and backslash in octal (\040 ...).
+            let mountPoint = String(fields[1]).replacingOccurrences(of: "\\040", with: " ")
+                .replacingOccurrences(of: "\\011", with: "\t").replacingOccurrences(of: "\\134", with: "\\")
+            let isAbove = mountPoint == "/" || resolved == mountPoint || resolved.hasPrefix(mountPoint + "/")
+            if isAbove, mountPoint.count >= (best?.length ?? -1) { best = (mountPoint.count, String(fields[2])) }
+        }
+        return best?.type
+    }
+
     private static func startFailureReason(_ code: Int32) -> String {
         switch code {
         case EMFILE: return "too many inotify instances or open files (raise fs.inotify.max_user_instances or ulimit -n)"
@@ -139,6 +174,8 @@ private struct WatchSetup: Sendable {
     let recursive: Bool
     let settleDelay: Duration
     let baseline: [String: FileVersion]?
+    let pollInterval: Duration?
+    let polls: @Sendable (String) -> Bool
     let onChanges: @Sendable ([FolderChange]) -> Void
 }
 
@@ -239,6 +276,8 @@ private final class WatchLoop {
         var singleFiles: [String: String]
         /// Given by the user rather than found inside a given folder; its failures always warn.
         var isGiven: Bool
+        /// Listed again every poll interval (a network filesystem).
+        var isPolled = false
     }
 
     private static let logger = Logger(label: "tessera.watch")
@@ -256,6 +295,8 @@ private final class WatchLoop {
     private var settling: SettlingPaths
     /// errno values already warned about, so a watch limit reached in a large tree warns once.
     private var warnedErrors: Set<Int32> = []
+    /// When the polled folders are listed next; nil while none is polled.
+    private var nextPoll: ContinuousClock.Instant?
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize,
                                                                       alignment: MemoryLayout<inotify_event>.alignment)
 
@@ -271,6 +312,7 @@ private final class WatchLoop {
         watchInitialFolders()
         shared.watching.open()
         while !shared.isStopRequested, waitForEvents() {
+            pollIfDue()
             reportSettledChanges()
         }
     }
@@ -324,6 +366,10 @@ private final class WatchLoop {
         }
         var folder = WatchedFolder(path: path, takesImages: takesImages, descends: descends,
                                    singleFiles: singleFiles, isGiven: isGiven)
+        if let interval = setup.pollInterval, setup.polls(path) {
+            folder.isPolled = true
+            if nextPoll == nil { nextPoll = clock.now + interval }
+        }
         if var existing = folders[descriptor] {
             // The same folder again: given twice, given inside a recursive one, or reached through a
             // symlink loop. inotify hands back the same descriptor; widen what it reports.
@@ -369,9 +415,30 @@ private final class WatchLoop {
     /// After the kernel dropped events: every known path and everything listed now settles afresh.
     private func rescanEverything() {
         Self.logger.info("inotify queue overflowed; rescanning the watched folders")
+        // Everything known, including images of folders that went while events were lost.
         let now = clock.now
         for path in known.keys { settling.note(path, at: now) }
-        for (descriptor, folder) in folders {
+        rescan { _ in true }
+    }
+
+    /// Lists the polled folders again (a network filesystem: other machines' changes send no events).
+    private func pollIfDue() {
+        guard let due = nextPoll, let interval = setup.pollInterval, clock.now >= due else { return }
+        rescan(\.isPolled)
+        nextPoll = folders.values.contains(where: \.isPolled) ? clock.now + interval : nil
+    }
+
+    /// Lists the folders `matching` picks again; their known images and everything listed now settle
+    /// afresh, so only real differences come out.
+    private func rescan(_ matching: (WatchedFolder) -> Bool) {
+        let now = clock.now
+        let chosen = folders.filter { matching($0.value) }
+        let imageFolders = Set(chosen.values.filter(\.takesImages).map(\.path))
+        let singleFiles = Set(chosen.values.flatMap(\.singleFiles.values))
+        for path in known.keys where singleFiles.contains(path) || imageFolders.contains(Self.split(path).folder) {
+            settling.note(path, at: now)
+        }
+        for (descriptor, folder) in chosen {
             // Re-adding returns the same descriptor, lists the folder again and picks up new subfolders.
             folders[descriptor] = nil
             let found = watchTree(folder.path, takesImages: folder.takesImages, descends: folder.descends,
@@ -423,7 +490,8 @@ private final class WatchLoop {
     /// Until the nearest settle deadline, rounded up so a sub-millisecond rest does not spin; forever
     /// when nothing is settling.
     private func pollTimeoutMilliseconds() -> Int32 {
-        guard let deadline = settling.nextDeadline else { return -1 }
+        let deadlines = [settling.nextDeadline, nextPoll].compactMap { $0 }
+        guard let deadline = deadlines.min() else { return -1 }
         let rest = max(.zero, deadline - clock.now)
         let (seconds, attoseconds) = rest.components
         let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000

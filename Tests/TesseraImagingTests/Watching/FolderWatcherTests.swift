@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Synchronization
 import TesseraCore
@@ -51,6 +54,67 @@ final class FolderWatcherTests: XCTestCase {
         defer { watcher.stop() }
 
         XCTAssertEqual(waitForChanges(recorder, count: 3).sortedByPath, [present("a.jpg"), removed("b.jpg"), present("d.jpg")])
+    }
+
+    // MARK: Network filesystems
+
+    /// A write through a hard link in another folder is invisible to inotify on this folder, as another
+    /// machine's write is on an NFS or SMB mount: only polling sees it.
+    private func writeBehindInotifysBack(to name: String) throws {
+        let link = outside.appendingPathComponent("link-\(name)").path
+        XCTAssertEqual(Glibc.link(path(name), link), 0)
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: link))
+        try handle.seekToEnd()
+        handle.write(Data(" and more".utf8))
+        try handle.close()
+    }
+
+    func testPolledFolderSeesChangesInotifyMisses() throws {
+        try write("before", to: "a.jpg")
+        let recorder = ChangeRecorder()
+        let watcher = try FolderWatcher(folders: [folder.path], settleDelay: settleDelay, pollInterval: .milliseconds(100),
+                                        polls: { _ in true }) { recorder.record($0) }
+        defer { watcher.stop() }
+        XCTAssertTrue(watcher.waitUntilWatching())
+
+        try writeBehindInotifysBack(to: "a.jpg")
+        XCTAssertEqual(waitForChanges(recorder, count: 1), [present("a.jpg")])
+    }
+
+    func testUnpolledFolderMissesWhatOnlyPollingSees() throws {
+        // The control for the test above: without polling the same write goes unseen.
+        try write("before", to: "a.jpg")
+        let recorder = ChangeRecorder()
+        let watcher = try FolderWatcher(folders: [folder.path], settleDelay: settleDelay, pollInterval: .milliseconds(100),
+                                        polls: { _ in false }) { recorder.record($0) }
+        defer { watcher.stop() }
+        XCTAssertTrue(watcher.waitUntilWatching())
+
+        try writeBehindInotifysBack(to: "a.jpg")
+        usleep(400_000)
+        XCTAssertEqual(recorder.all, [])
+    }
+
+    func testLocalFoldersAreNotTakenForNetworkOnes() {
+        XCTAssertFalse(FolderWatcher.isOnNetworkFilesystem(folder.path))
+        XCTAssertFalse(FolderWatcher.isOnNetworkFilesystem("/no/such/folder"))
+    }
+
+    func testTheMountHoldingAPathDecidesWhetherItIsPolled() {
+        let mounts = """
+        /dev/sda1 / ext4 rw,relatime 0 0
+        server:/export /mnt/photos nfs4 rw 0 0
+        //nas/share /mnt/nas\\040box cifs rw 0 0
+        sshfs#me@host: /home/me/remote fuse.sshfs rw 0 0
+        tmpfs /mnt/photos/scratch tmpfs rw 0 0
+        """
+        XCTAssertEqual(FolderWatcher.filesystemType(of: "/mnt/photos/2024", mounts: mounts), "nfs4")
+        XCTAssertEqual(FolderWatcher.filesystemType(of: "/mnt/photos/scratch/x", mounts: mounts), "tmpfs", "the longest mount point wins")
+        XCTAssertEqual(FolderWatcher.filesystemType(of: "/mnt/nas box/a", mounts: mounts), "cifs")
+        XCTAssertEqual(FolderWatcher.filesystemType(of: "/mnt/photosynthesis", mounts: mounts), "ext4", "a prefix of a name is not a parent")
+        XCTAssertEqual(FolderWatcher.filesystemType(of: "/home/me/remote/pics", mounts: mounts), "fuse.sshfs")
+        for type in ["nfs4", "cifs", "fuse.sshfs", "9p"] { XCTAssertTrue(FolderWatcher.isNetworkFilesystemType(type), type) }
+        for type in ["ext4", "tmpfs", "btrfs", "overlay"] { XCTAssertFalse(FolderWatcher.isNetworkFilesystemType(type), type) }
     }
 
     func testRewrittenFileIsPresentWithItsNewVersion() throws {
