@@ -176,6 +176,19 @@ final class FollowAndDownloadTests: XCTestCase {
         XCTAssertEqual(result.report["decodes"] as? Int, 2)
     }
 
+    func testADownloadedImageOpensAloneWithEnter() throws {
+        let server = try startServer()
+        let jpeg = try sample("img1-baseline.jpg")
+        server.setRoute("/photo.jpg") { _ in .init(body: jpeg) }
+        let shot = folder.appendingPathComponent("alone.png")
+        let result = try run([server.url("/photo.jpg"), "--screenshot", shot.path],
+                             script: "wait 0.2\nwait-idle\nkey enter\nwait 0.3\nwait-idle\nquit\n")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertNotNil(result.report["first_frame_ms"], "the single-image view opened: \(result.report)")
+        XCTAssertEqual(result.report["tiles_failed"] as? Int, 0)
+        XCTAssertEqual(server.requestCount("/photo.jpg"), 1, "it opens from the downloaded copy")
+    }
+
     func testNoDownloadStartsDuringAScriptedDragAndTheVisibleOnesLoadWhenItEnds() throws {
         let server = try startServer()
         let png = try sample("img13-tiny.png")

@@ -283,21 +283,30 @@ public final class Viewer {
             model.retry(index)
             return
         }
-        showDetail(index, now: now)
-        mode = .detail
+        if showDetail(index, now: now) { mode = .detail }
     }
 
     /// The zoomable view of item `index`, starting from the strip's cell image while tiles load. The
     /// strip's queued decodes are dropped meanwhile, so tile loads get the workers.
-    private func showDetail(_ index: Int, now: Duration) {
+    @discardableResult
+    private func showDetail(_ index: Int, now: Duration) -> Bool {
+        let item = model.items[index]
+        var path = item.path
+        if item.isRemote {
+            // A download opens from its cached copy; one not here yet is not opened.
+            guard case .ready(let localPath, _)? = remote?.state(of: item.path) else { return false }
+            path = localPath
+        }
         if let old = detail { closedDetailMetrics.append(old.metrics) }
         coordinator.retainOnly([])
         var tiled = TiledViewOptions()
         tiled.fade = model.fade
         tiled.pixelLimit = options.pixelLimit
-        detail = TiledImageView(path: model.items[index].path, renderer: renderer, text: text, assets: assets, options: tiled,
+        detail = TiledImageView(path: path, displayName: item.displayName, renderer: renderer, text: text,
+                                assets: assets, options: tiled,
                                 pixelScale: pointScale, now: now, preview: coordinator.cache.peek(model.key(for: index)),
                                 waker: system.waker)
+        return true
     }
 
     private func handleDetail(_ event: InputEvent, now: Duration) {

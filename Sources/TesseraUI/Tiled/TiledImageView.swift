@@ -114,9 +114,12 @@ public final class TiledImageView {
     /// - Parameters:
     ///   - preview: a small picture of the image to show until tiles arrive (the strip's cell image).
     ///   - waker: wakes the host loop when a tile or an opening step finishes.
-    public init(path: String, renderer: Renderer, text: TextCache, assets: AssetCatalog?, options: TiledViewOptions,
+    ///   - displayName: what the user knows the image as (a URL's file name for a download); the file's
+    ///     name by default.
+    public init(path: String, displayName: String? = nil, renderer: Renderer, text: TextCache, assets: AssetCatalog?, options: TiledViewOptions,
                 pixelScale: Double, now: Duration, preview: PixelBuffer? = nil, waker: EventLoopWaker? = nil) {
         self.path = path
+        name = displayName ?? path.split(separator: "/").last.map(String.init) ?? path
         self.renderer = renderer
         self.text = text
         self.assets = assets
@@ -141,7 +144,7 @@ public final class TiledImageView {
 
     // MARK: - State for hosts
 
-    public var name: String { path.split(separator: "/").last.map(String.init) ?? path }
+    public let name: String
 
     /// "name 25%" for the title bar.
     public var title: String {
