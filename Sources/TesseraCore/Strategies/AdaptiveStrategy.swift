@@ -33,6 +33,18 @@ public final class AdaptiveStrategy: LoadingStrategy {
     public var minimumSecondsOnScreen = 0.04
     /// The frame time uploads should leave room within.
     public var frameTargetMs = 8.0
+    /// While a fling decelerates, decodes are ordered by `FlingPlanner` over the whole known trajectory
+    /// (when the strip supplies `itemLoads`) instead of by steps 1 and 2 below: the fast part of a fling
+    /// passes cells faster than two workers can decode them, and every decode started for a cell that is
+    /// gone before it lands holds up the slow tail and the resting screen, which the user sees longest.
+    public var planner: FlingPlanner? = FlingPlanner()
+
+    /// A drag this fast (screens per second) is planned as the fling it will be released into: the
+    /// bench's flings are 60 ms throws, and decodes started for the visible cells during them could not
+    /// be stopped and would land after the cells were gone. Slow drags keep the speed-scaled window.
+    public var planWhileDraggingScreensPerSecond = 4.0
+
+    public var plansWithItemLoads: Bool { planner != nil }
 
     public init(base: PreloadPolicy = PreloadPolicy(ahead: 1, behind: 1)) { self.base = base }
 
@@ -56,6 +68,15 @@ public final class AdaptiveStrategy: LoadingStrategy {
             return start < frame.itemCount && column >= 0 ? start..<min(frame.itemCount, start + rows) : 0..<0
         }
 
+        let flinging = frame.isDecelerating && !frame.isDragging
+        let throwing = frame.isDragging && speed >= planWhileDraggingScreensPerSecond * viewport
+        if let planner, flinging || throwing, !frame.itemLoads.isEmpty {
+            let candidates = planner.candidates(layout: layout, itemCount: frame.itemCount, offset: frame.offset,
+                                                restingOffset: frame.projectedRestingOffset,
+                                                rate: ScrollModel.DecelerationRate.normal.rawValue, loads: frame.itemLoads)
+            for (rank, index) in planner.plan(candidates).enumerated() { add(index, .cell, rank) }
+            return requests
+        }
         // 1. What is on screen now, unless it will be gone before a decode could land: full size at rest
         //    or moving slowly, a preview (1/8-scale JPEG decoding) when it will be gone soon.
         let secondsOnScreen = speed > 1 ? viewport / speed : .infinity
