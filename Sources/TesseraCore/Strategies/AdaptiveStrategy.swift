@@ -7,6 +7,9 @@ import Foundation
 ///   a second away, the screen it will stop on is loaded at full resolution right after what is visible,
 ///   then the screen and a half before it (what the slow tail shows). Not earlier: two workers cannot be
 ///   interrupted, and decodes needed in seconds must not hold up cells on screen now.
+/// - When the strip supplies `itemLoads` (the carousel does), a fling (or a drag fast enough to become
+///   one) is instead planned over its whole trajectory by `FlingPlanner`; the two rules above remain for
+///   callers that do not.
 /// - Cells that will be gone before a decode could land (faster than a screen per 40 ms) are not loaded.
 /// - Previews (a quarter size per side) for fast motion are available but off by default: see below.
 /// - Priorities are recomputed every frame and everything no longer listed is dropped before it starts.
