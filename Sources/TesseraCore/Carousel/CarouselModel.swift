@@ -395,11 +395,14 @@ public final class CarouselModel {
     private func requestLoads(now: Duration, events: [ScrollEvent]) {
         guard !items.isEmpty else { return }
         let visible = layout.visibleRange(offset: scroll.offset)
-        let frame = StrategyFrame(now: now, visible: visible, itemCount: items.count, layout: layout,
+        var frame = StrategyFrame(now: now, visible: visible, itemCount: items.count, layout: layout,
                                   offset: scroll.offset, velocity: scroll.velocity, isDragging: scroll.isTracking,
                                   isDecelerating: scroll.isDecelerating, isMoving: scroll.isMoving,
                                   projectedRestingOffset: scroll.projectedRestingOffset,
                                   direction: lastScrollDirection, events: events)
+        if strategy.plansWithItemLoads && (scroll.isDecelerating || scroll.isTracking) {
+            frame.itemLoads = itemLoads(between: scroll.offset, and: scroll.projectedRestingOffset)
+        }
         let requests = strategy.requests(for: frame)
         let acceptable = strategy.acceptableVariants(isMoving: scroll.isMoving)
         var wanted = Set<ImageKey>()
@@ -427,6 +430,19 @@ public final class CarouselModel {
         }
         coordinator.retainOnly(wanted)
         if hasRemoteItems { remote?.retainQueued(wantedDownloads) }
+    }
+
+    /// What is known of each (local) item's full-size image from the screen at `offset` to the one at
+    /// `restingOffset`: for strategies that plan a fling's decodes.
+    private func itemLoads(between offset: Double, and restingOffset: Double) -> [Int: ItemLoad] {
+        let lower = layout.visibleRange(offset: min(offset, restingOffset)).lowerBound
+        let upper = layout.visibleRange(offset: max(offset, restingOffset)).upperBound
+        var loads: [Int: ItemLoad] = [:]
+        for index in max(0, lower)..<min(items.count, max(lower, upper)) where !items[index].isRemote {
+            let key = key(for: index)
+            loads[index] = ItemLoad(state: coordinator.loadState(key), decodeSeconds: coordinator.estimatedDecodeSeconds(key))
+        }
+        return loads
     }
 
     private lazy var hasRemoteItems = items.contains(where: \.isRemote)

@@ -41,6 +41,14 @@ public final class LoadCoordinator: Sendable {
     /// Keys that failed; remembered so a bad file is not decoded again every frame.
     private let failures = Mutex<[ImageKey: LoadFailure]>([:])
     private let counters = Mutex(Counters())
+    /// Decode seconds per byte of file, learned per file extension from finished decodes, for planners.
+    private let decodeRates = Mutex<[String: DecodeRate]>([:])
+
+    /// A running mean of seconds per file byte for one kind of file.
+    private struct DecodeRate {
+        var seconds = 0.0
+        var bytes = 0.0
+    }
 
     /// - Parameters:
     ///   - loader: decodes one key; runs on a worker thread.
@@ -98,9 +106,39 @@ public final class LoadCoordinator: Sendable {
             $0.decodes += 1
             if onMain { $0.mainThreadDecodes += 1 }
         }
+        let start = ContinuousClock.now
         let pixels = try loader(key)
+        let elapsed = (ContinuousClock.now - start) / .seconds(1)
         counters.withLock { $0.decodedBytes += pixels.cost }
+        if let size = key.version?.size, size > 0 {
+            decodeRates.withLock { rates in
+                rates[Self.kind(of: key), default: DecodeRate()].seconds += elapsed
+                rates[Self.kind(of: key), default: DecodeRate()].bytes += Double(size)
+            }
+        }
         return pixels
+    }
+
+    /// What decode times are learned per: the file extension and the variant.
+    private static func kind(of key: ImageKey) -> String {
+        let name = key.path.split(separator: "/").last ?? ""
+        let ext = name.contains(".") ? name.split(separator: ".").last?.lowercased() ?? "" : ""
+        return "\(ext)/\(key.variant.rawValue)"
+    }
+
+    /// How long decoding `key` is expected to take on one worker, from the decodes of its kind (extension)
+    /// finished so far, scaled by file size; nil before any has finished or without a file size.
+    public func estimatedDecodeSeconds(_ key: ImageKey) -> Double? {
+        guard let size = key.version?.size, size > 0,
+              let rate = decodeRates.withLock({ $0[Self.kind(of: key)] }), rate.bytes > 0 else { return nil }
+        return rate.seconds / rate.bytes * Double(size)
+    }
+
+    /// Where `key` stands: cached (or failed), decoding on a worker, waiting in the queue, or none of these.
+    public func loadState(_ key: ImageKey) -> ItemLoad.State {
+        if cache.peek(key) != nil || failure(for: key) != nil { return .done }
+        guard cache.isLoading(key) else { return .none }
+        return scheduler.isRunning(key) ? .running : .queued
     }
 
     /// Drops queued work for every key not in `keep` (items that left the preload window).

@@ -139,6 +139,9 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
         queue.waitForWorkersToExit(until: Date(timeIntervalSinceNow: timeout))
     }
 
+    /// Whether a worker is executing the job for `key` right now (it cannot be dropped any more).
+    public func isRunning(_ key: Key) -> Bool { queue.locked { $0.jobsByKey[key]?.phase == .running } }
+
     public var queuedCount: Int { queue.locked { $0.queuedCount } }
     public var runningCount: Int { queue.locked { $0.runningCount } }
     /// Worker threads that have not exited yet (0 for `.manual`).

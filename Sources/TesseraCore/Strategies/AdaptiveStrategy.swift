@@ -7,6 +7,9 @@ import Foundation
 ///   a second away, the screen it will stop on is loaded at full resolution right after what is visible,
 ///   then the screen and a half before it (what the slow tail shows). Not earlier: two workers cannot be
 ///   interrupted, and decodes needed in seconds must not hold up cells on screen now.
+/// - When the strip supplies `itemLoads` (the carousel does), a fling (or a drag fast enough to become
+///   one) is instead planned over its whole trajectory by `FlingPlanner`; the two rules above remain for
+///   callers that do not.
 /// - Cells that will be gone before a decode could land (faster than a screen per 40 ms) are not loaded.
 /// - Previews (a quarter size per side) for fast motion are available but off by default: see below.
 /// - Priorities are recomputed every frame and everything no longer listed is dropped before it starts.
@@ -33,6 +36,18 @@ public final class AdaptiveStrategy: LoadingStrategy {
     public var minimumSecondsOnScreen = 0.04
     /// The frame time uploads should leave room within.
     public var frameTargetMs = 8.0
+    /// While a fling decelerates, decodes are ordered by `FlingPlanner` over the whole known trajectory
+    /// (when the strip supplies `itemLoads`) instead of by steps 1 and 2 below: the fast part of a fling
+    /// passes cells faster than two workers can decode them, and every decode started for a cell that is
+    /// gone before it lands holds up the slow tail and the resting screen, which the user sees longest.
+    public var planner: FlingPlanner? = FlingPlanner()
+
+    /// A drag this fast (screens per second) is planned as the fling it will be released into: the
+    /// bench's flings are 60 ms throws, and decodes started for the visible cells during them could not
+    /// be stopped and would land after the cells were gone. Slow drags keep the speed-scaled window.
+    public var planWhileDraggingScreensPerSecond = 4.0
+
+    public var plansWithItemLoads: Bool { planner != nil }
 
     public init(base: PreloadPolicy = PreloadPolicy(ahead: 1, behind: 1)) { self.base = base }
 
@@ -56,6 +71,15 @@ public final class AdaptiveStrategy: LoadingStrategy {
             return start < frame.itemCount && column >= 0 ? start..<min(frame.itemCount, start + rows) : 0..<0
         }
 
+        let flinging = frame.isDecelerating && !frame.isDragging
+        let throwing = frame.isDragging && speed >= planWhileDraggingScreensPerSecond * viewport
+        if let planner, flinging || throwing, !frame.itemLoads.isEmpty {
+            let candidates = planner.candidates(layout: layout, itemCount: frame.itemCount, offset: frame.offset,
+                                                restingOffset: frame.projectedRestingOffset,
+                                                rate: ScrollModel.DecelerationRate.normal.rawValue, loads: frame.itemLoads)
+            for (rank, index) in planner.plan(candidates).enumerated() { add(index, .cell, rank) }
+            return requests
+        }
         // 1. What is on screen now, unless it will be gone before a decode could land: full size at rest
         //    or moving slowly, a preview (1/8-scale JPEG decoding) when it will be gone soon.
         let secondsOnScreen = speed > 1 ? viewport / speed : .infinity

@@ -57,6 +57,9 @@ public struct StrategyFrame: Sendable {
     public var direction: Int
     /// The scroll view delegate events of this frame.
     public var events: [ScrollEvent]
+    /// For strategies that plan (`plansWithItemLoads`), while a fling decelerates: what is known of each
+    /// item between the visible ones and the resting screen. Empty otherwise.
+    public var itemLoads: [Int: ItemLoad] = [:]
 
     public init(now: Duration, visible: Range<Int>, itemCount: Int, layout: StripLayout, offset: Double,
                 velocity: Double, isDragging: Bool, isDecelerating: Bool, isMoving: Bool,
@@ -86,6 +89,9 @@ public protocol LoadingStrategy: AnyObject {
     func requests(for frame: StrategyFrame) -> [LoadRequest]
     /// Bytes the renderer may copy into textures this frame, given how long the frame has run so far.
     func uploadBudget(defaultBytes: Int, frameElapsedMs: Double, bytesPerMs: Double) -> Int
+    /// Whether `StrategyFrame.itemLoads` should be filled in during a fling (costs a cache lookup per item
+    /// on the fling's way each frame, so only for strategies that use it).
+    var plansWithItemLoads: Bool { get }
 }
 
 extension LoadingStrategy {
@@ -94,6 +100,8 @@ extension LoadingStrategy {
     public func acceptableVariants(isMoving: Bool) -> [ImageVariant] { [.cell] }
 
     public func uploadBudget(defaultBytes: Int, frameElapsedMs: Double, bytesPerMs: Double) -> Int { defaultBytes }
+
+    public var plansWithItemLoads: Bool { false }
 }
 
 /// Visible items from the centre outwards, so the middle of the screen fills first.

@@ -1,0 +1,153 @@
+import Foundation
+
+/// What the strip knows about one item's image when a strategy plans: whether it is at hand, waiting in
+/// the queue or being decoded, and what its decode is expected to cost.
+public struct ItemLoad: Sendable, Equatable {
+    public enum State: Sendable, Equatable {
+        /// Neither cached nor asked for (or asked for and dropped).
+        case none
+        /// Asked for, waiting for a worker: the plan may still reorder or drop it.
+        case queued
+        /// A worker is decoding it: it cannot be stopped and holds that worker.
+        case running
+        /// Cached, or known to fail: needs no worker.
+        case done
+    }
+
+    public var state: State
+    /// Expected decode time in seconds, nil when nothing has been learned yet.
+    public var decodeSeconds: Double?
+
+    public init(state: State, decodeSeconds: Double? = nil) {
+        self.state = state
+        self.decodeSeconds = decodeSeconds
+    }
+}
+
+/// Orders the decodes of a decelerating fling. At release the whole trajectory is known (UIScrollView's
+/// decay: the distance left shrinks by `rate` per millisecond), so for every item on the way the planner
+/// knows when it comes on screen and when it leaves. It simulates the decode workers over that schedule
+/// and keeps the decodes that shorten the time cells spend showing a placeholder the most:
+/// - items in the order they will appear (the resting screen, which never leaves, last but weighted by
+///   `restHoldSeconds`);
+/// - an item whose decode would land after it has left (or only a few frames before) is skipped, so the
+///   two workers are not held up by cells the fast part of the fling only flashes past;
+/// - then, one by one, a kept decode is dropped again if the decodes after it gain more than it saves
+///   (a long PNG that saves a passing cell a few frames but delays the slow tail).
+/// Pure and deterministic: no clock, no threads; tests feed it a trajectory and costs.
+public struct FlingPlanner: Sendable {
+    /// Decode workers the plan spreads work over (the viewer's pool has two on the build machine).
+    public var workers = 2
+    /// Assumed decode time before any decode of the item's kind has finished.
+    public var defaultDecodeSeconds = 0.1
+    /// How long the resting screen counts as shown after the fling stops: it stays until the user moves
+    /// again, so its cells weigh more than any passing one; one second is the shortest stay we plan for.
+    public var restHoldSeconds = 1.0
+    /// A decode must save at least this much time on screen to be worth a worker (two 60 Hz frames).
+    public var minimumSavedSeconds = 0.033
+
+    public init() {}
+
+    /// One item on the fling's way: when it appears and leaves (seconds from now) and what its decode costs.
+    public struct Candidate: Sendable, Equatable {
+        public var index: Int
+        public var appears: Double
+        /// `.infinity` for the resting screen.
+        public var leaves: Double
+        public var cost: Double
+        public var state: ItemLoad.State
+    }
+
+    /// The items of a fling from `offset` to `restingOffset` with the decay `rate` per ms, with when each is
+    /// on screen. Items already decoded are left out.
+    public func candidates(layout: StripLayout, itemCount: Int, offset: Double, restingOffset: Double,
+                           rate: Double, loads: [Int: ItemLoad]) -> [Candidate] {
+        let viewport = layout.viewportSize.width
+        let remaining = abs(restingOffset - offset)
+        let direction: Double = restingOffset >= offset ? 1 : -1
+        guard remaining >= ScrollModel.restingDistance else { return [] }
+        let lnRate = Foundation.log(rate)
+        /// Seconds until the content offset reaches `target` (0 if already past, the stop if never).
+        func time(toReach target: Double) -> Double {
+            let left = (restingOffset - target) * direction
+            if left >= remaining { return 0 }
+            let stopAt = max(left, ScrollModel.restingDistance)
+            return Foundation.log(stopAt / remaining) / lnRate / 1000
+        }
+        let lower = min(offset, restingOffset), upper = max(offset, restingOffset)
+        let span = layout.visibleRange(offset: lower).lowerBound..<layout.visibleRange(offset: upper).upperBound
+        let resting = layout.visibleRange(offset: restingOffset)
+        var result: [Candidate] = []
+        for index in span where index >= 0 && index < itemCount {
+            let load = loads[index] ?? ItemLoad(state: .none)
+            guard load.state != .done else { continue }
+            let frame = layout.frame(of: index)
+            // On screen while the offset is within (x - viewport, x + width).
+            let enter = direction > 0 ? frame.x - viewport : frame.x + frame.width
+            let exit = direction > 0 ? frame.x + frame.width : frame.x - viewport
+            let appears = time(toReach: enter)
+            let leaves = resting.contains(index) ? Double.infinity : time(toReach: exit)
+            guard leaves > 0 else { continue }
+            result.append(Candidate(index: index, appears: appears, leaves: leaves,
+                                    cost: load.decodeSeconds ?? defaultDecodeSeconds, state: load.state))
+        }
+        return result
+    }
+
+    /// The items to decode, most urgent first.
+    public func plan(_ candidates: [Candidate]) -> [Int] {
+        // The fling stops about when its last item appears or leaves; the resting screen counts from there.
+        let stop = candidates.map { $0.leaves.isFinite ? max($0.appears, $0.leaves) : $0.appears }.max() ?? 0
+        let horizon = stop + restHoldSeconds
+        // Running decodes hold their worker for about half their cost still.
+        var busy = candidates.filter { $0.state == .running }.map { $0.cost / 2 }
+        busy = Array(busy.prefix(workers))
+        let free = busy + Array(repeating: 0.0, count: max(0, workers - busy.count))
+        let ordered = candidates.filter { $0.state != .running }
+            .sorted { ($0.appears, $0.leaves, $0.index) < ($1.appears, $1.leaves, $1.index) }
+
+        /// Placeholder seconds over the plan with `chosen` decoded in order, and which were worth it.
+        func simulate(_ chosen: [Bool]) -> (placeholder: Double, kept: [Bool]) {
+            var workersFree = free
+            var placeholder = 0.0
+            var kept = chosen
+            for (i, item) in ordered.enumerated() {
+                let shown = min(item.leaves, horizon) - item.appears
+                guard chosen[i] else { placeholder += max(0, shown); continue }
+                let w = workersFree.indices.min { workersFree[$0] < workersFree[$1] }!
+                let lands = workersFree[w] + item.cost
+                let saved = min(item.leaves, horizon) - max(lands, item.appears)
+                if saved < minimumSavedSeconds {
+                    kept[i] = false
+                    placeholder += max(0, shown)
+                    continue
+                }
+                workersFree[w] = lands
+                placeholder += max(0, min(lands, min(item.leaves, horizon)) - item.appears)
+            }
+            return (placeholder, kept)
+        }
+
+        var chosen = simulate(Array(repeating: true, count: ordered.count)).kept
+        var best = simulate(chosen).placeholder
+        // Drop a kept decode when everything after it gains more than it saves; passing items first.
+        var improved = true
+        var rounds = 0
+        while improved && rounds < 4 {
+            improved = false
+            rounds += 1
+            for i in ordered.indices where chosen[i] && ordered[i].leaves.isFinite {
+                chosen[i] = false
+                let trial = simulate(chosen)
+                if trial.placeholder < best - 1e-9 {
+                    best = trial.placeholder
+                    chosen = trial.kept
+                    improved = true
+                } else {
+                    chosen[i] = true
+                }
+            }
+        }
+        return ordered.indices.filter { chosen[$0] }.map { ordered[$0].index }
+    }
+}
