@@ -286,6 +286,11 @@ public final class CarouselModel {
     public func isAnimating(now: Duration) -> Bool {
         if scroll.isMoving { return true }
         if coordinator.queuedCount > 0 || coordinator.runningCount > 0 || coordinator.hasPendingCompletions { return true }
+        if hasRemoteItems, let remote, visibleCells.contains(where: { cell in
+            // A download on its way to a visible cell: the image will change without input.
+            guard !cell.hasImage, let index = cell.index, items[index].isRemote else { return false }
+            return remote.state(of: items[index].path) == .inFlight
+        }) { return true }
         return visibleCells.contains { $0.needsUpload || ($0.shownAt != nil && $0.imageAlpha(now: now, fade: fade) < 1) }
     }
 
