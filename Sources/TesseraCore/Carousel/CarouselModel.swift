@@ -433,7 +433,7 @@ public final class CarouselModel {
                 }
             }
         }
-        coordinator.retainOnly(wanted)
+        coordinator.retainOnly(wanted, cancellingRunning: strategy.cancelsRunningWork)
         if hasRemoteItems { remote?.retainQueued(wantedDownloads) }
     }
 
@@ -445,7 +445,9 @@ public final class CarouselModel {
         var loads: [Int: ItemLoad] = [:]
         for index in max(0, lower)..<min(items.count, max(lower, upper)) where !items[index].isRemote {
             let key = key(for: index)
-            loads[index] = ItemLoad(state: coordinator.loadState(key), decodeSeconds: coordinator.estimatedDecodeSeconds(key))
+            let state = coordinator.loadState(key)
+            loads[index] = ItemLoad(state: state, decodeSeconds: coordinator.estimatedDecodeSeconds(key),
+                                    runningSeconds: state == .running ? coordinator.runningSeconds(key) : nil)
         }
         return loads
     }

@@ -18,6 +18,8 @@ public struct LoadFailure: Error, Equatable, Sendable {
 /// dropped before it starts.
 public final class LoadCoordinator: Sendable {
     public typealias Loader = @Sendable (ImageKey) throws -> PixelBuffer
+    /// A loader that looks at its cancellation signal and throws `DecodeCancelled` when it is set.
+    public typealias CancellableLoader = @Sendable (ImageKey, DecodeCancellation) throws -> PixelBuffer
 
     public struct Completion: Sendable {
         public let key: ImageKey
@@ -30,12 +32,15 @@ public final class LoadCoordinator: Sendable {
         /// Bytes of decoded pixels produced (after scaling).
         public var decodedBytes = 0
         public var failures = 0
+        /// Queued loads dropped before they started.
         public var cancelled = 0
+        /// Running decodes that stopped early because nobody wanted their key any more.
+        public var cancelledRunning = 0
     }
 
     public let cache: CostCache<ImageKey, PixelBuffer>
     private let scheduler: WorkScheduler<ImageKey, PixelBuffer>
-    private let loader: Loader
+    private let loader: CancellableLoader
     private let completions = Inbox<Completion>()
     private let onCompletion: @Sendable () -> Void
     /// Keys that failed; remembered so a bad file is not decoded again every frame.
@@ -53,11 +58,21 @@ public final class LoadCoordinator: Sendable {
     /// - Parameters:
     ///   - loader: decodes one key; runs on a worker thread.
     ///   - onCompletion: called on the worker after a result is queued (wakes the main loop).
+    public convenience init(cache: CostCache<ImageKey, PixelBuffer>, scheduler: WorkScheduler<ImageKey, PixelBuffer>,
+                            loader: @escaping Loader, onCompletion: @escaping @Sendable () -> Void = {}) {
+        self.init(cache: cache, scheduler: scheduler, cancellableLoader: { key, _ in try loader(key) },
+                  onCompletion: onCompletion)
+    }
+
+    /// - Parameters:
+    ///   - cancellableLoader: decodes one key on a worker thread, stopping with `DecodeCancelled` when
+    ///     its signal is set (`retainOnly(_:cancellingRunning: true)` sets it for keys nobody wants now).
+    ///   - onCompletion: called on the worker after a result is queued (wakes the main loop).
     public init(cache: CostCache<ImageKey, PixelBuffer>, scheduler: WorkScheduler<ImageKey, PixelBuffer>,
-                loader: @escaping Loader, onCompletion: @escaping @Sendable () -> Void = {}) {
+                cancellableLoader: @escaping CancellableLoader, onCompletion: @escaping @Sendable () -> Void = {}) {
         self.cache = cache
         self.scheduler = scheduler
-        self.loader = loader
+        self.loader = cancellableLoader
         self.onCompletion = onCompletion
     }
 
@@ -76,8 +91,8 @@ public final class LoadCoordinator: Sendable {
             if cache.isLoading(key) { scheduler.reprioritize([key: priority]) }
             return
         }
-        scheduler.request(key, priority: priority, work: { [self] in
-            try decode(key)
+        scheduler.request(key, priority: priority, cancellableWork: { [self] cancellation in
+            try decode(key, cancellation: cancellation)
         }, completion: { [weak self] key, result in
             self?.finish(key, result)
         })
@@ -89,7 +104,7 @@ public final class LoadCoordinator: Sendable {
         if let pixels = cache.peek(key) { return .success(pixels) }
         if let failure = failure(for: key) { return .failure(failure) }
         do {
-            let pixels = try decode(key)
+            let pixels = try decode(key, cancellation: DecodeCancellation())
             cache.insert(pixels, for: key, cost: pixels.cost)
             return .success(pixels)
         } catch {
@@ -100,14 +115,20 @@ public final class LoadCoordinator: Sendable {
         }
     }
 
-    private func decode(_ key: ImageKey) throws -> PixelBuffer {
+    private func decode(_ key: ImageKey, cancellation: DecodeCancellation) throws -> PixelBuffer {
         let onMain = Thread.isMainThread
         counters.withLock {
             $0.decodes += 1
             if onMain { $0.mainThreadDecodes += 1 }
         }
         let start = ContinuousClock.now
-        let pixels = try loader(key)
+        let pixels: PixelBuffer
+        do {
+            pixels = try loader(key, cancellation)
+        } catch let error where cancellation.isCancelled && !(error is DecodeCancelled) {
+            // Asked to stop and stopped, by whatever error the loader turned the signal into.
+            throw DecodeCancelled()
+        }
         let elapsed = (ContinuousClock.now - start) / .seconds(1)
         counters.withLock { $0.decodedBytes += pixels.cost }
         if let size = key.version?.size, size > 0 {
@@ -141,10 +162,16 @@ public final class LoadCoordinator: Sendable {
         return scheduler.isRunning(key) ? .running : .queued
     }
 
-    /// Drops queued work for every key not in `keep` (items that left the preload window).
-    public func retainOnly(_ keep: Set<ImageKey>) {
+    /// How long the decode of `key` has been running on a worker, nil when it is not running.
+    public func runningSeconds(_ key: ImageKey) -> Double? { scheduler.runningSeconds(key) }
+
+    /// Drops queued work for every key not in `keep` (items that left the preload window) and, with
+    /// `cancellingRunning`, asks running decodes for those keys to stop (they end as if dropped: no
+    /// failure, the in-flight marker cleared, so the key can be asked for again).
+    public func retainOnly(_ keep: Set<ImageKey>, cancellingRunning: Bool = false) {
         let dropped = scheduler.retainOnly(keep)
         if !dropped.isEmpty { counters.withLock { $0.cancelled += dropped.count } }
+        if cancellingRunning { scheduler.cancelRunning(except: keep) }
     }
 
     /// Completed loads since the last call, oldest first.
@@ -165,6 +192,11 @@ public final class LoadCoordinator: Sendable {
         case .failure(let error):
             cache.cancelLoading(key)
             if error is WorkSchedulerError { return }  // dropped before it ran: nobody wants it now
+            if error is DecodeCancelled {  // stopped while running: nobody wanted it any more
+                counters.withLock { $0.cancelledRunning += 1 }
+                onCompletion()
+                return
+            }
             let failure = (error as? LoadFailure)
                 ?? LoadFailure(shortText: "Cannot load", detail: String(describing: error))
             failures.withLock { $0[key] = failure }

@@ -18,12 +18,15 @@ public struct SchedulerStats: Sendable, Equatable {
     public var shared: Int
     /// Queued jobs dropped before running (by `cancel`, `retainOnly` or `shutdown`).
     public var cancelled: Int
+    /// Running jobs asked to stop (`cancelRunning`) whose work then threw `DecodeCancelled`.
+    public var stoppedRunning: Int
 
-    public init(submitted: Int = 0, executed: Int = 0, shared: Int = 0, cancelled: Int = 0) {
+    public init(submitted: Int = 0, executed: Int = 0, shared: Int = 0, cancelled: Int = 0, stoppedRunning: Int = 0) {
         self.submitted = submitted
         self.executed = executed
         self.shared = shared
         self.cancelled = cancelled
+        self.stoppedRunning = stoppedRunning
     }
 }
 
@@ -42,10 +45,15 @@ public struct SchedulerStats: Sendable, Equatable {
 /// - **Completions** run on the thread that did the work (a worker, or the `runPending` caller); for a
 ///   dropped job, on the thread that dropped it; after shutdown, on the requesting thread. Never with a
 ///   scheduler lock held, so a completion may call back into the scheduler.
-/// - **Cancellation** only ever drops queued jobs; running work is never interrupted. Dropped jobs'
-///   completions receive `WorkSchedulerError.cancelled` so callers can clear in-flight markers.
+/// - **Cancellation** drops queued jobs: their completions receive `WorkSchedulerError.cancelled` so
+///   callers can clear in-flight markers. Running work is only ever *asked* to stop (`cancelRunning`):
+///   work submitted as `CancellableWork` sees its `DecodeCancellation` set and may throw
+///   `DecodeCancelled`, which its completions receive like any other error. A new request for the key
+///   before then withdraws the request to stop.
 public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     public typealias Work = @Sendable () throws -> Value
+    /// Work that looks at its cancellation signal now and then and stops when it is set.
+    public typealias CancellableWork = @Sendable (DecodeCancellation) throws -> Value
     public typealias Completion = @Sendable (Key, Result<Value, Error>) -> Void
 
     /// Who executes jobs.
@@ -92,7 +100,27 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// Schedules `work` for `key`, or joins the job already queued or running for `key`.
     /// After `shutdown()`, `completion` is called at once with `WorkSchedulerError.shutDown`.
     public func request(_ key: Key, priority: Int, work: @escaping Work, completion: @escaping Completion) {
+        queue.request(key, priority: priority, work: { _ in try work() }, completion: completion)
+    }
+
+    /// Like `request(_:priority:work:completion:)`, for work that `cancelRunning` can ask to stop.
+    public func request(_ key: Key, priority: Int, cancellableWork work: @escaping CancellableWork,
+                        completion: @escaping Completion) {
         queue.request(key, priority: priority, work: work, completion: completion)
+    }
+
+    /// Asks the running jobs whose key is not in `keep` to stop (their cancellation signal is set; work
+    /// that ignores it just finishes), and withdraws that request from running jobs whose key is in
+    /// `keep` again. Queued jobs are untouched (see `retainOnly`). Returns the keys newly asked to stop.
+    @discardableResult
+    public func cancelRunning(except keep: Set<Key>) -> [Key] {
+        queue.cancelRunning { !keep.contains($0) }
+    }
+
+    /// Asks the running jobs for these keys to stop; returns the keys newly asked.
+    @discardableResult
+    public func cancelRunning(_ keys: Set<Key>) -> [Key] {
+        queue.cancelRunning { keys.contains($0) }
     }
 
     /// Sets the priority of the queued jobs for these keys; running jobs and unknown keys are ignored.
@@ -142,6 +170,15 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// Whether a worker is executing the job for `key` right now (it cannot be dropped any more).
     public func isRunning(_ key: Key) -> Bool { queue.locked { $0.jobsByKey[key]?.phase == .running } }
 
+    /// How long the job for `key` has been running, nil when it is not running.
+    public func runningSeconds(_ key: Key) -> Double? {
+        guard let start = queue.locked({ state -> ContinuousClock.Instant? in
+            guard let job = state.jobsByKey[key], job.phase == .running else { return nil }
+            return job.startedAt
+        }) else { return nil }
+        return (ContinuousClock.now - start) / .seconds(1)
+    }
+
     public var queuedCount: Int { queue.locked { $0.queuedCount } }
     public var runningCount: Int { queue.locked { $0.runningCount } }
     /// Worker threads that have not exited yet (0 for `.manual`).
@@ -158,7 +195,11 @@ extension WorkScheduler {
         enum Phase { case queued, running, dropped }
 
         let key: Key
-        let work: Work
+        let work: CancellableWork
+        /// Set when the job, already running, is asked to stop.
+        let cancellation = DecodeCancellation()
+        /// When a worker took it.
+        var startedAt: ContinuousClock.Instant?
         /// Submission order, the tie-breaker between equal priorities (kept when the priority changes,
         /// so a reprioritised job does not lose its place among its new peers).
         let sequence: Int
@@ -168,7 +209,7 @@ extension WorkScheduler {
         /// Bumped whenever the priority changes; heap entries carrying an older generation are stale.
         var generation = 0
 
-        init(key: Key, work: @escaping Work, sequence: Int, priority: Int, completion: @escaping Completion) {
+        init(key: Key, work: @escaping CancellableWork, sequence: Int, priority: Int, completion: @escaping Completion) {
             self.key = key
             self.work = work
             self.sequence = sequence
@@ -263,6 +304,7 @@ extension WorkScheduler {
             while let entry = heap.popFirst() {
                 guard entry.isCurrent else { continue }
                 entry.job.phase = .running
+                entry.job.startedAt = .now
                 queuedCount -= 1
                 runningCount += 1
                 return entry.job
@@ -311,13 +353,15 @@ extension WorkScheduler {
             return base + suffix
         }
 
-        func request(_ key: Key, priority: Int, work: @escaping Work, completion: @escaping Completion) {
+        func request(_ key: Key, priority: Int, work: @escaping CancellableWork, completion: @escaping Completion) {
             let accepted = locked { state -> Bool in
                 guard !state.isShutDown else { return false }
                 state.stats.submitted += 1
                 if let job = state.jobsByKey[key] {
                     state.stats.shared += 1
                     job.completions.append(completion)
+                    // Wanted again: a running job asked to stop carries on if it has not stopped yet.
+                    if job.phase == .running { job.cancellation.withdraw() }
                     state.setPriority(min(job.priority, priority), of: job)
                     return true
                 }
@@ -338,6 +382,24 @@ extension WorkScheduler {
                 for (key, priority) in priorities {
                     if let job = state.jobsByKey[key] { state.setPriority(priority, of: job) }
                 }
+            }
+        }
+
+        /// Sets the cancellation signal of the running jobs whose key matches and clears it on the others.
+        func cancelRunning(where shouldStop: (Key) -> Bool) -> [Key] {
+            locked { state -> [Key] in
+                var asked: [Key] = []
+                for job in state.jobsByKey.values where job.phase == .running {
+                    if shouldStop(job.key) {
+                        if !job.cancellation.isCancelled {
+                            job.cancellation.cancel()
+                            asked.append(job.key)
+                        }
+                    } else if job.cancellation.isCancelled {
+                        job.cancellation.withdraw()
+                    }
+                }
+                return asked
             }
         }
 
@@ -384,11 +446,12 @@ extension WorkScheduler {
         /// leaves `jobsByKey` in the same critical section that collects its completions, so a request
         /// either joins this execution or starts a new job, never falls between the two.
         func execute(_ job: Job) {
-            let result = Result { try job.work() }
+            let result = Result { try job.work(job.cancellation) }
             let completions = locked { state -> [Completion] in
                 state.jobsByKey[job.key] = nil
                 state.runningCount -= 1
                 state.stats.executed += 1
+                if case .failure(let error) = result, error is DecodeCancelled { state.stats.stoppedRunning += 1 }
                 let completions = job.completions
                 job.completions = []
                 return completions

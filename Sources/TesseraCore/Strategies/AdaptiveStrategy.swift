@@ -49,6 +49,10 @@ public final class AdaptiveStrategy: LoadingStrategy {
 
     public var plansWithItemLoads: Bool { planner != nil }
 
+    /// Running decodes for items no longer requested are asked to stop, and the fling planner plans with
+    /// them (a running decode that no longer pays off is left out, so its worker is reclaimed).
+    public var cancelsRunningWork = true
+
     public init(base: PreloadPolicy = PreloadPolicy(ahead: 1, behind: 1)) { self.base = base }
 
     public func acceptableVariants(isMoving: Bool) -> [ImageVariant] { [.cell, .preview] }
@@ -73,7 +77,8 @@ public final class AdaptiveStrategy: LoadingStrategy {
 
         let flinging = frame.isDecelerating && !frame.isDragging
         let throwing = frame.isDragging && speed >= planWhileDraggingScreensPerSecond * viewport
-        if let planner, flinging || throwing, !frame.itemLoads.isEmpty {
+        if var planner, flinging || throwing, !frame.itemLoads.isEmpty {
+            planner.reclaimsRunning = cancelsRunningWork
             let candidates = planner.candidates(layout: layout, itemCount: frame.itemCount, offset: frame.offset,
                                                 restingOffset: frame.projectedRestingOffset,
                                                 rate: ScrollModel.DecelerationRate.normal.rawValue, loads: frame.itemLoads)

@@ -8,7 +8,8 @@ public struct ItemLoad: Sendable, Equatable {
         case none
         /// Asked for, waiting for a worker: the plan may still reorder or drop it.
         case queued
-        /// A worker is decoding it: it cannot be stopped and holds that worker.
+        /// A worker is decoding it: it holds that worker until it lands, or until it is asked to stop
+        /// (strategies that `cancelsRunningWork`).
         case running
         /// Cached, or known to fail: needs no worker.
         case done
@@ -17,10 +18,13 @@ public struct ItemLoad: Sendable, Equatable {
     public var state: State
     /// Expected decode time in seconds, nil when nothing has been learned yet.
     public var decodeSeconds: Double?
+    /// For a running decode: how long it has run so far, when known.
+    public var runningSeconds: Double?
 
-    public init(state: State, decodeSeconds: Double? = nil) {
+    public init(state: State, decodeSeconds: Double? = nil, runningSeconds: Double? = nil) {
         self.state = state
         self.decodeSeconds = decodeSeconds
+        self.runningSeconds = runningSeconds
     }
 }
 
@@ -34,6 +38,9 @@ public struct ItemLoad: Sendable, Equatable {
 ///   two workers are not held up by cells the fast part of the fling only flashes past;
 /// - then, one by one, a kept decode is dropped again if the decodes after it gain more than it saves
 ///   (a long PNG that saves a passing cell a few frames but delays the slow tail).
+/// With `reclaimsRunning` (for a strip that can stop running decodes), a decode already running is
+/// planned like the others, first on its worker and for what is left of its cost: when it no longer pays
+/// off it is left out of the plan, the strip asks it to stop, and its worker goes to what comes next.
 /// Pure and deterministic: no clock, no threads; tests feed it a trajectory and costs.
 public struct FlingPlanner: Sendable {
     /// Decode workers the plan spreads work over (the viewer's pool has two on the build machine).
@@ -45,6 +52,9 @@ public struct FlingPlanner: Sendable {
     public var restHoldSeconds = 1.0
     /// A decode must save at least this much time on screen to be worth a worker (two 60 Hz frames).
     public var minimumSavedSeconds = 0.033
+    /// Whether running decodes can be stopped: they are then planned (and listed when still worth it)
+    /// instead of counted as holding their worker whatever happens.
+    public var reclaimsRunning = false
 
     public init() {}
 
@@ -56,6 +66,18 @@ public struct FlingPlanner: Sendable {
         public var leaves: Double
         public var cost: Double
         public var state: ItemLoad.State
+        /// For a running decode: what is left of its cost.
+        public var remaining: Double
+
+        public init(index: Int, appears: Double, leaves: Double, cost: Double, state: ItemLoad.State,
+                    remaining: Double? = nil) {
+            self.index = index
+            self.appears = appears
+            self.leaves = leaves
+            self.cost = cost
+            self.state = state
+            self.remaining = remaining ?? (state == .running ? cost / 2 : cost)
+        }
     }
 
     /// The items of a fling from `offset` to `restingOffset` with the decay `rate` per ms, with when each is
@@ -88,8 +110,12 @@ public struct FlingPlanner: Sendable {
             let appears = time(toReach: enter)
             let leaves = resting.contains(index) ? Double.infinity : time(toReach: exit)
             guard leaves > 0 else { continue }
-            result.append(Candidate(index: index, appears: appears, leaves: leaves,
-                                    cost: load.decodeSeconds ?? defaultDecodeSeconds, state: load.state))
+            let cost = load.decodeSeconds ?? defaultDecodeSeconds
+            // A running decode has about half its cost left when nothing says how long it has run.
+            let remaining = load.state != .running ? cost
+                : load.runningSeconds.map { max(cost * 0.1, cost - $0) } ?? cost / 2
+            result.append(Candidate(index: index, appears: appears, leaves: leaves, cost: cost,
+                                    state: load.state, remaining: remaining))
         }
         return result
     }
@@ -99,12 +125,22 @@ public struct FlingPlanner: Sendable {
         // The fling stops about when its last item appears or leaves; the resting screen counts from there.
         let stop = candidates.map { $0.leaves.isFinite ? max($0.appears, $0.leaves) : $0.appears }.max() ?? 0
         let horizon = stop + restHoldSeconds
-        // Running decodes hold their worker for about half their cost still.
-        var busy = candidates.filter { $0.state == .running }.map { $0.cost / 2 }
-        busy = Array(busy.prefix(workers))
-        let free = busy + Array(repeating: 0.0, count: max(0, workers - busy.count))
-        let ordered = candidates.filter { $0.state != .running }
+        let running = Array(candidates.filter { $0.state == .running }.prefix(workers))
+        let waiting = candidates.filter { $0.state != .running }
             .sorted { ($0.appears, $0.leaves, $0.index) < ($1.appears, $1.leaves, $1.index) }
+        // Running decodes hold their worker for what is left of their cost. When they can be stopped they
+        // are planned first (each on its own worker), so the plan can leave them out; otherwise they are
+        // just busy workers.
+        let free: [Double]
+        let ordered: [Candidate]
+        if reclaimsRunning {
+            free = Array(repeating: 0.0, count: workers)
+            ordered = running + waiting
+        } else {
+            let busy = running.map(\.remaining)
+            free = busy + Array(repeating: 0.0, count: max(0, workers - busy.count))
+            ordered = waiting
+        }
 
         /// Placeholder seconds over the plan with `chosen` decoded in order, and which were worth it.
         func simulate(_ chosen: [Bool]) -> (placeholder: Double, kept: [Bool]) {
@@ -115,7 +151,7 @@ public struct FlingPlanner: Sendable {
                 let shown = min(item.leaves, horizon) - item.appears
                 guard chosen[i] else { placeholder += max(0, shown); continue }
                 let w = workersFree.indices.min { workersFree[$0] < workersFree[$1] }!
-                let lands = workersFree[w] + item.cost
+                let lands = workersFree[w] + item.remaining
                 let saved = min(item.leaves, horizon) - max(lands, item.appears)
                 if saved < minimumSavedSeconds {
                     kept[i] = false
@@ -130,13 +166,15 @@ public struct FlingPlanner: Sendable {
 
         var chosen = simulate(Array(repeating: true, count: ordered.count)).kept
         var best = simulate(chosen).placeholder
-        // Drop a kept decode when everything after it gains more than it saves; passing items first.
+        // Drop a kept decode when everything after it gains more than it saves; passing items first. A
+        // running decode is only stopped when it cannot pay off by itself (above): weighed against the
+        // others, the plan flip-flops between frames and every restart throws work away.
         var improved = true
         var rounds = 0
         while improved && rounds < 4 {
             improved = false
             rounds += 1
-            for i in ordered.indices where chosen[i] && ordered[i].leaves.isFinite {
+            for i in ordered.indices where chosen[i] && ordered[i].leaves.isFinite && ordered[i].state != .running {
                 chosen[i] = false
                 let trial = simulate(chosen)
                 if trial.placeholder < best - 1e-9 {

@@ -92,6 +92,10 @@ public protocol LoadingStrategy: AnyObject {
     /// Whether `StrategyFrame.itemLoads` should be filled in during a fling (costs a cache lookup per item
     /// on the fling's way each frame, so only for strategies that use it).
     var plansWithItemLoads: Bool { get }
+    /// Whether decodes already running for items no longer requested are asked to stop (PNG and WebP
+    /// stop part way, JPEG only before it starts), freeing their worker. The book's strategies let them
+    /// finish, as UIKit's operation queues did.
+    var cancelsRunningWork: Bool { get }
 }
 
 extension LoadingStrategy {
@@ -102,6 +106,8 @@ extension LoadingStrategy {
     public func uploadBudget(defaultBytes: Int, frameElapsedMs: Double, bytesPerMs: Double) -> Int { defaultBytes }
 
     public var plansWithItemLoads: Bool { false }
+
+    public var cancelsRunningWork: Bool { false }
 }
 
 /// Visible items from the centre outwards, so the middle of the screen fills first.

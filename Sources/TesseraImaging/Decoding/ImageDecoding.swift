@@ -20,4 +20,18 @@ public protocol ImageDecoding: Sendable {
     /// - Throws: preferably an `ImageLoadError.Reason` (e.g. `.truncated`, `.decodeFailed(message)`);
     ///   any other error is reported as `.decodeFailed` with its description.
     func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer
+
+    /// `decode(_:format:targetSize:)` that stops with `DecodeCancelled` once `cancellation` is set, as
+    /// soon as it can. The default looks at the signal once, before decoding; decoders that can stop in
+    /// the middle (PNG, WebP) check it as they go.
+    func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?,
+                cancellation: DecodeCancellation?) throws -> PixelBuffer
+}
+
+extension ImageDecoding {
+    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?,
+                       cancellation: DecodeCancellation?) throws -> PixelBuffer {
+        try cancellation.check()
+        return try decode(data, format: format, targetSize: targetSize)
+    }
 }

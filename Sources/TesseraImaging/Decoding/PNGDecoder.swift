@@ -4,17 +4,24 @@ import TesseraCore
 /// PNG through libpng row by row. With a target size the rows go straight into a `StreamingDownscaler`,
 /// so a 5120x2880 PNG shown in a 400x300 cell never holds its 59 MB of full-size pixels (SDL_image would
 /// hold two copies). Interlaced PNGs are decoded whole first: their rows only exist after the last pass.
+/// A cancellation signal is looked at before every batch of `batchRows` rows.
 public struct PNGDecoder: ImageDecoding {
-    /// Rows fetched from libpng per call.
-    private static let batchRows = 16
+    /// Rows fetched from libpng per call (and between two looks at the cancellation signal).
+    public static let batchRows = 16
 
     public init() {}
 
     public func canDecode(_ format: ImageFormat) -> Bool { format == .png }
 
     public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
+        try decode(data, format: format, targetSize: targetSize, cancellation: nil)
+    }
+
+    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?,
+                       cancellation: DecodeCancellation?) throws -> PixelBuffer {
         do {
             return try data.withUnsafeBytes { raw -> PixelBuffer in
+                try cancellation.check()
                 let reader = try PNGRowReader(bytes: raw)
                 let full = PixelSize(width: reader.width, height: reader.height)
                 let output = targetSize.map { full.aspectFit(in: $0) } ?? full
@@ -23,7 +30,13 @@ public struct PNGDecoder: ImageDecoding {
                 if output == full {
                     var bytes = [UInt8](repeating: 0, count: full.area * 4)
                     try bytes.withUnsafeMutableBytes { (out: UnsafeMutableRawBufferPointer) in
-                        try reader.readRows(into: out.baseAddress!, stride: rowBytes, count: full.height)
+                        var row = 0
+                        while row < full.height {
+                            try cancellation.check()
+                            let count = min(Self.batchRows, full.height - row)
+                            try reader.readRows(into: out.baseAddress! + row * rowBytes, stride: rowBytes, count: count)
+                            row += count
+                        }
                     }
                     return PixelBuffer(width: full.width, height: full.height, bytes: bytes)
                 }
@@ -32,6 +45,7 @@ public struct PNGDecoder: ImageDecoding {
                 var batch = [UInt8](repeating: 0, count: rowBytes * Self.batchRows)
                 var row = 0
                 while row < full.height {
+                    try cancellation.check()
                     let count = min(Self.batchRows, full.height - row)
                     try batch.withUnsafeMutableBytes { (out: UnsafeMutableRawBufferPointer) in
                         try reader.readRows(into: out.baseAddress!, stride: rowBytes, count: count)

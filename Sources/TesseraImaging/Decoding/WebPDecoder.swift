@@ -4,40 +4,74 @@ import TesseraCore
 
 /// WebP through libwebp with its built-in scaler: rows are downscaled (area-averaged) as they are decoded,
 /// so a 5120x2880 WebP shown in a 400x300 cell never holds its 59 MB of full-size pixels.
+///
+/// With a cancellation signal the file is fed to libwebp's incremental decoder in slices of `sliceBytes`
+/// (the same decoder, suspended between slices: the pixels are the same as a one-shot decode), and the
+/// signal is looked at before each slice, so a decode nobody wants any more stops part way through.
 public struct WebPDecoder: ImageDecoding {
+    /// Bytes of the file handed to the incremental decoder between two looks at the cancellation signal.
+    public static let sliceBytes = 64 << 10
+
     public init() {}
 
     public func canDecode(_ format: ImageFormat) -> Bool { format == .webp }
 
     public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
-        try data.withUnsafeBytes { raw -> PixelBuffer in
+        try decode(data, format: format, targetSize: targetSize, cancellation: nil)
+    }
+
+    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?,
+                       cancellation: DecodeCancellation?) throws -> PixelBuffer {
+        try cancellation.check()
+        return try data.withUnsafeBytes { raw -> PixelBuffer in
             guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { throw ImageLoadError.Reason.empty }
-            var config = WebPDecoderConfig()
-            guard WebPInitDecoderConfig(&config) != 0 else {
+            // On the heap: the incremental decoder keeps pointers to the options and the output buffer.
+            let config = UnsafeMutablePointer<WebPDecoderConfig>.allocate(capacity: 1)
+            defer { config.deallocate() }
+            guard WebPInitDecoderConfig(config) != 0 else {
                 throw ImageLoadError.Reason.decodeFailed("libwebp version mismatch")
             }
-            let featureStatus = WebPGetFeatures(base, raw.count, &config.input)
+            let featureStatus = WebPGetFeatures(base, raw.count, &config.pointee.input)
             guard featureStatus == VP8_STATUS_OK else { throw Self.reason(for: featureStatus) }
-            let full = PixelSize(width: Int(config.input.width), height: Int(config.input.height))
+            let full = PixelSize(width: Int(config.pointee.input.width), height: Int(config.pointee.input.height))
             let output = targetSize.map { full.aspectFit(in: $0) } ?? full
             if output != full {
-                config.options.use_scaling = 1
-                config.options.scaled_width = Int32(output.width)
-                config.options.scaled_height = Int32(output.height)
+                config.pointee.options.use_scaling = 1
+                config.pointee.options.scaled_width = Int32(output.width)
+                config.pointee.options.scaled_height = Int32(output.height)
             }
             // Decode straight into our buffer: BGRA bytes are ARGB8888 on little-endian.
             var bytes = [UInt8](repeating: 0, count: output.area * 4)
-            let status = bytes.withUnsafeMutableBufferPointer { pixels -> VP8StatusCode in
-                config.output.colorspace = MODE_BGRA
-                config.output.is_external_memory = 1
-                config.output.u.RGBA.rgba = pixels.baseAddress
-                config.output.u.RGBA.stride = Int32(output.width * 4)
-                config.output.u.RGBA.size = pixels.count
-                defer { WebPFreeDecBuffer(&config.output) }
-                return WebPDecode(base, raw.count, &config)
+            let status = try bytes.withUnsafeMutableBufferPointer { pixels -> VP8StatusCode in
+                config.pointee.output.colorspace = MODE_BGRA
+                config.pointee.output.is_external_memory = 1
+                config.pointee.output.u.RGBA.rgba = pixels.baseAddress
+                config.pointee.output.u.RGBA.stride = Int32(output.width * 4)
+                config.pointee.output.u.RGBA.size = pixels.count
+                defer { WebPFreeDecBuffer(&config.pointee.output) }
+                guard let cancellation else { return WebPDecode(base, raw.count, config) }
+                return try Self.decodeIncrementally(base, count: raw.count, config: config, cancellation: cancellation)
             }
             guard status == VP8_STATUS_OK else { throw Self.reason(for: status) }
             return PixelBuffer(width: output.width, height: output.height, bytes: bytes)
+        }
+    }
+
+    /// Feeds `count` bytes at `base` to an incremental decoder `sliceBytes` at a time, checking
+    /// `cancellation` before each slice.
+    private static func decodeIncrementally(_ base: UnsafePointer<UInt8>, count: Int,
+                                            config: UnsafeMutablePointer<WebPDecoderConfig>,
+                                            cancellation: DecodeCancellation) throws -> VP8StatusCode {
+        guard let decoder = WebPIDecode(nil, 0, config) else { return VP8_STATUS_OUT_OF_MEMORY }
+        defer { WebPIDelete(decoder) }
+        var fed = 0
+        while true {
+            try cancellation.check()
+            fed = min(count, fed + sliceBytes)
+            // The whole file is in memory: each call sees the buffer from its start, nothing is copied.
+            let status = WebPIUpdate(decoder, base, fed)
+            if status != VP8_STATUS_SUSPENDED { return status }
+            if fed == count { return VP8_STATUS_NOT_ENOUGH_DATA }
         }
     }
 

@@ -34,6 +34,8 @@ public struct ImageLoadError: Error, Sendable, Equatable, CustomStringConvertibl
         case fileTooLarge(bytes: Int, limit: Int)
         /// The decoder rejected the data; the associated text is the decoder's message.
         case decodeFailed(String)
+        /// The caller stopped the decode (its `DecodeCancellation` was set): not the file's fault.
+        case cancelled
 
         /// A short, user-facing text for an error cell.
         public var shortText: String {
@@ -48,6 +50,7 @@ public struct ImageLoadError: Error, Sendable, Equatable, CustomStringConvertibl
             case .fileTooLarge(let bytes, let limit):
                 "File too large: \(Self.megabytes(bytes)) (limit \(Self.megabytes(limit)))"
             case .decodeFailed(let why): "Decode failed: \(why)"
+            case .cancelled: "Cancelled"
             }
         }
 

@@ -44,11 +44,13 @@ public struct ImageLoader: Sendable {
     }
 
     /// Loads the image at `path`, scaled to fit `box` (aspect preserved, never enlarged); nil = full size.
-    public func load(path: String, fitting box: PixelSize?) throws(ImageLoadError) -> PixelBuffer {
+    /// With `cancellation`, the decode stops with `.cancelled` once the signal is set (see `ImageDecoding`).
+    public func load(path: String, fitting box: PixelSize?,
+                     cancellation: DecodeCancellation? = nil) throws(ImageLoadError) -> PixelBuffer {
         do {
             var header: ImageHeader?
             let data = try readFile(path, header: &header)
-            return try decode(data, header: header, fitting: box)
+            return try decode(data, header: header, fitting: box, cancellation: cancellation)
         } catch {
             throw failure(path, error)
         }
@@ -117,8 +119,8 @@ public struct ImageLoader: Sendable {
     /// the smallest buffer. Scaling then turning gives the same pixels as turning then scaling (the filter
     /// is separable and the same along both axes; at most float rounding differs), for a fraction of the
     /// memory traffic when the decoder could not shrink.
-    private func decode(_ data: Data, header known: ImageHeader?,
-                        fitting box: PixelSize?) throws(ImageLoadError.Reason) -> PixelBuffer {
+    private func decode(_ data: Data, header known: ImageHeader?, fitting box: PixelSize?,
+                        cancellation: DecodeCancellation? = nil) throws(ImageLoadError.Reason) -> PixelBuffer {
         guard !data.isEmpty else { throw .empty }
         let format = ImageFormat.sniff(data)
         guard format != .unknown else { throw .notAnImage }
@@ -136,7 +138,9 @@ public struct ImageLoader: Sendable {
         let storedTarget = target.map(orientation.orientedSize)
         let decoded: PixelBuffer
         do {
-            decoded = try decoder.decode(data, format: format, targetSize: storedTarget)
+            decoded = try decoder.decode(data, format: format, targetSize: storedTarget, cancellation: cancellation)
+        } catch is DecodeCancelled {
+            throw .cancelled
         } catch let reason as ImageLoadError.Reason {
             throw reason
         } catch let error as ImageLoadError {
@@ -183,7 +187,7 @@ public struct ImageLoader: Sendable {
     private func failure(_ path: String, _ reason: ImageLoadError.Reason) -> ImageLoadError {
         let error = ImageLoadError(path: path, reason: reason)
         switch reason {
-        case .missing, .empty, .notAnImage, .unsupportedFormat:
+        case .missing, .empty, .notAnImage, .unsupportedFormat, .cancelled:
             Self.logger.debug("image not loaded", metadata: ["path": "\(path)", "reason": "\(reason.shortText)"])
         case .unreadable, .truncated, .tooLarge, .fileTooLarge, .decodeFailed:
             Self.logger.warning("image not loaded", metadata: ["path": "\(path)", "reason": "\(reason.shortText)"])

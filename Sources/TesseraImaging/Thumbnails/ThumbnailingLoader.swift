@@ -22,10 +22,11 @@ public struct ThumbnailingLoader: Sendable {
     }
 
     /// The image at `path`, fitted to `box` (aspect kept, never enlarged); nil = full size.
-    public func load(path: String, fitting box: PixelSize?) throws(ImageLoadError) -> PixelBuffer {
+    public func load(path: String, fitting box: PixelSize?,
+                     cancellation: DecodeCancellation? = nil) throws(ImageLoadError) -> PixelBuffer {
         guard let store, let box, let size = ThumbnailSize.smallest(covering: box),
               let original = store.original(atPath: path) else {
-            return try loader.load(path: path, fitting: box)
+            return try loader.load(path: path, fitting: box, cancellation: cancellation)
         }
         if let thumbnail = store.thumbnail(for: original, atLeast: size) {
             return PixelScaler.fit(thumbnail, in: box)
@@ -35,7 +36,7 @@ public struct ThumbnailingLoader: Sendable {
         }
         let thumbnail: PixelBuffer
         do {
-            thumbnail = try loader.load(path: path, fitting: size.box)
+            thumbnail = try loader.load(path: path, fitting: size.box, cancellation: cancellation)
         } catch {
             if let record = Self.record(for: error.reason) { store.recordFailure(for: original, reason: record) }
             throw error
@@ -50,7 +51,7 @@ public struct ThumbnailingLoader: Sendable {
         switch reason {
         case .truncated: "truncated"
         case .decodeFailed(let message): "decode: " + message
-        case .missing, .unreadable, .empty, .notAnImage, .unsupportedFormat, .tooLarge, .fileTooLarge: nil
+        case .missing, .unreadable, .empty, .notAnImage, .unsupportedFormat, .tooLarge, .fileTooLarge, .cancelled: nil
         }
     }
 

@@ -220,6 +220,7 @@ final class DecodedImageSource: ScanlineSource {
                 throw .tooLargeForWholeDecode(format: format.displayName, width: w, height: h, limit: limit)
             case .fileTooLarge(let bytes, _): throw .unreadable("file too large (\(bytes) bytes)")
             case .decodeFailed(let why): throw .corrupt(why)
+            case .cancelled: throw .corrupt("cancelled")
             }
         }
     }

@@ -68,15 +68,19 @@ public final class Viewer {
         coordinator = LoadCoordinator(
             cache: cache,
             scheduler: WorkScheduler(workerCount: options.workerCount),
-            loader: { key in
+            cancellableLoader: { key, cancellation in
                 do {
-                    guard CarouselItem.isRemote(key.path) else { return try loader.load(path: key.path, fitting: key.fittingBox) }
+                    guard CarouselItem.isRemote(key.path) else {
+                        return try loader.load(path: key.path, fitting: key.fittingBox, cancellation: cancellation)
+                    }
                     // A download is decoded from its cached copy, without the shared thumbnail cache (that
                     // is for the user's files, not for our private downloads).
                     guard case .ready(let localPath, _)? = remote?.state(of: key.path) else {
                         throw LoadFailure(shortText: "Not downloaded", detail: "\(key.path): not downloaded yet")
                     }
-                    return try imageLoader.load(path: localPath, fitting: key.fittingBox)
+                    return try imageLoader.load(path: localPath, fitting: key.fittingBox, cancellation: cancellation)
+                } catch let error as ImageLoadError where error.reason == .cancelled {
+                    throw DecodeCancelled()  // nobody wants it any more: not a failure
                 } catch let error as ImageLoadError {
                     logger.warning("cannot show \(key.path): \(error.reason.shortText)")
                     throw LoadFailure(shortText: error.reason.shortText, detail: error.description)
