@@ -125,6 +125,23 @@ final class LoadingStrategyTests: XCTestCase {
                              direction: velocity < 0 ? -1 : 1, events: [])
     }
 
+    func testAdaptivePlansAFlingOnlyWhenCellsPassFasterThanTheyDecode() {
+        // 7700 pt/s passes about 18.5 cells a second: two workers keep up at 50 ms a decode (40 a
+        // second), not at 200 ms (10 a second). Only then does the planner take over, and only then may
+        // running decodes be stopped.
+        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1))
+        func plans(decodeSeconds: Double) -> Bool {
+            var fling = frame(velocity: 7700, decelerating: true, resting: 50 * 416.0 + 7700 * 0.5)
+            for index in 40..<70 { fling.itemLoads[index] = ItemLoad(state: .none, decodeSeconds: decodeSeconds) }
+            _ = strategy.requests(for: fling)
+            return strategy.cancelsRunningWork
+        }
+        XCTAssertFalse(plans(decodeSeconds: 0.05))
+        XCTAssertTrue(plans(decodeSeconds: 0.2))
+        _ = strategy.requests(for: frame(velocity: 0))
+        XCTAssertFalse(strategy.cancelsRunningWork, "at rest nothing running is stopped")
+    }
+
     func testAdaptiveWidensItsWindowInTheScrollDirectionWithSpeed() {
         let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1))
         let still = strategy.requests(for: frame(velocity: 0)).map(\.index)
