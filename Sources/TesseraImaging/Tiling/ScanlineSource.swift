@@ -91,11 +91,8 @@ final class JPEGRowReader: ScanlineSource, WholeImageNeeding {
 
     /// Takes over `fd`.
     init(fd: Int32) throws(TileCutError.Reason) {
-        var info = tessera_image_info()
-        var status = TESSERA_IMAGE_OK
-        var message = [CChar](repeating: 0, count: 256)
-        guard let reader = tessera_jpeg_open(fd, &info, &status, &message, message.count) else {
-            throw Self.reason(status, message: CText.string(message))
+        let (reader, info) = try CReaderOpening.open { info, status, message, length in
+            tessera_jpeg_open(fd, info, status, message, length)
         }
         self.reader = reader
         width = Int(info.width)
@@ -135,30 +132,22 @@ final class PNGRowReader: ScanlineSource, WholeImageNeeding {
     let width: Int, height: Int, isGrayscale: Bool, hasAlpha: Bool, needsWholeImage: Bool
 
     /// Takes over `fd`.
-    init(fd: Int32) throws(TileCutError.Reason) {
-        var info = tessera_image_info()
-        var status = TESSERA_IMAGE_OK
-        var message = [CChar](repeating: 0, count: 256)
-        guard let reader = tessera_png_open(fd, &info, &status, &message, message.count) else {
-            throw JPEGRowReader.reason(status, message: CText.string(message))
-        }
-        self.reader = reader
-        width = Int(info.width)
-        height = Int(info.height)
-        isGrayscale = info.is_grayscale != 0
-        hasAlpha = info.has_alpha != 0
-        needsWholeImage = info.needs_whole_image != 0
+    convenience init(fd: Int32) throws(TileCutError.Reason) {
+        try self.init(CReaderOpening.open { info, status, message, length in
+            tessera_png_open(fd, info, status, message, length)
+        })
     }
 
     /// Reads from `bytes`, which must outlive the reader (the carousel's PNGDecoder decodes from memory).
-    init(bytes: UnsafeRawBufferPointer) throws(TileCutError.Reason) {
-        var info = tessera_image_info()
-        var status = TESSERA_IMAGE_OK
-        var message = [CChar](repeating: 0, count: 256)
-        guard let base = bytes.bindMemory(to: UInt8.self).baseAddress,
-              let reader = tessera_png_open_memory(base, bytes.count, &info, &status, &message, message.count) else {
-            throw bytes.isEmpty ? .empty : JPEGRowReader.reason(status, message: CText.string(message))
-        }
+    convenience init(bytes: UnsafeRawBufferPointer) throws(TileCutError.Reason) {
+        guard !bytes.isEmpty, let base = bytes.bindMemory(to: UInt8.self).baseAddress else { throw .empty }
+        try self.init(CReaderOpening.open { info, status, message, length in
+            tessera_png_open_memory(base, bytes.count, info, status, message, length)
+        })
+    }
+
+    private init(_ opened: (reader: OpaquePointer, info: tessera_image_info)) {
+        let (reader, info) = opened
         self.reader = reader
         width = Int(info.width)
         height = Int(info.height)
@@ -178,6 +167,22 @@ final class PNGRowReader: ScanlineSource, WholeImageNeeding {
 
     /// Whatever follows the last row (text chunks, IEND) does not change the pixels: not read.
     func finish() throws(TileCutError.Reason) {}
+}
+
+/// Opens one of CTesseraJPEG's readers, which report failure through a status and a message buffer.
+enum CReaderOpening {
+    typealias Open = (UnsafeMutablePointer<tessera_image_info>, UnsafeMutablePointer<tessera_image_status>,
+                      UnsafeMutablePointer<CChar>, Int) -> OpaquePointer?
+
+    static func open(_ open: Open) throws(TileCutError.Reason) -> (reader: OpaquePointer, info: tessera_image_info) {
+        var info = tessera_image_info()
+        var status = TESSERA_IMAGE_OK
+        var message = [CChar](repeating: 0, count: 256)
+        let length = message.count
+        let reader = message.withUnsafeMutableBufferPointer { open(&info, &status, $0.baseAddress!, length) }
+        guard let reader else { throw JPEGRowReader.reason(status, message: CText.string(message)) }
+        return (reader, info)
+    }
 }
 
 /// A whole image decoded by one of the fallback decoders (through `ImageLoader`, so the pixel limit is
