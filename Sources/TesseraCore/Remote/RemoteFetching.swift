@@ -23,9 +23,7 @@ public protocol RemoteFetching: AnyObject, Sendable {
 }
 
 extension CarouselItem {
-    /// Whether the item is fetched over the network rather than read from a file.
-    public var isRemote: Bool { Self.isRemote(path) }
-
+    /// Whether `path` is an http(s) URL.
     public static func isRemote(_ path: String) -> Bool {
         let lower = path.prefix(8).lowercased()
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
