@@ -49,6 +49,17 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
     }
 
+    func testAnUnreadableOrEmptyImageListIsOneClearLineAndAFailure() throws {
+        let missing = try run(["-i", "/no/such/list.txt", "--headless", "--frames", "1"])
+        XCTAssertNotEqual(missing.status, 0)
+        XCTAssertEqual(missing.stderr.split(separator: "\n"), ["tessera: /no/such/list.txt: cannot read the list"])
+        let list = folder.appendingPathComponent("list.txt")
+        try "# nothing but a comment\n\n".write(to: list, atomically: true, encoding: .utf8)
+        let empty = try run(["-i", list.path, "--headless", "--frames", "1"])
+        XCTAssertNotEqual(empty.status, 0)
+        XCTAssertEqual(empty.stderr.split(separator: "\n"), ["tessera: \(list.path): the list names no images"])
+    }
+
     func testAnUnknownScriptIsRefused() throws {
         let result = try run(["--headless", "--script", "/no/such/script", "--frames", "1"])
         XCTAssertNotEqual(result.status, 0)
