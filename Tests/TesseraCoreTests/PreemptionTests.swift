@@ -8,7 +8,9 @@ import XCTest
 /// dropped one, the strategies that opt in (and those that do not), and the fling planner reclaiming a
 /// worker. Real threads where it matters, but nothing timed: gates, not sleeps.
 final class PreemptionTests: XCTestCase {
-    private let timeout = DispatchTime.now() + 30
+    /// A deadline 30 s from each wait (a stored one would be fixed when XCTest creates the test cases,
+    /// all at once before the run, and would have expired by the time a long run reaches them).
+    private var timeout: DispatchTime { .now() + 30 }
 
     /// A slow fake decode: says it started, waits at `gate`, then works in steps, looking at its signal
     /// before each one.
