@@ -413,4 +413,28 @@ final class WorkSchedulerTests: XCTestCase {
         XCTAssertEqual(Scheduler(workerCount: 0, name: "tzero").liveWorkerCount, 1)
         XCTAssertEqual(Scheduler.inline().liveWorkerCount, 0)
     }
+
+    /// Background workers (the viewer's decoders) yield the CPU to the thread drawing frames: ten nice
+    /// levels below the process. Normal workers (the tile cutter) keep the process's priority.
+    func testBackgroundWorkersRunTenNiceLevelsBelowTheProcess() {
+        let processNice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        func workerNice(_ priority: WorkerPriority) -> Int32? {
+            let scheduler = WorkScheduler<String, Int32>(workerCount: 1, name: "tnice", priority: priority)
+            defer { scheduler.shutdown() }
+            let seen = Shared<Int32?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            scheduler.request("k", priority: 0, work: { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) },
+                              completion: { _, result in
+                                  seen.mutate { $0 = try? result.get() }
+                                  done.signal()
+                              })
+            XCTAssertEqual(done.wait(timeout: .now() + Self.timeout), .success)
+            return seen.value
+        }
+        XCTAssertEqual(workerNice(.background), min(19, processNice + 10))
+        XCTAssertEqual(workerNice(.normal), processNice)
+        // The caller's own priority is untouched.
+        XCTAssertEqual(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), processNice)
+    }
+
 }

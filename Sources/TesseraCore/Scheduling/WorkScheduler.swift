@@ -1,5 +1,30 @@
 import Foundation
 
+/// How much CPU a scheduler's worker threads get when the machine is busy.
+public enum WorkerPriority: Sendable, Equatable {
+    /// The process's own priority: batch work nobody waits on frame by frame (the tile cutter).
+    case normal
+    /// Ten nice levels below the process (iOS's utility QoS, roughly): decodes behind an interactive
+    /// view. Each worker then weighs about a tenth of the main thread in Linux's scheduler, so on a machine
+    /// with as many busy workers as cores the main thread still runs the moment a frame is due instead of
+    /// waiting out a decode's time slice. On the 2-core build machine this took the strip's fast-fling
+    /// p99 frame time from about 5.5 ms to 2.3 ms with the same decodes (docs/EXPERIMENT.md).
+    case background
+
+    /// Nice levels added to the process's own.
+    public var niceIncrement: Int32 { self == .background ? 10 : 0 }
+
+    /// Lowers the calling thread's priority by `niceIncrement`. On Linux the nice value belongs to the
+    /// thread, not the process (setpriority(2), NOTES), and lowering it needs no privilege.
+    func applyToCurrentThread() {
+        guard niceIncrement > 0 else { return }
+        #if os(Linux)
+        let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(19, current + niceIncrement))
+        #endif
+    }
+}
+
 /// Why a `WorkScheduler` completion received a failure without its work having run.
 public enum WorkSchedulerError: Error, Sendable, Equatable {
     /// The queued job was dropped by `cancel`, `retainOnly` or `shutdown` before it started.
@@ -72,20 +97,22 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
     private let queue: JobQueue
     public let executor: Executor
 
-    /// - Parameter name: Base name of the worker threads (ignored by `.manual`).
-    public init(executor: Executor, name: String = "tessera.worker") {
+    /// - Parameters:
+    ///   - name: Base name of the worker threads (ignored by `.manual`).
+    ///   - priority: The CPU priority of the worker threads (ignored by `.manual`).
+    public init(executor: Executor, name: String = "tessera.worker", priority: WorkerPriority = .normal) {
         self.executor = executor
         queue = JobQueue()
         if case .threads(let requested) = executor {
             let count = max(1, requested)
-            queue.startWorkers(count: count, name: name)
+            queue.startWorkers(count: count, name: name, priority: priority)
         }
     }
 
     /// A pool of `max(1, workerCount)` threads named "`name`.0", "`name`.1", ... (`name` shortened as
     /// needed to fit Linux's 15-byte thread names).
-    public convenience init(workerCount: Int, name: String = "tessera.worker") {
-        self.init(executor: .threads(workerCount), name: name)
+    public convenience init(workerCount: Int, name: String = "tessera.worker", priority: WorkerPriority = .normal) {
+        self.init(executor: .threads(workerCount), name: name, priority: priority)
     }
 
     /// A scheduler that runs nothing until `runPending(limit:)` is called on the calling thread.
@@ -325,7 +352,7 @@ extension WorkScheduler {
             return try body(&state)
         }
 
-        func startWorkers(count: Int, name: String) {
+        func startWorkers(count: Int, name: String, priority: WorkerPriority) {
             locked { $0.liveWorkers = count }
             for index in 0..<count {
                 let threadName = Self.threadName(name, index: index)
@@ -337,6 +364,7 @@ extension WorkScheduler {
                     // Named, workers are recognisable in top -H, gdb and /proc.
                     launched.wait()
                     Thread.current.name = threadName
+                    priority.applyToCurrentThread()
                     runWorkerLoop()
                 }
                 thread.start()

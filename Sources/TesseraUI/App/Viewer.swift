@@ -67,7 +67,7 @@ public final class Viewer {
         self.remote = remote
         coordinator = LoadCoordinator(
             cache: cache,
-            scheduler: WorkScheduler(workerCount: options.workerCount),
+            scheduler: WorkScheduler(workerCount: options.workerCount, priority: .background),
             cancellableLoader: { key, cancellation in
                 do {
                     guard CarouselItem.isRemote(key.path) else {
