@@ -84,6 +84,23 @@ final class CarouselPixelTests: XCTestCase {
         XCTAssertGreaterThan(report.uploadBytes, 0)
     }
 
+    /// Opaque images go into textures without alpha and are drawn as plain copies; a half-transparent one
+    /// still shows the backdrop through it.
+    func testOpaqueAndTransparentImagesDrawTheirOwnColoursOverTheBackdrop() throws {
+        let red = RGBA(r: 220, g: 30, b: 30, a: 128), teal = RGBA(r: 20, g: 160, b: 150)
+        let paths = [try solidPNG("t1.png", red), try solidPNG("t2.png", teal), try solidPNG("t3.png", red)]
+        let (frame, _, options) = try runViewer(paths)
+        // Straight alpha over the backdrop (52, 52, 58): 128/255 of red, the rest backdrop.
+        func over(_ c: UInt8, _ backdrop: UInt8) -> UInt8 { UInt8((Int(c) * 128 + Int(backdrop) * 127) / 255) }
+        let blended = RGBA(r: over(220, 52), g: over(30, 52), b: over(30, 58))
+        for index in [0, 2] {
+            let c = centre(of: index, options: options)
+            XCTAssertTrue(frame.pixel(x: c.x, y: c.y).isClose(to: blended), "cell \(index): \(frame.pixel(x: c.x, y: c.y))")
+        }
+        let c = centre(of: 1, options: options)
+        XCTAssertTrue(frame.pixel(x: c.x, y: c.y).isClose(to: teal, tolerance: 2), "\(frame.pixel(x: c.x, y: c.y))")
+    }
+
     func testEveryKindOfBadFileGivesAnErrorCellAndBrowsingGoesOn() throws {
         let good = RGBA(r: 240, g: 200, b: 20)
         var truncatedPNG = try Data(contentsOf: URL(fileURLWithPath: try solidPNG("full.png", good, width: 300, height: 200)))

@@ -51,6 +51,26 @@ public struct PixelBuffer: Sendable {
         self.init(width: width, height: height, bytes: bytes)
     }
 
+    /// Whether every pixel's alpha is 255, as found by whoever made the buffer (the image loader checks on
+    /// its worker, so the main thread need not); nil when nobody looked. Changing `bytes` afterwards is
+    /// the changer's business: set it back to nil.
+    public var knownOpaque: Bool?
+
+    /// Whether every pixel's alpha is 255: `knownOpaque`, or a scan of the alpha bytes.
+    public var isOpaque: Bool { knownOpaque ?? scanIsOpaque() }
+
+    /// Looks at every alpha byte.
+    public func scanIsOpaque() -> Bool {
+        bytes.withUnsafeBufferPointer { bytes in
+            var i = 3
+            while i < bytes.count {
+                if bytes[i] != 255 { return false }
+                i += 4
+            }
+            return true
+        }
+    }
+
     public var size: PixelSize { PixelSize(width: width, height: height) }
     public var bytesPerRow: Int { width * 4 }
     /// What the buffer costs a cache: its decoded bytes.

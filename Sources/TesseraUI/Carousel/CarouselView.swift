@@ -1,13 +1,14 @@
 import TesseraCore
 
 /// Draws the carousel model: one streaming texture per reusable cell (made once, refilled as the cell is
-/// reused), uploads within a per-frame byte budget, cross-fades placeholder to image.
+/// reused; remade only when an image needs a bigger one or the other kind, opaque or not), uploads within a
+/// per-frame byte budget, cross-fades placeholder to image.
 public final class CarouselView {
     public let model: CarouselModel
     private let renderer: Renderer
     private let assets: AssetCatalog
     private let text: TextCache
-    private var cellTextures: [Int: Texture] = [:]
+    private var cellTextures: [Int: ImageTexture] = [:]
     /// Bytes copied into textures per frame at most (one upload always goes through, so progress is made).
     public var uploadBudgetBytes: Int
     public private(set) var uploadBytes = 0
@@ -40,7 +41,7 @@ public final class CarouselView {
         for cell in model.cellsAwaitingUpload {
             guard case .image(let pixels) = cell.content else { continue }
             if spent > 0 && spent + pixels.cost > budget { break }
-            guard let texture = texture(for: cell, fitting: pixels.size) else { continue }
+            guard let texture = texture(for: cell, holding: pixels) else { continue }
             spent += texture.upload(pixels)
             model.didUpload(cell, now: now)
         }
@@ -52,19 +53,23 @@ public final class CarouselView {
     }
 
     /// The cell's streaming texture: cell-sized and reused as the cell is, or larger when a strategy
-    /// hands over unscaled images (listing 14.2), capped at the renderer's limit.
-    private func texture(for cell: CarouselCell, fitting size: PixelSize) -> Texture? {
+    /// hands over unscaled images (listing 14.2), capped at the renderer's limit; without an alpha channel
+    /// for opaque images.
+    private func texture(for cell: CarouselCell, holding pixels: PixelBuffer) -> ImageTexture? {
         let cellSize = model.cellPixelSize
+        let size = pixels.size
         var needed = PixelSize(width: max(cellSize.width, size.width), height: max(cellSize.height, size.height))
         let limit = renderer.maxTextureSize
         if limit.width > 0 { needed.width = min(needed.width, limit.width) }
         if limit.height > 0 { needed.height = min(needed.height, limit.height) }
         guard size.width <= needed.width, size.height <= needed.height else { return nil }
-        if let texture = cellTextures[cell.id], texture.width >= size.width, texture.height >= size.height,
-           texture.width * texture.height <= needed.area {
+        let opaque = pixels.isOpaque
+        if let texture = cellTextures[cell.id], texture.canHold(pixels, isOpaque: opaque),
+           texture.texture.width * texture.texture.height <= needed.area {
             return texture
         }
-        let texture = try? renderer.makeTexture(width: needed.width, height: needed.height)
+        let texture = (try? renderer.makeTexture(width: needed.width, height: needed.height, opaque: opaque))
+            .map { ImageTexture(texture: $0, isOpaque: opaque) }
         cellTextures[cell.id] = texture
         return texture
     }
@@ -103,9 +108,10 @@ public final class CarouselView {
             let destination = PixelRect(x: rect.x + (rect.width - shown.width) / 2,
                                         y: rect.y + (rect.height - shown.height) / 2,
                                         width: shown.width, height: shown.height)
-            renderer.fill(destination, Theme.imageBackdrop.withAlpha(alpha))
-            texture.setAlpha(alpha)
-            renderer.draw(texture, source: PixelRect(x: 0, y: 0, width: pixels.width, height: pixels.height),
+            // The backdrop shows through transparent images only.
+            if !texture.isOpaque { renderer.fill(destination, Theme.imageBackdrop.withAlpha(alpha)) }
+            texture.prepare(alpha: alpha)
+            renderer.draw(texture.texture, source: PixelRect(x: 0, y: 0, width: pixels.width, height: pixels.height),
                           destination: destination)
         case .failed(let failure):
             let iconRect = PixelRect(x: rect.x, y: rect.y - Int(18 * scale), width: rect.width, height: rect.height)

@@ -63,6 +63,11 @@ public final class Renderer {
         return texture
     }
 
+    /// `makeOpaqueTexture` for images known to be opaque, `makeTexture` for the others.
+    public func makeTexture(width: Int, height: Int, opaque: Bool) throws -> Texture {
+        opaque ? try makeOpaqueTexture(width: width, height: height) : try makeTexture(width: width, height: height)
+    }
+
     /// A streaming texture without an alpha channel (XRGB8888, the same bytes as ARGB8888): for opaque
     /// images, whose fades SDL then blends with one constant alpha instead of per pixel.
     public func makeOpaqueTexture(width: Int, height: Int) throws -> Texture {

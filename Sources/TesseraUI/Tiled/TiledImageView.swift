@@ -62,7 +62,7 @@ public final class TiledImageView {
         let source: any TileSource
         let planner: TileDrawPlanner
         let queue: TileLoadQueue
-        let store: TileStore<TileTexture>
+        let store: TileStore<ImageTexture>
         let pool: TileTexturePool
         let baseTiles: [TileID]
         /// Decoded tiles waiting for a frame with upload budget left, by tile.
@@ -79,7 +79,7 @@ public final class TiledImageView {
             let geometry = source.geometry
             planner = TileDrawPlanner(geometry: geometry)
             let limit = renderer.maxTextureSize
-            queue = TileLoadQueue(scheduler: WorkScheduler(workerCount: options.workerCount, name: "tessera.tile"),
+            queue = TileLoadQueue(scheduler: WorkScheduler(workerCount: options.workerCount, name: "tessera.tile", priority: .background),
                                   loader: { tile in
                                       do throws(TileSourceError) {
                                           return TiledImageOpener.withinTextureLimit(try source.loadTile(tile), limit: limit)

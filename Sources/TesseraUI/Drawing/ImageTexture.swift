@@ -1,0 +1,53 @@
+import TesseraCore
+
+/// Decoded pixels on the GPU: a tile of the zoom view or a cell of the strip. The texture may be larger than
+/// what it holds (pooled tile textures, cell textures reused as cells are), so the pixels are the top-left
+/// `contentSize` of it.
+///
+/// Opaque images (every JPEG, most photos in any format) belong in textures without an alpha channel
+/// (`Renderer.makeOpaqueTexture`): a fade then blends with one constant alpha, which SDL's software blitter
+/// does several times faster than per-pixel alpha times a modulation, and a finished image is a plain copy.
+/// On the fast fling that halved the strip's median frame time (docs/PERFORMANCE.md).
+final class ImageTexture {
+    let texture: Texture
+    /// Every pixel is opaque: the texture has no alpha channel and is drawn without blending when not fading.
+    let isOpaque: Bool
+    /// The part of the texture the last upload filled.
+    private(set) var contentSize: PixelSize
+    private var blending: Bool?
+    private var nearest: Bool?
+
+    init(texture: Texture, isOpaque: Bool) {
+        self.texture = texture
+        self.isOpaque = isOpaque
+        contentSize = PixelSize(width: 0, height: 0)
+    }
+
+    var cost: Int { texture.width * texture.height * 4 }
+
+    /// Whether `pixels` can go into this texture: small enough, and opaque exactly when it is.
+    func canHold(_ pixels: PixelBuffer, isOpaque opaque: Bool) -> Bool {
+        pixels.width <= texture.width && pixels.height <= texture.height && opaque == isOpaque
+    }
+
+    /// Copies `pixels` into the top-left corner. Returns the bytes copied.
+    @discardableResult
+    func upload(_ pixels: PixelBuffer) -> Int {
+        contentSize = pixels.size
+        return texture.upload(pixels)
+    }
+
+    /// Sets alpha, blending and filtering for the next draw, touching SDL only for what changed.
+    func prepare(alpha: Double, nearestFilter: Bool? = nil) {
+        let blend = alpha < 1 || !isOpaque
+        if blend != blending {
+            texture.setBlending(blend)
+            blending = blend
+        }
+        if blend { texture.setAlpha(alpha) }
+        if let nearestFilter, nearestFilter != nearest {
+            texture.setScaleFilter(nearest: nearestFilter)
+            nearest = nearestFilter
+        }
+    }
+}
