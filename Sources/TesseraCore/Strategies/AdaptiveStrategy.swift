@@ -11,6 +11,9 @@ import Foundation
 ///   one) is instead planned over its whole trajectory by `FlingPlanner`; the two rules above remain for
 ///   callers that do not.
 /// - Cells that will be gone before a decode could land (faster than a screen per 40 ms) are not loaded.
+/// - Workers with nothing else to do (at rest, in a fling's slow tail) decode the next three screens in
+///   the direction of travel and one behind, queued after everything else: the first screens of the next
+///   fling pass too fast for any decode to land in time, so they are decoded before it starts.
 /// - Previews (a quarter size per side) for fast motion are available but off by default: see below.
 /// - Priorities are recomputed every frame and everything no longer listed is dropped before it starts.
 /// - The cache evicts what is farthest from the visible centre, not what was used longest ago.
@@ -34,6 +37,11 @@ public final class AdaptiveStrategy: LoadingStrategy {
     public var approachScreens = 1.5
     /// Items passing faster than this are not decoded: they would be gone before the image arrived.
     public var minimumSecondsOnScreen = 0.04
+    /// Below this speed (screens per second) idle workers decode ahead of the screen (step 4 of `requests`).
+    public var idleSpeedScreensPerSecond = 1.0
+    /// How far the idle lookahead reaches in the direction of travel, and behind, in screens.
+    public var idleLeadScreens = 3.0
+    public var idleTrailScreens = 1.0
     /// The frame time uploads should leave room within.
     public var frameTargetMs = 8.0
     /// While a fling decelerates, decodes are ordered by `FlingPlanner` over the whole known trajectory
@@ -134,8 +142,33 @@ public final class AdaptiveStrategy: LoadingStrategy {
                 }
             }
         }
+        // 4. Whatever the workers have left: while the strip is slow enough for the steps above to keep up
+        //    (at rest, the slow tail of a fling, a slow drag), the screens beyond, in the direction of
+        //    travel. Queued last and dropped the moment anything above needs the workers, this costs
+        //    nothing on screen, and the next fling starts over cells that are already decoded: its first
+        //    screens pass too fast for any decode to land in time.
+        if speed < idleSpeedScreensPerSecond * viewport {
+            let anchor = frame.isDecelerating ? layout.visibleRange(offset: frame.projectedRestingOffset) : frame.visible
+            let columnsPerScreen = max(1, Int((viewport / layout.columnWidth).rounded(.up)))
+            if let edge = direction > 0 ? anchor.last : anchor.first {
+                for step in 1...max(1, Int(idleLeadScreens * Double(columnsPerScreen))) {
+                    for index in items(inColumn: edge / rows + step * direction) { add(index, .cell, idlePriority + step) }
+                }
+            }
+            if let trailingEdge = direction > 0 ? anchor.first : anchor.last, idleTrailScreens > 0 {
+                for step in 1...max(1, Int(idleTrailScreens * Double(columnsPerScreen))) {
+                    for index in items(inColumn: trailingEdge / rows - step * direction) {
+                        add(index, .cell, idlePriority + 2 * step)
+                    }
+                }
+            }
+        }
         return requests.sorted { $0.priority < $1.priority }
     }
+
+    /// Priorities from here on are the idle lookahead's (step 4), after everything the strip needs now.
+    static let idlePriority = 1_000
+    private var idlePriority: Int { Self.idlePriority }
 
     /// Whether cells pass by faster than `planner.workers` can decode them at the decode times known so far.
     func passesFasterThanDecoded(speed: Double, frame: StrategyFrame, planner: FlingPlanner) -> Bool {

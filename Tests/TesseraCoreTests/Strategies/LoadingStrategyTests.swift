@@ -144,7 +144,9 @@ final class LoadingStrategyTests: XCTestCase {
 
     func testAdaptiveWidensItsWindowInTheScrollDirectionWithSpeed() {
         let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1))
-        let still = strategy.requests(for: frame(velocity: 0)).map(\.index)
+        // What the strip needs now, without what idle workers may decode after it (the next test).
+        let still = strategy.requests(for: frame(velocity: 0)).filter { $0.priority < AdaptiveStrategy.idlePriority }
+            .map(\.index)
         let slow = strategy.requests(for: frame(velocity: 1500)).map(\.index)
         let fast = strategy.requests(for: frame(velocity: 6000)).map(\.index)
         let backwards = strategy.requests(for: frame(velocity: -6000)).map(\.index)
@@ -154,6 +156,26 @@ final class LoadingStrategyTests: XCTestCase {
         XCTAssertGreaterThan(fast.max()!, slow.max()!, "faster: further ahead")
         XCTAssertLessThan(backwards.min()!, frame(velocity: 0).visible.first! - 3, "leads the other way when moving back")
         XCTAssertLessThanOrEqual(backwards.max()!, lastVisible + 1)
+    }
+
+    func testAdaptiveIdleWorkersDecodeThreeScreensAheadAndOneBehindAfterEverythingElse() {
+        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1))
+        let rest = frame(velocity: 0)
+        let visible = rest.visible
+        let columnsPerScreen = 4  // 1280 pt over 416 pt columns, rounded up
+        let requests = strategy.requests(for: rest)
+        let idle = requests.filter { $0.priority >= AdaptiveStrategy.idlePriority }
+        XCTAssertEqual(Set(requests.map(\.index)),
+                       Set((visible.first! - columnsPerScreen)...(visible.last! + 3 * columnsPerScreen)))
+        XCTAssertEqual(Array(requests.suffix(idle.count)), idle, "queued after everything the strip needs now")
+        XCTAssertEqual(idle.prefix(2).map(\.index), [visible.last! + 2, visible.last! + 3],
+                       "nearest first, ahead before behind")
+        XCTAssertTrue(idle.allSatisfy { $0.variant == .cell })
+        // Moving backwards it looks the other way.
+        let back = strategy.requests(for: frame(velocity: -100))
+        XCTAssertEqual(back.map(\.index).min(), visible.first! - 3 * columnsPerScreen)
+        // Moving faster than a screen a second the workers have better things to do.
+        XCTAssertTrue(strategy.requests(for: frame(velocity: 3000)).allSatisfy { $0.priority < AdaptiveStrategy.idlePriority })
     }
 
     func testNearTheEndOfAFlingAdaptiveLoadsTheRestingScreenRightAfterTheVisibleOne() {
