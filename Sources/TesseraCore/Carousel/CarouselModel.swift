@@ -405,7 +405,7 @@ public final class CarouselModel {
                                   isDecelerating: scroll.isDecelerating, isMoving: scroll.isMoving,
                                   projectedRestingOffset: scroll.projectedRestingOffset,
                                   direction: lastScrollDirection, events: events)
-        if strategy.plansWithItemLoads && (scroll.isDecelerating || scroll.isTracking) {
+        if strategy.plansWithItemLoads(frame) {
             frame.itemLoads = itemLoads(between: scroll.offset, and: scroll.projectedRestingOffset)
         }
         let requests = strategy.requests(for: frame)

@@ -47,7 +47,7 @@ public final class LoadCoordinator: Sendable {
     private let failures = Mutex<[ImageKey: LoadFailure]>([:])
     private let counters = Mutex(Counters())
     /// Decode seconds per byte of file, learned per file extension from finished decodes, for planners.
-    private let decodeRates = Mutex<[String: DecodeRate]>([:])
+    private let decodeRates = Mutex<[DecodeKind: DecodeRate]>([:])
 
     /// A running mean of seconds per file byte for one kind of file.
     private struct DecodeRate {
@@ -132,26 +132,39 @@ public final class LoadCoordinator: Sendable {
         let elapsed = (ContinuousClock.now - start) / .seconds(1)
         counters.withLock { $0.decodedBytes += pixels.cost }
         if let size = key.version?.size, size > 0 {
+            let kind = Self.kind(of: key)
             decodeRates.withLock { rates in
-                rates[Self.kind(of: key), default: DecodeRate()].seconds += elapsed
-                rates[Self.kind(of: key), default: DecodeRate()].bytes += Double(size)
+                rates[kind, default: DecodeRate()].seconds += elapsed
+                rates[kind, default: DecodeRate()].bytes += Double(size)
             }
         }
         return pixels
     }
 
     /// What decode times are learned per: the file extension and the variant.
-    private static func kind(of key: ImageKey) -> String {
-        let name = key.path.split(separator: "/").last ?? ""
-        let ext = name.contains(".") ? name.split(separator: ".").last?.lowercased() ?? "" : ""
-        return "\(ext)/\(key.variant.rawValue)"
+    private struct DecodeKind: Hashable {
+        var fileExtension: Substring
+        var variant: ImageVariant
+    }
+
+    /// The kind of `key`'s file. Asked for every item on a fling's way every frame, so it only looks at the
+    /// end of the path (no splitting, no copy; extensions compare case-sensitively, which at worst learns
+    /// ".JPG" apart from ".jpg").
+    private static func kind(of key: ImageKey) -> DecodeKind {
+        let path = key.path
+        guard let dot = path.utf8.lastIndex(of: UInt8(ascii: ".")),
+              !path.utf8[dot...].contains(UInt8(ascii: "/")) else {
+            return DecodeKind(fileExtension: "", variant: key.variant)
+        }
+        return DecodeKind(fileExtension: path[path.utf8.index(after: dot)...], variant: key.variant)
     }
 
     /// How long decoding `key` is expected to take on one worker, from the decodes of its kind (extension)
     /// finished so far, scaled by file size; nil before any has finished or without a file size.
     public func estimatedDecodeSeconds(_ key: ImageKey) -> Double? {
         guard let size = key.version?.size, size > 0,
-              let rate = decodeRates.withLock({ $0[Self.kind(of: key)] }), rate.bytes > 0 else { return nil }
+              case let kind = Self.kind(of: key),
+              let rate = decodeRates.withLock({ $0[kind] }), rate.bytes > 0 else { return nil }
         return rate.seconds / rate.bytes * Double(size)
     }
 

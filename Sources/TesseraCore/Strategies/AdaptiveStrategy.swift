@@ -55,7 +55,17 @@ public final class AdaptiveStrategy: LoadingStrategy {
     /// be stopped and would land after the cells were gone. Slow drags keep the speed-scaled window.
     public var planWhileDraggingScreensPerSecond = 4.0
 
-    public var plansWithItemLoads: Bool { planner != nil }
+    /// Only a fling, or a drag fast enough to become one, is planned: slow drags and the strip at rest
+    /// need no per-item costs, and gathering them is most of a frame's strategy work.
+    public func plansWithItemLoads(_ frame: StrategyFrame) -> Bool {
+        planner != nil && (isFlinging(frame) || isThrowing(frame))
+    }
+
+    private func isFlinging(_ frame: StrategyFrame) -> Bool { frame.isDecelerating && !frame.isDragging }
+
+    private func isThrowing(_ frame: StrategyFrame) -> Bool {
+        frame.isDragging && abs(frame.velocity) >= planWhileDraggingScreensPerSecond * max(1, frame.layout.viewportSize.width)
+    }
 
     /// The planner takes over only when cells pass faster than the workers can decode them (this factor
     /// times their throughput). Below that the plain order, visible cells first, keeps up by itself,
@@ -96,9 +106,7 @@ public final class AdaptiveStrategy: LoadingStrategy {
             return start < frame.itemCount && column >= 0 ? start..<min(frame.itemCount, start + rows) : 0..<0
         }
 
-        let flinging = frame.isDecelerating && !frame.isDragging
-        let throwing = frame.isDragging && speed >= planWhileDraggingScreensPerSecond * viewport
-        if var planner, flinging || throwing, !frame.itemLoads.isEmpty,
+        if var planner, isFlinging(frame) || isThrowing(frame), !frame.itemLoads.isEmpty,
            passesFasterThanDecoded(speed: speed, frame: frame, planner: planner) {
             planner.reclaimsRunning = reclaimsRunningWork
             cancelsRunningWork = reclaimsRunningWork

@@ -89,9 +89,9 @@ public protocol LoadingStrategy: AnyObject {
     func requests(for frame: StrategyFrame) -> [LoadRequest]
     /// Bytes the renderer may copy into textures this frame, given how long the frame has run so far.
     func uploadBudget(defaultBytes: Int, frameElapsedMs: Double, bytesPerMs: Double) -> Int
-    /// Whether `StrategyFrame.itemLoads` should be filled in during a fling (costs a cache lookup per item
-    /// on the fling's way each frame, so only for strategies that use it).
-    var plansWithItemLoads: Bool { get }
+    /// Whether this frame's `StrategyFrame.itemLoads` should be filled in (a cache lookup and a cost
+    /// estimate per item on the fling's way, so only when the strategy will plan with them).
+    func plansWithItemLoads(_ frame: StrategyFrame) -> Bool
     /// Whether decodes already running for items no longer requested are asked to stop (PNG and WebP
     /// stop part way, JPEG only before it starts), freeing their worker. The book's strategies let them
     /// finish, as UIKit's operation queues did.
@@ -105,7 +105,7 @@ extension LoadingStrategy {
 
     public func uploadBudget(defaultBytes: Int, frameElapsedMs: Double, bytesPerMs: Double) -> Int { defaultBytes }
 
-    public var plansWithItemLoads: Bool { false }
+    public func plansWithItemLoads(_ frame: StrategyFrame) -> Bool { false }
 
     public var cancelsRunningWork: Bool { false }
 }
