@@ -122,13 +122,16 @@ public final class LoadCoordinator: Sendable {
             if onMain { $0.mainThreadDecodes += 1 }
         }
         let start = ContinuousClock.now
-        let pixels: PixelBuffer
+        var pixels: PixelBuffer
         do {
             pixels = try loader(key, cancellation)
         } catch let error where cancellation.isCancelled && !(error is DecodeCancelled) {
             // Asked to stop and stopped, by whatever error the loader turned the signal into.
             throw DecodeCancelled()
         }
+        // Whatever made the pixels (a decoder, the thumbnail cache, a test), the main thread picks the
+        // cell's texture by opacity; found here, on the worker, it never scans them itself.
+        if pixels.knownOpaque == nil { pixels.knownOpaque = pixels.scanIsOpaque() }
         let elapsed = (ContinuousClock.now - start) / .seconds(1)
         counters.withLock { $0.decodedBytes += pixels.cost }
         if let size = key.version?.size, size > 0 {

@@ -160,13 +160,13 @@ public final class AdaptiveStrategy: LoadingStrategy {
             let columnsPerScreen = max(1, Int((viewport / layout.columnWidth).rounded(.up)))
             if let edge = direction > 0 ? anchor.last : anchor.first {
                 for step in 1...max(1, Int(idleLeadScreens * Double(columnsPerScreen))) {
-                    for index in items(inColumn: edge / rows + step * direction) { add(index, .cell, idlePriority + step) }
+                    for index in items(inColumn: edge / rows + step * direction) { add(index, .cell, Self.idlePriority + step) }
                 }
             }
             if let trailingEdge = direction > 0 ? anchor.first : anchor.last, idleTrailScreens > 0 {
                 for step in 1...max(1, Int(idleTrailScreens * Double(columnsPerScreen))) {
                     for index in items(inColumn: trailingEdge / rows - step * direction) {
-                        add(index, .cell, idlePriority + 2 * step)
+                        add(index, .cell, Self.idlePriority + 2 * step)
                     }
                 }
             }
@@ -176,7 +176,6 @@ public final class AdaptiveStrategy: LoadingStrategy {
 
     /// Priorities from here on are the idle lookahead's (step 4), after everything the strip needs now.
     static let idlePriority = 1_000
-    private var idlePriority: Int { Self.idlePriority }
 
     /// Whether cells pass by faster than `planner.workers` can decode them at the decode times known so far.
     func passesFasterThanDecoded(speed: Double, frame: StrategyFrame, planner: FlingPlanner) -> Bool {

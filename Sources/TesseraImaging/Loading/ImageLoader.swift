@@ -162,8 +162,6 @@ public struct ImageLoader: Sendable {
         }
         // Callers drawing a reduced version at its full size need the source's upright size.
         result.sourceSize = orientation.orientedSize(header.size)
-        // Found here, on the worker, so the main thread can pick an opaque texture without a scan.
-        result.knownOpaque = result.scanIsOpaque()
         return result
     }
 

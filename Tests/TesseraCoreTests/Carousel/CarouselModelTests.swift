@@ -98,6 +98,26 @@ final class CarouselModelTests: XCTestCase {
         XCTAssertEqual(ahead, Array((visible.upperBound + 1)...(visible.upperBound + ahead.count)))
     }
 
+    /// The view picks a cell's texture (with or without alpha) by the image's opacity; the worker finds
+    /// it, whatever made the pixels (here a loader that never says), so the main thread never scans them.
+    func testImagesReachTheirCellsWithTheirOpacityAlreadyKnown() {
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
+        let (model, _) = makeModel(count: 10, scheduler: scheduler, loader: { key in
+            let index = Fixture.index(of: key.path)
+            return PixelBuffer(width: 8, height: 6, filledWith: RGBA(r: 10, g: 20, b: 30, a: index % 2 == 0 ? 255 : 128))
+        })
+        model.update(now: .zero)
+        scheduler.runPending()
+        model.update(now: .milliseconds(16))
+        var seen = 0
+        for cell in model.visibleCells {
+            guard case .image(let pixels) = cell.content, let index = cell.index else { continue }
+            XCTAssertEqual(pixels.knownOpaque, index % 2 == 0, "item \(index)")
+            seen += 1
+        }
+        XCTAssertGreaterThanOrEqual(seen, 3)
+    }
+
     func testTwoRequestsForTheSameItemShareOneDecode() {
         let log = CallLog()
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
