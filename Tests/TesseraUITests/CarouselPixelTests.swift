@@ -101,6 +101,40 @@ final class CarouselPixelTests: XCTestCase {
         XCTAssertTrue(frame.pixel(x: c.x, y: c.y).isClose(to: teal, tolerance: 2), "\(frame.pixel(x: c.x, y: c.y))")
     }
 
+    /// The strip paints the window background only between cells and a cell's background only around an
+    /// opaque picture, and the software renderer keeps the last frame's pixels. After a drag, across the
+    /// middle of the strip every picture and every cell margin must have its own width (or be cut by the
+    /// window's edge), and above the strip only the window background may show: anything wider, or a
+    /// sliver, would be something left behind from an earlier frame.
+    func testAfterScrollingNothingOfAnEarlierFrameIsLeftBehind() throws {
+        let colours = [RGBA(r: 230, g: 40, b: 40), RGBA(r: 40, g: 210, b: 60), RGBA(r: 50, g: 80, b: 240)]
+        // Tall pictures in 400x300 cells: 100x300 each, with 150-pixel cell background either side.
+        let paths = try (0..<12).map { try solidPNG("s\($0).png", colours[$0 % 3], width: 100, height: 300) }
+        let (frame, report, _) = try runViewer(paths) { options in
+            options.script = InputScript(commands: [.wait(seconds: 0.3), .drag(fromX: 1000, fromY: 360, toX: 660, toY: 360, seconds: 0.3),
+                                                    .waitForScrollToStop, .waitForIdle])
+        }
+        XCTAssertGreaterThan(report.frames, 20)
+        // Runs of one colour across the middle of the strip.
+        let y = frame.height / 2
+        var runs: [(colour: RGBA, start: Int, length: Int)] = []
+        for x in 0..<frame.width {
+            let pixel = frame.pixel(x: x, y: y)
+            if let last = runs.last, last.colour.isClose(to: pixel) { runs[runs.count - 1].length += 1 } else { runs.append((pixel, x, 1)) }
+        }
+        let inside = runs.filter { $0.start > 0 && $0.start + $0.length < frame.width }
+        let pictures = inside.filter { run in colours.contains { run.colour.isClose(to: $0) } }
+        XCTAssertGreaterThanOrEqual(pictures.count, 2, "pictures on screen")
+        for run in pictures { XCTAssertEqual(run.length, 100, "picture at x=\(run.start)") }
+        // Between two pictures: a cell's 150-pixel margin, the window background between cells, the next margin.
+        for run in inside where run.colour.isClose(to: Theme.cellBackground) {
+            XCTAssertEqual(run.length, 150, "cell background at x=\(run.start)")
+        }
+        // Above the strip only the window background.
+        let above = (0..<frame.width).filter { !frame.pixel(x: $0, y: 100).isClose(to: Theme.background) }
+        XCTAssertEqual(above, [], "pixels above the strip that are not the window background")
+    }
+
     func testEveryKindOfBadFileGivesAnErrorCellAndBrowsingGoesOn() throws {
         let good = RGBA(r: 240, g: 200, b: 20)
         var truncatedPNG = try Data(contentsOf: URL(fileURLWithPath: try solidPNG("full.png", good, width: 300, height: 200)))

@@ -74,15 +74,25 @@ public final class CarouselView {
         return texture
     }
 
+    /// Paints every pixel of the window once where it can: the background only between the cells, a
+    /// cell's own background only around an opaque picture. On the software renderer every pixel painted
+    /// twice is memory traffic in the frame (docs/PERFORMANCE.md).
     public func render(now: Duration) {
         let scale = model.pixelScale
-        renderer.clear(Theme.background)
-        for cell in model.visibleCells {
-            guard let index = cell.index else { continue }
+        let cells = model.visibleCells.compactMap { cell -> (cell: CarouselCell, index: Int, rect: PixelRect)? in
+            guard let index = cell.index else { return nil }
             let frame = model.viewportFrame(of: cell)
             let rect = PixelRect(x: Int((frame.x * scale).rounded()), y: Int((frame.y * scale).rounded()),
                                  width: Int((frame.width * scale).rounded()), height: Int((frame.height * scale).rounded()))
-            renderer.fill(rect, Theme.cellBackground)
+            return (cell, index, rect)
+        }
+        let output = renderer.outputSize
+        for gap in PixelRect(x: 0, y: 0, width: output.width, height: output.height).subtracting(cells.map(\.rect)) {
+            renderer.fill(gap, Theme.background)
+        }
+        for (cell, index, rect) in cells {
+            let picture = opaquePicture(of: cell, in: rect, now: now)
+            for part in rect.subtracting(picture.map { [$0] } ?? []) { renderer.fill(part, Theme.cellBackground) }
             visibleCellFrames += 1
             drawContent(of: cell, in: rect, now: now, scale: scale)
             if index == model.selectedIndex {
@@ -90,6 +100,20 @@ public final class CarouselView {
             }
         }
         if showsOverlay { drawOverlay(scale: scale) }
+    }
+
+    /// Where the cell's picture goes: its display size, centred in the cell.
+    private func pictureRect(of cell: CarouselCell, showing pixels: PixelBuffer, in rect: PixelRect) -> PixelRect {
+        let shown = model.displaySize(of: cell) ?? pixels.size
+        return PixelRect(x: rect.x + (rect.width - shown.width) / 2, y: rect.y + (rect.height - shown.height) / 2,
+                         width: shown.width, height: shown.height)
+    }
+
+    /// The picture's rectangle when it will cover what is under it this frame: opaque, uploaded, faded in.
+    private func opaquePicture(of cell: CarouselCell, in rect: PixelRect, now: Duration) -> PixelRect? {
+        guard case .image(let pixels) = cell.content, let texture = cellTextures[cell.id], texture.isOpaque,
+              cell.imageAlpha(now: now, fade: model.fade) >= 1 else { return nil }
+        return pictureRect(of: cell, showing: pixels, in: rect)
     }
 
     private func drawContent(of cell: CarouselCell, in rect: PixelRect, now: Duration, scale: Double) {
@@ -104,10 +128,7 @@ public final class CarouselView {
                 drawIcon("placeholder", in: rect, alpha: 1 - alpha, scale: scale)
             }
             guard alpha > 0, let texture = cellTextures[cell.id] else { return }
-            let shown = model.displaySize(of: cell) ?? pixels.size
-            let destination = PixelRect(x: rect.x + (rect.width - shown.width) / 2,
-                                        y: rect.y + (rect.height - shown.height) / 2,
-                                        width: shown.width, height: shown.height)
+            let destination = pictureRect(of: cell, showing: pixels, in: rect)
             // The backdrop shows through transparent images only.
             if !texture.isOpaque { renderer.fill(destination, Theme.imageBackdrop.withAlpha(alpha)) }
             texture.prepare(alpha: alpha)
