@@ -22,12 +22,15 @@ struct BenchScroll: ParsableCommand {
     var json = false
     @Option(help: "Draw frame time over time for each strategy as SVG.")
     var plot: String?
+    @Option(help: "Runs of every strategy and input; each figure is then the median over the runs.")
+    var runs = 1
 
     func run() throws {
         let strategies = strategy == "all" ? LoadingStrategies.names : strategy.split(separator: ",").map(String.init)
         for name in strategies where !LoadingStrategies.names.contains(name) {
             throw fail("unknown strategy \(name); choose from \(LoadingStrategies.names.joined(separator: ", "))")
         }
+        guard (1...99).contains(runs) else { throw fail("--runs must be between 1 and 99") }
         let inputs = input == "all" ? ScrollInput.all : try input.split(separator: ",").map { name in
             guard let found = ScrollInput.all.first(where: { $0.name == name }) else {
                 throw fail("unknown input \(name); choose from \(ScrollInput.all.map(\.name).joined(separator: ", "))")
@@ -38,17 +41,27 @@ struct BenchScroll: ParsableCommand {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
 
-        var rows: [BenchRow] = []
-        for input in inputs {
-            let script = work.appendingPathComponent("\(input.name).script")
-            try input.script.write(to: script, atomically: true, encoding: .utf8)
-            for name in strategies {
-                if !json { FileHandle.standardError.write(Data("running \(name) / \(input.name)...\n".utf8)) }
-                let reportURL = work.appendingPathComponent("\(name)-\(input.name).json")
-                try runViewer(strategy: name, script: script.path, report: reportURL.path)
-                rows.append(try BenchRow(strategy: name, input: input.name, report: Data(contentsOf: reportURL)))
+        // Whole passes one after another, so a busy minute on the machine lands on one run of every row
+        // rather than on every run of one strategy.
+        var passes: [[BenchRow]] = []
+        for pass in 1...runs {
+            var rows: [BenchRow] = []
+            for input in inputs {
+                let script = work.appendingPathComponent("\(input.name).script")
+                try input.script.write(to: script, atomically: true, encoding: .utf8)
+                for name in strategies {
+                    if !json {
+                        let of = runs > 1 ? " (run \(pass) of \(runs))" : ""
+                        FileHandle.standardError.write(Data("running \(name) / \(input.name)\(of)...\n".utf8))
+                    }
+                    let reportURL = work.appendingPathComponent("\(name)-\(input.name).json")
+                    try runViewer(strategy: name, script: script.path, report: reportURL.path)
+                    rows.append(try BenchRow(strategy: name, input: input.name, report: Data(contentsOf: reportURL)))
+                }
             }
+            passes.append(rows)
         }
+        let rows = passes[0].indices.map { i in BenchRow(medianOf: passes.map { $0[i] }) }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -138,6 +151,8 @@ struct BenchRow: Encodable {
     var hitRatePercent: Double
     var peakMB: Double
     var frameTimes: [[Double]]
+    /// Each run's p99, when the row is the median of several.
+    var p99Runs: [Double]
 
     init(strategy: String, input: String, report data: Data) throws {
         guard let report = try JSONSerialization.jsonObject(with: data) as? [String: Any],
@@ -161,10 +176,35 @@ struct BenchRow: Encodable {
         hitRatePercent = lookups == 0 ? 0 : 100 * Double(cache["hits"] ?? 0) / Double(lookups)
         peakMB = Double(int("peak_rss_bytes")) / 1_048_576
         frameTimes = (report["frame_times"] as? [[Double]]) ?? []
+        p99Runs = [p99]
+    }
+
+    /// One row whose every figure is the median (nearest rank: a value some run had) of the runs' figures;
+    /// the frame times for the plot are those of the run with the median p99.
+    init(medianOf runs: [BenchRow]) {
+        precondition(!runs.isEmpty)
+        func median(_ value: (BenchRow) -> Double) -> Double {
+            SampleSummary.percentile(50, ofSorted: runs.map(value).sorted())
+        }
+        func median(_ value: (BenchRow) -> Int) -> Int { Int(median { Double(value($0)) }) }
+        self = runs[0]
+        frames = median { $0.frames }
+        p50 = median { $0.p50 }
+        p99 = median { $0.p99 }
+        max = median { $0.max }
+        framesOver16ms = median { $0.framesOver16ms }
+        placeholderPercent = median { $0.placeholderPercent }
+        decodes = median { $0.decodes }
+        mainThreadDecodes = median { $0.mainThreadDecodes }
+        decodedMB = median { $0.decodedMB }
+        hitRatePercent = median { $0.hitRatePercent }
+        peakMB = median { $0.peakMB }
+        p99Runs = runs.map(\.p99)
+        frameTimes = runs.first { $0.p99 == p99 }?.frameTimes ?? runs[0].frameTimes
     }
 
     enum CodingKeys: String, CodingKey {
-        case strategy, input, frames, p50, p99, max
+        case strategy, input, frames, p50, p99, max, p99Runs = "p99_runs"
         case framesOver16ms = "frames_over_16_7ms", placeholderPercent = "placeholder_percent", decodes
         case mainThreadDecodes = "main_thread_decodes", decodedMB = "decoded_mb", hitRatePercent = "hit_rate_percent"
         case peakMB = "peak_mb"

@@ -93,6 +93,30 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
     }
 
+    /// `--runs 2`: every figure of a row is one of the two runs' (the median by nearest rank), and both
+    /// runs' p99 are listed.
+    func testScrollBenchWithSeveralRunsReportsTheMedianRun() throws {
+        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Resources/Samples")
+        let images = folder.appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        for name in ["img1-baseline.jpg", "img2-portrait.jpg", "img12-gray.jpg", "img25-small.jpg"] {
+            try FileManager.default.copyItem(at: samples.appendingPathComponent(name), to: images.appendingPathComponent(name))
+        }
+        let result = try run(["bench", "scroll", images.path, "--strategy", "cache", "--input", "jump", "--runs", "2", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]
+        XCTAssertEqual(rows.count, 1)
+        let runs = rows[0]["p99_runs"] as! [Double]
+        XCTAssertEqual(runs.count, 2)
+        XCTAssertTrue(runs.contains(rows[0]["p99"] as! Double), "\(rows[0])")
+        XCTAssertEqual(rows[0]["main_thread_decodes"] as? Int, 0)
+
+        let refused = try run(["bench", "scroll", images.path, "--runs", "0"])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("--runs must be between 1 and 99"), refused.stderr)
+    }
+
     func testAScriptFileDrivesTheStrip() throws {
         let script = folder.appendingPathComponent("keys.txt")
         try "wait 0.1\nkey end\nwait-scroll\nwait-idle\n".write(to: script, atomically: true, encoding: .utf8)
