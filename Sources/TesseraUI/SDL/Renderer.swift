@@ -96,7 +96,7 @@ public final class Renderer {
     }
 
     /// Sets the colour of fills and lines. Only translucent colours blend: SDL's software renderer fills
-    /// with a blend mode pixel by pixel even at full alpha, but an opaque fill without one is a row copy
+    /// with a blend mode pixel by pixel even at full alpha, but an opaque fill without one is a row fill
     /// (on the 2-core build machine, the strip's frames took about 40 % less time; docs/PERFORMANCE.md).
     public func setColor(_ c: RGBA) {
         SDL_SetRenderDrawColor(pointer, c.r, c.g, c.b, c.a)
