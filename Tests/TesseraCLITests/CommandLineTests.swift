@@ -110,6 +110,9 @@ final class CommandLineTests: XCTestCase {
         let runs = rows[0]["p99_runs"] as! [Double]
         XCTAssertEqual(runs.count, 2)
         XCTAssertTrue(runs.contains(rows[0]["p99"] as! Double), "\(rows[0])")
+        // The p99 of both runs' frames together lies between the two runs' own.
+        let pooled = rows[0]["p99_all_runs"] as! Double
+        XCTAssertTrue(pooled >= runs.min()! && pooled <= runs.max()!, "\(pooled) against \(runs)")
         XCTAssertEqual(rows[0]["main_thread_decodes"] as? Int, 0)
 
         let refused = try run(["bench", "scroll", images.path, "--runs", "0"])
