@@ -96,12 +96,10 @@ final class CommandLineTests: XCTestCase {
     /// `--runs 2`: every figure of a row is one of the two runs' (the median by nearest rank), and both
     /// runs' p99 are listed.
     func testScrollBenchWithSeveralRunsReportsTheMedianRun() throws {
-        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Resources/Samples")
         let images = folder.appendingPathComponent("images")
         try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
         for name in ["img1-baseline.jpg", "img2-portrait.jpg", "img12-gray.jpg", "img25-small.jpg"] {
-            try FileManager.default.copyItem(at: samples.appendingPathComponent(name), to: images.appendingPathComponent(name))
+            try FileManager.default.copyItem(at: SampleImages.url(name), to: images.appendingPathComponent(name))
         }
         let result = try run(["bench", "scroll", images.path, "--strategy", "cache", "--input", "jump", "--runs", "2", "--json"])
         XCTAssertEqual(result.status, 0, result.stderr)

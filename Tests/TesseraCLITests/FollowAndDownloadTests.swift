@@ -18,11 +18,7 @@ final class FollowAndDownloadTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    private static let samples = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Resources/Samples")
-
-    private func sample(_ name: String) throws -> Data { try Data(contentsOf: Self.samples.appendingPathComponent(name)) }
+    private func sample(_ name: String) throws -> Data { try Data(contentsOf: SampleImages.url(name)) }
 
     private var binary: URL { BuiltBinary.url(named: "tessera") }
 

@@ -52,8 +52,8 @@ public struct PixelBuffer: Sendable {
     }
 
     /// Whether every pixel's alpha is 255, as found by whoever made the buffer (the strip's load
-    /// coordinator checks on its worker, so the main thread need not); nil when nobody looked. Changing `bytes` afterwards is
-    /// the changer's business: set it back to nil.
+    /// coordinator checks on its worker, so the main thread need not); nil when nobody looked. Changing
+    /// `bytes` afterwards is the changer's business: set it back to nil.
     public var knownOpaque: Bool?
 
     /// Whether every pixel's alpha is 255: `knownOpaque`, or a scan of the alpha bytes.

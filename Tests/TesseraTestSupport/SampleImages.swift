@@ -1,0 +1,11 @@
+import Foundation
+
+/// The repository's sample images (`Resources/Samples`, made by tools/make-samples.py), for tests that
+/// run the built binary and so cannot use the app's resource lookup.
+public enum SampleImages {
+    public static let folder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Resources/Samples")
+
+    public static func url(_ name: String) -> URL { folder.appendingPathComponent(name) }
+}
