@@ -15,6 +15,7 @@ final class ImageTexture {
     /// The part of the texture the last upload filled.
     private(set) var contentSize: PixelSize
     private var blending: Bool?
+    private var alphaModulation: UInt8?
     private var nearest: Bool?
 
     init(texture: Texture, isOpaque: Bool) {
@@ -38,13 +39,21 @@ final class ImageTexture {
     }
 
     /// Sets alpha, blending and filtering for the next draw, touching SDL only for what changed.
+    ///
+    /// Once a fade ends the alpha goes back to 1 as well as the blending going off: SDL's software
+    /// renderer leaves its plain-copy blitter for a per-pixel modulating one whenever a texture's alpha is
+    /// below 1, even without blending. An image left at the fade's last step (0.98) drew in twice the time.
     func prepare(alpha: Double, nearestFilter: Bool? = nil) {
         let blend = alpha < 1 || !isOpaque
         if blend != blending {
             texture.setBlending(blend)
             blending = blend
         }
-        if blend { texture.setAlpha(alpha) }
+        let modulation = Texture.alphaModulation(blend ? alpha : 1)
+        if modulation != alphaModulation {
+            texture.setAlphaModulation(modulation)
+            alphaModulation = modulation
+        }
         if let nearestFilter, nearestFilter != nearest {
             texture.setScaleFilter(nearest: nearestFilter)
             nearest = nearestFilter

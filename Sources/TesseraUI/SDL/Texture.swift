@@ -48,12 +48,34 @@ public final class Texture {
 
     /// Alpha multiplier for the next draws, 0...1.
     public func setAlpha(_ alpha: Double) {
-        SDL_SetTextureAlphaMod(pointer, UInt8((max(0, min(1, alpha)) * 255).rounded()))
+        setAlphaModulation(Self.alphaModulation(alpha))
+    }
+
+    /// The alpha multiplier as SDL holds it: 255 is none.
+    public var alpha: UInt8 {
+        var value: UInt8 = 0
+        SDL_GetTextureAlphaMod(pointer, &value)
+        return value
+    }
+
+    func setAlphaModulation(_ value: UInt8) {
+        SDL_SetTextureAlphaMod(pointer, value)
+    }
+
+    /// `alpha` (0...1) as the byte SDL multiplies by.
+    static func alphaModulation(_ alpha: Double) -> UInt8 {
+        UInt8((max(0, min(1, alpha)) * 255).rounded())
     }
 
     /// Alpha blending on (the default) or off: an opaque image drawn without blending is a plain copy.
     public func setBlending(_ on: Bool) {
         SDL_SetTextureBlendMode(pointer, on ? SDL_BLENDMODE_BLEND : SDL_BLENDMODE_NONE)
+    }
+
+    public var isBlending: Bool {
+        var mode = SDL_BLENDMODE_NONE
+        SDL_GetTextureBlendMode(pointer, &mode)
+        return mode != SDL_BLENDMODE_NONE
     }
 
     /// Nearest-neighbour filtering when drawn scaled (cheap, while moving) or linear (smooth, at rest).

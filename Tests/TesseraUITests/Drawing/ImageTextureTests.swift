@@ -1,0 +1,41 @@
+import XCTest
+@testable import TesseraCore
+@testable import TesseraUI
+
+/// A faded-in opaque picture must end in the state SDL's software renderer draws as a plain copy: no
+/// blending and no alpha modulation. Left at the fade's last alpha, every later frame drew it through a
+/// per-pixel modulating blitter, twice as slowly, with nothing on screen to show it.
+final class ImageTextureTests: XCTestCase {
+    func testAFinishedFadeLeavesNeitherBlendingNorAlphaBehind() throws {
+        let system = try SDLSystem(headless: true)
+        let window = try Window(system: system, title: "test", width: 64, height: 32)
+        let renderer = try Renderer(window: window, software: true, vsync: false)
+        let picture = ImageTexture(texture: try renderer.makeOpaqueTexture(width: 16, height: 16), isOpaque: true)
+        for step in [0.1, 0.5, 0.98] {
+            picture.prepare(alpha: step)
+            XCTAssertEqual(picture.texture.alpha, Texture.alphaModulation(step))
+            XCTAssertTrue(picture.texture.isBlending)
+        }
+        picture.prepare(alpha: 1)
+        XCTAssertEqual(picture.texture.alpha, 255)
+        XCTAssertFalse(picture.texture.isBlending)
+
+        // A cell reused for the next image fades in again from the start.
+        picture.prepare(alpha: 0.3)
+        XCTAssertEqual(picture.texture.alpha, Texture.alphaModulation(0.3))
+        XCTAssertTrue(picture.texture.isBlending)
+        withExtendedLifetime((system, window, renderer)) {}
+    }
+
+    func testATranslucentPictureKeepsBlendingAtFullAlpha() throws {
+        let system = try SDLSystem(headless: true)
+        let window = try Window(system: system, title: "test", width: 64, height: 32)
+        let renderer = try Renderer(window: window, software: true, vsync: false)
+        let picture = ImageTexture(texture: try renderer.makeTexture(width: 16, height: 16), isOpaque: false)
+        picture.prepare(alpha: 0.5)
+        picture.prepare(alpha: 1)
+        XCTAssertEqual(picture.texture.alpha, 255)
+        XCTAssertTrue(picture.texture.isBlending)
+        withExtendedLifetime((system, window, renderer)) {}
+    }
+}
