@@ -54,13 +54,6 @@ public final class Renderer {
         return try Texture(renderer: self, width: width, height: height)
     }
 
-    /// A texture holding `buffer`, sized exactly to it.
-    public func makeTexture(from buffer: PixelBuffer) throws -> Texture {
-        let texture = try makeTexture(width: buffer.width, height: buffer.height)
-        texture.upload(buffer)
-        return texture
-    }
-
     /// `makeOpaqueTexture` for images known to be opaque, `makeTexture` for the others.
     public func makeTexture(width: Int, height: Int, opaque: Bool) throws -> Texture {
         opaque ? try makeOpaqueTexture(width: width, height: height) : try makeTexture(width: width, height: height)

@@ -53,8 +53,14 @@ public final class TiledImageView {
     /// A whole-image picture drawn where no tile can be: the strip's cell image, or the overview of an
     /// image being cut.
     private struct Backdrop {
-        let texture: Texture
-        let size: PixelSize
+        let picture: ImageTexture
+        var size: PixelSize { picture.contentSize }
+
+        /// The texture, set to draw at full opacity: a plain copy when the picture is opaque.
+        var texture: Texture {
+            picture.prepare(alpha: 1)
+            return picture.texture
+        }
     }
 
     /// Everything bound to one tile source.
@@ -503,7 +509,6 @@ public final class TiledImageView {
                          mapping: mapping)
             case .backdrop:
                 guard let backdrop else { continue }
-                backdrop.texture.setAlpha(1)
                 drawPart(backdrop.texture, content: backdrop.size, area: target, origin: (0, 0),
                          texelsPerPixel: (Double(backdrop.size.width) / Double(geometry.width),
                                           Double(backdrop.size.height) / Double(geometry.height)),
@@ -560,7 +565,6 @@ public final class TiledImageView {
 
     private func drawWholeBackdrop(_ backdrop: Backdrop, camera: ZoomPanModel) {
         let mapping = Mapping(camera: camera, pixelScale: pixelScale)
-        backdrop.texture.setAlpha(1)
         renderer.draw(backdrop.texture, destination: mapping.rect(PixelRegion(x: 0, y: 0, width: camera.imageSize.width,
                                                                               height: camera.imageSize.height)))
     }
@@ -620,8 +624,13 @@ public final class TiledImageView {
     private func makeBackdrop(_ pixels: PixelBuffer) -> Backdrop? {
         let limit = renderer.maxTextureSize
         let fitted = limit.width > 0 ? PixelScaler.fit(pixels, in: limit) : pixels
-        guard let texture = try? renderer.makeTexture(from: fitted) else { return nil }
-        return Backdrop(texture: texture, size: fitted.size)
+        let opaque = fitted.isOpaque
+        guard let texture = try? renderer.makeTexture(width: fitted.width, height: fitted.height, opaque: opaque) else {
+            return nil
+        }
+        let picture = ImageTexture(texture: texture, isOpaque: opaque)
+        picture.upload(fitted)
+        return Backdrop(picture: picture)
     }
 
     /// Whether a picture can stand for an image of `size` (same aspect within a pixel's rounding).
