@@ -22,6 +22,8 @@ struct BenchScroll: ParsableCommand {
     var json = false
     @Option(help: "Draw frame time over time for each strategy as SVG.")
     var plot: String?
+    @Option(help: "Fade-in time of an arriving image, in seconds, as in browse; 0 turns fading off.")
+    var fade = 0.25
     @Option(help: "Runs of every strategy and input; each figure is then the median over the runs (--json adds each run's p99 and the p99 of all their frames together).")
     var runs = 1
 
@@ -31,6 +33,7 @@ struct BenchScroll: ParsableCommand {
             throw fail("unknown strategy \(name); choose from \(LoadingStrategies.names.joined(separator: ", "))")
         }
         guard (1...99).contains(runs) else { throw fail("--runs must be between 1 and 99") }
+        guard (0...10).contains(fade) else { throw fail("--fade must be between 0 and 10 seconds") }
         let inputs = input == "all" ? ScrollInput.all : try input.split(separator: ",").map { name in
             guard let found = ScrollInput.all.first(where: { $0.name == name }) else {
                 throw fail("unknown input \(name); choose from \(ScrollInput.all.map(\.name).joined(separator: ", "))")
@@ -78,6 +81,7 @@ struct BenchScroll: ParsableCommand {
         process.arguments = ["browse"] + paths + [
             "--headless", "--window", "1280x720", "--strategy", strategy, "--script", script,
             "--report", report, "--frame-times", "--cache-mb", String(cacheMb), "--no-thumbnail-cache",
+            "--fade", String(fade),
         ]
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -147,6 +151,7 @@ struct BenchRow: Encodable {
     var max: Double
     var framesOver16ms: Int
     var placeholderPercent: Double
+    var fadingFrames: Int
     var decodes: Int
     var mainThreadDecodes: Int
     var decodedMB: Double
@@ -174,6 +179,7 @@ struct BenchRow: Encodable {
         framesOver16ms = int("frames_over_16ms")
         let visible = Swift.max(1, int("visible_cell_frames"))
         placeholderPercent = 100 * Double(int("placeholder_cell_frames")) / Double(visible)
+        fadingFrames = int("fading_frames")
         decodes = int("decodes")
         mainThreadDecodes = int("main_thread_decodes")
         decodedMB = Double(int("decoded_bytes")) / 1_048_576
@@ -200,6 +206,7 @@ struct BenchRow: Encodable {
         max = median { $0.max }
         framesOver16ms = median { $0.framesOver16ms }
         placeholderPercent = median { $0.placeholderPercent }
+        fadingFrames = median { $0.fadingFrames }
         decodes = median { $0.decodes }
         mainThreadDecodes = median { $0.mainThreadDecodes }
         decodedMB = median { $0.decodedMB }
@@ -213,7 +220,8 @@ struct BenchRow: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case strategy, input, frames, p50, p99, max, p99Runs = "p99_runs", p99AllRuns = "p99_all_runs"
-        case framesOver16ms = "frames_over_16_7ms", placeholderPercent = "placeholder_percent", decodes
+        case framesOver16ms = "frames_over_16_7ms", placeholderPercent = "placeholder_percent"
+        case fadingFrames = "fading_frames", decodes
         case mainThreadDecodes = "main_thread_decodes", decodedMB = "decoded_mb", hitRatePercent = "hit_rate_percent"
         case peakMB = "peak_mb"
         // frameTimes stays out of the JSON: it is for the plot.
@@ -221,10 +229,10 @@ struct BenchRow: Encodable {
 
     static func table(_ rows: [BenchRow]) -> String {
         let header = ["input", "strategy", "frames", "p50 ms", "p99 ms", "max ms", ">16.7ms", "placeholder %",
-                      "decodes", "main-thr", "MB decoded", "hit %", "peak MB"]
+                      "fading", "decodes", "main-thr", "MB decoded", "hit %", "peak MB"]
         let body = rows.map { r in
             [r.input, r.strategy, "\(r.frames)", f(r.p50, 2), f(r.p99, 2), f(r.max, 1), "\(r.framesOver16ms)",
-             f(r.placeholderPercent, 1), "\(r.decodes)", "\(r.mainThreadDecodes)", f(r.decodedMB, 0),
+             f(r.placeholderPercent, 1), "\(r.fadingFrames)", "\(r.decodes)", "\(r.mainThreadDecodes)", f(r.decodedMB, 0),
              f(r.hitRatePercent, 0), f(r.peakMB, 0)]
         }
         var lines = ["| " + header.joined(separator: " | ") + " |",

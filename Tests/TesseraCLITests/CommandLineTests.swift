@@ -15,6 +15,16 @@ final class CommandLineTests: XCTestCase {
 
     private var binary: URL { BuiltBinary.url(named: "tessera") }
 
+    /// A folder of four small photos from the repository's samples.
+    private func sampleFolder() throws -> URL {
+        let images = folder.appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        for name in ["img1-baseline.jpg", "img2-portrait.jpg", "img12-gray.jpg", "img25-small.jpg"] {
+            try FileManager.default.copyItem(at: SampleImages.url(name), to: images.appendingPathComponent(name))
+        }
+        return images
+    }
+
     private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = binary
@@ -96,12 +106,9 @@ final class CommandLineTests: XCTestCase {
     /// `--runs 2`: every figure of a row is one of the two runs' (the median by nearest rank), and both
     /// runs' p99 are listed.
     func testScrollBenchWithSeveralRunsReportsTheMedianRun() throws {
-        let images = folder.appendingPathComponent("images")
-        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
-        for name in ["img1-baseline.jpg", "img2-portrait.jpg", "img12-gray.jpg", "img25-small.jpg"] {
-            try FileManager.default.copyItem(at: SampleImages.url(name), to: images.appendingPathComponent(name))
-        }
-        let result = try run(["bench", "scroll", images.path, "--strategy", "cache", "--input", "jump", "--runs", "2", "--json"])
+        let images = try sampleFolder()
+        let result = try run(["bench", "scroll", images.path, "--strategy", "cache", "--input", "jump", "--runs", "2",
+                              "--fade", "0", "--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]
         XCTAssertEqual(rows.count, 1)
@@ -112,10 +119,33 @@ final class CommandLineTests: XCTestCase {
         let pooled = rows[0]["p99_all_runs"] as! Double
         XCTAssertTrue(pooled >= runs.min()! && pooled <= runs.max()!, "\(pooled) against \(runs)")
         XCTAssertEqual(rows[0]["main_thread_decodes"] as? Int, 0)
+        XCTAssertEqual(rows[0]["fading_frames"] as? Int, 0, "--fade 0 reached the viewer")
 
         let refused = try run(["bench", "scroll", images.path, "--runs", "0"])
         XCTAssertNotEqual(refused.status, 0)
         XCTAssertTrue(refused.stderr.contains("--runs must be between 1 and 99"), refused.stderr)
+        let badFade = try run(["bench", "scroll", images.path, "--fade", "11"])
+        XCTAssertNotEqual(badFade.status, 0)
+        XCTAssertTrue(badFade.stderr.contains("--fade must be between 0 and 10 seconds"), badFade.stderr)
+    }
+
+    /// Images arriving on screen fade in over several frames, which the report counts; without a fade
+    /// there are none.
+    func testTheReportCountsFramesWithAnImageFadingIn() throws {
+        let images = try sampleFolder()
+        let script = folder.appendingPathComponent("idle.txt")
+        try "wait-idle\n".write(to: script, atomically: true, encoding: .utf8)
+        func fadingFrames(_ extra: [String]) throws -> Int {
+            let report = folder.appendingPathComponent("run.json")
+            let result = try run([images.path, "--headless", "--script", script.path, "--report", report.path,
+                                  "--no-thumbnail-cache"] + extra)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as! [String: Any]
+            return json["fading_frames"] as! Int
+        }
+        // 0.25 s at 60 frames a second is some fifteen frames.
+        XCTAssertGreaterThanOrEqual(try fadingFrames([]), 10)
+        XCTAssertEqual(try fadingFrames(["--fade", "0"]), 0)
     }
 
     func testAScriptFileDrivesTheStrip() throws {

@@ -49,7 +49,9 @@ struct FrameLoop {
         var result = Result()
         var lastFrameWasIdle = false
         while !screen.wantsToQuit {
-            let idle = screen.isIdle(now: clock.now())
+            // Nothing is loading before the first frame has asked for anything: that is not idle, or a
+            // script's `wait-idle` would end the run on a screen of placeholders.
+            let idle = result.frames > 0 && screen.isIdle(now: clock.now())
             // An idle interactive viewer sleeps until input or a worker wakes it; otherwise poll.
             let wait: Int32? = (!headless && idle && lastFrameWasIdle) ? 500 : nil
             var events = InputEvent.poll(wakeType: system.wakeEventType, waitMs: wait)
@@ -62,7 +64,7 @@ struct FrameLoop {
             let isLastFrame = screen.wantsToQuit
                 || (frameLimit.map { result.frames + 1 >= $0 } ?? false)
                 || (player?.isFinished ?? false)
-                || (headless && player == nil && frameLimit == nil && idle && result.frames > 0)
+                || (headless && player == nil && frameLimit == nil && idle)
             screen.renderFrame(now: frameStart)
             if isLastFrame, let screenshotPath { try PNGWriter.write(try renderer.readPixels(), to: screenshotPath) }
             renderer.present()

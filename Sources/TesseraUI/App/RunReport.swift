@@ -56,6 +56,8 @@ public struct RunReport: Codable, Sendable {
     public var placeholderCellFrames = 0
     /// Visible-cell frames in all: the denominator for the placeholder share.
     public var visibleCellFrames = 0
+    /// Frames in which an image was fading in (blended on the software renderer, so dearer than others).
+    public var fadingFrames = 0
     /// Bytes of pixels the decoders produced (after scaling).
     public var decodedBytes = 0
     public var strategy: String?
@@ -89,6 +91,7 @@ public struct RunReport: Codable, Sendable {
         case cellsCreated = "cells_created"
         case placeholderCellFrames = "placeholder_cell_frames"
         case visibleCellFrames = "visible_cell_frames"
+        case fadingFrames = "fading_frames"
         case decodedBytes = "decoded_bytes"
         case strategy
         case frameTimes = "frame_times"

@@ -373,6 +373,7 @@ public final class Viewer {
         report.cellsCreated = model.cellsCreated
         report.placeholderCellFrames = carouselView.placeholderCellFrames
         report.visibleCellFrames = carouselView.visibleCellFrames
+        report.fadingFrames = carouselView.fadingFrames
         report.decodedBytes = counters.decodedBytes
         report.strategy = model.strategy.name
         if options.recordsFrameTimes { report.frameTimes = frameTimeline }

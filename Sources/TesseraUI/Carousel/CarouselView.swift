@@ -16,6 +16,10 @@ public final class CarouselView {
     public private(set) var placeholderCellFrames = 0
     /// Visible-cell frames in all.
     public private(set) var visibleCellFrames = 0
+    /// Frames in which some cell's image was part-way through its fade-in. They are the strip's dearest:
+    /// the software renderer blends every pixel of a fading picture, where a shown one is a plain copy.
+    public private(set) var fadingFrames = 0
+    private var fadedThisFrame = false
     public var showsOverlay = true
 
     public init(model: CarouselModel, renderer: Renderer, assets: AssetCatalog, text: TextCache,
@@ -87,6 +91,7 @@ public final class CarouselView {
             return (cell, index, rect)
         }
         let output = renderer.outputSize
+        fadedThisFrame = false
         for gap in PixelRect(x: 0, y: 0, width: output.width, height: output.height).subtracting(cells.map(\.rect)) {
             renderer.fill(gap, Theme.background)
         }
@@ -100,6 +105,7 @@ public final class CarouselView {
             }
         }
         if showsOverlay { drawOverlay(scale: scale) }
+        if fadedThisFrame { fadingFrames += 1 }
     }
 
     /// Where the cell's picture goes: its display size, centred in the cell.
@@ -128,6 +134,7 @@ public final class CarouselView {
                 drawIcon("placeholder", in: rect, alpha: 1 - alpha, scale: scale)
             }
             guard alpha > 0, let texture = cellTextures[cell.id] else { return }
+            if alpha < 1 { fadedThisFrame = true }
             let destination = pictureRect(of: cell, showing: pixels, in: rect)
             // The backdrop shows through transparent images only.
             if !texture.isOpaque { renderer.fill(destination, Theme.imageBackdrop.withAlpha(alpha)) }
