@@ -433,7 +433,7 @@ public final class TiledImageView {
     // MARK: - Drawing
 
     public func render(now: Duration) {
-        renderer.clear(Theme.background)
+        paintBackground()
         switch phase {
         case .opening:
             if let backdrop { drawFittedPreview(backdrop) } else if (now - openedAt) > .milliseconds(250) {
@@ -447,6 +447,21 @@ public final class TiledImageView {
         case .showing:
             if let pyramid, let camera, let plan = pyramid.plan { draw(plan, of: pyramid, camera: camera, now: now) }
         }
+    }
+
+    /// The window background, only around the image once its tiles cover every visible point of it: a
+    /// whole-window clear under opaque tiles is a frame's worth of memory traffic for nothing on the
+    /// software renderer.
+    private func paintBackground() {
+        let window = PixelRect(x: 0, y: 0, width: outputSize.width, height: outputSize.height)
+        guard case .showing = phase, let pyramid, let camera, let plan = pyramid.plan, plan.isComplete else {
+            renderer.clear(Theme.background)
+            return
+        }
+        let geometry = pyramid.source.geometry
+        let image = Mapping(camera: camera, pixelScale: pixelScale)
+            .rect(PixelRegion(x: 0, y: 0, width: geometry.width, height: geometry.height))
+        for gap in window.subtracting([image]) { renderer.fill(gap, Theme.background) }
     }
 
     /// Output pixels of an image x or y coordinate (full-resolution pixels) on the screen.

@@ -101,6 +101,42 @@ final class TiledImageViewTests: XCTestCase {
         XCTAssertEqual(result.count, 0, result.worst)
     }
 
+    /// The window background is painted only around a fully tiled image, so each frame must still paint
+    /// it everywhere the image no longer is: the software renderer keeps the last frame's pixels.
+    func testZoomingOutLeavesNothingOfTheLargerImageBehind() throws {
+        let image = TiledFixtures.gradient(width: 300, height: 200)
+        let path = folder.appendingPathComponent("plain.png").path
+        try PNGWriter.write(image, to: path)
+        let harness = try TiledViewHarness(path: path, width: 400, height: 300)
+        try harness.runUntilSharp()
+        harness.send(.keyDown(.character("+"), isRepeat: false))
+        harness.send(.keyDown(.character("+"), isRepeat: false))
+        let zoomed = try harness.runUntilSharp()
+        XCTAssertEqual(mismatches(zoomed, view: harness.view, image: image.size).count, 0)
+        let corner = try XCTUnwrap(harness.view.imageOriginInPixels)
+        XCTAssertLessThan(corner.x, 0, "zoomed in past the window's edges")
+        XCTAssertLessThan(corner.y, 0)
+
+        harness.send(.keyDown(.character("-"), isRepeat: false))
+        harness.send(.keyDown(.character("-"), isRepeat: false))
+        let frame = try harness.runUntilSharp()
+        let zoom = try XCTUnwrap(harness.view.zoom), origin = try XCTUnwrap(harness.view.imageOriginInPixels)
+        let shown = (x0: origin.x, y0: origin.y, x1: origin.x + zoom * 300, y1: origin.y + zoom * 200)
+        XCTAssertGreaterThan(shown.y0, 10, "back at fit: bands above and below the image")
+        var stale = 0, checked = 0
+        for y in stride(from: 0, to: frame.height, by: 2) {
+            for x in stride(from: 0, to: frame.width, by: 2) {
+                let outside = Double(x) + 1 < shown.x0 || Double(x) > shown.x1 || Double(y) + 1 < shown.y0 || Double(y) > shown.y1
+                guard outside else { continue }
+                checked += 1
+                if frame.pixel(x: x, y: y) != Theme.background { stale += 1 }
+            }
+        }
+        XCTAssertGreaterThan(checked, 1000)
+        XCTAssertEqual(stale, 0, "pixels around the image that are not the background")
+        XCTAssertEqual(mismatches(frame, view: harness.view, image: image.size).count, 0)
+    }
+
     func testLyingPyramidShowsWhatExistsAndMarksTheRest() throws {
         let image = TiledFixtures.gradient(width: 512, height: 384)
         let path = try TiledFixtures.writeDeepZoom(image, tileSize: 128, overlap: 0, in: folder)
