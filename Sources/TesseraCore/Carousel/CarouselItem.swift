@@ -29,12 +29,29 @@ public struct ImageKey: Hashable, Sendable, CustomStringConvertible {
     /// The file content the pixels come from: a changed file has a new key, so stale pixels are never
     /// found for it.
     public let version: FileVersion?
+    /// The fields' hash, worked out once: each frame the strip hashes every key it plans several times
+    /// (its wanted set, the scheduler's queue, the cache, the in-flight marks), and hashing the path
+    /// again each time was most of that.
+    private let fieldsHash: Int
 
     public init(path: String, size: PixelSize, variant: ImageVariant = .cell, version: FileVersion? = nil) {
         self.path = path
         self.size = variant == .original ? PixelSize(width: 0, height: 0) : size
         self.variant = variant
         self.version = version
+        var hasher = Hasher()
+        hasher.combine(path)
+        hasher.combine(self.size)
+        hasher.combine(variant)
+        hasher.combine(version)
+        fieldsHash = hasher.finalize()
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(fieldsHash) }
+
+    public static func == (a: ImageKey, b: ImageKey) -> Bool {
+        a.fieldsHash == b.fieldsHash && a.path == b.path && a.size == b.size && a.variant == b.variant
+            && a.version == b.version
     }
 
     /// The box to fit into, nil for no scaling.

@@ -27,7 +27,7 @@ public final class CarouselModel {
     public private(set) var scroll: ScrollModel
     public private(set) var pixelScale: Double
     public private(set) var selectedIndex = 0
-    /// On-screen cells, in index order.
+    /// On-screen cells, in index order, one per index (`layoutCells` relies on both).
     public private(set) var visibleCells: [CarouselCell] = []
     public var fade: FadeTiming { configuration.fade }
 
@@ -319,8 +319,15 @@ public final class CarouselModel {
         let range = items.isEmpty ? 0..<0 : layout.visibleRange(offset: scroll.offset)
         for cell in visibleCells where !(cell.index.map(range.contains) ?? false) { recycle(cell) }
         visibleCells.removeAll { $0.index == nil }
-        let shown = Set(visibleCells.compactMap(\.index))
-        for index in range where !shown.contains(index) {
+        // The cells left are in order and inside `range`: walk both together for the indices without a
+        // cell (no set built every frame).
+        let kept = visibleCells.count
+        var next = 0
+        for index in range {
+            if next < kept, visibleCells[next].index == index {
+                next += 1
+                continue
+            }
             let cell = pool.dequeue()
             cell.index = index
             if let failure = knownFailure(for: index) {
@@ -330,7 +337,7 @@ public final class CarouselModel {
             }
             visibleCells.append(cell)
         }
-        visibleCells.sort { ($0.index ?? 0) < ($1.index ?? 0) }
+        if visibleCells.count > kept { visibleCells.sort { ($0.index ?? 0) < ($1.index ?? 0) } }
         evictionCentre.set(Double(range.lowerBound + range.upperBound) / 2)
     }
 

@@ -95,7 +95,9 @@ public final class AdaptiveStrategy: LoadingStrategy {
         let speed = abs(frame.velocity)
         let direction = frame.velocity > 1 ? 1 : (frame.velocity < -1 ? -1 : (frame.direction >= 0 ? 1 : -1))
         let fast = frame.isMoving && speed > fastScreensPerSecond * viewport
+        // Some 25 requests a frame with the lookahead: sized once rather than grown each frame.
         var requests: [LoadRequest] = []
+        requests.reserveCapacity(64)
         var requested = Set<Int>()
         func add(_ index: Int, _ variant: ImageVariant, _ priority: Int) {
             guard index >= 0, index < frame.itemCount, requested.insert(index).inserted else { return }
