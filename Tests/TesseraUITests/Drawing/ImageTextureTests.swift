@@ -7,10 +7,8 @@ import XCTest
 /// per-pixel modulating blitter, twice as slowly, with nothing on screen to show it.
 final class ImageTextureTests: XCTestCase {
     func testAFinishedFadeLeavesNeitherBlendingNorAlphaBehind() throws {
-        let system = try SDLSystem(headless: true)
-        let window = try Window(system: system, title: "test", width: 64, height: 32)
-        let renderer = try Renderer(window: window, software: true, vsync: false)
-        let picture = ImageTexture(texture: try renderer.makeOpaqueTexture(width: 16, height: 16), isOpaque: true)
+        let canvas = try HeadlessCanvas(width: 64, height: 32)
+        let picture = ImageTexture(texture: try canvas.renderer.makeOpaqueTexture(width: 16, height: 16), isOpaque: true)
         for step in [0.1, 0.5, 0.98] {
             picture.prepare(alpha: step)
             XCTAssertEqual(picture.texture.alpha, Texture.alphaModulation(step))
@@ -24,18 +22,16 @@ final class ImageTextureTests: XCTestCase {
         picture.prepare(alpha: 0.3)
         XCTAssertEqual(picture.texture.alpha, Texture.alphaModulation(0.3))
         XCTAssertTrue(picture.texture.isBlending)
-        withExtendedLifetime((system, window, renderer)) {}
+        withExtendedLifetime(canvas) {}
     }
 
     func testATranslucentPictureKeepsBlendingAtFullAlpha() throws {
-        let system = try SDLSystem(headless: true)
-        let window = try Window(system: system, title: "test", width: 64, height: 32)
-        let renderer = try Renderer(window: window, software: true, vsync: false)
-        let picture = ImageTexture(texture: try renderer.makeTexture(width: 16, height: 16), isOpaque: false)
+        let canvas = try HeadlessCanvas(width: 64, height: 32)
+        let picture = ImageTexture(texture: try canvas.renderer.makeTexture(width: 16, height: 16), isOpaque: false)
         picture.prepare(alpha: 0.5)
         picture.prepare(alpha: 1)
         XCTAssertEqual(picture.texture.alpha, 255)
         XCTAssertTrue(picture.texture.isBlending)
-        withExtendedLifetime((system, window, renderer)) {}
+        withExtendedLifetime(canvas) {}
     }
 }
