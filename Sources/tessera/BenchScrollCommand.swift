@@ -33,7 +33,7 @@ struct BenchScroll: ParsableCommand {
             throw fail("unknown strategy \(name); choose from \(LoadingStrategies.names.joined(separator: ", "))")
         }
         guard (1...99).contains(runs) else { throw fail("--runs must be between 1 and 99") }
-        guard (0...10).contains(fade) else { throw fail("--fade must be between 0 and 10 seconds") }
+        guard FadeOption.seconds.contains(fade) else { throw fail(FadeOption.outOfRange) }
         let inputs = input == "all" ? ScrollInput.all : try input.split(separator: ",").map { name in
             guard let found = ScrollInput.all.first(where: { $0.name == name }) else {
                 throw fail("unknown input \(name); choose from \(ScrollInput.all.map(\.name).joined(separator: ", "))")

@@ -162,7 +162,7 @@ struct Browse: ParsableCommand {
     func validate() throws {
         if !(1...32).contains(rows) { throw ValidationError("--rows must be between 1 and 32") }
         if cacheMb < 1 { throw ValidationError("--cache-mb must be at least 1") }
-        if !(0...10).contains(fade) { throw ValidationError("--fade must be between 0 and 10 seconds") }
+        if !FadeOption.seconds.contains(fade) { throw ValidationError(FadeOption.outOfRange) }
         if preloadAhead < 0 || preloadBehind < 0 { throw ValidationError("preload counts cannot be negative") }
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64") }
         if !(1...32).contains(downloadsPerHost) { throw ValidationError("--downloads-per-host must be between 1 and 32") }
@@ -203,7 +203,7 @@ struct Browse: ParsableCommand {
         options.carousel.rows = rows
         options.carousel.cellWidth = Double(cell.width)
         options.carousel.cellHeight = Double(cell.height)
-        options.carousel.fade = FadeTiming(duration: .milliseconds(Int((fade * 1000).rounded())))
+        options.carousel.fade = FadeOption.timing(fade)
         options.carousel.preload = PreloadPolicy(ahead: preloadAhead, behind: preloadBehind)
         options.cacheLimitBytes = cacheMb << 20
         options.cacheCountLimit = max(0, cacheCount)

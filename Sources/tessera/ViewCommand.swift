@@ -36,7 +36,7 @@ struct View: ParsableCommand {
     @OptionGroup var display: RunOptions
 
     func validate() throws {
-        if !(0...10).contains(fade) { throw ValidationError("--fade must be between 0 and 10 seconds") }
+        if !FadeOption.seconds.contains(fade) { throw ValidationError(FadeOption.outOfRange) }
         if cacheMb < 1 { throw ValidationError("--cache-mb must be at least 1") }
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64") }
         if pixelLimitMp < 1 { throw ValidationError("--pixel-limit-mp must be at least 1") }
@@ -47,7 +47,7 @@ struct View: ParsableCommand {
         var options = ViewerOptions(items: [CarouselItem(path: path)])
         try display.apply(to: &options)
         var view = TiledViewOptions()
-        view.fade = FadeTiming(duration: .milliseconds(Int((fade * 1000).rounded())))
+        view.fade = FadeOption.timing(fade)
         view.cacheLimitBytes = cacheMb << 20
         if let workers { view.workerCount = workers }
         view.pixelLimit = pixelLimitMp * 1_000_000

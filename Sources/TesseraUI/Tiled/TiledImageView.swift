@@ -56,8 +56,8 @@ public final class TiledImageView {
         let picture: ImageTexture
         var size: PixelSize { picture.contentSize }
 
-        /// The texture, set to draw at full opacity: a plain copy when the picture is opaque.
-        var texture: Texture {
+        /// The texture, set up to draw at full opacity: a plain copy when the picture is opaque.
+        func preparedTexture() -> Texture {
             picture.prepare(alpha: 1)
             return picture.texture
         }
@@ -524,7 +524,7 @@ public final class TiledImageView {
                          mapping: mapping)
             case .backdrop:
                 guard let backdrop else { continue }
-                drawPart(backdrop.texture, content: backdrop.size, area: target, origin: (0, 0),
+                drawPart(backdrop.preparedTexture(), content: backdrop.size, area: target, origin: (0, 0),
                          texelsPerPixel: (Double(backdrop.size.width) / Double(geometry.width),
                                           Double(backdrop.size.height) / Double(geometry.height)),
                          mapping: mapping)
@@ -580,8 +580,8 @@ public final class TiledImageView {
 
     private func drawWholeBackdrop(_ backdrop: Backdrop, camera: ZoomPanModel) {
         let mapping = Mapping(camera: camera, pixelScale: pixelScale)
-        renderer.draw(backdrop.texture, destination: mapping.rect(PixelRegion(x: 0, y: 0, width: camera.imageSize.width,
-                                                                              height: camera.imageSize.height)))
+        let image = PixelRegion(x: 0, y: 0, width: camera.imageSize.width, height: camera.imageSize.height)
+        renderer.draw(backdrop.preparedTexture(), destination: mapping.rect(image))
     }
 
     /// Before the image's size is known: the preview fitted to the window, as the fitted image will be.
@@ -590,7 +590,7 @@ public final class TiledImageView {
                               height: Int(Double(outputSize.height) * options.maxDeviceScale))
         let fitted = backdrop.size.aspectFit(in: PixelSize(width: min(limit.width, outputSize.width),
                                                            height: min(limit.height, outputSize.height)), allowUpscale: true)
-        renderer.draw(backdrop.texture, destination: PixelRect(x: (outputSize.width - fitted.width) / 2,
+        renderer.draw(backdrop.preparedTexture(), destination: PixelRect(x: (outputSize.width - fitted.width) / 2,
                                                                y: (outputSize.height - fitted.height) / 2,
                                                                width: fitted.width, height: fitted.height))
     }
