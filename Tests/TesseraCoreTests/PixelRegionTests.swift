@@ -24,6 +24,15 @@ final class PixelRegionTests: XCTestCase {
                               PixelRegion(x: 0, y: 600, width: 1280, height: 120)])
     }
 
+    func testARegionContainsWhatLiesWhollyInsideIt() {
+        let picture = PixelRegion(x: 100, y: 150, width: 300, height: 200)
+        XCTAssertTrue(picture.contains(PixelRegion(x: 202, y: 202, width: 96, height: 96)))
+        XCTAssertTrue(picture.contains(picture))
+        XCTAssertFalse(picture.contains(PixelRegion(x: 202, y: 100, width: 96, height: 96)), "sticks out at the top")
+        XCTAssertFalse(picture.contains(PixelRegion(x: 350, y: 202, width: 96, height: 96)), "sticks out at the right")
+        XCTAssertTrue(picture.contains(PixelRegion(x: 0, y: 0, width: 0, height: 0)))
+    }
+
     func testAPictureInsideACellLeavesItsLetterboxBands() {
         let cell = PixelRegion(x: 100, y: 50, width: 300, height: 400)
         let picture = PixelRegion(x: 100, y: 150, width: 300, height: 200)

@@ -96,7 +96,7 @@ public final class Viewer {
         carouselView = CarouselView(model: model, renderer: renderer, assets: assets, text: text,
                                     uploadBudgetBytes: options.uploadBudgetBytes)
         // Named UI images and the overlay font load once here, not inside the first frames.
-        for name in ["placeholder", "error"] { _ = assets.texture(named: name) }
+        carouselView.prepareIcons()
         _ = text.texture("0123456789 / ", size: Int(16 * points.scale), color: Theme.dimText)
         updateTitle()
         startWatching()

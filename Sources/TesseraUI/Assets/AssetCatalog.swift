@@ -1,13 +1,20 @@
 import Foundation
 import Logging
 import TesseraCore
+import TesseraImaging
 
 /// UI images by name (placeholder, error icon), decoded once and kept for the life of the app, like
 /// `+[UIImage imageNamed:]`; separate from the photo cache so browsing never evicts them.
+///
+/// Each is handed out as a texture at the size it is drawn, scaled once with area averaging. Drawn from
+/// the 256-pixel original instead, SDL's software renderer samples it down every frame (nearest
+/// neighbour: jagged edges) and blends the result through its generic blitter.
 public final class AssetCatalog {
     private let folder: URL?
     private let renderer: Renderer
-    private var textures: [String: Texture] = [:]
+    /// The decoded files, kept to scale from.
+    private var originals: [String: PixelBuffer] = [:]
+    private var textures: [String: [Int: Texture]] = [:]
     private var missing: Set<String> = []
     private let logger = Logger(label: "tessera.assets")
 
@@ -16,17 +23,29 @@ public final class AssetCatalog {
         self.renderer = renderer
     }
 
-    /// The texture for `Resources/UI/NAME.png`, or nil if it cannot be read (the caller draws a fallback).
-    public func texture(named name: String) -> Texture? {
-        if let texture = textures[name] { return texture }
+    /// `Resources/UI/NAME.png` (a square image) as a texture `side` pixels square, or nil if it cannot be
+    /// read (the caller draws a fallback).
+    public func texture(named name: String, side: Int) -> Texture? {
+        if let texture = textures[name]?[side] { return texture }
+        guard side > 0, let original = original(named: name) else { return nil }
+        let size = PixelSize(width: side, height: side)
+        let pixels = original.size == size ? original : PixelScaler.scaled(original, to: size)
+        guard let texture = try? renderer.makeTexture(width: side, height: side) else { return nil }
+        texture.upload(pixels)
+        textures[name, default: [:]][side] = texture
+        return texture
+    }
+
+    private func original(named name: String) -> PixelBuffer? {
+        if let original = originals[name] { return original }
         if missing.contains(name) { return nil }
-        guard let path = folder?.appendingPathComponent("\(name).png").path,
-              let texture = renderer.makeTexture(imageFile: path) else {
-            logger.warning("UI asset \(name).png not found; drawing a plain fallback")
+        guard let url = folder?.appendingPathComponent("\(name).png"), let data = try? Data(contentsOf: url),
+              let pixels = try? SDLImageDecoder().decode(data, format: .png, targetSize: nil) else {
+            logger.warning("UI asset \(name).png not found or unreadable; drawing a plain fallback")
             missing.insert(name)
             return nil
         }
-        textures[name] = texture
-        return texture
+        originals[name] = pixels
+        return pixels
     }
 }

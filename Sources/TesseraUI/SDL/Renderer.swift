@@ -73,15 +73,6 @@ public final class Renderer {
         return Texture(owning: texture, renderer: self)
     }
 
-    /// A texture of an image file read with SDL_image (small UI assets only: this decodes on the caller's
-    /// thread), or nil if it cannot be read.
-    public func makeTexture(imageFile path: String) -> Texture? {
-        guard let surface = IMG_Load(path) else { return nil }
-        defer { SDL_FreeSurface(surface) }
-        guard let raw = SDL_CreateTextureFromSurface(pointer, surface) else { return nil }
-        return Texture(owning: raw, renderer: self)
-    }
-
     /// A straight line in output pixels.
     public func line(from start: (x: Int, y: Int), to end: (x: Int, y: Int), _ color: RGBA) {
         setColor(color)

@@ -617,7 +617,7 @@ public final class TiledImageView {
     private func drawError(_ reason: String) {
         let scale = pixelScale
         let side = Int(128 * scale)
-        if let icon = assets?.texture(named: "error") {
+        if let icon = assets?.texture(named: "error", side: side) {
             icon.setAlpha(1)
             renderer.draw(icon, destination: PixelRect(x: (outputSize.width - side) / 2, y: outputSize.height / 2 - side,
                                                        width: side, height: side))

@@ -25,6 +25,18 @@ final class ImageTextureTests: XCTestCase {
         withExtendedLifetime(canvas) {}
     }
 
+    /// The last step of a fade can come within half a step of 1 (0.999): SDL then holds 255, and an opaque
+    /// texture blending at 255 goes through SDL's slowest blitter (25 times a copy, tools/sdl-blit-costs.c).
+    func testAFadeStepThatRoundsToFullAlphaIsAlreadyACopy() throws {
+        let canvas = try HeadlessCanvas(width: 64, height: 32)
+        let picture = ImageTexture(texture: try canvas.renderer.makeOpaqueTexture(width: 16, height: 16), isOpaque: true)
+        picture.prepare(alpha: 0.5)
+        picture.prepare(alpha: 0.999)
+        XCTAssertEqual(picture.texture.alpha, 255)
+        XCTAssertFalse(picture.texture.isBlending)
+        withExtendedLifetime(canvas) {}
+    }
+
     func testATranslucentPictureKeepsBlendingAtFullAlpha() throws {
         let canvas = try HeadlessCanvas(width: 64, height: 32)
         let picture = ImageTexture(texture: try canvas.renderer.makeTexture(width: 16, height: 16), isOpaque: false)

@@ -1,0 +1,128 @@
+/* What SDL2's software renderer charges for each way the strip draws a cell, on a 1280x720 window.
+ *
+ *   cc -O2 tools/sdl-blit-costs.c $(sdl2-config --cflags --libs) -o /tmp/sdl-blit-costs && /tmp/sdl-blit-costs
+ *
+ * Each case draws three 400x300 cells (a 400x267 picture, a 96x96 placeholder icon with per-pixel alpha)
+ * and presents; the cases take turns, 1000 frames each, and the median and p90 are printed. The strip's
+ * own drawing is in Sources/TesseraUI/Carousel/CarouselView.swift; why each case matters is in
+ * docs/PERFORMANCE.md. */
+#include <SDL2/SDL.h>
+#include <stdio.h>
+#include <time.h>
+
+enum { FRAMES = 1000, CELLS = 3 };
+
+static double now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int by_value(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static SDL_Renderer *renderer;
+static SDL_Texture *picture, *icon, *icon_file;
+
+typedef enum {
+    SHOWN,            /* faded in: margins filled, picture copied */
+    FADE_ICON_FADING, /* mid-fade: cell filled, icon at 1 - alpha, picture blended at alpha */
+    FADE_ICON_UNDER,  /* mid-fade: cell filled, icon at full alpha under the picture blended at alpha */
+    BLEND_AT_255,     /* an opaque texture left blending at alpha 255 */
+    PLACEHOLDER,      /* cell filled, icon */
+    PLACEHOLDER_FROM_FILE, /* cell filled, icon drawn from a 256x256 RGBA texture, as SDL_image loads it */
+    CASES
+} Case;
+
+static const char *names[CASES] = {
+    "shown (copy)", "fade, icon fading out", "fade, icon under picture", "blend at alpha 255", "placeholder",
+    "placeholder, icon from file",
+};
+
+static void fill(SDL_Rect r, Uint8 grey) {
+    SDL_SetRenderDrawColor(renderer, grey, grey, grey + 6, 255);
+    SDL_RenderFillRect(renderer, &r);
+}
+
+static void draw_cell(Case c, int i) {
+    SDL_Rect cell = {16 + i * 416, 210, 400, 300}, pic = {cell.x, cell.y + 16, 400, 267};
+    SDL_Rect ico = {cell.x + 152, cell.y + 102, 96, 96};
+    const Uint8 half = 128;
+    if (c == SHOWN || c == BLEND_AT_255) {
+        fill((SDL_Rect){cell.x, cell.y, 400, 16}, 38);
+        fill((SDL_Rect){cell.x, pic.y + pic.h, 400, 17}, 38);
+    } else {
+        fill(cell, 38);
+    }
+    switch (c) {
+    case SHOWN:
+        SDL_SetTextureBlendMode(picture, SDL_BLENDMODE_NONE);
+        SDL_SetTextureAlphaMod(picture, 255);
+        break;
+    case BLEND_AT_255:
+        SDL_SetTextureBlendMode(picture, SDL_BLENDMODE_BLEND);
+        SDL_SetTextureAlphaMod(picture, 255);
+        break;
+    case FADE_ICON_FADING:
+    case FADE_ICON_UNDER:
+        SDL_SetTextureAlphaMod(icon, c == FADE_ICON_FADING ? 255 - half : 255);
+        SDL_RenderCopy(renderer, icon, NULL, &ico);
+        SDL_SetTextureBlendMode(picture, SDL_BLENDMODE_BLEND);
+        SDL_SetTextureAlphaMod(picture, half);
+        break;
+    case PLACEHOLDER:
+        SDL_SetTextureAlphaMod(icon, 255);
+        SDL_RenderCopy(renderer, icon, NULL, &ico);
+        return;
+    case PLACEHOLDER_FROM_FILE:
+        SDL_RenderCopy(renderer, icon_file, NULL, &ico);
+        return;
+    default:
+        return;
+    }
+    SDL_RenderCopy(renderer, picture, NULL, &pic);
+}
+
+int main(void) {
+    SDL_setenv("SDL_VIDEODRIVER", "dummy", 1);
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) { fprintf(stderr, "%s\n", SDL_GetError()); return 1; }
+    SDL_Window *window = SDL_CreateWindow("blit costs", 0, 0, 1280, 720, 0);
+    renderer = window ? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE) : NULL;
+    if (!renderer) { fprintf(stderr, "%s\n", SDL_GetError()); return 1; }
+    static Uint32 pixels[400 * 267];
+    /* The strip's textures: opaque pictures without an alpha channel, the icon with one. */
+    picture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_RGB888, SDL_TEXTUREACCESS_STREAMING, 400, 267);
+    for (int i = 0; i < 400 * 267; i++) pixels[i] = i * 2654435761u;
+    SDL_UpdateTexture(picture, NULL, pixels, 400 * 4);
+    icon = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, 96, 96);
+    for (int i = 0; i < 96 * 96; i++) pixels[i] = ((i % 7) * 40u << 24) | ((i * 2654435761u) & 0xffffff);
+    SDL_UpdateTexture(icon, NULL, pixels, 96 * 4);
+    SDL_SetTextureBlendMode(icon, SDL_BLENDMODE_BLEND);
+    static Uint32 big[256 * 256];
+    icon_file = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STREAMING, 256, 256);
+    for (int i = 0; i < 256 * 256; i++) big[i] = ((i % 7) * 40u << 24) | ((i * 2654435761u) & 0xffffff);
+    SDL_UpdateTexture(icon_file, NULL, big, 256 * 4);
+    SDL_SetTextureBlendMode(icon_file, SDL_BLENDMODE_BLEND);
+
+    static double times[CASES][FRAMES];
+    for (int frame = 0; frame < FRAMES; frame++) {
+        for (int c = 0; c < CASES; c++) {
+            double start = now_ms();
+            SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_NONE);
+            fill((SDL_Rect){0, 0, 1280, 210}, 24);
+            fill((SDL_Rect){0, 510, 1280, 210}, 24);
+            for (int i = 0; i < CELLS; i++) draw_cell((Case)c, i);
+            SDL_RenderPresent(renderer);
+            times[c][frame] = now_ms() - start;
+        }
+    }
+    printf("%-28s %8s %8s\n", "three cells", "p50 ms", "p90 ms");
+    for (int c = 0; c < CASES; c++) {
+        qsort(times[c], FRAMES, sizeof(double), by_value);
+        printf("%-28s %8.3f %8.3f\n", names[c], times[c][FRAMES / 2], times[c][FRAMES * 9 / 10]);
+    }
+    SDL_Quit();
+    return 0;
+}
