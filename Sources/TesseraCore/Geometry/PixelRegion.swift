@@ -11,12 +11,12 @@ public struct PixelRegion: Hashable, Sendable, CustomStringConvertible {
     public var isEmpty: Bool { width <= 0 || height <= 0 }
     public var description: String { "(\(x),\(y) \(width)x\(height))" }
 
-    /// The overlap of two regions (empty, width or height 0, when they do not meet).
     /// Whether every pixel of `other` is in this region (an empty one is in any).
     public func contains(_ other: PixelRegion) -> Bool {
         other.isEmpty || (other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY)
     }
 
+    /// The overlap of two regions (empty, width or height 0, when they do not meet).
     public func intersection(_ other: PixelRegion) -> PixelRegion {
         let x0 = max(x, other.x), y0 = max(y, other.y)
         let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
