@@ -126,7 +126,7 @@ public final class CarouselView {
         switch cell.content {
         case .placeholder:
             placeholderCellFrames += 1
-            drawIcon("placeholder", in: rect, alpha: 1, scale: scale)
+            drawIcon("placeholder", at: iconRect(in: rect, scale: scale), alpha: 1)
         case .image(let pixels):
             let alpha = cell.imageAlpha(now: now, fade: model.fade)
             let texture = cellTextures[cell.id]
@@ -137,8 +137,9 @@ public final class CarouselView {
                 // stays at full alpha under it. SDL's software renderer draws an icon at part alpha through
                 // its generic blitter: three fading cells took 0.43 ms that way, 0.38 ms this way
                 // (tools/sdl-blit-costs.c).
-                let hidesIcon = alpha > 0 && texture?.isOpaque == true && destination.contains(iconRect(in: rect, scale: scale))
-                drawIcon("placeholder", in: rect, alpha: hidesIcon ? 1 : 1 - alpha, scale: scale)
+                let icon = iconRect(in: rect, scale: scale)
+                let hidesIcon = alpha > 0 && texture?.isOpaque == true && destination.contains(icon)
+                drawIcon("placeholder", at: icon, alpha: hidesIcon ? 1 : 1 - alpha)
             }
             guard alpha > 0, let texture else { return }
             if alpha < 1 { fadedThisFrame = true }
@@ -148,8 +149,9 @@ public final class CarouselView {
             renderer.draw(texture.texture, source: PixelRect(x: 0, y: 0, width: pixels.width, height: pixels.height),
                           destination: destination)
         case .failed(let failure):
-            let iconRect = PixelRect(x: rect.x, y: rect.y - Int(18 * scale), width: rect.width, height: rect.height)
-            drawIcon("error", in: iconRect, alpha: 1, scale: scale)
+            // Raised a little, to leave room for the reason below it.
+            let raised = PixelRect(x: rect.x, y: rect.y - Int(18 * scale), width: rect.width, height: rect.height)
+            drawIcon("error", at: iconRect(in: raised, scale: scale), alpha: 1)
             let textSize = Int(15 * scale)
             var y = rect.y + rect.height / 2 + Int(34 * scale)
             for line in text.wrapped(failure.shortText, size: textSize, maxWidth: rect.width - Int(16 * scale)) {
@@ -174,9 +176,9 @@ public final class CarouselView {
         for name in ["placeholder", "error"] { _ = assets.texture(named: name, side: side) }
     }
 
-    /// A named UI image centred in `rect` (`iconRect`), or a plain shape if the asset is missing.
-    private func drawIcon(_ name: String, in rect: PixelRect, alpha: Double, scale: Double) {
-        let destination = iconRect(in: rect, scale: scale)
+    /// A named UI image at `destination` (a cell's `iconRect`), or a plain shape if the asset is missing.
+    private func drawIcon(_ name: String, at destination: PixelRect, alpha: Double) {
+        let scale = model.pixelScale
         if let icon = assets.texture(named: name, side: destination.width) {
             icon.setAlpha(alpha)
             renderer.draw(icon, destination: destination)

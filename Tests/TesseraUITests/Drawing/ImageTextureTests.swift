@@ -6,9 +6,14 @@ import XCTest
 /// blending and no alpha modulation. Left at the fade's last alpha, every later frame drew it through a
 /// per-pixel modulating blitter, twice as slowly, with nothing on screen to show it.
 final class ImageTextureTests: XCTestCase {
+    /// A 16x16 cell picture on a headless canvas: without an alpha channel when `opaque`, as the strip makes it.
+    private func picture(on canvas: HeadlessCanvas, opaque: Bool) throws -> ImageTexture {
+        ImageTexture(texture: try canvas.renderer.makeTexture(width: 16, height: 16, opaque: opaque), isOpaque: opaque)
+    }
+
     func testAFinishedFadeLeavesNeitherBlendingNorAlphaBehind() throws {
         let canvas = try HeadlessCanvas(width: 64, height: 32)
-        let picture = ImageTexture(texture: try canvas.renderer.makeOpaqueTexture(width: 16, height: 16), isOpaque: true)
+        let picture = try picture(on: canvas, opaque: true)
         for step in [0.1, 0.5, 0.98] {
             picture.prepare(alpha: step)
             XCTAssertEqual(picture.texture.alpha, Texture.alphaModulation(step))
@@ -29,7 +34,7 @@ final class ImageTextureTests: XCTestCase {
     /// texture blending at 255 goes through SDL's slowest blitter (25 times a copy, tools/sdl-blit-costs.c).
     func testAFadeStepThatRoundsToFullAlphaIsAlreadyACopy() throws {
         let canvas = try HeadlessCanvas(width: 64, height: 32)
-        let picture = ImageTexture(texture: try canvas.renderer.makeOpaqueTexture(width: 16, height: 16), isOpaque: true)
+        let picture = try picture(on: canvas, opaque: true)
         picture.prepare(alpha: 0.5)
         picture.prepare(alpha: 0.999)
         XCTAssertEqual(picture.texture.alpha, 255)
@@ -39,7 +44,7 @@ final class ImageTextureTests: XCTestCase {
 
     func testATranslucentPictureKeepsBlendingAtFullAlpha() throws {
         let canvas = try HeadlessCanvas(width: 64, height: 32)
-        let picture = ImageTexture(texture: try canvas.renderer.makeTexture(width: 16, height: 16), isOpaque: false)
+        let picture = try picture(on: canvas, opaque: false)
         picture.prepare(alpha: 0.5)
         picture.prepare(alpha: 1)
         XCTAssertEqual(picture.texture.alpha, 255)
