@@ -144,15 +144,31 @@ public final class LoadCoordinator: Sendable {
         return pixels
     }
 
-    /// What decode times are learned per: the file extension and the variant.
+    /// What decode times are learned per: the file extension, in any case (cameras write ".JPG", other
+    /// tools ".jpg"; one folder often has both), and the variant.
     private struct DecodeKind: Hashable {
         var fileExtension: Substring
         var variant: ImageVariant
+
+        static func == (a: DecodeKind, b: DecodeKind) -> Bool {
+            a.variant == b.variant && a.fileExtension.utf8.elementsEqual(b.fileExtension.utf8) {
+                asciiLowercase($0) == asciiLowercase($1)
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(variant)
+            for byte in fileExtension.utf8 { hasher.combine(Self.asciiLowercase(byte)) }
+        }
+
+        /// Byte-wise, without building a lowercased copy: this runs for every item on a fling's way.
+        private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
+            byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+        }
     }
 
     /// The kind of `key`'s file. Asked for every item on a fling's way every frame, so it only looks at the
-    /// end of the path (no splitting, no copy; extensions compare case-sensitively, which at worst learns
-    /// ".JPG" apart from ".jpg").
+    /// end of the path (no splitting, no copy).
     private static func kind(of key: ImageKey) -> DecodeKind {
         let path = key.path
         guard let dot = path.utf8.lastIndex(of: UInt8(ascii: ".")),

@@ -79,6 +79,9 @@ final class FlingPlannerTests: XCTestCase {
         XCTAssertEqual(coordinator.loadState(key), .done)
         let estimate = try! XCTUnwrap(coordinator.estimatedDecodeSeconds(other))
         XCTAssertGreaterThanOrEqual(estimate, 0)
+        let shouted = ImageKey(path: "/fake/IMG3.JPG", size: PixelSize(width: 8, height: 6),
+                               version: FileVersion(size: 3000, modifiedNanoseconds: 1))
+        XCTAssertEqual(coordinator.estimatedDecodeSeconds(shouted), estimate, "a camera's .JPG is the same kind as .jpg")
         XCTAssertNil(coordinator.estimatedDecodeSeconds(ImageKey(path: "/fake/a.png", size: PixelSize(width: 8, height: 6),
                                                                   version: version)), "another kind")
     }
