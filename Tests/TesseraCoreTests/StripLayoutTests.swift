@@ -37,6 +37,22 @@ final class StripLayoutTests: XCTestCase {
         XCTAssertEqual(grid.row(of: 7), 1)
     }
 
+    /// The strip makes this many columns' cell textures before the first frame: scrolling anywhere must
+    /// never show more, and some offset must show that many.
+    func testMaximumVisibleColumnsIsTheMostAnyOffsetShows() {
+        for (width, items) in [(400.0, 10), (364.0, 30), (1280.0, 120), (90.0, 30), (400.0, 2)] {
+            let layout = StripLayout(itemCount: items, rows: 2, cellSize: Size(width: 100, height: 80),
+                                     viewportSize: Size(width: width, height: 300))
+            var most = 0
+            for step in 0...Int(layout.maxOffset * 4) {
+                let visible = layout.visibleRange(offset: Double(step) / 4)
+                guard !visible.isEmpty else { continue }
+                most = max(most, layout.column(of: visible.upperBound - 1) - layout.column(of: visible.lowerBound) + 1)
+            }
+            XCTAssertEqual(layout.maximumVisibleColumns, most, "viewport \(width) pt, \(items) items")
+        }
+    }
+
     func testTallGridPinsToTop() {
         let tall = StripLayout(itemCount: 6, rows: 3, cellSize: Size(width: 100, height: 200),
                                viewportSize: Size(width: 400, height: 300))

@@ -89,7 +89,10 @@ final class CarouselPixelTests: XCTestCase {
     func testOpaqueAndTransparentImagesDrawTheirOwnColoursOverTheBackdrop() throws {
         let red = RGBA(r: 220, g: 30, b: 30, a: 128), teal = RGBA(r: 20, g: 160, b: 150)
         let paths = [try solidPNG("t1.png", red), try solidPNG("t2.png", teal), try solidPNG("t3.png", red)]
-        let (frame, _, options) = try runViewer(paths)
+        let (frame, report, options) = try runViewer(paths)
+        // Only cells showing a transparent picture make their texture in a frame; opaque ones were made
+        // before the first.
+        XCTAssertEqual(report.cellTexturesMadeInFrames, 2)
         // Straight alpha over the backdrop (52, 52, 58): 128/255 of red, the rest backdrop.
         func over(_ c: UInt8, _ backdrop: UInt8) -> UInt8 { UInt8((Int(c) * 128 + Int(backdrop) * 127) / 255) }
         let blended = RGBA(r: over(220, 52), g: over(30, 52), b: over(30, 58))
@@ -115,6 +118,8 @@ final class CarouselPixelTests: XCTestCase {
                                                     .waitForScrollToStop, .waitForIdle])
         }
         XCTAssertGreaterThan(report.frames, 20)
+        // Every cell the drag brought in found a texture made before the first frame.
+        XCTAssertEqual(report.cellTexturesMadeInFrames, 0)
         // Runs of one colour across the middle of the strip.
         let y = frame.height / 2
         var runs: [(colour: RGBA, start: Int, length: Int)] = []

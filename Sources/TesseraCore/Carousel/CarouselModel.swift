@@ -67,6 +67,9 @@ public final class CarouselModel {
     /// How many cells were ever made: stays near the visible count + 2 however far the user scrolls.
     public var cellsCreated: Int { pool.createdCount }
 
+    /// The most cells on screen at once, at the current viewport.
+    public var maximumVisibleCells: Int { min(items.count, layout.maximumVisibleColumns * layout.rows) }
+
     /// The size, in device pixels, that images are decoded and scaled to for a cell (HiDPI aware).
     public var cellPixelSize: PixelSize {
         PixelSize(width: Int((configuration.cellWidth * pixelScale).rounded()),

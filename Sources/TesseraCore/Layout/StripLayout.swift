@@ -66,6 +66,12 @@ public struct StripLayout: Equatable, Sendable {
         max(1, Int(((viewportSize.width + spacing) / columnWidth).rounded(.down)))
     }
 
+    /// The most columns that can be in view at once, partly shown ones included: what the strip needs
+    /// cells (and cell textures) for.
+    public var maximumVisibleColumns: Int {
+        min(columnCount, Int(((viewportSize.width + cellSize.width) / columnWidth).rounded(.up)))
+    }
+
     /// Scroll distance of one page: `columnsPerPage` columns, so paging keeps the column grid aligned.
     public var pageWidth: Double { Double(columnsPerPage) * columnWidth }
 

@@ -58,6 +58,8 @@ public struct RunReport: Codable, Sendable {
     public var visibleCellFrames = 0
     /// Frames in which an image was fading in (blended on the software renderer, so dearer than others).
     public var fadingFrames = 0
+    /// Cell textures made inside frames rather than before them (`CarouselView.prepareCellTextures`).
+    public var cellTexturesMadeInFrames = 0
     /// Bytes of pixels the decoders produced (after scaling).
     public var decodedBytes = 0
     public var strategy: String?
@@ -92,6 +94,7 @@ public struct RunReport: Codable, Sendable {
         case placeholderCellFrames = "placeholder_cell_frames"
         case visibleCellFrames = "visible_cell_frames"
         case fadingFrames = "fading_frames"
+        case cellTexturesMadeInFrames = "cell_textures_made_in_frames"
         case decodedBytes = "decoded_bytes"
         case strategy
         case frameTimes = "frame_times"

@@ -97,6 +97,7 @@ public final class Viewer {
                                     uploadBudgetBytes: options.uploadBudgetBytes)
         // Named UI images and the overlay font load once here, not inside the first frames.
         carouselView.prepareIcons()
+        carouselView.prepareCellTextures()
         _ = text.texture("0123456789 / ", size: Int(16 * points.scale), color: Theme.dimText)
         updateTitle()
         startWatching()
@@ -220,6 +221,7 @@ public final class Viewer {
             let points = Self.viewportPoints(window: window, renderer: renderer, forcedScale: options.pixelScale)
             pointScale = points.scale
             model.resize(viewportWidth: points.width, viewportHeight: points.height, pixelScale: points.scale)
+            carouselView.prepareCellTextures()
             return
         }
         if case .keyDown(.character("f"), _) = event {
@@ -374,6 +376,7 @@ public final class Viewer {
         report.placeholderCellFrames = carouselView.placeholderCellFrames
         report.visibleCellFrames = carouselView.visibleCellFrames
         report.fadingFrames = carouselView.fadingFrames
+        report.cellTexturesMadeInFrames = carouselView.texturesMadeInFrames
         report.decodedBytes = counters.decodedBytes
         report.strategy = model.strategy.name
         if options.recordsFrameTimes { report.frameTimes = frameTimeline }
