@@ -5,7 +5,11 @@
  * Each case draws three 400x300 cells (a 400x267 picture, a 96x96 placeholder icon with per-pixel alpha)
  * and presents; the cases take turns, 1000 frames each, and the median and p90 are printed. The strip's
  * own drawing is in Sources/TesseraUI/Carousel/CarouselView.swift; why each case matters is in
- * docs/PERFORMANCE.md. */
+ * docs/PERFORMANCE.md.
+ *
+ * Then what a cell's picture costs to get into a texture: making a 400x267 streaming texture and filling
+ * it, against filling one made before (CarouselView.prepareCellTextures). The textures made are kept, as
+ * the strip keeps its cells', so each is new memory, as in a fresh viewer. */
 #include <SDL2/SDL.h>
 #include <stdio.h>
 #include <time.h>
@@ -123,6 +127,24 @@ int main(void) {
         qsort(times[c], FRAMES, sizeof(double), by_value);
         printf("%-28s %8.3f %8.3f\n", names[c], times[c][FRAMES / 2], times[c][FRAMES * 9 / 10]);
     }
+
+    enum { MADE = 100 };
+    static SDL_Texture *made[MADE];
+    static double making[MADE], filling[MADE];
+    for (int i = 0; i < MADE; i++) {
+        double start = now_ms();
+        made[i] = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_RGB888, SDL_TEXTUREACCESS_STREAMING, 400, 267);
+        SDL_UpdateTexture(made[i], NULL, pixels, 400 * 4);
+        double between = now_ms();
+        SDL_UpdateTexture(made[i], NULL, pixels, 400 * 4);
+        making[i] = between - start;
+        filling[i] = now_ms() - between;
+    }
+    qsort(making, MADE, sizeof(double), by_value);
+    qsort(filling, MADE, sizeof(double), by_value);
+    printf("\n%-28s %8s %8s\n", "one 400x267 picture", "p50 ms", "p90 ms");
+    printf("%-28s %8.3f %8.3f\n", "new texture, then upload", making[MADE / 2], making[MADE * 9 / 10]);
+    printf("%-28s %8.3f %8.3f\n", "upload into a made texture", filling[MADE / 2], filling[MADE * 9 / 10]);
     SDL_Quit();
     return 0;
 }

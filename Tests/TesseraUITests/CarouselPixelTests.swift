@@ -140,6 +140,24 @@ final class CarouselPixelTests: XCTestCase {
         XCTAssertEqual(above, [], "pixels above the strip that are not the window background")
     }
 
+    /// A folder of photos and transparent PNGs: cells switch kinds as they are reused, and a cell gives
+    /// its texture of the other kind to the next cell that needs one instead of every switch making a new
+    /// texture inside a frame.
+    func testCellsThatSwitchBetweenOpaqueAndTransparentImagesReuseTheirTextures() throws {
+        let opaque = RGBA(r: 40, g: 210, b: 60), clear = RGBA(r: 230, g: 40, b: 40, a: 128)
+        let transparent: Set = [1, 2, 5, 9, 10, 13, 14, 17, 21, 22]
+        let paths = try (0..<24).map { try solidPNG("k\($0).png", transparent.contains($0) ? clear : opaque) }
+        // Two cells on at a time (7 wheel notches, 840 points), each screen loaded before the next.
+        let step: [InputScript.Command] = [.wheel(dx: 0, dy: -7), .waitForIdle]
+        let (_, report, _) = try runViewer(paths) { options in
+            options.script = InputScript(commands: [.waitForIdle] + Array(repeating: step, count: 6).flatMap { $0 })
+        }
+        XCTAssertEqual(report.errors.count, 0)
+        // At most one texture of the second kind per cell; without the exchange every switch made one.
+        XCTAssertGreaterThan(report.cellTexturesMadeInFrames, 0)
+        XCTAssertLessThanOrEqual(report.cellTexturesMadeInFrames, report.cellsCreated)
+    }
+
     func testEveryKindOfBadFileGivesAnErrorCellAndBrowsingGoesOn() throws {
         let good = RGBA(r: 240, g: 200, b: 20)
         var truncatedPNG = try Data(contentsOf: URL(fileURLWithPath: try solidPNG("full.png", good, width: 300, height: 200)))

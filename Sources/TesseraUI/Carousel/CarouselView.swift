@@ -9,10 +9,10 @@ public final class CarouselView {
     private let assets: AssetCatalog
     private let text: TextCache
     private var cellTextures: [Int: ImageTexture] = [:]
-    /// Cell-sized opaque textures made ahead of need (`prepareCellTextures`), taken by cells as they first
-    /// need one.
+    /// Cell-sized textures not held by a cell, taken by cells as they need one: opaque ones made ahead of
+    /// need (`prepareCellTextures`), and those a cell gave up when its image needed the other kind.
     private var spareTextures: [ImageTexture] = []
-    /// Cell textures made inside a frame (not ahead of it): each cost the frame some 0.23 ms.
+    /// Cell textures made inside a frame (not ahead of it): each cost the frame 0.2 to 0.3 ms.
     public private(set) var texturesMadeInFrames = 0
     /// Bytes copied into textures per frame at most (one upload always goes through, so progress is made).
     public var uploadBudgetBytes: Int
@@ -77,6 +77,12 @@ public final class CarouselView {
            texture.texture.width * texture.texture.height <= needed.area {
             return texture
         }
+        // A cell-sized texture of the other kind is kept for the next cell that needs that kind: in a
+        // folder of photos and transparent PNGs, cells switch kinds as they are reused.
+        if let replaced = cellTextures[cell.id],
+           replaced.texture.width == cellSize.width, replaced.texture.height == cellSize.height {
+            spareTextures.append(replaced)
+        }
         if let spare = spareTextures.firstIndex(where: { $0.canHold(pixels, isOpaque: opaque)
                                                          && $0.texture.width * $0.texture.height <= needed.area }) {
             cellTextures[cell.id] = spareTextures.remove(at: spare)
@@ -90,18 +96,18 @@ public final class CarouselView {
     }
 
     /// Makes the cell textures the screen will need now, before the frames that fill them: SDL's software
-    /// renderer clears a new texture's memory, first touching every page of it, which took 0.23 ms for a
-    /// 400x267 texture against 0.01 ms for an upload into one already made. Three pictures arriving in
-    /// one frame of the first screen made that frame 0.7 ms longer. Opaque ones, as photos are; a cell
-    /// showing a transparent image makes its own. Called again after a resize, it makes only the
-    /// difference.
+    /// renderer clears a new texture's memory, first touching every page of it: 0.23 to 0.29 ms for a
+    /// 400x267 texture and its upload, against 0.01 ms for an upload into one already made
+    /// (tools/sdl-blit-costs.c). Three pictures arriving in one frame of the first screen made that frame
+    /// some 0.7 ms longer. Opaque ones, as photos are; a cell showing a transparent image makes its own.
+    /// Called again after a resize, it makes only the difference.
     public func prepareCellTextures() {
         let cell = model.cellPixelSize
-        func fits(_ texture: ImageTexture) -> Bool {
-            texture.isOpaque && texture.texture.width == cell.width && texture.texture.height == cell.height
+        func isCellSized(_ texture: ImageTexture) -> Bool {
+            texture.texture.width == cell.width && texture.texture.height == cell.height
         }
-        spareTextures.removeAll { !fits($0) }
-        let ready = cellTextures.values.filter(fits).count + spareTextures.count
+        spareTextures.removeAll { !isCellSized($0) }
+        let ready = (Array(cellTextures.values) + spareTextures).filter { isCellSized($0) && $0.isOpaque }.count
         for _ in ready..<max(ready, model.maximumVisibleCells) {
             guard let texture = try? renderer.makeOpaqueTexture(width: cell.width, height: cell.height) else { return }
             spareTextures.append(ImageTexture(texture: texture, isOpaque: true))
