@@ -99,8 +99,8 @@ public final class CarouselView {
     /// renderer clears a new texture's memory, first touching every page of it: 0.23 to 0.29 ms for a
     /// 400x267 texture and its upload, against 0.01 ms for an upload into one already made
     /// (tools/sdl-blit-costs.c). Three pictures arriving in one frame of the first screen made that frame
-    /// some 0.7 ms longer. Opaque ones, as photos are; a cell showing a transparent image makes its own.
-    /// Called again after a resize, it makes only the difference.
+    /// some 0.7 ms longer. Opaque ones, as photos are; the first cells to show transparent images make
+    /// their own. Called again after a resize, it makes only the difference.
     public func prepareCellTextures() {
         let cell = model.cellPixelSize
         func isCellSized(_ texture: ImageTexture) -> Bool {
