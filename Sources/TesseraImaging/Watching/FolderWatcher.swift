@@ -69,6 +69,10 @@ public final class FolderWatcher: Sendable {
     ///     made through this machine's kernel: on an NFS, SMB or FUSE mount, another machine's changes
     ///     arrive only by looking. nil never polls.
     ///   - polls: which watched folders to poll; by default those on a network or FUSE filesystem.
+    ///   - reappearanceInterval: how often a given folder (or a given file's folder) that was deleted or
+    ///     moved away is looked for again. Build scripts often delete an output folder and make it anew
+    ///     (`rm -rf out && mkdir out`); once it is back, it is watched again and its images come out
+    ///     present.
     public init(folders: [String],
                 files: [String] = [],
                 recursive: Bool = false,
@@ -76,6 +80,7 @@ public final class FolderWatcher: Sendable {
                 baseline: [String: FileVersion]? = nil,
                 pollInterval: Duration? = .seconds(3),
                 polls: @escaping @Sendable (String) -> Bool = FolderWatcher.isOnNetworkFilesystem,
+                reappearanceInterval: Duration = .seconds(1),
                 onChanges: @escaping @Sendable ([FolderChange]) -> Void) throws {
         let inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard inotifyFD >= 0 else { throw FolderWatchError.cannotStart(reason: Self.startFailureReason(errno)) }
@@ -90,7 +95,8 @@ public final class FolderWatcher: Sendable {
         let shared = WatchShared(inotifyFD: inotifyFD, wakeReadFD: wakeFDs[0], wakeWriteFD: wakeFDs[1])
         self.shared = shared
         let setup = WatchSetup(folders: folders, files: files, recursive: recursive, settleDelay: settleDelay,
-                               baseline: baseline, pollInterval: pollInterval, polls: polls, onChanges: onChanges)
+                               baseline: baseline, pollInterval: pollInterval, polls: polls,
+                               reappearanceInterval: reappearanceInterval, onChanges: onChanges)
 
         let launched = DispatchSemaphore(value: 0)
         let thread = Thread {
@@ -176,6 +182,7 @@ private struct WatchSetup: Sendable {
     let baseline: [String: FileVersion]?
     let pollInterval: Duration?
     let polls: @Sendable (String) -> Bool
+    let reappearanceInterval: Duration
     let onChanges: @Sendable ([FolderChange]) -> Void
 }
 
@@ -297,6 +304,10 @@ private final class WatchLoop {
     private var warnedErrors: Set<Int32> = []
     /// When the polled folders are listed next; nil while none is polled.
     private var nextPoll: ContinuousClock.Instant?
+    /// Given folders that were deleted or moved away, by path: looked for again until they are back.
+    private var lostFolders: [String: WatchedFolder] = [:]
+    /// When the lost folders are looked for next; nil while none is lost.
+    private var nextLostCheck: ContinuousClock.Instant?
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize,
                                                                       alignment: MemoryLayout<inotify_event>.alignment)
 
@@ -313,6 +324,7 @@ private final class WatchLoop {
         shared.watching.open()
         while !shared.isStopRequested, waitForEvents() {
             pollIfDue()
+            lookForLostFoldersIfDue()
             reportSettledChanges()
         }
     }
@@ -449,6 +461,22 @@ private final class WatchLoop {
         }
     }
 
+    /// Watches again the lost folders that exist again; what they hold settles and comes out present.
+    private func lookForLostFoldersIfDue() {
+        guard let due = nextLostCheck, clock.now >= due else { return }
+        let now = clock.now
+        for (path, folder) in lostFolders {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { continue }
+            let found = watchTree(path, takesImages: folder.takesImages, descends: folder.descends,
+                                  singleFiles: folder.singleFiles, isGiven: true)
+            guard folders.values.contains(where: { $0.path == path }) else { continue }
+            lostFolders[path] = nil
+            for image in found { settling.note(image, at: now) }
+        }
+        nextLostCheck = lostFolders.isEmpty ? nil : now + setup.reappearanceInterval
+    }
+
     private func warnCannotWatch(_ path: String, error: Int32, isGiven: Bool) {
         let reason = error == ENOSPC
             ? "the inotify watch limit is reached (raise fs.inotify.max_user_watches)"
@@ -490,7 +518,7 @@ private final class WatchLoop {
     /// Until the nearest settle deadline, rounded up so a sub-millisecond rest does not spin; forever
     /// when nothing is settling.
     private func pollTimeoutMilliseconds() -> Int32 {
-        let deadlines = [settling.nextDeadline, nextPoll].compactMap { $0 }
+        let deadlines = [settling.nextDeadline, nextPoll, nextLostCheck].compactMap { $0 }
         guard let deadline = deadlines.min() else { return -1 }
         let rest = max(.zero, deadline - clock.now)
         let (seconds, attoseconds) = rest.components
@@ -527,6 +555,12 @@ private final class WatchLoop {
         guard let folder = folders[descriptor] else { return }
         if mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT | IN_IGNORED) != 0 {
             forgetTree(folder.path)
+            // A subfolder comes back through its parent's events; what the user named has no parent
+            // watched, so it is looked for.
+            if folder.isGiven {
+                lostFolders[folder.path] = folder
+                if nextLostCheck == nil { nextLostCheck = clock.now + setup.reappearanceInterval }
+            }
             return
         }
         guard !name.isEmpty else { return }

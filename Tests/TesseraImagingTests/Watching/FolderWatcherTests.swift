@@ -206,6 +206,24 @@ final class FolderWatcherTests: XCTestCase {
         XCTAssertEqual(waitForChanges(recorder, count: 2).sortedByPath, [removed("a.jpg"), removed("b.png")])
     }
 
+    /// `rm -rf out && mkdir out`, as build scripts do: the folder made anew is watched again.
+    func testWatchedFolderDeletedAndMadeAgainIsWatchedAgain() throws {
+        try write("a", to: "a.jpg")
+        let (watcher, recorder) = try startWatcher(recursive: true)
+        defer { watcher.stop() }
+
+        try FileManager.default.removeItem(at: folder)
+        XCTAssertEqual(waitForChanges(recorder, count: 1), [removed("a.jpg")])
+
+        try FileManager.default.createDirectory(atPath: path("sub"), withIntermediateDirectories: true)
+        try write("b", to: "sub/b.jpg")
+        XCTAssertEqual(Array(waitForChanges(recorder, count: 2).dropFirst()), [present("sub/b.jpg")])
+        // Its new watch sees what happens next, in it and in its subfolders.
+        try write("c", to: "c.jpg")
+        try write("b, changed", to: "sub/b.jpg")
+        XCTAssertEqual(Array(waitForChanges(recorder, count: 4).dropFirst(2)).sortedByPath, [present("c.jpg"), present("sub/b.jpg")])
+    }
+
     // MARK: Subfolders
 
     func testRecursiveWatchReportsImagesOfNewSubfolders() throws {
@@ -268,6 +286,20 @@ final class FolderWatcherTests: XCTestCase {
         try write("notes, changed", to: "notes.txt")
 
         XCTAssertEqual(waitForChanges(recorder, count: 1), [present("notes.txt")])
+    }
+
+    func testSingleWatchedFileIsFollowedThroughItsFolderBeingMadeAgain() throws {
+        try write("notes", to: "notes.txt")
+        let (watcher, recorder) = try startWatcher(folders: [], files: [path("notes.txt")])
+        defer { watcher.stop() }
+
+        try FileManager.default.removeItem(at: folder)
+        XCTAssertEqual(waitForChanges(recorder, count: 1), [removed("notes.txt")])
+
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        try write("notes, again", to: "notes.txt")
+        try write("sibling", to: "sibling.jpg")
+        XCTAssertEqual(Array(waitForChanges(recorder, count: 2).dropFirst()), [present("notes.txt")])
     }
 
     // MARK: Overflow
@@ -372,7 +404,9 @@ final class FolderWatcherTests: XCTestCase {
                               recursive: Bool = false) throws -> (FolderWatcher, ChangeRecorder) {
         let recorder = ChangeRecorder()
         let watcher = try FolderWatcher(folders: folders ?? [folder.path], files: files, recursive: recursive,
-                                        settleDelay: settleDelay) { recorder.record($0) }
+                                        settleDelay: settleDelay, reappearanceInterval: .milliseconds(50)) {
+            recorder.record($0)
+        }
         XCTAssertTrue(watcher.waitUntilWatching())
         return (watcher, recorder)
     }
