@@ -73,18 +73,14 @@ public final class CarouselView {
         if limit.height > 0 { needed.height = min(needed.height, limit.height) }
         guard size.width <= needed.width, size.height <= needed.height else { return nil }
         let opaque = pixels.isOpaque
-        if let texture = cellTextures[cell.id], texture.canHold(pixels, isOpaque: opaque),
-           texture.texture.width * texture.texture.height <= needed.area {
-            return texture
+        func fits(_ texture: ImageTexture) -> Bool {
+            texture.canHold(pixels, isOpaque: opaque) && texture.texture.width * texture.texture.height <= needed.area
         }
+        if let texture = cellTextures[cell.id], fits(texture) { return texture }
         // A cell-sized texture of the other kind is kept for the next cell that needs that kind: in a
         // folder of photos and transparent PNGs, cells switch kinds as they are reused.
-        if let replaced = cellTextures[cell.id],
-           replaced.texture.width == cellSize.width, replaced.texture.height == cellSize.height {
-            spareTextures.append(replaced)
-        }
-        if let spare = spareTextures.firstIndex(where: { $0.canHold(pixels, isOpaque: opaque)
-                                                         && $0.texture.width * $0.texture.height <= needed.area }) {
+        if let replaced = cellTextures[cell.id], isCellSized(replaced) { spareTextures.append(replaced) }
+        if let spare = spareTextures.firstIndex(where: fits) {
             cellTextures[cell.id] = spareTextures.remove(at: spare)
             return cellTextures[cell.id]
         }
@@ -103,15 +99,18 @@ public final class CarouselView {
     /// their own. Called again after a resize, it makes only the difference.
     public func prepareCellTextures() {
         let cell = model.cellPixelSize
-        func isCellSized(_ texture: ImageTexture) -> Bool {
-            texture.texture.width == cell.width && texture.texture.height == cell.height
-        }
         spareTextures.removeAll { !isCellSized($0) }
         let ready = (Array(cellTextures.values) + spareTextures).filter { isCellSized($0) && $0.isOpaque }.count
         for _ in ready..<max(ready, model.maximumVisibleCells) {
             guard let texture = try? renderer.makeOpaqueTexture(width: cell.width, height: cell.height) else { return }
             spareTextures.append(ImageTexture(texture: texture, isOpaque: true))
         }
+    }
+
+    /// Exactly a cell's size at the current pixel scale: what any cell can take.
+    private func isCellSized(_ texture: ImageTexture) -> Bool {
+        let cell = model.cellPixelSize
+        return texture.texture.width == cell.width && texture.texture.height == cell.height
     }
 
     /// Paints every pixel of the window once where it can: the background only between the cells, a
@@ -132,10 +131,11 @@ public final class CarouselView {
             renderer.fill(gap, Theme.background)
         }
         for (cell, index, rect) in cells {
-            let picture = opaquePicture(of: cell, in: rect, now: now)
+            let alpha = cell.imageAlpha(now: now, fade: model.fade)
+            let picture = opaquePicture(of: cell, in: rect, alpha: alpha)
             for part in rect.subtracting(picture.map { [$0] } ?? []) { renderer.fill(part, Theme.cellBackground) }
             visibleCellFrames += 1
-            drawContent(of: cell, in: rect, now: now, scale: scale)
+            drawContent(of: cell, in: rect, alpha: alpha, scale: scale)
             if index == model.selectedIndex {
                 renderer.outline(rect.insetBy(-Int(3 * scale)), Theme.selection, thickness: max(2, Int(3 * scale)))
             }
@@ -151,20 +151,20 @@ public final class CarouselView {
                          width: shown.width, height: shown.height)
     }
 
-    /// The picture's rectangle when it will cover what is under it this frame: opaque, uploaded, faded in.
-    private func opaquePicture(of cell: CarouselCell, in rect: PixelRect, now: Duration) -> PixelRect? {
+    /// The picture's rectangle when it will cover what is under it this frame: opaque, uploaded, faded in
+    /// (`alpha`, the cell's image alpha this frame).
+    private func opaquePicture(of cell: CarouselCell, in rect: PixelRect, alpha: Double) -> PixelRect? {
         guard case .image(let pixels) = cell.content, let texture = cellTextures[cell.id], texture.isOpaque,
-              cell.imageAlpha(now: now, fade: model.fade) >= 1 else { return nil }
+              alpha >= 1 else { return nil }
         return pictureRect(of: cell, showing: pixels, in: rect)
     }
 
-    private func drawContent(of cell: CarouselCell, in rect: PixelRect, now: Duration, scale: Double) {
+    private func drawContent(of cell: CarouselCell, in rect: PixelRect, alpha: Double, scale: Double) {
         switch cell.content {
         case .placeholder:
             placeholderCellFrames += 1
             drawIcon("placeholder", at: iconRect(in: rect, scale: scale), alpha: 1)
         case .image(let pixels):
-            let alpha = cell.imageAlpha(now: now, fade: model.fade)
             let texture = cellTextures[cell.id]
             let destination = pictureRect(of: cell, showing: pixels, in: rect)
             if alpha < 1 {
