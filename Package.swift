@@ -22,6 +22,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        // Cairo's pixel compositor (SIMD): a fading picture mixed over its placeholder on the CPU.
+        .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         // libjpeg/libpng row reading for the tile cutter: their error handlers must longjmp, which Swift cannot.
         .target(name: "CTesseraJPEG", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
 
@@ -33,7 +35,7 @@ let package = Package(
                                .product(name: "Logging", package: "swift-log")]),
         // The only module that talks to SDL.
         .target(name: "TesseraUI",
-                dependencies: ["TesseraCore", "TesseraImaging", "TesseraRemote", "CSDL2",
+                dependencies: ["TesseraCore", "TesseraImaging", "TesseraRemote", "CSDL2", "CPixman",
                                .product(name: "Logging", package: "swift-log")]),
         // Remote images: the download table over URLSession (FoundationNetworking), with a disk cache.
         .target(name: "TesseraRemote",

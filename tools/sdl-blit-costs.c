@@ -1,6 +1,7 @@
 /* What SDL2's software renderer charges for each way the strip draws a cell, on a 1280x720 window.
  *
- *   cc -O2 tools/sdl-blit-costs.c $(sdl2-config --cflags --libs) -o /tmp/sdl-blit-costs && /tmp/sdl-blit-costs
+ *   cc -O2 tools/sdl-blit-costs.c $(sdl2-config --cflags --libs) $(pkg-config --cflags --libs pixman-1) \
+ *      -o /tmp/sdl-blit-costs && /tmp/sdl-blit-costs
  *
  * Each case draws three 400x300 cells (a 400x267 picture, a 96x96 placeholder icon with per-pixel alpha)
  * and presents; the cases take turns, 1000 frames each, and the median and p90 are printed. The strip's
@@ -11,6 +12,7 @@
  * it, against filling one made before (CarouselView.prepareCellTextures). The textures made are kept, as
  * the strip keeps its cells', so each is new memory, as in a fresh viewer. */
 #include <SDL2/SDL.h>
+#include <pixman.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -28,12 +30,16 @@ static int by_value(const void *a, const void *b) {
 }
 
 static SDL_Renderer *renderer;
-static SDL_Texture *picture, *icon, *icon_file;
+static SDL_Texture *picture, *icon, *icon_file, *composed;
+/* The picture and the placeholder under it (cell background and icon), as the CPU holds them. */
+static pixman_image_t *picture_pixels, *placeholder_pixels;
+static Uint8 fade_alpha;
 
 typedef enum {
     SHOWN,            /* faded in: margins filled, picture copied */
     FADE_ICON_FADING, /* mid-fade: cell filled, icon at 1 - alpha, picture blended at alpha */
     FADE_ICON_UNDER,  /* mid-fade: cell filled, icon at full alpha under the picture blended at alpha */
+    FADE_COMPOSED,    /* mid-fade: pixman mixes placeholder and picture into a texture, which is copied */
     BLEND_AT_255,     /* an opaque texture left blending at alpha 255 */
     PLACEHOLDER,      /* cell filled, icon */
     PLACEHOLDER_FROM_FILE, /* cell filled, icon drawn from a 256x256 RGBA texture, as SDL_image loads it */
@@ -41,7 +47,7 @@ typedef enum {
 } Case;
 
 static const char *names[CASES] = {
-    "shown (copy)", "fade, icon fading out", "fade, icon under picture", "blend at alpha 255", "placeholder",
+    "shown (copy)", "fade, icon fading out", "fade, icon under picture", "fade, composed by pixman", "blend at alpha 255", "placeholder",
     "placeholder, icon from file",
 };
 
@@ -53,8 +59,8 @@ static void fill(SDL_Rect r, Uint8 grey) {
 static void draw_cell(Case c, int i) {
     SDL_Rect cell = {16 + i * 416, 210, 400, 300}, pic = {cell.x, cell.y + 16, 400, 267};
     SDL_Rect ico = {cell.x + 152, cell.y + 102, 96, 96};
-    const Uint8 half = 128;
-    if (c == SHOWN || c == BLEND_AT_255) {
+    const Uint8 half = fade_alpha;
+    if (c == SHOWN || c == BLEND_AT_255 || c == FADE_COMPOSED) {
         fill((SDL_Rect){cell.x, cell.y, 400, 16}, 38);
         fill((SDL_Rect){cell.x, pic.y + pic.h, 400, 17}, 38);
     } else {
@@ -76,6 +82,21 @@ static void draw_cell(Case c, int i) {
         SDL_SetTextureBlendMode(picture, SDL_BLENDMODE_BLEND);
         SDL_SetTextureAlphaMod(picture, half);
         break;
+    case FADE_COMPOSED: {
+        void *target;
+        int pitch;
+        SDL_LockTexture(composed, NULL, &target, &pitch);
+        pixman_image_t *into = pixman_image_create_bits(PIXMAN_x8r8g8b8, 400, 267, target, pitch);
+        pixman_color_t alpha = {0, 0, 0, (Uint16)(half * 257)};
+        pixman_image_t *mask = pixman_image_create_solid_fill(&alpha);
+        pixman_image_composite32(PIXMAN_OP_SRC, placeholder_pixels, NULL, into, 0, 0, 0, 0, 0, 0, 400, 267);
+        pixman_image_composite32(PIXMAN_OP_OVER, picture_pixels, mask, into, 0, 0, 0, 0, 0, 0, 400, 267);
+        pixman_image_unref(mask);
+        pixman_image_unref(into);
+        SDL_UnlockTexture(composed);
+        SDL_RenderCopy(renderer, composed, NULL, &pic);
+        return;
+    }
     case PLACEHOLDER:
         SDL_SetTextureAlphaMod(icon, 255);
         SDL_RenderCopy(renderer, icon, NULL, &ico);
@@ -100,6 +121,12 @@ int main(void) {
     picture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_RGB888, SDL_TEXTUREACCESS_STREAMING, 400, 267);
     for (int i = 0; i < 400 * 267; i++) pixels[i] = i * 2654435761u;
     SDL_UpdateTexture(picture, NULL, pixels, 400 * 4);
+    static Uint32 picture_copy[400 * 267], placeholder[400 * 267];
+    for (int i = 0; i < 400 * 267; i++) picture_copy[i] = pixels[i] | 0xff000000u;
+    for (int i = 0; i < 400 * 267; i++) placeholder[i] = 0xff26262cu;
+    picture_pixels = pixman_image_create_bits(PIXMAN_x8r8g8b8, 400, 267, picture_copy, 400 * 4);
+    placeholder_pixels = pixman_image_create_bits(PIXMAN_x8r8g8b8, 400, 267, placeholder, 400 * 4);
+    composed = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_RGB888, SDL_TEXTUREACCESS_STREAMING, 400, 267);
     icon = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, 96, 96);
     for (int i = 0; i < 96 * 96; i++) pixels[i] = ((i % 7) * 40u << 24) | ((i * 2654435761u) & 0xffffff);
     SDL_UpdateTexture(icon, NULL, pixels, 96 * 4);
@@ -112,6 +139,9 @@ int main(void) {
 
     static double times[CASES][FRAMES];
     for (int frame = 0; frame < FRAMES; frame++) {
+        /* A fade's steps, 1 to 254; 128 is left out, for which SDL has a blitter of its own. */
+        fade_alpha = (Uint8)(1 + frame * 7 % 254);
+        if (fade_alpha == 128) fade_alpha = 129;
         for (int c = 0; c < CASES; c++) {
             double start = now_ms();
             SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_NONE);

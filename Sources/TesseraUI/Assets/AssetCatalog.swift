@@ -15,6 +15,7 @@ public final class AssetCatalog {
     /// The decoded files, kept to scale from.
     private var originals: [String: PixelBuffer] = [:]
     private var textures: [String: [Int: Texture]] = [:]
+    private var scaled: [String: [Int: PixelBuffer]] = [:]
     private var missing: Set<String> = []
     private let logger = Logger(label: "tessera.assets")
 
@@ -27,13 +28,21 @@ public final class AssetCatalog {
     /// read (the caller draws a fallback).
     public func texture(named name: String, side: Int) -> Texture? {
         if let texture = textures[name]?[side] { return texture }
-        guard side > 0, let original = original(named: name) else { return nil }
-        let size = PixelSize(width: side, height: side)
-        let pixels = original.size == size ? original : PixelScaler.scaled(original, to: size)
-        guard let texture = try? renderer.makeTexture(width: side, height: side) else { return nil }
+        guard let pixels = pixels(named: name, side: side),
+              let texture = try? renderer.makeTexture(width: side, height: side) else { return nil }
         texture.upload(pixels)
         textures[name, default: [:]][side] = texture
         return texture
+    }
+
+    /// The pixels of `texture(named:side:)` (straight alpha), for drawing on the CPU.
+    public func pixels(named name: String, side: Int) -> PixelBuffer? {
+        if let pixels = scaled[name]?[side] { return pixels }
+        guard side > 0, let original = original(named: name) else { return nil }
+        let size = PixelSize(width: side, height: side)
+        let pixels = original.size == size ? original : PixelScaler.scaled(original, to: size)
+        scaled[name, default: [:]][side] = pixels
+        return pixels
     }
 
     private func original(named name: String) -> PixelBuffer? {

@@ -26,6 +26,13 @@ public final class CarouselView {
     public private(set) var fadingFrames = 0
     private var fadedThisFrame = false
     public var showsOverlay = true
+    /// Whether a fading opaque picture is mixed with its placeholder on the CPU and drawn as a copy
+    /// (`FadeComposer`) instead of blended by the renderer: on for the software renderer, where that is
+    /// cheaper; a GPU blends for nothing.
+    public var composesFades: Bool
+    private let composer = FadeComposer()
+    /// The placeholder icon as the composer takes it, by side in pixels.
+    private var composerIcons: [Int: FadeComposer.Icon] = [:]
 
     public init(model: CarouselModel, renderer: Renderer, assets: AssetCatalog, text: TextCache,
                 uploadBudgetBytes: Int = 6 << 20) {
@@ -34,6 +41,7 @@ public final class CarouselView {
         self.assets = assets
         self.text = text
         self.uploadBudgetBytes = uploadBudgetBytes
+        composesFades = renderer.isSoftware
     }
 
     /// Measured upload speed, bytes per millisecond (a moving average), for budgets that follow time.
@@ -132,10 +140,16 @@ public final class CarouselView {
         }
         for (cell, index, rect) in cells {
             let alpha = cell.imageAlpha(now: now, fade: model.fade)
-            let picture = opaquePicture(of: cell, in: rect, alpha: alpha)
+            let composed = composedFadeStep(of: cell, in: rect, alpha: alpha, scale: scale)
+            let picture = composed?.destination ?? opaquePicture(of: cell, in: rect, alpha: alpha)
             for part in rect.subtracting(picture.map { [$0] } ?? []) { renderer.fill(part, Theme.cellBackground) }
             visibleCellFrames += 1
-            drawContent(of: cell, in: rect, alpha: alpha, scale: scale)
+            if let composed {
+                fadedThisFrame = true
+                renderer.draw(composed.texture.texture, source: composed.source, destination: composed.destination)
+            } else {
+                drawContent(of: cell, in: rect, alpha: alpha, scale: scale)
+            }
             if index == model.selectedIndex {
                 renderer.outline(rect.insetBy(-Int(3 * scale)), Theme.selection, thickness: max(2, Int(3 * scale)))
             }
@@ -159,6 +173,36 @@ public final class CarouselView {
         return pictureRect(of: cell, showing: pixels, in: rect)
     }
 
+    /// Mixes this frame's step of a fading opaque picture with the placeholder under it into the cell's
+    /// texture (`FadeComposer`), when it can: the picture is drawn at its own size and covers the icon, as
+    /// nearly every photo in a cell does. Only the part on screen is mixed. Returns the texture, the part
+    /// (picture coordinates) and where it goes, now a plain copy that covers what is under it; nil to
+    /// blend as before.
+    private func composedFadeStep(of cell: CarouselCell, in rect: PixelRect, alpha: Double, scale: Double)
+        -> (texture: ImageTexture, source: PixelRect, destination: PixelRect)? {
+        guard composesFades, alpha > 0, alpha < 1, case .image(let pixels) = cell.content,
+              let texture = cellTextures[cell.id], texture.isOpaque else { return nil }
+        let picture = pictureRect(of: cell, showing: pixels, in: rect)
+        let icon = iconRect(in: rect, scale: scale)
+        let output = renderer.outputSize
+        let shown = picture.intersection(PixelRect(x: 0, y: 0, width: output.width, height: output.height))
+        guard picture.width == pixels.width, picture.height == pixels.height, picture.contains(icon), !shown.isEmpty,
+              let iconPixels = composerIcon(side: icon.width) else { return nil }
+        let source = PixelRect(x: shown.x - picture.x, y: shown.y - picture.y, width: shown.width, height: shown.height)
+        guard texture.showFadeStep(of: pixels, area: source, alpha: alpha, over: Theme.cellBackground, icon: iconPixels,
+                                   at: (icon.x - picture.x, icon.y - picture.y), composer: composer) else { return nil }
+        return (texture, source, shown)
+    }
+
+    private func composerIcon(side: Int) -> FadeComposer.Icon? {
+        if let icon = composerIcons[side] { return icon }
+        guard let pixels = assets.pixels(named: "placeholder", side: side), let icon = FadeComposer.Icon(pixels) else {
+            return nil
+        }
+        composerIcons[side] = icon
+        return icon
+    }
+
     private func drawContent(of cell: CarouselCell, in rect: PixelRect, alpha: Double, scale: Double) {
         switch cell.content {
         case .placeholder:
@@ -179,6 +223,7 @@ public final class CarouselView {
             }
             guard alpha > 0, let texture else { return }
             if alpha < 1 { fadedThisFrame = true }
+            texture.restorePicture(pixels)
             // The backdrop shows through transparent images only.
             if !texture.isOpaque { renderer.fill(destination, Theme.imageBackdrop.withAlpha(alpha)) }
             texture.prepare(alpha: alpha)

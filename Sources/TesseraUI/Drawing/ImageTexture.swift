@@ -17,6 +17,8 @@ final class ImageTexture {
     private var blending: Bool?
     private var alphaModulation: UInt8?
     private var nearest: Bool?
+    /// The texture holds a composed step of a fade (`showFadeStep`), not the picture last uploaded.
+    private var holdsFadeStep = false
 
     init(texture: Texture, isOpaque: Bool) {
         self.texture = texture
@@ -35,7 +37,29 @@ final class ImageTexture {
     @discardableResult
     func upload(_ pixels: PixelBuffer) -> Int {
         contentSize = pixels.size
+        holdsFadeStep = false
         return texture.upload(pixels)
+    }
+
+    /// Replaces the `area` of the texture (picture coordinates) with one step of `pixels` fading in over
+    /// the placeholder (see `FadeComposer`) and sets it up to be drawn as a plain copy. False if that
+    /// failed: the picture is then back in the texture, to be blended as before.
+    func showFadeStep(of pixels: PixelBuffer, area: PixelRect, alpha: Double, over background: RGBA,
+                      icon: FadeComposer.Icon, at iconOrigin: (x: Int, y: Int), composer: FadeComposer) -> Bool {
+        holdsFadeStep = true
+        guard composer.compose(pixels, area: area, alpha: alpha, over: background, icon: icon, at: iconOrigin,
+                               into: texture) else {
+            restorePicture(pixels)
+            return false
+        }
+        contentSize = pixels.size
+        prepare(alpha: 1)
+        return true
+    }
+
+    /// Puts `pixels` (the picture this texture was given) back if a fade step was composed over them.
+    func restorePicture(_ pixels: PixelBuffer) {
+        if holdsFadeStep { upload(pixels) }
     }
 
     /// Sets alpha, blending and filtering for the next draw, touching SDL only for what changed.

@@ -46,6 +46,20 @@ public final class Texture {
         return buffer.cost
     }
 
+    /// Lets `body` write the pixels of `area` in place (`SDL_LockTexture`: on the software renderer the
+    /// texture's own memory, elsewhere a buffer SDL uploads on unlock), with the bytes per row. Every pixel
+    /// of the area must be written: SDL does not say what the lock starts with. False, and `body` not
+    /// called, if SDL cannot lock the texture.
+    func withLockedPixels(in area: PixelRect, _ body: (UnsafeMutableRawPointer, _ bytesPerRow: Int) -> Bool) -> Bool {
+        precondition(area.x >= 0 && area.y >= 0 && area.maxX <= width && area.maxY <= height, "lock outside the texture")
+        var rect = SDL_Rect(x: Int32(area.x), y: Int32(area.y), w: Int32(area.width), h: Int32(area.height))
+        var pixels: UnsafeMutableRawPointer?
+        var pitch: Int32 = 0
+        guard SDL_LockTexture(pointer, &rect, &pixels, &pitch) == 0, let pixels else { return false }
+        defer { SDL_UnlockTexture(pointer) }
+        return body(pixels, Int(pitch))
+    }
+
     /// Alpha multiplier for the next draws, 0...1.
     public func setAlpha(_ alpha: Double) {
         setAlphaModulation(Self.alphaModulation(alpha))
