@@ -64,13 +64,16 @@ struct BenchScroll: ParsableCommand {
             }
             passes.append(rows)
         }
-        let rows = passes[0].indices.map { i in BenchRow(medianOf: passes.map { $0[i] }) }
+        var rows = passes[0].indices.map { i in BenchRow(medianOf: passes.map { $0[i] }) }
+        let comparisons = BenchRow.compareWithAdaptive(passes)
+        for (i, comparison) in comparisons { rows[i].p99AgainstAdaptive = comparison }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(rows), as: UTF8.self))
         } else {
             print(BenchRow.table(rows))
+            if !comparisons.isEmpty { print("\n" + BenchRow.comparisonTable(rows)) }
         }
         if let plot { try FrameTimePlot(rows: rows).svg().write(toFile: plot, atomically: true, encoding: .utf8) }
     }
@@ -163,6 +166,9 @@ struct BenchRow: Encodable {
     /// p99 of every frame of every run together: with five runs the 1 % tail is some 40 frames instead of
     /// the 8 of one run, so it moves less with a single preempted frame.
     var p99AllRuns: Double
+    /// With several runs and adaptive among the strategies: adaptive's p99 over all runs minus this
+    /// strategy's, with its paired-bootstrap interval (`PairedComparison`).
+    var p99AgainstAdaptive: PairedComparison?
 
     init(strategy: String, input: String, report data: Data) throws {
         guard let report = try JSONSerialization.jsonObject(with: data) as? [String: Any],
@@ -223,8 +229,43 @@ struct BenchRow: Encodable {
         case framesOver16ms = "frames_over_16_7ms", placeholderPercent = "placeholder_percent"
         case fadingFrames = "fading_frames", decodes
         case mainThreadDecodes = "main_thread_decodes", decodedMB = "decoded_mb", hitRatePercent = "hit_rate_percent"
-        case peakMB = "peak_mb"
+        case peakMB = "peak_mb", p99AgainstAdaptive = "adaptive_p99_minus_this"
         // frameTimes stays out of the JSON: it is for the plot.
+    }
+
+    /// Each run's frame times in ms.
+    private var frameMs: [Double] { frameTimes.compactMap { $0.count > 1 ? $0[1] : nil } }
+
+    /// For every row of another strategy (by index in a pass), adaptive's p99 against it on the same input,
+    /// run i against run i. Empty with one run or without adaptive.
+    static func compareWithAdaptive(_ passes: [[BenchRow]]) -> [(Int, PairedComparison)] {
+        guard passes.count > 1, let first = passes.first else { return [] }
+        return first.indices.compactMap { i -> (Int, PairedComparison)? in
+            guard first[i].strategy != "adaptive",
+                  let reference = first.firstIndex(where: { $0.strategy == "adaptive" && $0.input == first[i].input })
+            else { return nil }
+            return (i, PairedComparison(a: passes.map { $0[reference].frameMs }, b: passes.map { $0[i].frameMs }))
+        }
+    }
+
+    /// Per input: adaptive's p99 over all runs against each other strategy's, lowest first.
+    static func comparisonTable(_ rows: [BenchRow]) -> String {
+        var lines = ["| input | strategy | p99 ms, all runs | adaptive minus it, ms | 95 % interval | adaptive is |",
+                     "| --- | --- | --- | --- | --- | --- |"]
+        var inputs: [String] = []
+        for row in rows where !inputs.contains(row.input) { inputs.append(row.input) }
+        for input in inputs {
+            let ofInput = rows.filter { $0.input == input }
+            if let adaptive = ofInput.first(where: { $0.strategy == "adaptive" }) {
+                lines.append("| \(input) | adaptive | \(f(adaptive.p99AllRuns, 2)) | | | |")
+            }
+            for row in ofInput.sorted(by: { $0.p99AllRuns < $1.p99AllRuns }) {
+                guard let c = row.p99AgainstAdaptive else { continue }
+                lines.append("| \(input) | \(row.strategy) | \(f(row.p99AllRuns, 2)) | \(String(format: "%+.2f", c.difference)) "
+                    + "| \(String(format: "%+.2f to %+.2f", c.low, c.high)) | \(c.verdict.rawValue) |")
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     static func table(_ rows: [BenchRow]) -> String {

@@ -104,14 +104,20 @@ final class CommandLineTests: XCTestCase {
     }
 
     /// `--runs 2`: every figure of a row is one of the two runs' (the median by nearest rank), and both
-    /// runs' p99 are listed.
+    /// runs' p99 are listed; every other strategy's row says how adaptive's p99 compares with its own.
     func testScrollBenchWithSeveralRunsReportsTheMedianRun() throws {
         let images = try sampleFolder()
-        let result = try run(["bench", "scroll", images.path, "--strategy", "cache", "--input", "jump", "--runs", "2",
+        let result = try run(["bench", "scroll", images.path, "--strategy", "cache,adaptive", "--input", "jump", "--runs", "2",
                               "--fade", "0", "--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]
-        XCTAssertEqual(rows.count, 1)
+        XCTAssertEqual(rows.map { $0["strategy"] as? String }, ["cache", "adaptive"])
+        let comparison = try XCTUnwrap(rows[0]["adaptive_p99_minus_this"] as? [String: Any])
+        let difference = try XCTUnwrap(comparison["difference"] as? Double)
+        XCTAssertEqual(difference, (rows[1]["p99_all_runs"] as! Double) - (rows[0]["p99_all_runs"] as! Double), accuracy: 1e-9)
+        XCTAssertLessThanOrEqual(comparison["low"] as! Double, comparison["high"] as! Double)
+        XCTAssertTrue(["lower", "not distinguishable", "higher"].contains(comparison["verdict"] as? String), "\(comparison)")
+        XCTAssertNil(rows[1]["adaptive_p99_minus_this"], "adaptive is not compared with itself")
         let runs = rows[0]["p99_runs"] as! [Double]
         XCTAssertEqual(runs.count, 2)
         XCTAssertTrue(runs.contains(rows[0]["p99"] as! Double), "\(rows[0])")
