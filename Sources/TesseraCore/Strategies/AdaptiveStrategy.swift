@@ -55,10 +55,23 @@ public final class AdaptiveStrategy: LoadingStrategy {
     /// be stopped and would land after the cells were gone. Slow drags keep the speed-scaled window.
     public var planWhileDraggingScreensPerSecond = 4.0
 
-    /// Only a fling, or a drag fast enough to become one, is planned: slow drags and the strip at rest
-    /// need no per-item costs, and gathering them is most of a frame's strategy work.
+    /// Only a fling, or a drag fast enough to become one, is planned, and only when it could pass cells
+    /// faster than the workers decode them (`passesFasterThanDecoded`, judged before this path's costs are
+    /// known: at the mean decode time of the last path gathered, with a margin of two). Gathering the
+    /// per-item costs (a cache lookup, a queue lookup and an estimate per item on the way) is most of a
+    /// frame's strategy work: 0.02 ms a frame while each slow drag's release coasts to rest, for a plan
+    /// the planner would not have made.
     public func plansWithItemLoads(_ frame: StrategyFrame) -> Bool {
-        planner != nil && (isFlinging(frame) || isThrowing(frame))
+        guard let planner, isFlinging(frame) || isThrowing(frame) else { return false }
+        let meanSeconds = lastPathMeanDecodeSeconds ?? planner.defaultDecodeSeconds
+        return 2 * cellsPerSecond(abs(frame.velocity), frame.layout) > planAboveThroughput * Double(planner.workers) / meanSeconds
+    }
+
+    /// The mean decode time of the items on the last path whose costs were gathered.
+    private var lastPathMeanDecodeSeconds: Double?
+
+    private func cellsPerSecond(_ speed: Double, _ layout: StripLayout) -> Double {
+        speed / max(1, layout.columnWidth) * Double(max(1, layout.rows))
     }
 
     private func isFlinging(_ frame: StrategyFrame) -> Bool { frame.isDecelerating && !frame.isDragging }
@@ -183,8 +196,8 @@ public final class AdaptiveStrategy: LoadingStrategy {
     func passesFasterThanDecoded(speed: Double, frame: StrategyFrame, planner: FlingPlanner) -> Bool {
         let known = frame.itemLoads.values.compactMap(\.decodeSeconds)
         let meanSeconds = known.isEmpty ? planner.defaultDecodeSeconds : known.reduce(0, +) / Double(known.count)
-        let cellsPerSecond = speed / max(1, frame.layout.columnWidth) * Double(max(1, frame.layout.rows))
-        return cellsPerSecond > planAboveThroughput * Double(planner.workers) / max(1e-3, meanSeconds)
+        if !known.isEmpty { lastPathMeanDecodeSeconds = max(1e-3, meanSeconds) }
+        return cellsPerSecond(speed, frame.layout) > planAboveThroughput * Double(planner.workers) / max(1e-3, meanSeconds)
     }
 
     /// How long a deceleration at `speed` still runs before it rests (UIScrollView's decay, to 20 pt/s).

@@ -142,6 +142,25 @@ final class LoadingStrategyTests: XCTestCase {
         XCTAssertFalse(strategy.cancelsRunningWork, "at rest nothing running is stopped")
     }
 
+    func testAdaptiveGathersPerItemCostsOnlyForFlingsFastEnoughToPlan() {
+        // The costs a plan needs cost a frame time to gather, so a slow drag's release (400 pt/s, one cell
+        // a second) goes without; a fast fling, or a fast drag about to become one, gathers them.
+        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1))
+        XCTAssertFalse(strategy.plansWithItemLoads(frame(velocity: 400, decelerating: true)))
+        XCTAssertTrue(strategy.plansWithItemLoads(frame(velocity: 15_000, decelerating: true)))
+        XCTAssertTrue(strategy.plansWithItemLoads(frame(velocity: 6_000)), "a throw")
+        XCTAssertFalse(strategy.plansWithItemLoads(frame(velocity: 400)), "a slow drag")
+        XCTAssertFalse(strategy.plansWithItemLoads(frame(velocity: 0)))
+
+        // Once a path's images are known to decode fast (10 ms each: two workers keep up with 200 cells a
+        // second), flings of 7700 pt/s (18 cells a second) no longer gather them either.
+        var fling = frame(velocity: 15_000, decelerating: true, resting: 50 * 416.0 + 15_000 * 0.5)
+        for index in 40..<90 { fling.itemLoads[index] = ItemLoad(state: .none, decodeSeconds: 0.01) }
+        _ = strategy.requests(for: fling)
+        XCTAssertFalse(strategy.plansWithItemLoads(frame(velocity: 7700, decelerating: true)))
+        XCTAssertTrue(strategy.plansWithItemLoads(frame(velocity: 60_000, decelerating: true)))
+    }
+
     func testAdaptiveWidensItsWindowInTheScrollDirectionWithSpeed() {
         let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1))
         // What the strip needs now, without what idle workers may decode after it (the next test).
