@@ -29,7 +29,7 @@ public final class CarouselView {
     /// Whether a fading opaque picture is mixed with its placeholder on the CPU and drawn as a copy
     /// (`FadeComposer`) instead of blended by the renderer: on for the software renderer, where that is
     /// cheaper; a GPU blends for nothing.
-    public var composesFades: Bool
+    public let composesFades: Bool
     private let composer = FadeComposer()
     /// The placeholder icon as the composer takes it, by side in pixels.
     private var composerIcons: [Int: FadeComposer.Icon] = [:]
@@ -180,8 +180,11 @@ public final class CarouselView {
     /// blend as before.
     private func composedFadeStep(of cell: CarouselCell, in rect: PixelRect, alpha: Double, scale: Double)
         -> (texture: ImageTexture, source: PixelRect, destination: PixelRect)? {
+        // The texture must be an opaque one with room for the picture: a new image can replace a fading one
+        // before its upload. The loader found out on its worker whether the pixels are opaque.
         guard composesFades, alpha > 0, alpha < 1, case .image(let pixels) = cell.content,
-              let texture = cellTextures[cell.id], texture.isOpaque else { return nil }
+              let texture = cellTextures[cell.id], texture.isOpaque, texture.canHold(pixels, isOpaque: pixels.isOpaque)
+        else { return nil }
         let picture = pictureRect(of: cell, showing: pixels, in: rect)
         let icon = iconRect(in: rect, scale: scale)
         let output = renderer.outputSize
