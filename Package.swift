@@ -46,14 +46,14 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log")]),
 
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
-        .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore"]),
-        .testTarget(name: "TesseraUITests", dependencies: ["TesseraUI", "TesseraImaging", "TesseraCore"]),
+        .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore", "TesseraTestSupport"]),
+        .testTarget(name: "TesseraUITests", dependencies: ["TesseraUI", "TesseraImaging", "TesseraCore", "TesseraTestSupport"]),
         .testTarget(name: "TesseraRemoteTests",
                     dependencies: ["TesseraRemote", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
         // Runs the built binary; depending on it makes `swift test` build it first.
         .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraTestSupport"]),
-        // What several test targets share: the loopback HTTP server.
-        .target(name: "TesseraTestSupport", path: "Tests/TesseraTestSupport"),
+        // What several test targets share: the loopback HTTP server, the sample images, Deep Zoom fixtures.
+        .target(name: "TesseraTestSupport", dependencies: ["TesseraCore", "TesseraImaging"], path: "Tests/TesseraTestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import XCTest
 import TesseraCore
 @testable import TesseraImaging
+import TesseraTestSupport
 
 final class TileSourceTests: XCTestCase {
     private let decoders: [any ImageDecoding] = [TurboJPEGDecoder()]
@@ -17,7 +18,7 @@ final class TileSourceTests: XCTestCase {
             for tile in [TileID(level: level, column: 0, row: 0),
                          TileID(level: level, column: geometry.columns(level) - 1, row: geometry.rows(level) - 1)] {
                 let pixels = try source.loadTile(tile)
-                let expected = TestPyramid.crop(levels[level], geometry.region(of: tile))
+                let expected = DeepZoomFixtures.crop(levels[level], geometry.region(of: tile))
                 XCTAssertEqual(pixels.size, expected.size, "\(tile)")
                 XCTAssertGreaterThan(TestPixels.psnr(pixels, expected), 35, "\(tile)")
             }
@@ -94,7 +95,7 @@ final class TileSourceTests: XCTestCase {
         for tile in [TileID(level: geometry.maxLevel, column: 2, row: 1), TileID(level: geometry.maxLevel - 1, column: 1, row: 0),
                      TileID(level: 3, column: 0, row: 0)] {
             let pixels = try source.loadTile(tile)
-            let expected = TestPyramid.crop(levels[tile.level], geometry.region(of: tile))
+            let expected = DeepZoomFixtures.crop(levels[tile.level], geometry.region(of: tile))
             XCTAssertEqual(pixels.size, expected.size, "\(tile)")
             XCTAssertGreaterThan(TestPixels.psnr(pixels, expected), 30, "\(tile)")
         }

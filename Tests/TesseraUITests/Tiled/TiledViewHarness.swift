@@ -3,6 +3,7 @@ import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
 @testable import TesseraUI
+import TesseraTestSupport
 
 /// A headless SDL stack (dummy driver, software renderer) with one `TiledImageView`, driven frame by frame
 /// on the test's thread, and the small pyramids the tests open.
@@ -109,38 +110,13 @@ enum TiledFixtures {
         return PixelBuffer(width: width, height: height, bytes: bytes)
     }
 
-    static func crop(_ buffer: PixelBuffer, _ region: PixelRegion) -> PixelBuffer {
-        var bytes = [UInt8](repeating: 0, count: region.width * region.height * 4)
-        for y in 0..<region.height {
-            let from = ((region.y + y) * buffer.width + region.x) * 4
-            bytes.replaceSubrange((y * region.width * 4)..<((y + 1) * region.width * 4),
-                                  with: buffer.bytes[from..<(from + region.width * 4)])
-        }
-        return PixelBuffer(width: region.width, height: region.height, bytes: bytes)
-    }
-
     /// A Deep Zoom pyramid of `image` with PNG tiles; `levelImage` may replace a level's picture (to tell
     /// levels apart). Returns the descriptor's path.
     static func writeDeepZoom(_ image: PixelBuffer, tileSize: Int, overlap: Int, in folder: URL, name: String = "test",
                               levelImage: ((Int, PixelSize) -> PixelBuffer?)? = nil) throws -> String {
-        let geometry = DeepZoomGeometry(width: image.width, height: image.height, tileSize: tileSize, overlap: overlap)
-        for level in 0...geometry.maxLevel {
-            let size = geometry.levelSize(level)
-            let picture = levelImage?(level, size) ?? PixelScaler.scaled(image, to: size)
-            let levelFolder = folder.appendingPathComponent("\(name)_files/\(level)")
-            try FileManager.default.createDirectory(at: levelFolder, withIntermediateDirectories: true)
-            for row in 0..<geometry.rows(level) {
-                for column in 0..<geometry.columns(level) {
-                    let tile = TileID(level: level, column: column, row: row)
-                    try PNGWriter.write(crop(picture, geometry.region(of: tile)),
-                                        to: levelFolder.appendingPathComponent("\(column)_\(row).png").path)
-                }
-            }
+        try DeepZoomFixtures.writeDeepZoom(image, tileSize: tileSize, overlap: overlap, in: folder.path, name: name,
+                                           format: "png", levelImage: levelImage) { tile, path in
+            try PNGWriter.write(tile, to: path)
         }
-        let descriptor = DeepZoomDescriptor(width: image.width, height: image.height, tileSize: tileSize,
-                                            overlap: overlap, format: "png")
-        let path = folder.appendingPathComponent("\(name).dzi").path
-        try descriptor.xml.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
     }
 }
