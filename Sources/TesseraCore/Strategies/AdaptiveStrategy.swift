@@ -64,7 +64,13 @@ public final class AdaptiveStrategy: LoadingStrategy {
     public func plansWithItemLoads(_ frame: StrategyFrame) -> Bool {
         guard let planner, isFlinging(frame) || isThrowing(frame) else { return false }
         let meanSeconds = lastPathMeanDecodeSeconds ?? planner.defaultDecodeSeconds
-        return 2 * cellsPerSecond(abs(frame.velocity), frame.layout) > planAboveThroughput * Double(planner.workers) / meanSeconds
+        return 2 * cellsPerSecond(abs(frame.velocity), frame.layout) > planningThreshold(meanDecodeSeconds: meanSeconds, planner)
+    }
+
+    /// Cells a second above which the planner takes over: `planAboveThroughput` times what the workers
+    /// decode at `meanDecodeSeconds` each.
+    private func planningThreshold(meanDecodeSeconds: Double, _ planner: FlingPlanner) -> Double {
+        planAboveThroughput * Double(planner.workers) / max(1e-3, meanDecodeSeconds)
     }
 
     /// The mean decode time of the items on the last path whose costs were gathered.
@@ -197,7 +203,7 @@ public final class AdaptiveStrategy: LoadingStrategy {
         let known = frame.itemLoads.values.compactMap(\.decodeSeconds)
         let meanSeconds = known.isEmpty ? planner.defaultDecodeSeconds : known.reduce(0, +) / Double(known.count)
         if !known.isEmpty { lastPathMeanDecodeSeconds = max(1e-3, meanSeconds) }
-        return cellsPerSecond(speed, frame.layout) > planAboveThroughput * Double(planner.workers) / max(1e-3, meanSeconds)
+        return cellsPerSecond(speed, frame.layout) > planningThreshold(meanDecodeSeconds: meanSeconds, planner)
     }
 
     /// How long a deceleration at `speed` still runs before it rests (UIScrollView's decay, to 20 pt/s).

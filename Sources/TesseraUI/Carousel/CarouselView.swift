@@ -140,7 +140,7 @@ public final class CarouselView {
         }
         for (cell, index, rect) in cells {
             let alpha = cell.imageAlpha(now: now, fade: model.fade)
-            let composed = composedFadeStep(of: cell, in: rect, alpha: alpha, scale: scale)
+            let composed = composedFadeStep(of: cell, in: rect, alpha: alpha, scale: scale, output: output)
             let picture = composed?.destination ?? opaquePicture(of: cell, in: rect, alpha: alpha)
             for part in rect.subtracting(picture.map { [$0] } ?? []) { renderer.fill(part, Theme.cellBackground) }
             visibleCellFrames += 1
@@ -178,16 +178,14 @@ public final class CarouselView {
     /// nearly every photo in a cell does. Only the part on screen is mixed. Returns the texture, the part
     /// (picture coordinates) and where it goes, now a plain copy that covers what is under it; nil to
     /// blend as before.
-    private func composedFadeStep(of cell: CarouselCell, in rect: PixelRect, alpha: Double, scale: Double)
-        -> (texture: ImageTexture, source: PixelRect, destination: PixelRect)? {
-        // The texture must be an opaque one with room for the picture: a new image can replace a fading one
-        // before its upload. The loader found out on its worker whether the pixels are opaque.
-        guard composesFades, alpha > 0, alpha < 1, case .image(let pixels) = cell.content,
-              let texture = cellTextures[cell.id], texture.isOpaque, texture.canHold(pixels, isOpaque: pixels.isOpaque)
-        else { return nil }
+    private func composedFadeStep(of cell: CarouselCell, in rect: PixelRect, alpha: Double, scale: Double,
+                                  output: PixelSize) -> (texture: ImageTexture, source: PixelRect, destination: PixelRect)? {
+        // Once uploaded, the cell's texture was chosen for these pixels (`texture(for:holding:)`): the right
+        // kind and room enough. A new image can replace a fading one before its upload.
+        guard composesFades, alpha > 0, alpha < 1, !cell.needsUpload, case .image(let pixels) = cell.content,
+              let texture = cellTextures[cell.id], texture.isOpaque else { return nil }
         let picture = pictureRect(of: cell, showing: pixels, in: rect)
         let icon = iconRect(in: rect, scale: scale)
-        let output = renderer.outputSize
         let shown = picture.intersection(PixelRect(x: 0, y: 0, width: output.width, height: output.height))
         guard picture.width == pixels.width, picture.height == pixels.height, picture.contains(icon), !shown.isEmpty,
               let iconPixels = composerIcon(side: icon.width) else { return nil }
