@@ -202,6 +202,31 @@ final class CostCacheTests: XCTestCase {
         XCTAssertTrue(cache.beginLoading("cached"), "removed, so it may be loaded again")
     }
 
+    /// The strip asks the cache again only when this moved: every way a key can stop being cached or in
+    /// flight, other than being inserted, must move it.
+    func testDeparturesCountEveryWayAKeyLeavesExceptInsertion() {
+        let cache = CostCache<String, Int>(countLimit: 2, totalCostLimit: 100)
+        XCTAssertTrue(cache.beginLoading("a"))
+        cache.insert(1, for: "a", cost: 10)
+        cache.insert(2, for: "b", cost: 10)
+        XCTAssertEqual(cache.departures, 0, "beginning a load and inserting are not departures")
+        cache.insert(3, for: "c", cost: 10)  // evicts a
+        XCTAssertEqual(cache.departures, 1)
+        cache.removeValue(for: "b")
+        XCTAssertEqual(cache.departures, 2)
+        cache.insert(4, for: "d", cost: 500)  // rejected
+        XCTAssertEqual(cache.departures, 3)
+        XCTAssertTrue(cache.beginLoading("e"))
+        cache.cancelLoading("e")
+        cache.cancelLoading("never-loading")
+        XCTAssertEqual(cache.departures, 4, "only a marker that was there counts")
+        cache.removeValues { $0 == "c" }
+        XCTAssertEqual(cache.departures, 5)
+        cache.insert(5, for: "f", cost: 10)
+        cache.removeAll()
+        XCTAssertEqual(cache.departures, 6)
+    }
+
     func testStatsCountEveryKindOfEvent() {
         let cache = CostCache<String, Int>(countLimit: 2, totalCostLimit: 100)
         cache.insert(1, for: "a", cost: 30)

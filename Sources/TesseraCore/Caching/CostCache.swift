@@ -79,6 +79,8 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         var newest = CostCache.noSlot
         var loading: Set<Key> = []
         var stats = CacheStats()
+        /// See `departures`.
+        var departures = 0
         /// When set, eviction takes the entry ranked highest instead of the least recently used one.
         var evictionRanking: EvictionRanking?
 
@@ -137,6 +139,7 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
 
         @discardableResult
         mutating func remove(slot: Int) -> Entry {
+            departures += 1
             unlink(slot)
             let entry = slots[slot]!
             slots[slot] = nil
@@ -244,6 +247,7 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         let evicted = state.withLock { state -> [(Key, Value)] in
             state.loading.remove(key)
             if state.totalCostLimit > 0, cost > state.totalCostLimit {
+                state.departures += 1
                 state.stats.rejections += 1
                 if let slot = state.slotByKey[key] { state.remove(slot: slot) }
                 return []
@@ -273,6 +277,7 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     /// Drops every entry (not reported to `onEvict`). Counters and in-flight markers are kept.
     public func removeAll() {
         state.withLock { state in
+            state.departures += state.slotByKey.count
             state.slots.removeAll()
             state.freeSlots.removeAll()
             state.slotByKey.removeAll()
@@ -301,7 +306,16 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
 
     /// Clears the in-flight marker after a load was abandoned or failed, so a later request may retry.
     public func cancelLoading(_ key: Key) {
-        _ = state.withLock { $0.loading.remove(key) }
+        state.withLock { state in
+            if state.loading.remove(key) != nil { state.departures += 1 }
+        }
+    }
+
+    /// How many times a key stopped being cached or in flight other than by being inserted: evicted,
+    /// removed, rejected as too large, or its load cancelled. While this stands still, every key that was
+    /// cached or in flight still is (or has been inserted since), so `beginLoading` would say no to it.
+    public var departures: Int {
+        state.withLock { $0.departures }
     }
 
     // MARK: Introspection

@@ -20,12 +20,14 @@ public struct CarouselConfiguration: Sendable {
 /// is testable without SDL.
 public final class CarouselModel {
     /// What the strip shows, in order. Changes when watched folders do (see `apply(_:)`).
-    public private(set) var items: [CarouselItem]
+    public private(set) var items: [CarouselItem] { didSet { keysChanged() } }
     public let configuration: CarouselConfiguration
     public let strategy: LoadingStrategy
     public private(set) var layout: StripLayout
     public private(set) var scroll: ScrollModel
-    public private(set) var pixelScale: Double
+    public private(set) var pixelScale: Double {
+        didSet { if pixelScale != oldValue { keysChanged() } }
+    }
     public private(set) var selectedIndex = 0
     /// On-screen cells, in index order, one per index (`layoutCells` relies on both).
     public private(set) var visibleCells: [CarouselCell] = []
@@ -77,10 +79,28 @@ public final class CarouselModel {
     }
 
     public func key(for index: Int, variant: ImageVariant = .cell) -> ImageKey {
+        if keys.isEmpty { keys = Array(repeating: nil, count: items.count * Self.variantCount) }
+        let slot = index * Self.variantCount + variant.rawValue
+        if let key = keys[slot] { return key }
         let cell = cellPixelSize
         let r = variant.reduction
         let box = PixelSize(width: (cell.width + r - 1) / r, height: (cell.height + r - 1) / r)
-        return ImageKey(path: items[index].path, size: box, variant: variant, version: items[index].version)
+        let key = ImageKey(path: items[index].path, size: box, variant: variant, version: items[index].version)
+        keys[slot] = key
+        return key
+    }
+
+    /// `key(for:variant:)`'s answers, by index and variant, until an item or the pixel scale changes. A key
+    /// hashes its path when made, and the strip asks for some 25 keys a frame (its wanted set, the
+    /// cache, the queue): making them afresh was a fifth of a frame's load requests.
+    private var keys: [ImageKey?] = []
+    /// `ImageVariant.allCases` makes a new array each time it is asked.
+    private static let variantCount = ImageVariant.allCases.count
+
+    /// An item, or the size images are decoded at, changed: the same requests now mean other keys.
+    private func keysChanged() {
+        keys.removeAll(keepingCapacity: true)
+        lastRequests = nil
     }
 
     /// The size at which a cell draws what it shows, in pixels: a preview is drawn at the size the full
@@ -419,8 +439,17 @@ public final class CarouselModel {
             frame.itemLoads = itemLoads(between: scroll.offset, and: scroll.projectedRestingOffset)
         }
         let requests = strategy.requests(for: frame)
+        // Nine frames in ten ask for what the last one did. Unless a key has since left the cache, its
+        // load ended uncached or its failure was forgotten (`revision`), asking again would change
+        // nothing, and the walk below (a lookup in the cache and the queue per key) was most of the
+        // strategy's share of a frame. Downloads change state on their own, so remote items always walk.
+        let revision = coordinator.revision
+        let asked = AskedRequests(requests: requests, cancelsRunningWork: strategy.cancelsRunningWork,
+                                  revision: revision)
+        if strategy.execution == .workers, !hasRemoteItems, asked == lastRequests { return }
+        lastRequests = asked
         let acceptable = strategy.acceptableVariants(isMoving: scroll.isMoving)
-        var wanted = Set<ImageKey>()
+        wanted.removeAll(keepingCapacity: true)
         var wantedDownloads = Set<String>()
         for request in requests {
             if items[request.index].isRemote,
@@ -446,6 +475,17 @@ public final class CarouselModel {
         coordinator.retainOnly(wanted, cancellingRunning: strategy.cancelsRunningWork)
         if hasRemoteItems { remote?.retainQueued(wantedDownloads) }
     }
+
+    /// The keys this frame's requests want, kept from frame to frame so that its storage is made once.
+    private var wanted = Set<ImageKey>()
+
+    /// What `requestLoads` last asked the coordinator for, and its `revision` just before.
+    private struct AskedRequests: Equatable {
+        var requests: [LoadRequest]
+        var cancelsRunningWork: Bool
+        var revision: Int
+    }
+    private var lastRequests: AskedRequests?
 
     /// What is known of each (local) item's full-size image from the screen at `offset` to the one at
     /// `restingOffset`: for strategies that plan a fling's decodes.
@@ -530,3 +570,4 @@ final class EvictionCentre: Sendable {
     var value: Double { centre.withLock { $0 } }
     func set(_ value: Double) { centre.withLock { $0 = value } }
 }
+

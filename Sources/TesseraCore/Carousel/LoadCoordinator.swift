@@ -45,6 +45,8 @@ public final class LoadCoordinator: Sendable {
     private let onCompletion: @Sendable () -> Void
     /// Keys that failed; remembered so a bad file is not decoded again every frame.
     private let failures = Mutex<[ImageKey: LoadFailure]>([:])
+    /// Failures forgotten so far, for `revision`.
+    private let forgottenFailures = Atomic<Int>(0)
     private let counters = Mutex(Counters())
     /// Decode seconds per byte of file, learned per file extension from finished decodes, for planners.
     private let decodeRates = Mutex<[DecodeKind: DecodeRate]>([:])
@@ -214,7 +216,20 @@ public final class LoadCoordinator: Sendable {
     public var runningCount: Int { scheduler.runningCount }
 
     /// Forgets a failure so the next request tries again (the user asked to retry).
-    public func forgetFailure(_ key: ImageKey) { _ = failures.withLock { $0.removeValue(forKey: key) } }
+    public func forgetFailure(_ key: ImageKey) {
+        if failures.withLock({ $0.removeValue(forKey: key) }) != nil {
+            forgottenFailures.add(1, ordering: .releasing)
+        }
+    }
+
+    /// Changes whenever `request` could do something for a key that it did nothing for before: the key
+    /// left the cache, its load ended without caching it (failed, stopped or dropped), or its failure was
+    /// forgotten. A key only becomes cached, in flight or failed otherwise, all of which make `request`
+    /// do nothing. So while this stands still, asking again for the keys asked for last time, at the
+    /// same priorities, changes nothing.
+    public var revision: Int {
+        cache.departures &+ forgottenFailures.load(ordering: .acquiring)
+    }
 
     private func finish(_ key: ImageKey, _ result: Result<PixelBuffer, Error>) {
         switch result {

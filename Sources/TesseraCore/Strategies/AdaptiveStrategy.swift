@@ -117,9 +117,9 @@ public final class AdaptiveStrategy: LoadingStrategy {
         // Some 25 requests a frame with the lookahead: sized once rather than grown each frame.
         var requests: [LoadRequest] = []
         requests.reserveCapacity(64)
-        var requested = Set<Int>()
+        listed.removeAll(count: frame.itemCount)
         func add(_ index: Int, _ variant: ImageVariant, _ priority: Int) {
-            guard index >= 0, index < frame.itemCount, requested.insert(index).inserted else { return }
+            guard index >= 0, index < frame.itemCount, listed.insert(index) else { return }
             requests.append(LoadRequest(index: index, variant: variant, priority: priority))
         }
         func items(inColumn column: Int) -> Range<Int> {
@@ -194,6 +194,9 @@ public final class AdaptiveStrategy: LoadingStrategy {
         }
         return requests.sorted { $0.priority < $1.priority }
     }
+
+    /// The items this frame's requests list so far, so that each is listed once, at its most urgent.
+    private var listed = IndexMarks()
 
     /// Priorities from here on are the idle lookahead's (step 4), after everything the strip needs now.
     static let idlePriority = 1_000

@@ -196,6 +196,31 @@ final class CarouselModelTests: XCTestCase {
         XCTAssertEqual(log.all.filter { $0.path.hasSuffix("img1.jpg") }.count, 2)
     }
 
+    /// A resting strip asks for the same images every frame and, once they are all cached or loading,
+    /// skips asking again. An image the cache lets go meanwhile must still be asked for again.
+    func testAnImageTheCacheLetsGoWhileTheStripRestsIsDecodedAgain() {
+        let log = CallLog()
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
+        let base = Fixture.loader()
+        let (model, coordinator) = makeModel(count: 50, scheduler: scheduler, loader: { key in log.record(key); return try base(key) })
+        for frame in 0..<4 {
+            model.update(now: .milliseconds(16 * frame))
+            scheduler.runPending()
+        }
+        let decoded = log.all.count
+        let ahead = model.layout.visibleRange(offset: 0).upperBound + 1
+        XCTAssertNotNil(coordinator.cache.peek(model.key(for: ahead)), "the idle lookahead decoded ahead")
+        model.update(now: .milliseconds(64))
+        scheduler.runPending()
+        XCTAssertEqual(log.all.count, decoded, "nothing new to decode at rest")
+
+        coordinator.cache.removeValue(for: model.key(for: ahead))
+        model.update(now: .milliseconds(80))
+        scheduler.runPending()
+        XCTAssertEqual(log.all.count, decoded + 1)
+        XCTAssertEqual(log.all.last, model.key(for: ahead))
+    }
+
     func testItemsThatLeaveThePreloadWindowAreDroppedBeforeTheyStart() {
         let log = CallLog()
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()

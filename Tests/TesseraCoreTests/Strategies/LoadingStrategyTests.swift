@@ -187,6 +187,8 @@ final class LoadingStrategyTests: XCTestCase {
         XCTAssertEqual(Set(requests.map(\.index)),
                        Set((visible.first! - columnsPerScreen)...(visible.last! + 3 * columnsPerScreen)))
         XCTAssertEqual(Array(requests.suffix(idle.count)), idle, "queued after everything the strip needs now")
+        XCTAssertEqual(requests.count, Set(requests.map(\.index)).count, "each item listed once, at its most urgent")
+        XCTAssertEqual(strategy.requests(for: rest), requests, "the next frame lists them all again")
         XCTAssertEqual(idle.prefix(2).map(\.index), [visible.last! + 2, visible.last! + 3],
                        "nearest first, ahead before behind")
         XCTAssertTrue(idle.allSatisfy { $0.variant == .cell })
