@@ -91,8 +91,8 @@ public final class CarouselModel {
     }
 
     /// `key(for:variant:)`'s answers, by index and variant, until an item or the pixel scale changes. A key
-    /// hashes its path when made, and the strip asks for some 25 keys a frame (its wanted set, the
-    /// cache, the queue): making them afresh was a fifth of a frame's load requests.
+    /// hashes its path when made, and a frame that asks for loads makes some 25 keys (and a planned fling
+    /// one more per item on its way): making them afresh was a seventh of adaptive's load requests.
     private var keys: [ImageKey?] = []
     /// `ImageVariant.allCases` makes a new array each time it is asked.
     private static let variantCount = ImageVariant.allCases.count
@@ -570,4 +570,3 @@ final class EvictionCentre: Sendable {
     var value: Double { centre.withLock { $0 } }
     func set(_ value: Double) { centre.withLock { $0 = value } }
 }
-
