@@ -17,6 +17,13 @@ final class ThumbnailStoreTests: XCTestCase {
         log = CapturedLog()
     }
 
+    /// XCTest keeps every test case instance until the run ends, so the folder is let go here, not at
+    /// the instance's deinit (which would leave one folder per test in /tmp).
+    override func tearDown() {
+        dir = nil
+        log = nil
+    }
+
     private func makeStore(root: String? = nil) -> ThumbnailStore {
         ThumbnailStore(root: root ?? self.root, logger: log.logger)
     }
