@@ -154,6 +154,35 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try fadingFrames(["--fade", "0"]), 0)
     }
 
+    /// `--frame-times` lists every frame: when it started, its time, the placeholders it drew, and how
+    /// long our update, uploads and draw calls took of it. The columns add up to the run's totals.
+    func testFrameTimesListEveryFrameAndWhereItsTimeWent() throws {
+        let images = try sampleFolder()
+        let script = folder.appendingPathComponent("idle.txt")
+        try "wait-idle\nkey end\nwait-scroll\nwait-idle\n".write(to: script, atomically: true, encoding: .utf8)
+        let report = folder.appendingPathComponent("run.json")
+        let result = try run([images.path, "--headless", "--script", script.path, "--report", report.path,
+                              "--no-thumbnail-cache", "--frame-times"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as! [String: Any]
+        let frames = try XCTUnwrap(json["frame_times"] as? [[Double]])
+        XCTAssertEqual(frames.count, json["frames"] as? Int)
+        XCTAssertTrue(frames.allSatisfy { $0.count == 6 }, "\(frames.prefix(3))")
+        XCTAssertEqual(frames.map { $0[0] }, frames.map { $0[0] }.sorted(), "frames in the order they started")
+        XCTAssertEqual(Int(frames.map { $0[2] }.reduce(0, +)), json["placeholder_cell_frames"] as? Int)
+        XCTAssertGreaterThan(frames.first?[2] ?? 0, 0, "the first frame drew placeholders")
+        XCTAssertEqual(frames.last?[2], 0, "the last frame drew pictures")
+        for frame in frames {
+            let phases = frame[3] + frame[4] + frame[5]
+            XCTAssertTrue(frame[3...].allSatisfy { $0 >= 0 } && phases > 0, "\(frame)")
+            XCTAssertLessThanOrEqual(phases, frame[1] + 1e-6, "the parts of a frame are inside it: \(frame)")
+        }
+        let withoutFlag = try run([images.path, "--headless", "--frames", "5", "--report", report.path, "--no-thumbnail-cache"])
+        XCTAssertEqual(withoutFlag.status, 0, withoutFlag.stderr)
+        let plain = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as! [String: Any]
+        XCTAssertNil(plain["frame_times"], "frame times only when asked for")
+    }
+
     func testAScriptFileDrivesTheStrip() throws {
         let script = folder.appendingPathComponent("keys.txt")
         try "wait 0.1\nkey end\nwait-scroll\nwait-idle\n".write(to: script, atomically: true, encoding: .utf8)

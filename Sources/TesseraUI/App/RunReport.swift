@@ -63,7 +63,10 @@ public struct RunReport: Codable, Sendable {
     /// Bytes of pixels the decoders produced (after scaling).
     public var decodedBytes = 0
     public var strategy: String?
-    /// Per frame: seconds since the run started and the frame's main-thread milliseconds (`--frame-times`).
+    /// Per frame (`--frame-times`): seconds since the run started, the frame's main-thread milliseconds,
+    /// the placeholder cells it drew, and the milliseconds of its model update, texture uploads and draw
+    /// calls (the zoom view has no separate uploads: 0). The rest of a frame is SDL drawing what the
+    /// calls queued, at present, and the event poll.
     public var frameTimes: [[Double]]?
     public var uploadBytes = 0
     public var peakRSSBytes = 0

@@ -38,6 +38,9 @@ public final class Viewer {
     private var frameTimeline: [[Double]] = []
     /// Placeholder cell-frames counted so far, after each frame (for the timeline's third column).
     private var placeholdersAfterFrame: [Int] = []
+    /// Milliseconds of each frame's model update, uploads and draw calls (the timeline's last columns):
+    /// what the frame time is made of, so a slow frame can be told apart as ours or SDL's.
+    private var phasesOfFrame: [FramePhases] = []
     private var pointScale = 1.0
     // Mouse press bookkeeping to tell a click from a drag.
     private var press: (x: Double, y: Double, moved: Bool)?
@@ -169,7 +172,8 @@ public final class Viewer {
             frameTimeline = zip(result.frameStarts, result.frameSamples).enumerated().map { i, sample in
                 let before = i > 0 && i - 1 < placeholdersAfterFrame.count ? placeholdersAfterFrame[i - 1] : 0
                 let after = i < placeholdersAfterFrame.count ? placeholdersAfterFrame[i] : before
-                return [sample.0, sample.1, Double(after - before)]
+                let phases = i < phasesOfFrame.count ? phasesOfFrame[i] : FramePhases()
+                return [sample.0, sample.1, Double(after - before), phases.updateMs, phases.uploadMs, phases.drawMs]
             }
         }
         let report = makeReport(frames: result.frames)
@@ -181,18 +185,35 @@ public final class Viewer {
 
     func renderFrame(now: Duration) {
         applyFileChanges(now: now)
+        let records = options.recordsFrameTimes
+        var phases = FramePhases()
         switch mode {
         case .strip:
+            let started = records ? clock.now() : now
             model.update(now: now)
-            carouselView.uploadPending(now: now, frameElapsedMs: (clock.now() - now).seconds * 1000)
+            let updated = clock.now()
+            carouselView.uploadPending(now: now, frameElapsedMs: (updated - now).seconds * 1000)
+            let uploaded = records ? clock.now() : updated
             carouselView.render(now: now)
-            if options.recordsFrameTimes { placeholdersAfterFrame.append(carouselView.placeholderCellFrames) }
+            if records {
+                phases = FramePhases(updateMs: (updated - started).seconds * 1000,
+                                     uploadMs: (uploaded - updated).seconds * 1000,
+                                     drawMs: (clock.now() - uploaded).seconds * 1000)
+                placeholdersAfterFrame.append(carouselView.placeholderCellFrames)
+            }
         case .detail:
             // The strip's finished decodes wait in the coordinator's inbox for its next update.
             detail?.pixelScale = pointScale
+            let started = records ? clock.now() : now
             detail?.update(now: now)
+            let updated = records ? clock.now() : now
             detail?.render(now: now)
+            if records {
+                phases = FramePhases(updateMs: (updated - started).seconds * 1000, uploadMs: 0,
+                                     drawMs: (clock.now() - updated).seconds * 1000)
+            }
         }
+        if records { phasesOfFrame.append(phases) }
     }
 
     func isIdle(now: Duration) -> Bool {
@@ -389,4 +410,13 @@ public final class Viewer {
 
 extension Viewer: FrameLoopScreen {
     var wantsToQuit: Bool { !running }
+}
+
+/// Where one frame's main-thread time went before SDL drew it (`--frame-times`). The draw calls only queue
+/// work for SDL's software renderer, which does the copies and fills when the frame is presented: that
+/// and the event poll are the frame time these leave out.
+struct FramePhases {
+    var updateMs = 0.0
+    var uploadMs = 0.0
+    var drawMs = 0.0
 }
