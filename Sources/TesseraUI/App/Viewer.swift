@@ -199,7 +199,6 @@ public final class Viewer {
                 phases = FramePhases(updateMs: (updated - started).seconds * 1000,
                                      uploadMs: (uploaded - updated).seconds * 1000,
                                      drawMs: (clock.now() - uploaded).seconds * 1000)
-                placeholdersAfterFrame.append(carouselView.placeholderCellFrames)
             }
         case .detail:
             // The strip's finished decodes wait in the coordinator's inbox for its next update.
@@ -213,7 +212,11 @@ public final class Viewer {
                                      drawMs: (clock.now() - updated).seconds * 1000)
             }
         }
-        if records { phasesOfFrame.append(phases) }
+        // Every frame, the zoom view's too, so the timeline's columns stay in step with its frames.
+        if records {
+            phasesOfFrame.append(phases)
+            placeholdersAfterFrame.append(carouselView.placeholderCellFrames)
+        }
     }
 
     func isIdle(now: Duration) -> Bool {
