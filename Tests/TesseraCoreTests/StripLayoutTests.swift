@@ -92,6 +92,19 @@ final class StripLayoutTests: XCTestCase {
         XCTAssertEqual(narrow.visibleRange(offset: 117), 2..<2)
     }
 
+    func testWholeColumnsAreThoseInsideTheViewport() {
+        // Columns at x = 16, 132, 248, 364, 480, each 100 wide, in a 400-wide viewport.
+        XCTAssertEqual(grid.wholeColumns(offset: 0), 0...2, "column 3 ends at 464, past 400")
+        XCTAssertEqual(grid.wholeColumns(offset: 20), 1...2, "column 0 starts before 20, column 3 ends past 420")
+        XCTAssertEqual(grid.wholeColumns(offset: 64), 1...3, "column 3 ends on the edge at 464")
+        XCTAssertEqual(grid.wholeColumns(offset: 16), 0...2, "a column starting on the edge is inside")
+        XCTAssertEqual(grid.wholeColumns(offset: 196), 2...4)
+        let narrow = StripLayout(itemCount: 10, cellSize: Size(width: 100, height: 80), viewportSize: Size(width: 90, height: 300))
+        XCTAssertNil(narrow.wholeColumns(offset: 0), "no column fits")
+        let empty = StripLayout(itemCount: 0, cellSize: Size(width: 50, height: 50), viewportSize: Size(width: 300, height: 300))
+        XCTAssertNil(empty.wholeColumns(offset: 0))
+    }
+
     func testHitTesting() {
         XCTAssertEqual(grid.index(at: Point(x: 20, y: 70), offset: 0), 0)
         XCTAssertEqual(grid.index(at: Point(x: 20, y: 160), offset: 0), 1)

@@ -140,7 +140,10 @@ public final class CarouselModel {
     public func endDrag(time: Duration) { scroll.endDrag(time: time) }
 
     /// Wheel or touchpad motion in points (positive moves the content left, towards later items).
-    public func scrollBy(_ points: Double, time: Duration) { scroll.scroll(by: points, time: time) }
+    public func scrollBy(_ points: Double, time: Duration) {
+        scroll.scroll(by: points, time: time)
+        bringSelectionOnScreen()
+    }
 
     /// Selects `index` and scrolls just enough to show it.
     public func select(_ index: Int, time: Duration, animated: Bool = true) {
@@ -173,6 +176,22 @@ public final class CarouselModel {
     /// The item under a point in viewport coordinates.
     public func index(atViewportX x: Double, y: Double) -> Int? {
         layout.index(at: Point(x: x, y: y), offset: scroll.offset)
+    }
+
+    /// When the user's own scrolling (a drag, a fling, the wheel) has left the selection wholly off screen,
+    /// it moves to the nearest whole image on screen, in its row, as in nsxiv's thumbnail mode: the arrow
+    /// keys then carry on from what is shown instead of scrolling back to where browsing started, and Enter,
+    /// the overlay and the title name an image the user can see. Only at rest: a key's animated scroll
+    /// towards a new selection is not undone on its way, and a partly shown selection (a click on an edge
+    /// cell) stays.
+    private func bringSelectionOnScreen() {
+        guard !items.isEmpty, scroll.phase == .idle else { return }
+        let visible = layout.visibleRange(offset: scroll.offset)
+        guard !visible.isEmpty, !visible.contains(selectedIndex) else { return }
+        let columns = layout.wholeColumns(offset: scroll.offset)
+            ?? layout.column(of: visible.lowerBound)...layout.column(of: visible.upperBound - 1)
+        let column = selectedIndex < visible.lowerBound ? columns.lowerBound : columns.upperBound
+        selectedIndex = min(column * layout.rows + layout.row(of: selectedIndex), items.count - 1)
     }
 
     public func selectWithoutScrolling(_ index: Int) {
@@ -277,6 +296,9 @@ public final class CarouselModel {
         scroll.step(to: now)
         let events = scroll.takeEvents()
         if scroll.offset > before { lastScrollDirection = 1 } else if scroll.offset < before { lastScrollDirection = -1 }
+        if events.contains(where: { $0 == .didEndDecelerating || $0 == .didEndDragging(willDecelerate: false) }) {
+            bringSelectionOnScreen()
+        }
         layoutCells()
         applyCompletions()
         upgradeFromCache()

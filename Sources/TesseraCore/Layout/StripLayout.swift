@@ -110,6 +110,18 @@ public struct StripLayout: Equatable, Sendable {
         return firstColumn * rows..<min(itemCount, (lastColumn + 1) * rows)
     }
 
+    /// Columns wholly inside the viewport at scroll `offset`; nil when none is (a viewport narrower than a
+    /// cell, or no items).
+    public func wholeColumns(offset: Double) -> ClosedRange<Int>? {
+        guard columnCount > 0, viewportSize.width > 0 else { return nil }
+        // A column starting within a rounding error of the viewport's edge counts as inside it.
+        let slack = 1e-6
+        let first = max(0, Int(((offset - inset - slack) / columnWidth).rounded(.up)))
+        let last = min(columnCount - 1,
+                       Int(((offset + viewportSize.width - inset - cellSize.width + slack) / columnWidth).rounded(.down)))
+        return first <= last ? first...last : nil
+    }
+
     /// The item under `point` (viewport coordinates) at scroll `offset`, or nil for gaps, insets, empty
     /// slots of the last column and points outside the viewport.
     public func index(at point: Point, offset: Double) -> Int? {

@@ -42,6 +42,8 @@ public final class Viewer {
     /// what the frame time is made of, so a slow frame can be told apart as ours or SDL's.
     private var phasesOfFrame: [FramePhases] = []
     private var pointScale = 1.0
+    /// The selection the window title names.
+    private var titledSelection: Int?
     // Mouse press bookkeeping to tell a click from a drag.
     private var press: (x: Double, y: Double, moved: Bool)?
 
@@ -191,6 +193,8 @@ public final class Viewer {
         case .strip:
             let started = records ? clock.now() : now
             model.update(now: now)
+            // A scroll that came to rest can have moved the selection on screen.
+            if model.selectedIndex != titledSelection { updateTitle() }
             let updated = clock.now()
             carouselView.uploadPending(now: now, frameElapsedMs: (updated - now).seconds * 1000)
             let uploaded = records ? clock.now() : updated
@@ -366,6 +370,7 @@ public final class Viewer {
     }
 
     private func updateTitle() {
+        titledSelection = model.selectedIndex
         guard !model.items.isEmpty else {
             window.setTitle("No images - Tessera")
             return

@@ -251,6 +251,76 @@ final class CarouselModelTests: XCTestCase {
         XCTAssertEqual(model.scroll.offset, 0, accuracy: 0.5)
     }
 
+    /// A drag, fling or wheel that leaves the selection off screen brings it to the nearest whole image on
+    /// screen once the strip rests, so Right steps on from there instead of scrolling back to the start.
+    func testScrollingTheSelectionOutOfViewBringsItToTheNearestImageOnScreen() {
+        let (model, _) = makeModel(count: 200, scheduler: .inline(), loader: Fixture.loader())
+        var time = Duration.zero
+        func settle() { for _ in 0..<400 { time += .milliseconds(16); model.update(now: time); if !model.scroll.isMoving { break } } }
+        XCTAssertEqual(model.selectedIndex, 0)
+
+        // A fling to the right: the selection stays put while the strip moves, then joins it.
+        model.beginDrag(x: 1100, time: time)
+        for step in 1...6 { time += .milliseconds(10); model.drag(x: 1100 - 150 * Double(step), time: time); model.update(now: time) }
+        model.endDrag(time: time)
+        time += .milliseconds(16)
+        model.update(now: time)
+        XCTAssertTrue(model.scroll.isDecelerating)
+        XCTAssertEqual(model.selectedIndex, 0, "not while the strip moves")
+        settle()
+        let whole = try! XCTUnwrap(model.layout.wholeColumns(offset: model.scroll.offset))
+        XCTAssertGreaterThan(whole.lowerBound, 3, "the fling went several screens")
+        XCTAssertEqual(model.selectedIndex, whole.lowerBound, "the first whole image, nearest to where it was")
+
+        // Right steps on from there without scrolling back.
+        let offset = model.scroll.offset
+        model.moveSelection(columns: 1, time: time)
+        settle()
+        XCTAssertEqual(model.selectedIndex, whole.lowerBound + 1)
+        XCTAssertEqual(model.scroll.offset, offset, accuracy: 0.5, "the next image was already on screen")
+
+        // The wheel back towards the start: the selection is now right of the screen and comes to its last
+        // whole image.
+        model.scrollBy(-20 * 416, time: time)
+        let back = try! XCTUnwrap(model.layout.wholeColumns(offset: model.scroll.offset))
+        XCTAssertEqual(model.selectedIndex, back.upperBound)
+
+        // A drag that leaves a partly shown selection on screen keeps it (a click on an edge cell).
+        model.selectWithoutScrolling(back.upperBound + 1)
+        model.beginDrag(x: 600, time: time)
+        model.endDrag(time: time)
+        settle()
+        XCTAssertEqual(model.selectedIndex, back.upperBound + 1)
+    }
+
+    /// A key's animated scroll towards a selection off screen is not taken for the user's scrolling, even
+    /// when it cuts a fling short.
+    func testAKeyDuringAFlingKeepsItsSelection() {
+        let (model, _) = makeModel(count: 200, scheduler: .inline(), loader: Fixture.loader())
+        var time = Duration.zero
+        model.beginDrag(x: 1100, time: time)
+        for step in 1...6 { time += .milliseconds(10); model.drag(x: 1100 - 150 * Double(step), time: time); model.update(now: time) }
+        model.endDrag(time: time)
+        for _ in 0..<10 { time += .milliseconds(16); model.update(now: time) }
+        XCTAssertTrue(model.scroll.isDecelerating)
+        model.selectLast(time: time)
+        for _ in 0..<200 { time += .milliseconds(16); model.update(now: time) }
+        XCTAssertFalse(model.scroll.isMoving)
+        XCTAssertEqual(model.selectedIndex, 199)
+        XCTAssertEqual(model.scroll.offset, model.scroll.maxOffset, accuracy: 0.5)
+    }
+
+    /// In a grid the selection keeps its row when it joins the screen.
+    func testInAGridTheSelectionKeepsItsRow() {
+        let (model, _) = makeModel(count: 200, scheduler: .inline(), loader: Fixture.loader()) { $0.rows = 2 }
+        model.update(now: .zero)
+        model.moveSelection(rows: 1, time: .zero)
+        XCTAssertEqual(model.selectedIndex, 1)
+        model.scrollBy(30 * 416, time: .milliseconds(16))
+        let whole = try! XCTUnwrap(model.layout.wholeColumns(offset: model.scroll.offset))
+        XCTAssertEqual(model.selectedIndex, whole.lowerBound * 2 + 1)
+    }
+
     func testHiDPIDecodesAtThePixelSizeOfTheCell() {
         let coordinator = LoadCoordinator(cache: CostCache(), scheduler: .inline(), loader: Fixture.loader())
         let model = CarouselModel(items: Fixture.items(3), configuration: CarouselConfiguration(), coordinator: coordinator,
