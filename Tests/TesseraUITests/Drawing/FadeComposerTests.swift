@@ -1,3 +1,4 @@
+import CSDL2
 import XCTest
 @testable import TesseraCore
 @testable import TesseraUI
@@ -85,6 +86,28 @@ final class FadeComposerTests: XCTestCase {
         canvas.renderer.draw(texture.texture, source: whole, destination: pictureRect)
         let frame = try canvas.renderer.readPixels()
         XCTAssertEqual(frame.pixel(x: pictureRect.x + 3, y: pictureRect.y + 20), picture.pixel(x: 3, y: 20))
+        withExtendedLifetime(canvas) {}
+    }
+
+    /// When SDL will not lock the texture (here a static one, which SDL never locks), the step is not
+    /// composed: the caller blends instead, and the texture still holds the picture, not a half-written mix.
+    func testATextureSDLWillNotLockFallsBackWithThePictureIntact() throws {
+        let canvas = try HeadlessCanvas(width: 64, height: 48)
+        let created = SDL_CreateTexture(canvas.renderer.pointer, SDL_PIXELFORMAT_RGB888.rawValue,
+                                        Int32(SDL_TEXTUREACCESS_STATIC.rawValue), 40, 30)
+        let texture = ImageTexture(texture: Texture(owning: try XCTUnwrap(created), renderer: canvas.renderer), isOpaque: true)
+        texture.upload(picture)
+        XCTAssertFalse(texture.showFadeStep(of: picture, area: whole, alpha: 0.5, over: background,
+                                            icon: try XCTUnwrap(FadeComposer.Icon(icon)), at: iconOrigin, composer: FadeComposer()))
+        texture.prepare(alpha: 1)
+        canvas.renderer.clear(background)
+        canvas.renderer.draw(texture.texture, destination: pictureRect)
+        let frame = try canvas.renderer.readPixels()
+        for y in 0..<picture.height {
+            for x in 0..<picture.width {
+                XCTAssertEqual(frame.pixel(x: pictureOrigin.x + x, y: pictureOrigin.y + y), picture.pixel(x: x, y: y), "(\(x), \(y))")
+            }
+        }
         withExtendedLifetime(canvas) {}
     }
 
