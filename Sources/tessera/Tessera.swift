@@ -116,6 +116,7 @@ struct Browse: ParsableCommand {
           i                   toggle the file name overlay
           q                   quit
         Mouse: drag to scroll (release while moving to fling), wheel or touchpad to scroll, click to select.
+        Scrolling the selection off screen brings it to the nearest image on screen when the strip rests.
         In the single image: Left/Right or the wheel step through the images.
         """)
 
