@@ -58,6 +58,17 @@ final class FadeComposerTests: XCTestCase {
         return largest
     }
 
+    /// The frame shows the picture itself, pixel for pixel, at `pictureRect`.
+    private func assertShowsThePicture(_ canvas: HeadlessCanvas, file: StaticString = #filePath, line: UInt = #line) throws {
+        let frame = try canvas.renderer.readPixels()
+        for y in 0..<picture.height {
+            for x in 0..<picture.width {
+                XCTAssertEqual(frame.pixel(x: pictureOrigin.x + x, y: pictureOrigin.y + y), picture.pixel(x: x, y: y),
+                               "(\(x), \(y))", file: file, line: line)
+            }
+        }
+    }
+
     func testAComposedFadeStepLooksLikeTheRenderersBlend() throws {
         let canvas = try HeadlessCanvas(width: 64, height: 48)
         let composerIcon = try XCTUnwrap(FadeComposer.Icon(icon))
@@ -102,12 +113,7 @@ final class FadeComposerTests: XCTestCase {
         texture.prepare(alpha: 1)
         canvas.renderer.clear(background)
         canvas.renderer.draw(texture.texture, destination: pictureRect)
-        let frame = try canvas.renderer.readPixels()
-        for y in 0..<picture.height {
-            for x in 0..<picture.width {
-                XCTAssertEqual(frame.pixel(x: pictureOrigin.x + x, y: pictureOrigin.y + y), picture.pixel(x: x, y: y), "(\(x), \(y))")
-            }
-        }
+        try assertShowsThePicture(canvas)
         withExtendedLifetime(canvas) {}
     }
 
@@ -120,12 +126,7 @@ final class FadeComposerTests: XCTestCase {
         texture.restorePicture(picture)
         texture.prepare(alpha: 1)
         canvas.renderer.draw(texture.texture, destination: pictureRect)
-        let frame = try canvas.renderer.readPixels()
-        for y in 0..<picture.height {
-            for x in 0..<picture.width {
-                XCTAssertEqual(frame.pixel(x: pictureOrigin.x + x, y: pictureOrigin.y + y), picture.pixel(x: x, y: y), "(\(x), \(y))")
-            }
-        }
+        try assertShowsThePicture(canvas)
         withExtendedLifetime(canvas) {}
     }
 }
