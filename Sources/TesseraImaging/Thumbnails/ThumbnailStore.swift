@@ -219,27 +219,11 @@ public final class ThumbnailStore: Sendable {
     /// Thumbnails are small; a "thumbnail" bigger than this is not one and is not read.
     private static let maximumThumbnailBytes = 32 << 20
 
+    /// The file's bytes; nil when it is missing, empty, not a regular file or too big to be a thumbnail. A
+    /// short read (the file shrank) is what there is: the PNG checks catch the rest.
     private static func readSmallFile(_ path: String) -> Data? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size > 0,
-              st.st_size <= maximumThumbnailBytes else { return nil }
-        let size = Int(st.st_size)
-        var bytes = [UInt8](repeating: 0, count: size)
-        var done = 0
-        let ok = bytes.withUnsafeMutableBytes { buffer -> Bool in
-            while done < size {
-                let n = read(fd, buffer.baseAddress! + done, size - done)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                done += n
-            }
-            return true
-        }
-        // A short read (the file shrank) is read as what there is; the PNG checks catch the rest.
-        return ok || done > 0 ? Data(bytes.prefix(done)) : nil
+        guard let file = try? ImageFile(path: path), file.size <= maximumThumbnailBytes else { return nil }
+        return try? file.readAll()
     }
 
     private static func writeAll(_ fd: Int32, _ data: Data) -> String? {

@@ -31,29 +31,18 @@ enum ScanlineSources {
     /// returns a source positioned at the first row. Nothing is decoded yet for JPEG and PNG.
     static func open(_ path: String, fallbackDecoders: [any ImageDecoding],
                      pixelLimitForWholeDecode: Int) throws(TileCutError.Reason) -> any ScanlineSource {
-        let fd = openForReading(path)
-        guard fd >= 0 else {
-            let err = errno
-            if err == ENOENT || err == ENOTDIR { throw .missing }
-            throw .unreadable(String(cString: strerror(err)))
+        let file: ImageFile
+        let format: ImageFormat
+        do {
+            file = try ImageFile(path: path)
+            format = try file.sniff()
+        } catch {
+            throw TileCutError.Reason(error)
         }
-        var handedOver = false
-        defer { if !handedOver { close(fd) } }
-
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
-        guard st.st_mode & S_IFMT == S_IFREG else { throw .unreadable("not a regular file") }
-        guard st.st_size > 0 else { throw .empty }
-        var magic = [UInt8](repeating: 0, count: ImageFormat.sniffLength)
-        let got = magic.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        guard got >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
-        let format = ImageFormat.sniff(magic.prefix(got))
 
         switch format {
         case .jpeg, .png:
-            // Back to blocking reads (irrelevant for regular files, but the C side uses stdio).
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-            handedOver = true
+            let fd = file.takeDescriptor()
             let source: any ScanlineSource = format == .jpeg ? try JPEGRowReader(fd: fd) : try PNGRowReader(fd: fd)
             if (source as? WholeImageNeeding)?.needsWholeImage == true {
                 let (pixels, overflow) = source.width.multipliedReportingOverflow(by: source.height)
@@ -71,11 +60,6 @@ enum ScanlineSources {
                                                pixelLimit: pixelLimitForWholeDecode)
         }
     }
-}
-
-/// O_NONBLOCK so that opening a FIFO does not wait for a writer (it is refused by fstat next).
-private func openForReading(_ path: String) -> Int32 {
-    open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
 }
 
 /// A source whose rows cost the whole image's memory (see `ScanlineSource`).
