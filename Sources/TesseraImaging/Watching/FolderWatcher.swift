@@ -341,7 +341,7 @@ private final class WatchLoop {
             for path in baseline.keys { settling.note(path, at: now) }
         }
         for folder in setup.folders {
-            let found = watchTree(Self.withoutTrailingSlashes(folder), takesImages: true,
+            let found = watchTree(FolderLister.withoutTrailingSlashes(folder), takesImages: true,
                                   descends: setup.recursive, singleFiles: [:], isGiven: true)
             learnInitial(found)
             if shared.isStopRequested { return }
@@ -398,14 +398,12 @@ private final class WatchLoop {
 
         var found = Array(singleFiles.values)
         guard folder.takesImages || folder.descends else { return found }
-        for entry in Self.listFolder(folder.path) where !entry.name.hasPrefix(".") {
-            let entryPath = Self.join(folder.path, entry.name)
-            if entry.isFolder {
-                if folder.descends {
-                    found += watchTree(entryPath, takesImages: true, descends: true, singleFiles: [:], isGiven: false)
-                }
-            } else if folder.takesImages, Self.isImageName(entry.name) {
-                found.append(entryPath)
+        let listing = FolderLister.list(folder.path)
+        if folder.takesImages { found += listing.images.map { FolderLister.path(of: $0, in: folder.path) } }
+        if folder.descends {
+            for name in listing.subfolders {
+                found += watchTree(FolderLister.path(of: name, in: folder.path), takesImages: true, descends: true,
+                                   singleFiles: [:], isGiven: false)
             }
         }
         return found
@@ -564,7 +562,7 @@ private final class WatchLoop {
             return
         }
         guard !name.isEmpty else { return }
-        let path = Self.join(folder.path, name)
+        let path = FolderLister.path(of: name, in: folder.path)
         let now = clock.now
         if mask & IN_ISDIR != 0 {
             guard folder.descends, !name.hasPrefix(".") else { return }
@@ -578,7 +576,7 @@ private final class WatchLoop {
             return
         }
         if let file = folder.singleFiles[name] { settling.note(file, at: now) }
-        if folder.takesImages, Self.isImageName(name) { settling.note(path, at: now) }
+        if folder.takesImages, FolderLister.isImageName(name) { settling.note(path, at: now) }
     }
 
     /// Stats every path that has been quiet for the settle delay and reports those that differ from
@@ -597,57 +595,16 @@ private final class WatchLoop {
 
     // MARK: Paths
 
-    private static func isImageName(_ name: String) -> Bool {
-        !name.hasPrefix(".") && ImagePathCollector.imageExtensions.contains((name as NSString).pathExtension.lowercased())
-    }
-
-    /// Joined as ImagePathCollector's appendingPathComponent joins a folder and a name.
-    private static func join(_ folder: String, _ name: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
-    }
-
     private static func isInside(_ path: String, _ folder: String) -> Bool {
         path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
-    }
-
-    /// "/" stays "/"; "photos/" becomes "photos".
-    private static func withoutTrailingSlashes(_ path: String) -> String {
-        var path = Substring(path)
-        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        return String(path)
     }
 
     /// A file path's folder and name; "." for a bare name. (Not NSString.deletingLastPathComponent,
     /// which traps on "." in corelibs Foundation.)
     private static func split(_ file: String) -> (folder: String, name: String) {
-        let file = withoutTrailingSlashes(file)
+        let file = FolderLister.withoutTrailingSlashes(file)
         guard let slash = file.lastIndex(of: "/") else { return (".", file) }
-        let folder = withoutTrailingSlashes(String(file[...slash]))
+        let folder = FolderLister.withoutTrailingSlashes(String(file[...slash]))
         return (folder, String(file[file.index(after: slash)...]))
-    }
-
-    /// The folder's entries, whether each is a folder (symlinks followed); empty when it cannot be read.
-    private static func listFolder(_ path: String) -> [(name: String, isFolder: Bool)] {
-        guard let directory = opendir(path) else { return [] }
-        defer { closedir(directory) }
-        var entries: [(name: String, isFolder: Bool)] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard name != ".", name != ".." else { continue }
-            let type = Int(entry.pointee.d_type)
-            let isFolder: Bool
-            if type == Int(DT_DIR) {
-                isFolder = true
-            } else if type == Int(DT_LNK) || type == Int(DT_UNKNOWN) {
-                var status = stat()
-                isFolder = stat(join(path, name), &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
-            } else {
-                isFolder = false
-            }
-            entries.append((name, isFolder))
-        }
-        return entries
     }
 }
