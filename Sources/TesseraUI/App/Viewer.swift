@@ -19,7 +19,7 @@ public final class Viewer {
     /// Watches the browsed folders; nil when not asked for or inotify is unavailable.
     private var watcher: FolderWatcher?
     /// What the watcher saw, waiting for the main thread.
-    private let fileChanges = Inbox<FolderChange>()
+    private let fileChanges = Inbox<ItemChange>()
     private var fileChangesApplied = 0
     private let model: CarouselModel
     private let carouselView: CarouselView
@@ -142,12 +142,7 @@ public final class Viewer {
         guard !changes.isEmpty else { return }
         fileChangesApplied += changes.count
         let shownItem = model.items.indices.contains(model.selectedIndex) ? model.items[model.selectedIndex] : nil
-        model.apply(changes.map { change in
-            switch change.kind {
-            case .present(let version): return .present(path: change.path, version: version)
-            case .removed: return .removed(path: change.path)
-            }
-        })
+        model.apply(changes)
         updateTitle()
         guard mode == .detail else { return }
         if model.items.isEmpty {

@@ -45,7 +45,7 @@ final class FolderListerTests: XCTestCase {
         let items = try ImagePathCollector().collect([typed])
         XCTAssertEqual(items.map(\.path), [dir.path("a.jpg")])
 
-        let changes = Mutex<[FolderChange]>([])
+        let changes = Mutex<[ItemChange]>([])
         let watcher = try FolderWatcher(folders: [typed], settleDelay: .milliseconds(20)) { new in changes.withLock { $0 += new } }
         defer { watcher.stop() }
         XCTAssertTrue(watcher.waitUntilWatching())
