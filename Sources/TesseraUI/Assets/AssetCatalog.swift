@@ -49,7 +49,7 @@ public final class AssetCatalog {
         if let original = originals[name] { return original }
         if missing.contains(name) { return nil }
         guard let url = folder?.appendingPathComponent("\(name).png"), let data = try? Data(contentsOf: url),
-              let pixels = try? SDLImageDecoder().decode(data, format: .png, targetSize: nil) else {
+              let pixels = try? PNGDecoder().decode(data, format: .png, targetSize: nil) else {
             logger.warning("UI asset \(name).png not found or unreadable; drawing a plain fallback")
             missing.insert(name)
             return nil
