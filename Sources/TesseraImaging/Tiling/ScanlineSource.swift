@@ -1,17 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import CTesseraJPEG
 import Foundation
 import TesseraCore
 
 /// Rows of an image, top to bottom, as B, G, R, A bytes: what the tile cutter reads instead of a whole
 /// decoded image, so memory follows the image's width, not its area.
 ///
-/// JPEG and PNG are read row by row through libjpeg and libpng (via the CTesseraJPEG shim, which traps
-/// their errors). Other formats, and the JPEG/PNG variants that cannot be produced row by row in bounded
+/// JPEG and PNG are read row by row by `JPEGRowReader` and `PNGRowReader`. Other formats, and the JPEG/PNG variants that cannot be produced row by row in bounded
 /// memory (progressive JPEG, interlaced PNG), are decoded whole, and only below a pixel limit.
 protocol ScanlineSource: AnyObject {
     var width: Int { get }
