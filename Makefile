@@ -1,7 +1,8 @@
 # Tessera: `make run` opens the viewer on the bundled samples, `make test` runs the whole suite headless.
 # Both first install the Debian packages Tessera needs, if any is missing.
 
-# libcurl4: what Foundation's URLSession (remote images) runs on.
+# libcurl4: what Foundation's URLSession (remote images) runs on. libssl-dev: libcrypto's MD5, which names
+# cache files.
 APT_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libsdl2-ttf-dev \
                 libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libexif-dev libpixman-1-dev libssl-dev \
                 fonts-dejavu-core libcurl4
