@@ -36,28 +36,38 @@ let package = Package(
         .target(name: "TesseraImaging",
                 dependencies: ["TesseraCore", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG", "CCrypto",
                                .product(name: "Logging", package: "swift-log")]),
-        // The only module that talks to SDL.
+        // The only module that imports CSDL2: Swift classes owning SDL's windows, renderers, textures and
+        // fonts, its events as a Swift enum, SDL_image's files. No other C type or pointer leaves it.
+        .target(name: "TesseraSDL",
+                dependencies: ["TesseraCore", "CSDL2", .product(name: "Logging", package: "swift-log")]),
+        // Windows, views and the frame loop, drawing through TesseraSDL.
         .target(name: "TesseraUI",
-                dependencies: ["TesseraCore", "TesseraImaging", "TesseraRemote", "CSDL2", "CPixman",
+                dependencies: ["TesseraCore", "TesseraImaging", "TesseraRemote", "TesseraSDL", "CPixman",
                                .product(name: "Logging", package: "swift-log")]),
         // Remote images: the download table over URLSession (FoundationNetworking), with a disk cache.
         .target(name: "TesseraRemote",
                 dependencies: ["TesseraCore", "TesseraImaging", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "tessera",
-                          dependencies: ["TesseraUI", "TesseraImaging", "TesseraCore",
+                          dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")]),
 
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
         // CPNG: fixtures written with libpng's own simplified API, apart from the code under test.
         .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG"]),
-        .testTarget(name: "TesseraUITests", dependencies: ["TesseraUI", "TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG"]),
+        // TesseraImaging: PNGs for SDL_image to read, from the product's own writer.
+        .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
+        .testTarget(name: "TesseraUITests",
+                    dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG"]),
         .testTarget(name: "TesseraRemoteTests",
                     dependencies: ["TesseraRemote", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
         // Runs the built binary; depending on it makes `swift test` build it first.
         .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraTestSupport"]),
-        // What several test targets share: the loopback HTTP server, the sample images, Deep Zoom fixtures.
-        .target(name: "TesseraTestSupport", dependencies: ["TesseraCore", "TesseraImaging"], path: "Tests/TesseraTestSupport"),
+        // What several test targets share: the loopback HTTP server, the sample images, Deep Zoom fixtures,
+        // a headless SDL canvas, a log that collects messages.
+        .target(name: "TesseraTestSupport",
+                dependencies: ["TesseraCore", "TesseraImaging", "TesseraSDL", .product(name: "Logging", package: "swift-log")],
+                path: "Tests/TesseraTestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,6 +9,7 @@ import Foundation
 import Synchronization
 import TesseraCore
 import TesseraImaging
+import TesseraSDL
 import TesseraUI
 
 /// `tessera tile`: cuts an image into Deep Zoom tiles (or the Core Animation book's flat tiles), streaming.

@@ -3,6 +3,7 @@ import Logging
 import TesseraCore
 import TesseraImaging
 import TesseraRemote
+import TesseraSDL
 
 /// The application: owns SDL on the main thread, runs the frame loop, routes input to the strip or the
 /// single-image view, and collects the run report.
@@ -55,7 +56,7 @@ public final class Viewer {
         let sizeFactor = options.pixelScale == nil ? 1 : forcedScale
         window = try Window(system: system, title: "Tessera", width: Int(Double(options.windowWidth) * sizeFactor),
                             height: Int(Double(options.windowHeight) * sizeFactor))
-        if options.fullscreen { window.setFullscreen(true) }
+        if options.fullscreen { window.switchFullscreen(true) }
         renderer = try Renderer(window: window, software: options.headless, vsync: !options.headless)
         assets = AssetCatalog(folder: ResourceLocator.resourcesFolder()?.appendingPathComponent("UI"), renderer: renderer)
         text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
@@ -248,7 +249,7 @@ public final class Viewer {
             return
         }
         if case .keyDown(.character("f"), _) = event {
-            window.setFullscreen(!window.isFullscreen)
+            window.switchFullscreen(!window.isFullscreen)
             return
         }
         switch mode {

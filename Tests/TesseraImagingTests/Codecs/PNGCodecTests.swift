@@ -85,6 +85,14 @@ final class PNGCodecTests: XCTestCase {
         XCTAssertEqual(PNGThumbnailIO.read(withText)?.fields["Title"], "Grüße")
     }
 
+    func testWrittenFileReadsBackAndAnUnwritablePathThrows() throws {
+        let dir = try TemporaryDirectory()
+        try PNGEncoder.write(pattern(alpha: 90), to: dir.path("out.png"))
+        let written = try Data(contentsOf: dir.url.appendingPathComponent("out.png"))
+        XCTAssertEqual(PNGThumbnailIO.read(written)?.pixels.bytes, pattern(alpha: 90).bytes)
+        XCTAssertThrowsError(try PNGEncoder.write(pattern(), to: "/nonexistent-folder/out.png"))
+    }
+
     /// Fields the caller rejects before the image data stop the read before any pixel is decoded.
     func testEarlyRejection() throws {
         let png = try PNGEncoder.encode(pattern(), text: fields)

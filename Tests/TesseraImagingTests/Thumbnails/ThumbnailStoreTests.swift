@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TesseraCore
 import TesseraImaging
+import TesseraTestSupport
 import XCTest
 
 /// The freedesktop thumbnail cache and the loader in front of it. Every test has its own cache folder;

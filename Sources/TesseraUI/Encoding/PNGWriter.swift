@@ -1,8 +1,7 @@
 import TesseraCore
 import TesseraImaging
 
-/// Writes pixels SDL read back from the renderer (screenshots) as a PNG file, through Imaging's one PNG
-/// writer.
+/// Writes pixel buffers as PNG files (screenshots of what SDL read back), through Imaging's one PNG writer.
 public enum PNGWriter {
     public static func write(_ buffer: PixelBuffer, to path: String) throws {
         try PNGEncoder.write(buffer, to: path)
