@@ -32,6 +32,9 @@ public struct PixelBuffer: Sendable {
     /// The size of the image these pixels were decoded from, when known (after orientation). A reduced
     /// preview is drawn at the size the source would have in the cell, not stretched blindly.
     public var sourceSize: PixelSize?
+    /// The ICC profile embedded in the image these pixels were decoded from, when the decoder found one;
+    /// nil means the pixels are sRGB.
+    public var colourProfile: [UInt8]?
 
     public init(width: Int, height: Int, bytes: [UInt8]) {
         precondition(bytes.count == width * height * 4, "PixelBuffer: \(bytes.count) bytes for \(width)x\(height)")
