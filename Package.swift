@@ -26,15 +26,35 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Cairo's pixel compositor (SIMD): a fading picture mixed over its placeholder on the CPU.
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
+        // The decoders of the formats beyond JPEG, PNG and WebP, one library each (docs/FORMATS.md says why).
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
+        // GLib's object system and cairo, for the C wrapper over librsvg and gdk-pixbuf below.
+        .systemLibrary(name: "CGObject", pkgConfig: "gobject-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        // libraw_r, the thread-safe build. No pkgConfig: its link flags carry -fopenmp, which SwiftPM refuses.
+        .systemLibrary(name: "CRaw", providers: [.apt(["libraw-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libjpeg and libpng (the tile cutter's row readers, the one PNG reader and writer): their error
         // handlers must longjmp, which Swift cannot.
         .target(name: "CTesseraJPEG", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("jpeg")]),
+        // libtiff: its tag getter is variadic, which Swift cannot call, and its error handler is set per file.
+        .target(name: "CTesseraTIFF", linkerSettings: [.linkedLibrary("tiff")]),
+        // librsvg (SVG) and gdk-pixbuf (BMP) behind plain C functions, so no GLib type or include path reaches
+        // Swift. Their pkg-config files bring -pthread (through GIO), which SwiftPM refuses; GLib's own
+        // include paths come from CGObject's and CCairo's pkg-config files, and these two fixed folders
+        // are all that is left.
+        .target(name: "CTesseraGLib", dependencies: ["CGObject", "CCairo"],
+                cSettings: [.unsafeFlags(["-I/usr/include/librsvg-2.0", "-I/usr/include/gdk-pixbuf-2.0"])],
+                linkerSettings: [.linkedLibrary("rsvg-2"), .linkedLibrary("gdk_pixbuf-2.0")]),
 
         // No C, no SDL: geometry, scrolling physics, layout, reuse, caches, scheduling, timing.
         .target(name: "TesseraCore"),
         // Decoders, scaling, format sniffing. No SDL: SDL_image's decoder is injected from TesseraUI.
         .target(name: "TesseraImaging",
                 dependencies: ["TesseraCore", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG", "CCrypto",
+                               "CHeif", "CJXL", "CGIF", "CRaw", "CZlib", "CTesseraTIFF", "CTesseraGLib",
                                .product(name: "Logging", package: "swift-log")]),
         // The only module that imports CSDL2: Swift classes owning SDL's windows, renderers, textures and
         // fonts, its events as a Swift enum, SDL_image's files. No other C type or pointer leaves it.

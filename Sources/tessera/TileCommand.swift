@@ -116,7 +116,7 @@ struct Tile: ParsableCommand {
     static func needsWholeImageDecoder(_ path: String) -> Bool {
         guard let head = ImageFile.head(ofFileAt: path, count: ImageFormat.sniffLength) else { return false }
         switch ImageFormat.sniff(head) {
-        case .jpeg, .png, .unknown: return false
+        case .jpeg, .png, .heif, .avif, .jxl, .svg, .raw, .unknown: return false
         case .gif, .webp, .bmp, .tiff: return true
         }
     }

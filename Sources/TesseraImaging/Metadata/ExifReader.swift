@@ -69,7 +69,7 @@ public enum ExifReader {
         case .jpeg: return jpegExif(raw)
         case .png: return pngExif(raw)
         case .webp: return webpExif(raw)
-        case .tiff, .gif, .bmp, .unknown: return nil
+        case .tiff, .gif, .bmp, .heif, .avif, .jxl, .svg, .raw, .unknown: return nil
         }
     }
 

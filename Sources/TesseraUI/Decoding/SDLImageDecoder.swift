@@ -12,7 +12,7 @@ public struct SDLImageDecoder: ImageDecoding {
     public func canDecode(_ format: ImageFormat) -> Bool {
         switch format {
         case .png, .gif, .webp, .bmp, .tiff, .jpeg: return true
-        case .unknown: return false
+        case .heif, .avif, .jxl, .svg, .raw, .unknown: return false
         }
     }
 

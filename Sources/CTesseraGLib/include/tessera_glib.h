@@ -1,0 +1,2 @@
+#include <stdint.h>
+int tessera_glib_probe(void);

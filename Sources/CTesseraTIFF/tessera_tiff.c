@@ -1,0 +1,1 @@
+#include "tessera_tiff.h"
