@@ -27,11 +27,18 @@ public struct ImageHeader: Sendable, Equatable {
     /// Returns nil when the format is unknown or the header is incomplete or malformed, including a header
     /// that claims a zero dimension. A nil result for data that sniffs as an image therefore means
     /// "truncated or broken", which is how the loader reports it.
-    public static func read(_ data: Data) -> ImageHeader? {
+    ///
+    /// - Parameter isWholeFile: false when `data` is a prefix of the file. HEIF, AVIF, SVG and camera RAW
+    ///   sizes are then not read (nil): libheif refuses a file whose items reach past its end, an SVG's
+    ///   size needs the whole document parsed, and a raw file's dimensions may sit anywhere in it, where
+    ///   a prefix would give wrong ones rather than none.
+    public static func read(_ data: Data, isWholeFile: Bool = true) -> ImageHeader? {
         let format = ImageFormat.sniff(data)
+        if !isWholeFile && [.heif, .avif, .svg, .raw].contains(format) { return nil }
         let dims: (Int, Int)?
         switch format {
         case .jpeg: dims = jpegSize(data)
+        case .heif, .avif: dims = data.withUnsafeBytes { HEIFFile.primarySize($0) }
         case .unknown: return nil
         default:
             dims = data.withUnsafeBytes { raw -> (Int, Int)? in

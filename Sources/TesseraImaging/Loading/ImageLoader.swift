@@ -89,7 +89,7 @@ public struct ImageLoader: Sendable {
         var done = try read(from: 0, to: probeEnd)
         if done < size && done >= ImageFormat.sniffLength {
             let probe = Data(bytesNoCopy: buffer, count: done, deallocator: .none)
-            if let probed = ImageHeader.read(probe) {
+            if let probed = ImageHeader.read(probe, isWholeFile: false) {
                 try checkPixelLimit(probed)
                 header = probed
             }
