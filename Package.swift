@@ -74,7 +74,9 @@ let package = Package(
 
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
         // CPNG: fixtures written with libpng's own simplified API, apart from the code under test.
-        .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG"]),
+        // CGIF, CTesseraTIFF: GIF and TIFF fixtures written with giflib's and libtiff's own encoders.
+        .testTarget(name: "TesseraImagingTests",
+                    dependencies: ["TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG", "CGIF", "CTesseraTIFF"]),
         // TesseraImaging: PNGs for SDL_image to read, from the product's own writer.
         .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
         .testTarget(name: "TesseraUITests",
