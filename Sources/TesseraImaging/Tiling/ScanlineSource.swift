@@ -78,7 +78,8 @@ final class DecodedImageSource: ScanlineSource {
     static func load(_ path: String, format: ImageFormat, decoders: [any ImageDecoding],
                      pixelLimit: Int) throws(TileCutError.Reason) -> DecodedImageSource {
         guard decoders.contains(where: { $0.canDecode(format) }) else { throw .unsupportedFormat(format.displayName) }
-        let loader = ImageLoader(decoders: decoders, pixelLimit: pixelLimit, byteLimit: Int.max)
+        // Stored orientation, as for JPEG and PNG (and as vips cuts).
+        let loader = ImageLoader(decoders: decoders, pixelLimit: pixelLimit, byteLimit: Int.max, applyOrientation: false)
         do {
             return DecodedImageSource(try loader.load(path: path, fitting: nil))
         } catch {

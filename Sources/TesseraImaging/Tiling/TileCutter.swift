@@ -77,11 +77,10 @@ struct TileCutStatistics: Sendable {
 /// EXIF orientation is ignored (as vips does unless asked to autorotate).
 public struct TileCutter: Sendable {
     public let options: TileCutterOptions
-    /// Decoders for formats other than JPEG and PNG, used whole below `pixelLimitForWholeDecode`
-    /// (the command line passes SDL_image's).
+    /// Decoders for formats other than JPEG and PNG, used whole below `pixelLimitForWholeDecode`.
     public let fallbackDecoders: [any ImageDecoding]
 
-    public init(options: TileCutterOptions, fallbackDecoders: [any ImageDecoding] = []) {
+    public init(options: TileCutterOptions, fallbackDecoders: [any ImageDecoding] = ImageDecoders.standard()) {
         self.options = options
         self.fallbackDecoders = fallbackDecoders
     }
