@@ -6,6 +6,6 @@
 public enum ImageDecoders {
     public static func standard(fallback: [any ImageDecoding] = []) -> [any ImageDecoding] {
         [TurboJPEGDecoder(), WebPDecoder(), PNGDecoder(), HEIFDecoder(), JXLDecoder(), SVGDecoder(), TIFFDecoder(),
-         GIFDecoder(), BMPDecoder()] + fallback
+         GIFDecoder(), BMPDecoder(), RawDecoder()] + fallback
     }
 }

@@ -41,6 +41,7 @@ public struct ImageHeader: Sendable, Equatable {
         case .heif, .avif: dims = data.withUnsafeBytes { HEIFFile.primarySize($0) }
         case .jxl: dims = data.withUnsafeBytes { JXLDecodeSession.uprightSize($0) }
         case .svg: dims = data.withUnsafeBytes { SVGDocument.size($0) }
+        case .raw: dims = data.withUnsafeBytes { RawFile.uprightSize($0) }
         case .unknown: return nil
         default:
             dims = data.withUnsafeBytes { raw -> (Int, Int)? in

@@ -1,9 +1,11 @@
 import Foundation
 
-/// Uncompressed little-endian TIFFs written by hand, with every tag under the test's control (extra
-/// samples, colour maps, subfile types, orientation, ICC, SubIFDs); `tiffcp` then compresses or tiles them
+/// Little-endian TIFFs written by hand, with every tag under the test's control (extra samples, colour
+/// maps, subfile types, orientation, ICC, SubIFDs, DNG's tags); `tiffcp` then compresses or tiles them
 /// where a test needs that.
 enum TestTIFF {
+    typealias Entry = (tag: UInt16, type: UInt16, count: Int, bytes: [UInt8])
+
     struct Page {
         var width: Int
         var height: Int
@@ -11,7 +13,7 @@ enum TestTIFF {
         var samples: [UInt16]
         var samplesPerPixel: Int
         var bitsPerSample = 8
-        /// 0 white is zero, 1 black is zero, 2 RGB, 3 palette, 5 separated (CMYK).
+        /// 0 white is zero, 1 black is zero, 2 RGB, 3 palette, 5 separated (CMYK), 6 YCbCr, 32803 CFA.
         var photometric: UInt16
         /// 1 associated alpha, 2 unassociated alpha, for a last sample beyond the colour ones.
         var extraSample: UInt16?
@@ -22,6 +24,11 @@ enum TestTIFF {
         var icc: [UInt8]?
         /// Pages reachable only through this page's SubIFDs tag.
         var subPages: [Page] = []
+        var compression: UInt16 = 1
+        /// The strip's bytes as they go in the file (a JPEG for compression 7); `samples` when nil.
+        var stripData: [UInt8]?
+        /// Further entries (DNG's, say).
+        var extraEntries: [Entry] = []
     }
 
     /// The quadrants as 8-bit RGB samples (or RGBA with `alpha`).
@@ -44,48 +51,51 @@ enum TestTIFF {
         for page in pages {
             let offset = write(page, into: &out)
             patch32(&out, at: nextPointer, UInt32(offset))
-            nextPointer = offset + 2 + entryCount(page) * 12
+            nextPointer = offset + 2 + entries(page).count * 12
         }
         return Data(out)
     }
 
-    private static func entryCount(_ page: Page) -> Int {
-        11 + (page.extraSample != nil ? 1 : 0) + (page.colourMap != nil ? 1 : 0) + (page.orientation != nil ? 1 : 0)
-            + (page.icc != nil ? 1 : 0) + (page.subPages.isEmpty ? 0 : 1)
+    /// The page's entries sorted by tag, as TIFF requires; the strip (273) and SubIFD (330) offsets are
+    /// placeholders, patched once known.
+    private static func entries(_ page: Page) -> [Entry] {
+        var list: [Entry] = [
+            (254, 4, 1, le32(page.subfileType)),
+            (256, 4, 1, le32(UInt32(page.width))),
+            (257, 4, 1, le32(UInt32(page.height))),
+            (258, 3, page.samplesPerPixel, (0..<page.samplesPerPixel).flatMap { _ in le16(UInt16(page.bitsPerSample)) }),
+            (259, 3, 1, le16(page.compression)),
+            (262, 3, 1, le16(page.photometric)),
+            (273, 4, 1, le32(0)),
+            (277, 3, 1, le16(UInt16(page.samplesPerPixel))),
+            (278, 4, 1, le32(UInt32(page.height))),
+            (279, 4, 1, le32(UInt32(stripBytes(page).count))),
+            (284, 3, 1, le16(1)),
+        ]
+        if let orientation = page.orientation { list.append((274, 3, 1, le16(orientation))) }
+        if let map = page.colourMap { list.append((320, 3, map.count, map.flatMap(le16))) }
+        if !page.subPages.isEmpty { list.append((330, 4, page.subPages.count, [UInt8](repeating: 0, count: 4 * page.subPages.count))) }
+        if let extra = page.extraSample { list.append((338, 3, 1, le16(extra))) }
+        if let icc = page.icc { list.append((34675, 7, icc.count, icc)) }
+        list += page.extraEntries
+        return list.sorted { $0.tag < $1.tag }
+    }
+
+    private static func stripBytes(_ page: Page) -> [UInt8] {
+        page.stripData ?? page.samples.flatMap { page.bitsPerSample == 16 ? le16($0) : [UInt8($0)] }
     }
 
     /// Appends `page` (and its sub-pages); returns its directory's offset.
     private static func write(_ page: Page, into out: inout [UInt8]) -> Int {
         if out.count % 2 == 1 { out.append(0) }
         let start = out.count
-        let count = entryCount(page)
+        let entries = entries(page)
+        let valuesStart = start + 2 + entries.count * 12 + 4
         var values: [UInt8] = []
-        let valuesStart = start + 2 + count * 12 + 4
-        var entries: [(UInt16, UInt16, UInt32, [UInt8])] = []  // tag, type, count, value bytes
-        func entry(_ tag: UInt16, _ type: UInt16, _ n: Int, _ bytes: [UInt8]) { entries.append((tag, type, UInt32(n), bytes)) }
-        let stripBytes = page.samples.flatMap { page.bitsPerSample == 16 ? le16($0) : [UInt8($0)] }
-        entry(254, 4, 1, le32(page.subfileType))
-        entry(256, 4, 1, le32(UInt32(page.width)))
-        entry(257, 4, 1, le32(UInt32(page.height)))
-        entry(258, 3, page.samplesPerPixel, (0..<page.samplesPerPixel).flatMap { _ in le16(UInt16(page.bitsPerSample)) })
-        entry(259, 3, 1, le16(1))
-        entry(262, 3, 1, le16(page.photometric))
-        entry(273, 4, 1, le32(0))  // strip offset, patched below
-        if let orientation = page.orientation { entry(274, 3, 1, le16(orientation)) }
-        entry(277, 3, 1, le16(UInt16(page.samplesPerPixel)))
-        entry(278, 4, 1, le32(UInt32(page.height)))
-        entry(279, 4, 1, le32(UInt32(stripBytes.count)))
-        entry(284, 3, 1, le16(1))
-        if let map = page.colourMap { entry(320, 3, map.count, map.flatMap(le16)) }
-        if !page.subPages.isEmpty { entry(330, 4, page.subPages.count, page.subPages.map { _ in [UInt8](repeating: 0, count: 4) }.flatMap { $0 }) }
-        if let extra = page.extraSample { entry(338, 3, 1, le16(extra)) }
-        if let icc = page.icc { entry(34675, 7, icc.count, icc) }
-        precondition(entries.count == count)
-
-        out += le16(UInt16(count))
+        out += le16(UInt16(entries.count))
         var positions: [UInt16: Int] = [:]  // where each tag's value (or its offset) sits
         for (tag, type, n, bytes) in entries {
-            out += le16(tag) + le16(type) + le32(n)
+            out += le16(tag) + le16(type) + le32(UInt32(n))
             if bytes.count <= 4 {
                 positions[tag] = out.count
                 out += bytes + [UInt8](repeating: 0, count: 4 - bytes.count)
@@ -99,7 +109,7 @@ enum TestTIFF {
         out += le32(0)  // next directory: patched by `file`
         out += values
         patch32(&out, at: positions[273]!, UInt32(out.count))
-        out += stripBytes
+        out += stripBytes(page)
         for (i, sub) in page.subPages.enumerated() {
             let offset = write(sub, into: &out)
             patch32(&out, at: positions[330]! + i * 4, UInt32(offset))
