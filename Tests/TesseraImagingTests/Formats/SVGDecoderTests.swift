@@ -38,6 +38,15 @@ final class SVGDecoderTests: XCTestCase {
         Tools.assertQuadrants(image, tolerance: 0, "SVG at 32x24")
     }
 
+    /// Asked directly for more than its own size (as a magnified zoom level would), it draws that many
+    /// pixels rather than scaling up a smaller picture.
+    func testDrawnSharpAboveItsOwnSize() throws {
+        let image = try SVGDecoder().decode(quadrants(), format: .svg, targetSize: PixelSize(width: 256, height: 256))
+        XCTAssertEqual(image.size, PixelSize(width: 256, height: 192))
+        XCTAssertEqual(image.pixel(x: 127, y: 10), Tools.topLeft, "a hard edge: drawn, not interpolated")
+        XCTAssertEqual(image.pixel(x: 128, y: 10), Tools.topRight)
+    }
+
     func testSizeFromViewBoxOrUnitsOrTheDefault() throws {
         XCTAssertEqual(ImageHeader.read(quadrants("viewBox=\"0 0 64 48\""))?.size, PixelSize(width: 64, height: 48))
         XCTAssertEqual(ImageHeader.read(quadrants("width=\"100%\" height=\"100%\" viewBox=\"0 0 64 48\""))?.size,
