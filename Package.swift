@@ -51,7 +51,7 @@ let package = Package(
 
         // No C, no SDL: geometry, scrolling physics, layout, reuse, caches, scheduling, timing.
         .target(name: "TesseraCore"),
-        // Decoders, scaling, format sniffing. No SDL: SDL_image's decoder is injected from TesseraUI.
+        // Decoders (one per format, over its own library), scaling, format sniffing. No SDL.
         .target(name: "TesseraImaging",
                 dependencies: ["TesseraCore", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG", "CCrypto",
                                "CHeif", "CJXL", "CGIF", "CRaw", "CZlib", "CTesseraTIFF", "CTesseraGLib",
