@@ -5,9 +5,10 @@ import TesseraCore
 /// JPEG XL through libjxl: the first frame of an animation, turned upright as the file says.
 ///
 /// Shrinks on load with the 1/8 resolution (DC) image that lossy frames code before their detail: when
-/// that image is at least `TurboJPEGDecoder.qualityMargin` times the target in both dimensions (the same
-/// rule as TurboJPEG's 1/8 scale), decoding stops there, skipping the detail that a thumbnail cannot show.
-/// libjxl gives even that image at full size (upsampled), so this saves time, not memory.
+/// that image is at least the target size, decoding stops there, skipping the detail that a thumbnail
+/// cannot show. The DC image holds each 8 x 8 block's average, an area average itself, so the final
+/// scaling from it needs none of the margin a DCT-scaled JPEG does. libjxl gives even that image at full
+/// size (upsampled), so this saves time, not memory.
 public struct JXLDecoder: ImageDecoding {
     public init() {}
 
@@ -26,7 +27,6 @@ public struct JXLDecoder: ImageDecoding {
     static func dcCovers(_ target: PixelSize, full: PixelSize) -> Bool {
         let wanted = full.aspectFit(in: target)
         let dc = PixelSize(width: (full.width + 7) / 8, height: (full.height + 7) / 8)
-        let margin = TurboJPEGDecoder.qualityMargin
-        return dc.width >= wanted.width * margin && dc.height >= wanted.height * margin
+        return dc.width >= wanted.width && dc.height >= wanted.height
     }
 }
