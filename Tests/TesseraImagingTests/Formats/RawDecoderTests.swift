@@ -12,13 +12,15 @@ final class RawDecoderTests: XCTestCase {
     private let loader = ImageLoader(decoders: [RawDecoder()])
 
     /// A DNG of `rawWidth` x `rawHeight` sensor sites with a JPEG preview of `previewWidth` x `previewHeight`.
+    /// With `claimedSize`, the sensor directory states that size while holding the data of the real one.
     static func dng(rawWidth: Int = 256, rawHeight: Int = 192, previewWidth: Int = 128, previewHeight: Int = 96,
-                    orientation: UInt16? = nil) -> Data {
+                    orientation: UInt16? = nil, claimedSize: PixelSize? = nil) -> Data {
         let preview = TestJPEG.encode(.bgra(Tools.quadrants(width: previewWidth, height: previewHeight)))
         // XYZ to camera: sRGB's matrix, so the camera is linear sRGB; four decimals as signed rationals.
         let xyzToCamera: [Double] = [3.2406, -1.5372, -0.4986, -0.9689, 1.8758, 0.0415, 0.0557, -0.2040, 1.0570]
         let matrix = xyzToCamera.flatMap { H.le32(UInt32(bitPattern: Int32(($0 * 10000).rounded()))) + H.le32(10000) }
-        let sensor = H.Page(width: rawWidth, height: rawHeight, samples: Array(repeating: 20000, count: rawWidth * rawHeight),
+        let sensor = H.Page(width: claimedSize?.width ?? rawWidth, height: claimedSize?.height ?? rawHeight,
+                            samples: Array(repeating: 20000, count: rawWidth * rawHeight),
                             samplesPerPixel: 1, bitsPerSample: 16, photometric: 32803,
                             extraEntries: [(33421, 3, 2, H.le16(2) + H.le16(2)), (33422, 1, 4, [0, 1, 1, 2]),
                                            (50717, 4, 1, H.le32(65535))])
@@ -79,6 +81,16 @@ final class RawDecoderTests: XCTestCase {
         let c = Tools.upright
         Tools.assertQuadrants(cell, [c[2], c[0], c[3], c[1]], tolerance: 12, "turned preview")
         XCTAssertEqual(try loader.load(data: data, name: "c.dng", fitting: nil).size, PixelSize(width: 192, height: 256))
+    }
+
+    /// A small file whose sensor directory claims 60000 x 60000 sites is refused before anything is developed.
+    func testHugeClaimedSensorIsRefusedBeforeDecoding() {
+        let bomb = Self.dng(claimedSize: PixelSize(width: 60000, height: 60000))
+        let recorder = RecordingDecoder(formats: [.raw], .forward(RawDecoder()))
+        XCTAssertThrowsError(try ImageLoader(decoders: [recorder]).load(data: bomb, name: "bomb.dng", fitting: nil)) { error in
+            XCTAssertEqual((error as? ImageLoadError)?.reason, .tooLarge(width: 60000, height: 60000, limit: 100_000_000), "\(error)")
+        }
+        XCTAssertTrue(recorder.calls.isEmpty)
     }
 
     func testTruncatedAndUnknownRawFiles() {
