@@ -50,10 +50,12 @@ final class JXLDecodeSession {
     func decodeFirstFrame(stoppingAtDC: Bool) throws -> (pixels: PixelBuffer, stoppedAtDC: Bool) {
         var format = JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
         let size = uprightSize
-        var rgba = [UInt8](repeating: 0, count: size.area * 4)
         var profile: [UInt8]?
         var stoppedAtDC = false
-        try rgba.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
+        // libjxl writes every byte of the buffer it is given, so it starts uninitialised; R, G, B, A become
+        // B, G, R, A in place.
+        let bgra = try [UInt8](unsafeUninitializedCapacity: size.area * 4) { storage, initialised in
+            let buffer = UnsafeMutableRawBufferPointer(storage)
             loop: while true {
                 switch try next() {
                 case JXL_DEC_COLOR_ENCODING:
@@ -75,11 +77,10 @@ final class JXLDecodeSession {
                     continue
                 }
             }
+            PixelConversion.swapRedAndBlue(storage)
+            initialised = storage.count
         }
-        var pixels = rgba.withUnsafeBufferPointer {
-            PixelBuffer(width: size.width, height: size.height,
-                        bytes: PixelConversion.bgra(fromRGBA: $0.baseAddress!, stride: size.width * 4, width: size.width, height: size.height))
-        }
+        var pixels = PixelBuffer(width: size.width, height: size.height, bytes: bgra)
         pixels.colourProfile = profile
         return (pixels, stoppedAtDC)
     }

@@ -18,6 +18,17 @@ enum PixelConversion {
         }
     }
 
+    /// R, G, B, A to B, G, R, A in place (tightly packed rows).
+    static func swapRedAndBlue(_ pixels: UnsafeMutableBufferPointer<UInt8>) {
+        var i = 0
+        while i + 3 < pixels.count {
+            let r = pixels[i]
+            pixels[i] = pixels[i + 2]
+            pixels[i + 2] = r
+            i += 4
+        }
+    }
+
     /// R, G, B rows (`stride` bytes apart) to B, G, R, 255.
     static func bgra(fromRGB source: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
