@@ -44,14 +44,11 @@ final class JXLDecodeSession {
         }
     }
 
-    /// The first frame's pixels, as 8-bit B, G, R, A, upright; with `stoppingAtDC`, the 1/8 resolution
-    /// image that VarDCT frames code first, upsampled to full size (libjxl has no smaller output), when the
-    /// frame has one. Also reports whether it stopped there. Call after `readBasicInfo`.
-    func decodeFirstFrame(stoppingAtDC: Bool) throws -> (pixels: PixelBuffer, stoppedAtDC: Bool) {
+    /// The first frame's pixels, as 8-bit B, G, R, A, upright. Call after `readBasicInfo`.
+    func decodeFirstFrame() throws -> PixelBuffer {
         var format = JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
         let size = uprightSize
         var profile: [UInt8]?
-        var stoppedAtDC = false
         // libjxl writes every byte of the buffer it is given, so it starts uninitialised; R, G, B, A become
         // B, G, R, A in place.
         let bgra = try [UInt8](unsafeUninitializedCapacity: size.area * 4) { storage, initialised in
@@ -65,10 +62,6 @@ final class JXLDecodeSession {
                     guard JxlDecoderImageOutBufferSize(decoder, &format, &needed) == JXL_DEC_SUCCESS, needed == buffer.count,
                           JxlDecoderSetImageOutBuffer(decoder, &format, buffer.baseAddress, buffer.count) == JXL_DEC_SUCCESS
                     else { throw ImageLoadError.Reason.decodeFailed("unexpected JPEG XL output size") }
-                case JXL_DEC_FRAME_PROGRESSION where stoppingAtDC:
-                    guard JxlDecoderFlushImage(decoder) == JXL_DEC_SUCCESS else { continue }
-                    stoppedAtDC = true
-                    break loop
                 case JXL_DEC_FULL_IMAGE:
                     break loop
                 case JXL_DEC_SUCCESS:
@@ -82,7 +75,7 @@ final class JXLDecodeSession {
         }
         var pixels = PixelBuffer(width: size.width, height: size.height, bytes: bgra)
         pixels.colourProfile = profile
-        return (pixels, stoppedAtDC)
+        return pixels
     }
 
     /// The next event; libjxl's failures in the loader's words.

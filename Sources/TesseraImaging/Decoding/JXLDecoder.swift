@@ -2,13 +2,11 @@ import CJXL
 import Foundation
 import TesseraCore
 
-/// JPEG XL through libjxl: the first frame of an animation, turned upright as the file says.
+/// JPEG XL through libjxl: the first frame of an animation, turned upright as the file says, at full size.
 ///
-/// Shrinks on load with the 1/8 resolution (DC) image that lossy frames code before their detail: when
-/// that image is at least the target size, decoding stops there, skipping the detail that a thumbnail
-/// cannot show. The DC image holds each 8 x 8 block's average, an area average itself, so the final
-/// scaling from it needs none of the margin a DCT-scaled JPEG does. libjxl gives even that image at full
-/// size (upsampled), so this saves time, not memory.
+/// No shrinking on load: libjxl 0.7 can stop at the 1/8 resolution (DC) image that lossy frames code
+/// first, but it hands that image out only upsampled to full size, and rendering it so costs more than
+/// decoding the whole frame (docs/FORMATS.md has the count).
 public struct JXLDecoder: ImageDecoding {
     public init() {}
 
@@ -16,17 +14,9 @@ public struct JXLDecoder: ImageDecoding {
 
     public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
         try data.withUnsafeBytes { raw -> PixelBuffer in
-            let session = try JXLDecodeSession(raw, events: JXL_DEC_COLOR_ENCODING, JXL_DEC_FRAME_PROGRESSION, JXL_DEC_FULL_IMAGE)
+            let session = try JXLDecodeSession(raw, events: JXL_DEC_COLOR_ENCODING, JXL_DEC_FULL_IMAGE)
             try session.readBasicInfo()
-            let stopAtDC = targetSize.map { Self.dcCovers($0, full: session.uprightSize) } ?? false
-            return try session.decodeFirstFrame(stoppingAtDC: stopAtDC).pixels
+            return try session.decodeFirstFrame()
         }
-    }
-
-    /// Whether the 1/8 resolution image of a `full`-size picture is enough for `target`.
-    static func dcCovers(_ target: PixelSize, full: PixelSize) -> Bool {
-        let wanted = full.aspectFit(in: target)
-        let dc = PixelSize(width: (full.width + 7) / 8, height: (full.height + 7) / 8)
-        return dc.width >= wanted.width && dc.height >= wanted.height
     }
 }
