@@ -267,10 +267,16 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     }
 
     /// Drops every entry whose key matches (not reported to `onEvict`), e.g. the pixels of a file's old
-    /// version once it changed. Walks every entry: for rare events, not per frame.
-    public func removeValues(where matches: (Key) -> Bool) {
+    /// version once it changed; returns how many went. Walks every entry: for rare events, not per frame.
+    @discardableResult
+    public func removeValues(where matches: (Key) -> Bool) -> Int {
         state.withLock { state in
-            for (key, slot) in state.slotByKey where matches(key) { _ = state.remove(slot: slot) }
+            var removed = 0
+            for (key, slot) in state.slotByKey where matches(key) {
+                state.remove(slot: slot)
+                removed += 1
+            }
+            return removed
         }
     }
 

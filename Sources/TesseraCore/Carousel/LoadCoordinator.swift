@@ -1,17 +1,6 @@
 import Foundation
 import Synchronization
 
-/// Why an image could not be shown: a short line for the error cell and the full reason for the log.
-public struct LoadFailure: Error, Equatable, Sendable {
-    public let shortText: String
-    public let detail: String
-
-    public init(shortText: String, detail: String) {
-        self.shortText = shortText
-        self.detail = detail
-    }
-}
-
 /// Ties the image cache, the in-flight markers and the worker pool together, the book's listing 14.5
 /// grown up: a hit is answered at once, a miss starts at most one decode per key, finished decodes go into
 /// the cache and then into an inbox the main loop drains, and work for keys the view no longer wants is

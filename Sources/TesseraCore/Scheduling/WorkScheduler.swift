@@ -37,6 +37,8 @@ public enum WorkSchedulerError: Error, Sendable, Equatable {
 public struct SchedulerStats: Sendable, Equatable {
     /// Calls to `request` (shared ones included, so jobs created = submitted - shared).
     public var submitted: Int
+    /// Jobs a worker (or `runPending`) took and began: finished or not, their work has started.
+    public var started: Int
     /// Jobs whose work ran (successfully or not).
     public var executed: Int
     /// Requests merged into a job already queued or running for the same key.
@@ -46,8 +48,10 @@ public struct SchedulerStats: Sendable, Equatable {
     /// Running jobs asked to stop (`cancelRunning`) whose work then threw `DecodeCancelled`.
     public var stoppedRunning: Int
 
-    public init(submitted: Int = 0, executed: Int = 0, shared: Int = 0, cancelled: Int = 0, stoppedRunning: Int = 0) {
+    public init(submitted: Int = 0, started: Int = 0, executed: Int = 0, shared: Int = 0, cancelled: Int = 0,
+                stoppedRunning: Int = 0) {
         self.submitted = submitted
+        self.started = started
         self.executed = executed
         self.shared = shared
         self.cancelled = cancelled
@@ -194,8 +198,27 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
         queue.waitForWorkersToExit(until: Date(timeIntervalSinceNow: timeout))
     }
 
+    /// Where the job for `key` stands, read in one look so a job being taken is never seen as neither.
+    public enum JobState: Sendable, Equatable {
+        /// Waiting for a worker: it can still be reprioritised or dropped.
+        case queued
+        /// A worker is executing it (it cannot be dropped any more).
+        case running
+    }
+
+    /// The state of the job for `key`; nil when there is none (never asked for, finished, or dropped).
+    public func state(of key: Key) -> JobState? {
+        queue.locked { state in
+            switch state.jobsByKey[key]?.phase {
+            case .queued: return .queued
+            case .running: return .running
+            case .dropped, nil: return nil
+            }
+        }
+    }
+
     /// Whether a worker is executing the job for `key` right now (it cannot be dropped any more).
-    public func isRunning(_ key: Key) -> Bool { queue.locked { $0.jobsByKey[key]?.phase == .running } }
+    public func isRunning(_ key: Key) -> Bool { state(of: key) == .running }
 
     /// How long the job for `key` has been running, nil when it is not running.
     public func runningSeconds(_ key: Key) -> Double? {
@@ -334,6 +357,7 @@ extension WorkScheduler {
                 entry.job.startedAt = .now
                 queuedCount -= 1
                 runningCount += 1
+                stats.started += 1
                 return entry.job
             }
             return nil
