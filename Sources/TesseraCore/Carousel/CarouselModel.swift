@@ -1,5 +1,3 @@
-import Synchronization
-
 /// How the strip looks and behaves; everything has a command-line flag.
 public struct CarouselConfiguration: Sendable {
     public var rows = 1
@@ -34,23 +32,30 @@ public final class CarouselModel {
     public var fade: FadeTiming { configuration.fade }
 
     private let pool: ReusePool<CarouselCell>
-    private let coordinator: LoadCoordinator
+    private let pipeline: ImagePipeline
+    /// What the strip's decodes cost so far, for strategies that plan; nil when nothing learns it.
+    private let decodeTimes: DecodeTimeEstimator?
     /// Downloads remote items; nil when there are none.
     private let remote: RemoteFetching?
-    /// Item index by path, shared with the cache's eviction ranking on worker threads.
-    private let itemIndex: ItemIndex
-    /// The visible centre, read by the cache's eviction ranking on worker threads.
-    private let evictionCentre = EvictionCentre()
+    /// Item index by path.
+    private var itemIndex: [String: Int]
     private var lastScrollDirection = 1
 
-    public init(items: [CarouselItem], configuration: CarouselConfiguration, coordinator: LoadCoordinator,
-                remote: RemoteFetching? = nil, strategy: LoadingStrategy? = nil,
+    /// - Parameters:
+    ///   - pipeline: loads the images; without storage when the strategy keeps nothing.
+    ///   - decodeTimes: what the pipeline's loader learns of decode times (`ImagePipeline.stripLoader`).
+    public init(items: [CarouselItem], configuration: CarouselConfiguration, pipeline: ImagePipeline,
+                decodeTimes: DecodeTimeEstimator? = nil, remote: RemoteFetching? = nil, strategy: LoadingStrategy? = nil,
                 viewportWidth: Double, viewportHeight: Double, pixelScale: Double = 1) {
         self.items = items
         self.configuration = configuration
-        self.coordinator = coordinator
+        self.pipeline = pipeline
+        self.decodeTimes = decodeTimes
         self.remote = remote
-        self.strategy = strategy ?? AdaptiveStrategy(base: configuration.preload)
+        let strategy = strategy ?? AdaptiveStrategy(base: configuration.preload)
+        precondition(strategy.cachePolicy != .none || !pipeline.hasStorage,
+                     "a strategy that keeps nothing needs a pipeline without storage")
+        self.strategy = strategy
         self.pixelScale = pixelScale
         layout = StripLayout(itemCount: items.count, rows: configuration.rows,
                              cellSize: Size(width: configuration.cellWidth, height: configuration.cellHeight),
@@ -62,8 +67,7 @@ public final class CarouselModel {
             nextID += 1
             return CarouselCell(id: nextID)
         }
-        itemIndex = ItemIndex(items)
-        applyCachePolicy()
+        itemIndex = Self.indexByPath(items)
     }
 
     /// How many cells were ever made: stays near the visible count + 2 however far the user scrolls.
@@ -235,10 +239,10 @@ public final class CarouselModel {
         // thousand rebuilds of a ten-thousand-item strip on the main thread.
         if !removed.isEmpty {
             items.removeAll { removed.contains($0.path) }
-            coordinator.cache.removeValues { removed.contains($0.path) }
+            pipeline.removeStoredValues { removed.contains($0.path) }
         }
         if !added.isEmpty { items = ItemOrder.inserting(added, into: items) }
-        if structural { itemIndex.rebuild(items) }
+        if structural { itemIndex = Self.indexByPath(items) }
         guard structural else { return }
         layout.itemCount = items.count
         hasRemoteItems = items.contains(where: \.isRemote)
@@ -281,7 +285,7 @@ public final class CarouselModel {
     private func itemContentChanged(at index: Int, to version: FileVersion) {
         let path = items[index].path
         items[index].version = version
-        coordinator.cache.removeValues { $0.path == path && $0.version != version }
+        pipeline.removeStoredValues { $0.path == path && $0.version != version }
         for cell in visibleCells where cell.index == index { cell.contentChanged() }
     }
 
@@ -299,8 +303,11 @@ public final class CarouselModel {
         if events.contains(where: { $0 == .didEndDecelerating || $0 == .didEndDragging(willDecelerate: false) }) {
             bringSelectionOnScreen()
         }
+        // Stored before the cells are laid out, so a cell coming on screen finds what landed since the
+        // last frame in the cache, as if the worker had stored it.
+        let deliveries = drainPipeline()
         layoutCells()
-        applyCompletions()
+        apply(deliveries)
         upgradeFromCache()
         requestLoads(now: now, events: events)
         return events
@@ -330,7 +337,7 @@ public final class CarouselModel {
     /// Whether anything on screen will change without input: scrolling, fading, or waiting for decodes.
     public func isAnimating(now: Duration) -> Bool {
         if scroll.isMoving { return true }
-        if coordinator.queuedCount > 0 || coordinator.runningCount > 0 || coordinator.hasPendingCompletions { return true }
+        if pipeline.isLoading { return true }
         if hasRemoteItems, let remote, visibleCells.contains(where: { cell in
             // A download on its way to a visible cell: the image will change without input.
             guard !cell.hasImage, let index = cell.index, items[index].isRemote else { return false }
@@ -343,7 +350,7 @@ public final class CarouselModel {
     public func retry(_ index: Int) {
         guard items.indices.contains(index) else { return }
         if items[index].isRemote { remote?.forgetFailure(items[index].path) }
-        for variant in ImageVariant.allCases { coordinator.forgetFailure(key(for: index, variant: variant)) }
+        for variant in ImageVariant.allCases { pipeline.forgetFailure(key(for: index, variant: variant)) }
         for cell in visibleCells where cell.index == index { cell.content = .placeholder }
     }
 
@@ -352,8 +359,14 @@ public final class CarouselModel {
         items.indices.compactMap { index in knownFailure(for: index).map { (items[index], $0) } }
     }
 
-    /// Shows what the cache holds for visible cells still waiting, without a fade. Needed after another
-    /// view (the single-image view) took this model's completions while the strip was hidden.
+    /// The cell-sized image of item `index` if the cache holds it (a picture to show while a larger view
+    /// of the item loads).
+    public func cachedImage(for index: Int) -> PixelBuffer? {
+        items.indices.contains(index) ? pipeline.storedValue(for: key(for: index)) : nil
+    }
+
+    /// Shows what the cache holds for visible cells still waiting, without a fade: after another view (the
+    /// single-image view) was shown instead of the strip.
     public func refreshVisibleCells() {
         for cell in visibleCells where !cell.hasImage { showBestCached(in: cell, countingStats: false) }
     }
@@ -383,7 +396,6 @@ public final class CarouselModel {
             visibleCells.append(cell)
         }
         if visibleCells.count > kept { visibleCells.sort { ($0.index ?? 0) < ($1.index ?? 0) } }
-        evictionCentre.set(Double(range.lowerBound + range.upperBound) / 2)
     }
 
     private func recycle(_ cell: CarouselCell) {
@@ -394,7 +406,7 @@ public final class CarouselModel {
     private func knownFailure(for index: Int) -> LoadFailure? {
         if items[index].isRemote, case .failed(let failure) = remote?.state(of: items[index].path) { return failure }
         for variant in strategy.acceptableVariants(isMoving: scroll.isMoving) {
-            if let failure = coordinator.failure(for: key(for: index, variant: variant)) { return failure }
+            if let failure = pipeline.failure(for: key(for: index, variant: variant)) { return failure }
         }
         return nil
     }
@@ -408,7 +420,7 @@ public final class CarouselModel {
         for variant in acceptable {
             if let shown = cell.freshVariant, rank(of: variant, in: acceptable) >= rank(of: shown, in: acceptable) { break }
             let key = key(for: index, variant: variant)
-            let pixels = countingStats && !missed ? coordinator.cached(key) : coordinator.cache.peek(key)
+            let pixels = countingStats && !missed ? pipeline.cachedValue(for: key) : pipeline.storedValue(for: key)
             if let pixels {
                 cell.show(pixels, variant: variant, fade: strategy.fadesCachedImages)
                 return
@@ -421,9 +433,25 @@ public final class CarouselModel {
         acceptable.firstIndex(of: variant) ?? Int.max
     }
 
-    private func applyCompletions() {
+    /// Takes what the workers finished into the cache. Under `farthestFromCentre` the cache evicts by
+    /// distance from the visible centre, ranked from this frame's items and scroll position.
+    private func drainPipeline() -> [ImagePipeline.Delivery] {
+        if strategy.cachePolicy == .farthestFromCentre {
+            let range = items.isEmpty ? 0..<0 : layout.visibleRange(offset: scroll.offset)
+            let centre = Double(range.lowerBound + range.upperBound) / 2
+            let itemIndex = self.itemIndex
+            pipeline.setEvictionRanking { key in
+                guard let index = itemIndex[key.path] else { return .infinity }
+                return abs(Double(index) - centre)
+            }
+        }
+        return pipeline.drain()
+    }
+
+    private func apply(_ deliveries: [ImagePipeline.Delivery]) {
+        guard !deliveries.isEmpty else { return }
         let acceptable = strategy.acceptableVariants(isMoving: scroll.isMoving)
-        for completion in coordinator.takeCompletions() {
+        for completion in deliveries {
             // The tag check: only the cell still showing this item takes the result, and only in a
             // variant it wants and that is better than what it has.
             // The key must match in size and file version: an image decoded before the file changed (or
@@ -465,7 +493,7 @@ public final class CarouselModel {
         // load ended uncached or its failure was forgotten (`revision`), asking again would change
         // nothing, and the walk below (a lookup in the cache and the queue per key) was most of the
         // strategy's share of a frame. Downloads change state on their own, so remote items always walk.
-        let revision = coordinator.revision
+        let revision = pipeline.revision
         let asked = AskedRequests(requests: requests, cancelsRunningWork: strategy.cancelsRunningWork,
                                   revision: revision)
         if strategy.execution == .workers, !hasRemoteItems, asked == lastRequests { return }
@@ -484,24 +512,24 @@ public final class CarouselModel {
                rank(of: shown, in: acceptable) <= rank(of: request.variant, in: acceptable) { continue }
             switch strategy.execution {
             case .workers:
-                coordinator.request(key, priority: request.priority)
+                pipeline.request(key, priority: request.priority)
             case .mainThread:
                 guard let cell = visibleCells.first(where: { $0.index == request.index }), !cell.hasImage,
                       case .placeholder = cell.content else { continue }
-                switch coordinator.loadNow(key) {
+                switch pipeline.loadNow(key) {
                 case .success(let pixels): cell.show(pixels, variant: request.variant, fade: false)
                 case .failure(let failure): cell.content = .failed(failure)
                 }
             }
         }
-        coordinator.retainOnly(wanted, cancellingRunning: strategy.cancelsRunningWork)
+        pipeline.retainOnly(wanted, cancellingRunning: strategy.cancelsRunningWork)
         if hasRemoteItems { remote?.retainQueued(wantedDownloads) }
     }
 
     /// The keys this frame's requests want, kept from frame to frame so that its storage is made once.
     private var wanted = Set<ImageKey>()
 
-    /// What `requestLoads` last asked the coordinator for, and its `revision` just before.
+    /// What `requestLoads` last asked the pipeline for, and its `revision` just before.
     private struct AskedRequests: Equatable {
         var requests: [LoadRequest]
         var cancelsRunningWork: Bool
@@ -517,9 +545,9 @@ public final class CarouselModel {
         var loads: [Int: ItemLoad] = [:]
         for index in max(0, lower)..<min(items.count, max(lower, upper)) where !items[index].isRemote {
             let key = key(for: index)
-            let state = coordinator.loadState(key)
-            loads[index] = ItemLoad(state: state, decodeSeconds: coordinator.estimatedDecodeSeconds(key),
-                                    runningSeconds: state == .running ? coordinator.runningSeconds(key) : nil)
+            let state = pipeline.state(of: key)
+            loads[index] = ItemLoad(state: state, decodeSeconds: decodeTimes?.estimatedSeconds(key),
+                                    runningSeconds: state == .running ? pipeline.runningSeconds(key) : nil)
         }
         return loads
     }
@@ -548,47 +576,9 @@ public final class CarouselModel {
         return false
     }
 
-    private func applyCachePolicy() {
-        switch strategy.cachePolicy {
-        case .none:
-            // Keep nothing: every insert is refused, results still reach their cells through completions.
-            coordinator.cache.totalCostLimit = 1
-        case .leastRecentlyUsed:
-            coordinator.cache.setEvictionRanking(nil)
-        case .farthestFromCentre:
-            let centre = evictionCentre
-            let itemIndex = self.itemIndex
-            coordinator.cache.setEvictionRanking { key in
-                guard let index = itemIndex[key.path] else { return .infinity }
-                return abs(Double(index) - centre.value)
-            }
-        }
-    }
-}
-
-/// Item index by path: the main thread's lookup for completions and the eviction ranking's on workers.
-final class ItemIndex: Sendable {
-    private let indexByPath: Mutex<[String: Int]>
-
-    init(_ items: [CarouselItem]) { indexByPath = Mutex(Self.map(items)) }
-
-    subscript(path: String) -> Int? { indexByPath.withLock { $0[path] } }
-
-    func rebuild(_ items: [CarouselItem]) {
-        let map = Self.map(items)
-        indexByPath.withLock { $0 = map }
-    }
-
-    private static func map(_ items: [CarouselItem]) -> [String: Int] {
+    private static func indexByPath(_ items: [CarouselItem]) -> [String: Int] {
         var map: [String: Int] = [:]
         for (index, item) in items.enumerated() where map[item.path] == nil { map[item.path] = index }
         return map
     }
-}
-
-/// The visible centre as an item index, shared with the cache's eviction ranking on worker threads.
-final class EvictionCentre: Sendable {
-    private let centre = Mutex(0.0)
-    var value: Double { centre.withLock { $0 } }
-    func set(_ value: Double) { centre.withLock { $0 = value } }
 }

@@ -3,17 +3,10 @@ import Foundation
 /// What the strip knows about one item's image when a strategy plans: whether it is at hand, waiting in
 /// the queue or being decoded, and what its decode is expected to cost.
 public struct ItemLoad: Sendable, Equatable {
-    public enum State: Sendable, Equatable {
-        /// Neither cached nor asked for (or asked for and dropped).
-        case none
-        /// Asked for, waiting for a worker: the plan may still reorder or drop it.
-        case queued
-        /// A worker is decoding it: it holds that worker until it lands, or until it is asked to stop
-        /// (strategies that `cancelsRunningWork`).
-        case running
-        /// Cached, or known to fail: needs no worker.
-        case done
-    }
+    /// Where the item's full-size image stands in the strip's pipeline: `.done` when it is cached or known
+    /// to fail (it needs no worker); `.running` holds a worker until it lands, or until it is asked to
+    /// stop (strategies that `cancelsRunningWork`).
+    public typealias State = LoadState
 
     public var state: State
     /// Expected decode time in seconds, nil when nothing has been learned yet.

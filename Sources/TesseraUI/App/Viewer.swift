@@ -13,7 +13,7 @@ public final class Viewer {
     private let system: SDLSystem
     private let window: Window
     private let renderer: Renderer
-    private let coordinator: LoadCoordinator
+    private let pipeline: ImagePipeline
     /// Downloads of remote items; nil when every item is a file.
     private let remote: RemoteImageStore?
     /// Watches the browsed folders; nil when not asked for or inotify is unavailable.
@@ -64,16 +64,19 @@ public final class Viewer {
         let imageLoader = ImageLoader(decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit)
         let loader = ThumbnailingLoader(loader: imageLoader, store: options.useThumbnailCache ? ThumbnailStore() : nil)
         let logger = self.logger
-        let cache = CostCache<ImageKey, PixelBuffer>(countLimit: options.cacheCountLimit,
-                                                     totalCostLimit: options.cacheLimitBytes)
         let waker = system.waker
         let remote = options.items.contains(where: \.isRemote)
             ? RemoteImageStore(configuration: options.downloads, onChange: { waker.wake() }) : nil
         self.remote = remote
-        coordinator = LoadCoordinator(
-            cache: cache,
+        let strategy = LoadingStrategies.make(options.strategy, preload: options.carousel.preload)
+            ?? AdaptiveStrategy(base: options.carousel.preload)
+        let decodeTimes = DecodeTimeEstimator()
+        pipeline = .strip(
+            strategy: strategy,
             scheduler: WorkScheduler(workerCount: options.workerCount, priority: .background),
-            cancellableLoader: { key, cancellation in
+            cacheCountLimit: options.cacheCountLimit, cacheCostLimit: options.cacheLimitBytes,
+            decodeTimes: decodeTimes,
+            decode: { key, cancellation in
                 do {
                     guard CarouselItem.isRemote(key.path) else {
                         return try loader.load(path: key.path, fitting: key.fittingBox, cancellation: cancellation)
@@ -91,12 +94,12 @@ public final class Viewer {
                     throw LoadFailure(shortText: error.reason.shortText, detail: error.description)
                 }
             },
-            onCompletion: { waker.wake() })
+            waker: { waker.wake() })
 
         let points = Self.viewportPoints(window: window, renderer: renderer, forcedScale: options.pixelScale)
         pointScale = points.scale
-        model = CarouselModel(items: options.items, configuration: options.carousel, coordinator: coordinator,
-                              remote: remote, strategy: LoadingStrategies.make(options.strategy, preload: options.carousel.preload),
+        model = CarouselModel(items: options.items, configuration: options.carousel, pipeline: pipeline,
+                              decodeTimes: decodeTimes, remote: remote, strategy: strategy,
                               viewportWidth: points.width, viewportHeight: points.height, pixelScale: points.scale)
         carouselView = CarouselView(model: model, renderer: renderer, assets: assets, text: text,
                                     uploadBudgetBytes: options.uploadBudgetBytes)
@@ -111,7 +114,7 @@ public final class Viewer {
     deinit {
         watcher?.stop()
         remote?.shutdown()
-        coordinator.shutdown()
+        pipeline.shutdown()
     }
 
     /// Watches the browsed folders. A folder that cannot be watched (no inotify, watch limit reached)
@@ -332,13 +335,13 @@ public final class Viewer {
             path = localPath
         }
         if let old = detail { closedDetailMetrics.append(old.metrics) }
-        coordinator.retainOnly([])
+        pipeline.retainOnly([])
         var tiled = TiledViewOptions()
         tiled.fade = model.fade
         tiled.pixelLimit = options.pixelLimit
         detail = TiledImageView(path: path, displayName: item.displayName, renderer: renderer, text: text,
                                 assets: assets, options: tiled,
-                                pixelScale: pointScale, now: now, preview: coordinator.cache.peek(model.key(for: index)),
+                                pixelScale: pointScale, now: now, preview: model.cachedImage(for: index),
                                 waker: system.waker)
         return true
     }
@@ -395,10 +398,10 @@ public final class Viewer {
         }
         report.frameMs = SampleSummary(samples: frameSamples)
         report.framesOver16ms = frameSamples.filter { $0 > 1000.0 / 60 }.count
-        let counters = coordinator.counterValues
-        report.decodes = counters.decodes
-        report.mainThreadDecodes = counters.mainThreadDecodes
-        let stats = coordinator.cache.stats
+        let counters = pipeline.counters
+        report.decodes = counters.started
+        report.mainThreadDecodes = counters.mainThreadLoads
+        let stats = pipeline.storageStats ?? CacheStats()
         report.cache = .init(hits: stats.hits, misses: stats.misses, evictions: stats.evictions,
                              peakCostBytes: stats.peakCost, costLimitBytes: options.cacheLimitBytes)
         report.cellsCreated = model.cellsCreated
@@ -406,7 +409,7 @@ public final class Viewer {
         report.visibleCellFrames = carouselView.visibleCellFrames
         report.fadingFrames = carouselView.fadingFrames
         report.cellTexturesMadeInFrames = carouselView.texturesMadeInFrames
-        report.decodedBytes = counters.decodedBytes
+        report.decodedBytes = counters.loadedCost
         report.strategy = model.strategy.name
         if options.recordsFrameTimes { report.frameTimes = frameTimeline }
         report.uploadBytes = carouselView.uploadBytes

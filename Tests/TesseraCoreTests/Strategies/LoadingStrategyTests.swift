@@ -7,37 +7,37 @@ final class LoadingStrategyTests: XCTestCase {
     private let log = CallLog()
 
     private func makeModel(_ strategy: LoadingStrategy, count: Int = 200, scheduler: WorkScheduler<ImageKey, PixelBuffer> = .inline(),
-                           cacheBytes: Int = 64 << 20) -> (CarouselModel, LoadCoordinator, WorkScheduler<ImageKey, PixelBuffer>) {
+                           cacheBytes: Int = 64 << 20) -> (CarouselModel, ImagePipeline, WorkScheduler<ImageKey, PixelBuffer>) {
         let base = Fixture.loader()
         let log = self.log
-        let coordinator = LoadCoordinator(cache: CostCache(totalCostLimit: cacheBytes), scheduler: scheduler,
-                                          loader: { key in log.record(key); return try base(key) })
-        let model = CarouselModel(items: Fixture.items(count), configuration: CarouselConfiguration(), coordinator: coordinator,
+        let pipeline = ImagePipeline.fixture(scheduler, strategy: strategy, cacheBytes: cacheBytes,
+                                             loader: { key in log.record(key); return try base(key) })
+        let model = CarouselModel(items: Fixture.items(count), configuration: CarouselConfiguration(), pipeline: pipeline,
                                   strategy: strategy, viewportWidth: 1280, viewportHeight: 720)
-        return (model, coordinator, scheduler)
+        return (model, pipeline, scheduler)
     }
 
     private func loadedIndices() -> Set<Int> { Set(log.all.map { Fixture.index(of: $0.path) }) }
 
     func testSyncDecodesOnTheCallingThreadWhenACellAppears() {
         // Real worker threads exist, but sync must not use them.
-        let (model, coordinator, scheduler) = makeModel(SyncStrategy(), scheduler: WorkScheduler(workerCount: 2))
+        let (model, pipeline, scheduler) = makeModel(SyncStrategy(), scheduler: WorkScheduler(workerCount: 2))
         defer { scheduler.shutdown() }
         model.update(now: .zero)
         let visible = model.layout.visibleRange(offset: 0)
         XCTAssertTrue(model.visibleCells.allSatisfy(\.hasImage), "images are there in the same frame")
-        XCTAssertEqual(coordinator.counterValues.mainThreadDecodes, visible.count)
+        XCTAssertEqual(pipeline.counters.mainThreadLoads, visible.count)
         XCTAssertEqual(scheduler.stats.submitted, 0)
     }
 
     func testAsyncDecodesOnWorkersWithoutScaling() {
-        let (model, coordinator, scheduler) = makeModel(AsyncStrategy())
+        let (model, pipeline, scheduler) = makeModel(AsyncStrategy())
         model.update(now: .zero)
         scheduler.runPending()
         model.update(now: .milliseconds(16))
         XCTAssertTrue(log.all.allSatisfy { $0.variant == .original && $0.fittingBox == nil })
         XCTAssertTrue(model.visibleCells.allSatisfy(\.hasImage))
-        XCTAssertEqual(coordinator.cache.stats.count, 0, "nothing kept")
+        XCTAssertFalse(pipeline.hasStorage, "nothing kept")
     }
 
     func testLazyStartsNothingWhileDraggingOrDeceleratingAndLoadsExactlyTheVisibleItemsAtTheEnd() {
@@ -87,33 +87,34 @@ final class LoadingStrategyTests: XCTestCase {
     }
 
     func testWithoutACacheAShownImageIsNotDecodedAgainEveryFrame() {
-        let (model, coordinator, scheduler) = makeModel(PredrawStrategy())
+        let (model, pipeline, scheduler) = makeModel(PredrawStrategy())
         for frame in 0..<10 {
             model.update(now: .milliseconds(16 * frame))
             scheduler.runPending()
         }
         let visible = model.layout.visibleRange(offset: 0)
         XCTAssertTrue(model.visibleCells.allSatisfy(\.hasImage))
-        XCTAssertEqual(coordinator.counterValues.decodes, visible.count)
+        XCTAssertEqual(pipeline.counters.started, visible.count)
     }
 
     func testTiledFadesEveryAppearanceAndKeepsNothing() {
-        let (model, coordinator, scheduler) = makeModel(TiledStrategy())
+        let (model, pipeline, scheduler) = makeModel(TiledStrategy())
         model.update(now: .zero)
         scheduler.runPending()
         model.update(now: .milliseconds(16))
         XCTAssertTrue(model.visibleCells.allSatisfy { $0.fadesIn })
-        XCTAssertEqual(coordinator.cache.stats.count, 0)
+        XCTAssertFalse(pipeline.hasStorage)
     }
 
     func testCachePreloadsExactlyTheNeighbours() {
-        let (model, coordinator, scheduler) = makeModel(CacheStrategy(preload: PreloadPolicy(ahead: 1, behind: 1)))
+        let (model, pipeline, scheduler) = makeModel(CacheStrategy(preload: PreloadPolicy(ahead: 1, behind: 1)))
         model.scrollBy(10 * 416, time: .zero)
         model.update(now: .zero)
         scheduler.runPending()
         let visible = model.layout.visibleRange(offset: model.scroll.offset)
         XCTAssertEqual(loadedIndices(), Set((visible.lowerBound - 1)...(visible.upperBound)))
-        XCTAssertEqual(coordinator.cache.stats.count, visible.count + 2)
+        model.update(now: .milliseconds(16))  // stores what the workers finished
+        XCTAssertEqual(pipeline.storageStats?.count, visible.count + 2)
     }
 
     private func frame(velocity: Double, decelerating: Bool = false, resting: Double? = nil) -> StrategyFrame {
@@ -230,8 +231,9 @@ final class LoadingStrategyTests: XCTestCase {
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
         // Room for 8 cell images of 8x6 pixels.
         let cache = CostCache<ImageKey, PixelBuffer>(totalCostLimit: 8 * 8 * 6 * 4, onEvict: { key, _ in evicted.record(key) })
-        let coordinator = LoadCoordinator(cache: cache, scheduler: scheduler, loader: base)
-        let model = CarouselModel(items: Fixture.items(300), configuration: CarouselConfiguration(), coordinator: coordinator,
+        let pipeline = ImagePipeline(scheduler: scheduler, storage: cache, cost: \.cost,
+                                     loader: ImagePipeline.stripLoader { key, _ in try base(key) })
+        let model = CarouselModel(items: Fixture.items(300), configuration: CarouselConfiguration(), pipeline: pipeline,
                                   strategy: AdaptiveStrategy(), viewportWidth: 1280, viewportHeight: 720)
         var time = Duration.zero
         model.update(now: time)
@@ -247,6 +249,8 @@ final class LoadingStrategyTests: XCTestCase {
         time += .milliseconds(16)
         model.update(now: time)
         scheduler.runPending()
+        time += .milliseconds(16)
+        model.update(now: time)  // stores what the workers finished
         let visible = model.layout.visibleRange(offset: model.scroll.offset)
         let centre = Double(visible.lowerBound + visible.upperBound) / 2
         let newlyEvicted = evicted.all.dropFirst(before).map { Double(Fixture.index(of: $0.path)) }
