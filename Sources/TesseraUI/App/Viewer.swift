@@ -208,7 +208,7 @@ public final class Viewer {
                                      drawMs: (clock.now() - uploaded).seconds * 1000)
             }
         case .detail:
-            // The strip's finished decodes wait in the coordinator's inbox for its next update.
+            // The strip's finished decodes wait in its pipeline's inbox for its next update.
             detail?.pixelScale = pointScale
             let started = records ? clock.now() : now
             detail?.update(now: now)

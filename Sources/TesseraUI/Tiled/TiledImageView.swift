@@ -9,7 +9,7 @@ import TesseraImaging
 /// Each frame it draws only the tiles meeting the viewport, at the level matching zoom x pixel scale, with
 /// the nearest coarser held tiles under those still loading (`TileDrawPlanner`), so it never shows a hole a
 /// held tile could fill; asks the worker pool for the missing ones nearest the centre first and drops
-/// queued ones that left the view (`TileLoadQueue`); uploads arrivals within a byte budget into a texture
+/// queued ones that left the view (a `LoadPipeline` of tiles); uploads arrivals within a byte budget into a texture
 /// cache bounded in bytes that never evicts the coarse levels (`TileStore`); and fades a tile that arrives
 /// on screen in over 0.25 s (`TileFade`).
 ///
@@ -48,7 +48,7 @@ public final class TiledImageView {
     private var outputSize: PixelSize
     /// Tiles fading in on screen since `TileFade.start`, watched to measure the fade actually seen.
     private var fadeWatch: [TileID: Duration] = [:]
-    private var earlierCounters = TileLoadQueue.Counters()
+    private var earlierCounters = LoadCounters()
 
     /// A whole-image picture drawn where no tile can be: the strip's cell image, or the overview of an
     /// image being cut.
@@ -67,12 +67,12 @@ public final class TiledImageView {
     private final class Pyramid {
         let source: any TileSource
         let planner: TileDrawPlanner
-        let queue: TileLoadQueue
+        let pipeline: LoadPipeline<TileID, PixelBuffer>
         let store: TileStore<ImageTexture>
         let pool: TileTexturePool
         let baseTiles: [TileID]
         /// Decoded tiles waiting for a frame with upload budget left, by tile.
-        var arrivals: [TileID: TileLoadQueue.Arrival] = [:]
+        var arrivals: [TileID: LoadPipeline<TileID, PixelBuffer>.Delivery] = [:]
         var retained: Set<TileID> = []
         var plan: TileDrawPlan?
         var isFading = false
@@ -85,15 +85,18 @@ public final class TiledImageView {
             let geometry = source.geometry
             planner = TileDrawPlanner(geometry: geometry)
             let limit = renderer.maxTextureSize
-            queue = TileLoadQueue(scheduler: WorkScheduler(workerCount: options.workerCount, name: "tessera.tile", priority: .background),
-                                  loader: { tile in
-                                      do throws(TileSourceError) {
-                                          return TiledImageOpener.withinTextureLimit(try source.loadTile(tile), limit: limit)
-                                      } catch {
-                                          throw TileLoadFailure(reason: error.description)
-                                      }
-                                  },
-                                  onArrival: { waker?.wake() })
+            // No storage: the store holds tiles as textures, which only the main thread may touch.
+            pipeline = LoadPipeline(scheduler: WorkScheduler(workerCount: options.workerCount, name: "tessera.tile",
+                                                             priority: .background),
+                                    cost: \.cost,
+                                    loader: { tile, _ in
+                                        do throws(TileSourceError) {
+                                            return TiledImageOpener.withinTextureLimit(try source.loadTile(tile), limit: limit)
+                                        } catch {
+                                            throw LoadFailure(shortText: "Missing tile", detail: error.description)
+                                        }
+                                    },
+                                    waker: { waker?.wake() })
             pool = TileTexturePool(renderer: renderer, geometry: geometry)
             // The bound must hold a few of the largest tiles, or a plain image's full level could never stay.
             let largest = min(geometry.tileSize + 2 * geometry.overlap, max(geometry.width, geometry.height))
@@ -113,7 +116,7 @@ public final class TiledImageView {
 
         func availability(_ tile: TileID, now: Duration, fade: TileFade) -> TileAvailability {
             if let entry = store.entry(for: tile) { return fade.availability(fadeStart: entry.fadeStart, now: now) }
-            return queue.failure(for: tile) == nil ? .absent : .failed
+            return pipeline.failure(for: tile) == nil ? .absent : .failed
         }
     }
 
@@ -145,7 +148,7 @@ public final class TiledImageView {
 
     deinit {
         opener?.cancel()
-        pyramid?.queue.shutdown()
+        pyramid?.pipeline.shutdown()
     }
 
     // MARK: - State for hosts
@@ -165,8 +168,7 @@ public final class TiledImageView {
         case .failed: return true
         case .showing:
             guard let pyramid, let camera else { return true }
-            return !camera.isMoving && pyramid.queue.inFlightCount == 0 && pyramid.arrivals.isEmpty
-                && !pyramid.queue.hasPendingArrivals && !pyramid.isFading
+            return !camera.isMoving && !pyramid.pipeline.isLoading && pyramid.arrivals.isEmpty && !pyramid.isFading
         }
     }
 
@@ -291,7 +293,7 @@ public final class TiledImageView {
         if plan.isComplete, metrics.firstFrameMs == nil { metrics.firstFrameMs = (now - openedAt).milliseconds }
         if !plan.isComplete, metrics.firstFrameMs != nil { metrics.holeFrames += 1 }
         if plan.isSharp, metrics.sharpMs == nil { metrics.sharpMs = (now - openedAt).milliseconds }
-        metrics.tiles = earlierCounters + pyramid.queue.counters
+        metrics.tiles = earlierCounters + pyramid.pipeline.counters
         metrics.evictions = pyramid.store.evictionCount
         metrics.peakTextureBytes = max(metrics.peakTextureBytes, pyramid.store.totalCost)
     }
@@ -306,7 +308,7 @@ public final class TiledImageView {
                                       maxDeviceScale: options.maxDeviceScale)
             }
             if let backdrop, !Self.sameAspect(backdrop.size, size) { self.backdrop = nil }
-            if let old = pyramid { earlierCounters = earlierCounters + old.queue.counters }
+            if let old = pyramid { earlierCounters = earlierCounters + old.pipeline.counters }
             let pyramid = Pyramid(source: source, renderer: renderer, options: options, waker: waker)
             for (tile, pixels) in base {
                 do { try pyramid.hold(pixels, for: tile, fadeStart: fade.start(arrivingAt: now, onScreen: false)) } catch {
@@ -314,9 +316,9 @@ public final class TiledImageView {
                 }
             }
             // Base tiles that could not be read are tried once more, and marked if they fail again.
-            for tile in pyramid.baseTiles where base[tile] == nil { pyramid.queue.request(tile, priority: 0) }
+            for tile in pyramid.baseTiles where base[tile] == nil { pyramid.pipeline.request(tile, priority: 0) }
             earlierCounters.requested += base.count
-            earlierCounters.decoded += base.count
+            earlierCounters.succeeded += base.count
             self.pyramid = pyramid
             phase = .showing
         case .cutting(let imageSize):
@@ -336,35 +338,35 @@ public final class TiledImageView {
     /// Copies arrived tiles into textures, coarse levels and on-screen tiles first, until the frame's byte
     /// budget is spent; the rest wait for the next frame.
     private func upload(_ pyramid: Pyramid, onScreen: Set<TileID>, now: Duration) {
-        for arrival in pyramid.queue.takeArrivals() { pyramid.arrivals[arrival.tile] = arrival }
+        for arrival in pyramid.pipeline.drain() { pyramid.arrivals[arrival.key] = arrival }
         guard !pyramid.arrivals.isEmpty else { return }
         // Coarse first: they are small, and a finer tile arriving in the same frame can then fade in over them.
         let pending = pyramid.arrivals.values.sorted {
-            ($0.tile.level, onScreen.contains($0.tile) ? 0 : 1, $0.tile.row, $0.tile.column)
-                < ($1.tile.level, onScreen.contains($1.tile) ? 0 : 1, $1.tile.row, $1.tile.column)
+            ($0.key.level, onScreen.contains($0.key) ? 0 : 1, $0.key.row, $0.key.column)
+                < ($1.key.level, onScreen.contains($1.key) ? 0 : 1, $1.key.row, $1.key.column)
         }
         var spent = 0, spentAhead = 0
         for arrival in pending {
             guard case .success(let pixels) = arrival.result else {
-                pyramid.arrivals[arrival.tile] = nil  // failures are drawn as marks
+                pyramid.arrivals[arrival.key] = nil  // failures are drawn as marks
                 continue
             }
-            let ahead = arrival.tile.level == pyramid.plan?.level && !onScreen.contains(arrival.tile)
+            let ahead = arrival.key.level == pyramid.plan?.level && !onScreen.contains(arrival.key)
             if spent > 0 && (spent + pixels.cost > options.uploadBudgetBytes
                 || (ahead && spentAhead + pixels.cost > options.preloadUploadBudgetBytes)) {
                 continue  // next frame
             }
-            pyramid.arrivals[arrival.tile] = nil
+            pyramid.arrivals[arrival.key] = nil
             if ahead { spentAhead += pixels.cost }
             do {
                 // Fade in over what shows there already; the first picture of a place appears at once.
-                let visible = onScreen.contains(arrival.tile) && hasOpaqueFallback(arrival.tile, in: pyramid, now: now)
+                let visible = onScreen.contains(arrival.key) && hasOpaqueFallback(arrival.key, in: pyramid, now: now)
                 let start = fade.start(arrivingAt: now, onScreen: visible)
-                if visible && options.fade.duration > .zero { fadeWatch[arrival.tile] = start }
-                try pyramid.hold(pixels, for: arrival.tile, fadeStart: start)
+                if visible && options.fade.duration > .zero { fadeWatch[arrival.key] = start }
+                try pyramid.hold(pixels, for: arrival.key, fadeStart: start)
                 spent += pixels.cost
             } catch {
-                logger.warning("tile \(arrival.tile) not shown: \(error)")
+                logger.warning("tile \(arrival.key) not shown: \(error)")
             }
         }
         metrics.uploadBytes += spent
@@ -392,7 +394,7 @@ public final class TiledImageView {
         // Decoded tiles waiting for upload budget are not asked for again, but kept.
         var keep = Set(plan.wanted)
         for (index, tile) in plan.wanted.enumerated() where pyramid.arrivals[tile] == nil {
-            pyramid.queue.request(tile, priority: 1 + index)
+            pyramid.pipeline.request(tile, priority: 1 + index)
         }
         for tile in pyramid.baseTiles where !pyramid.store.contains(tile) { keep.insert(tile) }
 
@@ -410,7 +412,7 @@ public final class TiledImageView {
         ahead = PixelRegion(x: ahead.x - mx, y: ahead.y - my, width: ahead.width + 2 * mx, height: ahead.height + 2 * my)
         let onScreen = Set(plan.visibleTiles)
         let candidates = geometry.tiles(in: plan.level, intersecting: ahead).filter {
-            !onScreen.contains($0) && !pyramid.store.contains($0) && pyramid.queue.failure(for: $0) == nil
+            !onScreen.contains($0) && !pyramid.store.contains($0) && pyramid.pipeline.failure(for: $0) == nil
         }
         let centre = (x: Double(visible.x) + Double(visible.width) / 2, y: Double(visible.y) + Double(visible.height) / 2)
         func distance(_ tile: TileID) -> Double {
@@ -419,11 +421,11 @@ public final class TiledImageView {
             return cx * cx + cy * cy
         }
         for (index, tile) in candidates.sorted(by: { distance($0) < distance($1) }).enumerated() {
-            if pyramid.arrivals[tile] == nil { pyramid.queue.request(tile, priority: 10_000 + index) }
+            if pyramid.arrivals[tile] == nil { pyramid.pipeline.request(tile, priority: 10_000 + index) }
             keep.insert(tile)
         }
         if keep != pyramid.retained {
-            pyramid.queue.retainOnly(keep)
+            pyramid.pipeline.retainOnly(keep)
             pyramid.retained = keep
         }
         // Decoded tiles the view has left behind are let go rather than uploaded.
