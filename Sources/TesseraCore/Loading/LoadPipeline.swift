@@ -21,8 +21,8 @@ public enum LoadState: Sendable, Equatable {
 /// - **Deduplication**: one load per key at a time. A request for a key in flight only changes its
 ///   priority; every requester gets the one result from the inbox.
 /// - **Storage** (optional) only stores: a request for a stored key starts nothing, and every value
-///   drained is stored. The pipeline is the only writer, always on the main thread, so an eviction
-///   ranking the storage consults runs there too.
+///   drained is stored. The pipeline is its only writer, always on the main thread, so the storage's
+///   evictions (and any eviction ranking) happen there too.
 /// - **Failures** are remembered: a failed key is not loaded again until `forgetFailure` (a user's retry).
 ///
 /// Main thread only. Its bookkeeping (the in-flight set, the failure memo, the counters) is plain state
@@ -246,8 +246,9 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
     }
 
     /// Orders the storage's evictions by `ranking` (highest first) instead of least recent use; nil
-    /// restores least recent use. Evictions happen while the pipeline stores, on the main thread, so the
-    /// ranking may read the caller's main-thread state.
+    /// restores least recent use. Evictions happen only while the pipeline stores, at `drain` or
+    /// `loadNow` on the main thread, so a ranking set just before over the caller's current values (the
+    /// strip's items and scroll position) is the one they follow.
     public func setEvictionRanking(_ ranking: CostCache<Key, Value>.EvictionRanking?) {
         storage?.setEvictionRanking(ranking)
     }
