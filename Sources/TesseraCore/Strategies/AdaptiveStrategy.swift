@@ -17,7 +17,7 @@ import Foundation
 /// - Previews (a quarter size per side) for fast motion are available but off by default: see below.
 /// - Priorities are recomputed every frame and everything no longer listed is dropped before it starts.
 /// - The cache evicts what is farthest from the visible centre, not what was used longest ago.
-/// - The upload budget is what is left of an 8 ms frame at the measured upload speed.
+/// - Uploads fill what is left of an 8 ms frame (`UploadPacing.fillFrame`).
 public final class AdaptiveStrategy: LoadingStrategy {
     public let name = "adaptive"
     public let execution = DecodeExecution.workers
@@ -44,6 +44,8 @@ public final class AdaptiveStrategy: LoadingStrategy {
     public var idleTrailScreens = 1.0
     /// The frame time uploads should leave room within.
     public var frameTargetMs = 8.0
+
+    public var uploadPacing: UploadPacing { .fillFrame(milliseconds: frameTargetMs) }
     /// While a fling decelerates, decodes are ordered by `FlingPlanner` over the whole known trajectory
     /// (when the strip supplies `itemLoads`) instead of by steps 1 and 2 below: the fast part of a fling
     /// passes cells faster than two workers can decode them, and every decode started for a cell that is
@@ -213,10 +215,5 @@ public final class AdaptiveStrategy: LoadingStrategy {
     func secondsToRest(_ speed: Double) -> Double {
         guard speed > 20 else { return 0 }
         return Foundation.log(speed / 20) / (-1000 * Foundation.log(ScrollModel.DecelerationRate.normal.rawValue))
-    }
-
-    public func uploadBudget(defaultBytes: Int, frameElapsedMs: Double, bytesPerMs: Double) -> Int {
-        let leftMs = max(0, frameTargetMs - frameElapsedMs)
-        return Int(leftMs * bytesPerMs * 0.8)
     }
 }

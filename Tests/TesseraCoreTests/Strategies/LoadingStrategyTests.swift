@@ -265,9 +265,23 @@ final class LoadingStrategyTests: XCTestCase {
 
     func testUploadBudgetFollowsTheFrameTimeLeft() {
         let strategy = AdaptiveStrategy()
-        XCTAssertEqual(strategy.uploadBudget(defaultBytes: 1, frameElapsedMs: 2, bytesPerMs: 1000), 4800)
-        XCTAssertEqual(strategy.uploadBudget(defaultBytes: 1, frameElapsedMs: 9, bytesPerMs: 1000), 0)
-        XCTAssertEqual(CacheStrategy().uploadBudget(defaultBytes: 123, frameElapsedMs: 9, bytesPerMs: 1000), 123)
+        XCTAssertEqual(strategy.uploadPacing, .fillFrame(milliseconds: 8))
+        let pacer = UploadPacer(viewBudgetBytes: 1, bytesPerMs: 1000)
+        XCTAssertEqual(pacer.budget(for: strategy.uploadPacing, frameElapsedMs: 2), 4800)
+        XCTAssertEqual(pacer.budget(for: strategy.uploadPacing, frameElapsedMs: 9), 0)
+        for name in LoadingStrategies.names where name != "adaptive" {
+            XCTAssertEqual(LoadingStrategies.make(name)?.uploadPacing, .viewBudget, name)
+        }
+        XCTAssertEqual(UploadPacer(viewBudgetBytes: 123, bytesPerMs: 1000).budget(for: .viewBudget, frameElapsedMs: 9), 123)
+    }
+
+    func testThePacerLearnsTheUploadSpeedFromFramesWorthTiming() {
+        var pacer = UploadPacer(viewBudgetBytes: 0, bytesPerMs: 1000)
+        pacer.record(bytes: 100 << 10, milliseconds: 1)
+        pacer.record(bytes: 1 << 20, milliseconds: 0.01)
+        XCTAssertEqual(pacer.bytesPerMs, 1000, "too small or too quick to time")
+        pacer.record(bytes: 1_000_000, milliseconds: 2)
+        XCTAssertEqual(pacer.bytesPerMs, 0.8 * 1000 + 0.2 * 500_000, accuracy: 1e-6)
     }
 
     func testEveryNamedStrategyExists() {
