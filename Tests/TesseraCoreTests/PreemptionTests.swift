@@ -106,7 +106,7 @@ final class PreemptionTests: XCTestCase {
         let seen = Seen()
 
         /// The strip's pipeline for `strategy` over the gated loader.
-        func makePipeline(for strategy: LoadingStrategy = AdaptiveStrategy()) -> ImagePipeline {
+        func makePipeline(for strategy: LoadingStrategy = AdaptiveStrategy(decodeWorkers: 2)) -> ImagePipeline {
             let base = Fixture.loader()
             let started = started, gate = gate, finished = finished, seen = seen
             return .strip(strategy: strategy, scheduler: WorkScheduler(workerCount: 1), cacheCostLimit: 0,
@@ -188,14 +188,14 @@ final class PreemptionTests: XCTestCase {
     }
 
     func testOnlyStrategiesThatOptInStopRunningDecodes() {
-        XCTAssertTrue(runningDecodeIsAskedToStop(with: AdaptiveStrategy()))
+        XCTAssertTrue(runningDecodeIsAskedToStop(with: AdaptiveStrategy(decodeWorkers: 2)))
         for name in LoadingStrategies.names where name != "adaptive" {
-            let strategy = LoadingStrategies.make(name)!
+            let strategy = LoadingStrategies.make(name, decodeWorkers: 2)!
             XCTAssertFalse(strategy.cancelsRunningWork, name)
             guard strategy.execution == .workers else { continue }
             XCTAssertFalse(runningDecodeIsAskedToStop(with: strategy), name)
         }
-        let adaptive = AdaptiveStrategy()
+        let adaptive = AdaptiveStrategy(decodeWorkers: 2)
         adaptive.reclaimsRunningWork = false
         XCTAssertFalse(runningDecodeIsAskedToStop(with: adaptive))
     }
@@ -212,7 +212,7 @@ final class PreemptionTests: XCTestCase {
     }
 
     func testThePlannerReclaimsRunningDecodesThatNoLongerPayOff() {
-        var planner = FlingPlanner()
+        var planner = FlingPlanner(workers: 2)
         planner.defaultDecodeSeconds = 0.1
         // Both workers on the cells at release, which are gone in a tenth of a second; a second to go.
         let busy: [Int: ItemLoad] = [0: ItemLoad(state: .running, decodeSeconds: 2, runningSeconds: 1),
@@ -232,7 +232,7 @@ final class PreemptionTests: XCTestCase {
     }
 
     func testARunningDecodeThatCanStillLandIsNotTradedForOthers() {
-        var planner = FlingPlanner()
+        var planner = FlingPlanner(workers: 2)
         planner.reclaimsRunning = true
         typealias C = FlingPlanner.Candidate
         // A long decode running for a cell on screen until 0.5 s; behind it, many cheap passing cells that

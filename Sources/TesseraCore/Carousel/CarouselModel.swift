@@ -16,14 +16,16 @@ public final class CarouselModel {
     ///     (`ImagePipeline.strip` makes it so).
     ///   - decodeTimes: what the pipeline's loader learns of decode times (`ImagePipeline.stripLoader`).
     ///   - remote: downloads the http(s) items; nil when there are none.
-    ///   - strategy: what to load when; adaptive over the configuration's preload window by default.
+    ///   - strategy: what to load when; adaptive over the configuration's preload window and the
+    ///     pipeline's workers by default.
     public init(items: [CarouselItem], configuration: CarouselConfiguration, pipeline: ImagePipeline,
                 decodeTimes: DecodeTimeEstimator? = nil, remote: RemoteFetching? = nil, strategy: LoadingStrategy? = nil,
                 viewportWidth: Double, viewportHeight: Double, pixelScale: Double = 1) {
         cells = CarouselCells(configuration: configuration, itemCount: items.count, viewportWidth: viewportWidth,
                               viewportHeight: viewportHeight, pixelScale: pixelScale)
         list = CarouselItemList(items, cellPixelSize: cells.cellPixelSize)
-        loads = CarouselLoadDriver(strategy: strategy ?? AdaptiveStrategy(base: configuration.preload), pipeline: pipeline,
+        let strategy = strategy ?? AdaptiveStrategy(base: configuration.preload, decodeWorkers: pipeline.workerCount)
+        loads = CarouselLoadDriver(strategy: strategy, pipeline: pipeline,
                                    decodeTimes: decodeTimes, remote: remote, items: list, cells: cells)
     }
 

@@ -212,6 +212,9 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
         }
     }
 
+    /// How many loads run at once (the scheduler's workers).
+    public var workerCount: Int { scheduler.workerCount }
+
     /// How long the load of `key` has been running on a worker, nil when it is not running.
     public func runningSeconds(_ key: Key) -> Double? { scheduler.runningSeconds(key) }
 

@@ -180,6 +180,14 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
 
     public var queuedCount: Int { queue.locked { $0.queuedCount } }
     public var runningCount: Int { queue.locked { $0.runningCount } }
+    /// How many jobs run at once: the pool's threads, or one for `.manual` (the `runPending` caller).
+    public var workerCount: Int {
+        switch executor {
+        case .threads(let count): return max(1, count)
+        case .manual: return 1
+        }
+    }
+
     /// Worker threads that have not exited yet (0 for `.manual`).
     public var liveWorkerCount: Int { queue.locked { $0.liveWorkers } }
     public var stats: SchedulerStats { queue.locked { $0.stats } }

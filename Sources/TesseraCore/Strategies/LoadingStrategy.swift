@@ -122,7 +122,10 @@ func centreOutwards(_ visible: Range<Int>) -> [Int] {
 public enum LoadingStrategies {
     public static let names = ["sync", "async", "predraw", "tiled", "cache", "lazy", "swap", "adaptive"]
 
-    public static func make(_ name: String, preload: PreloadPolicy = PreloadPolicy(ahead: 1, behind: 1)) -> LoadingStrategy? {
+    /// The strategy called `name`, nil for an unknown name. `decodeWorkers` is the strip's scheduler's
+    /// worker count, for strategies that plan decodes over the workers.
+    public static func make(_ name: String, preload: PreloadPolicy = PreloadPolicy(ahead: 1, behind: 1),
+                            decodeWorkers: Int) -> LoadingStrategy? {
         switch name {
         case "sync": return SyncStrategy()
         case "async": return AsyncStrategy()
@@ -131,7 +134,7 @@ public enum LoadingStrategies {
         case "cache": return CacheStrategy(preload: preload)
         case "lazy": return LazyStrategy()
         case "swap": return SwapStrategy(preload: preload)
-        case "adaptive": return AdaptiveStrategy(base: preload)
+        case "adaptive": return AdaptiveStrategy(base: preload, decodeWorkers: decodeWorkers)
         default: return nil
         }
     }

@@ -43,11 +43,12 @@ final class ViewerWiring {
         let remote = options.items.contains(where: \.isRemote)
             ? RemoteImageStore(configuration: options.downloads, onChange: { waker.wake() }) : nil
         self.remote = remote
-        let strategy = LoadingStrategies.make(options.strategy, preload: options.carousel.preload)
-            ?? AdaptiveStrategy(base: options.carousel.preload)
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>(workerCount: options.workerCount, priority: .background)
+        let workers = scheduler.workerCount
+        let strategy = LoadingStrategies.make(options.strategy, preload: options.carousel.preload, decodeWorkers: workers)
+            ?? AdaptiveStrategy(base: options.carousel.preload, decodeWorkers: workers)
         let decodeTimes = DecodeTimeEstimator()
-        pipeline = .strip(strategy: strategy,
-                          scheduler: WorkScheduler(workerCount: options.workerCount, priority: .background),
+        pipeline = .strip(strategy: strategy, scheduler: scheduler,
                           cacheCountLimit: options.cacheCountLimit, cacheCostLimit: options.cacheLimitBytes,
                           decodeTimes: decodeTimes, decode: Self.decoder(options: options, remote: remote, logger: logger),
                           waker: { waker.wake() })

@@ -40,7 +40,7 @@ enum Fixture {
 
 extension LoadPipeline where Key == ImageKey, Value == PixelBuffer {
     /// The strip's pipeline as the viewer makes it for `strategy`, over a fake decoder.
-    static func fixture(_ scheduler: WorkScheduler<ImageKey, PixelBuffer>, strategy: LoadingStrategy = AdaptiveStrategy(),
+    static func fixture(_ scheduler: WorkScheduler<ImageKey, PixelBuffer>, strategy: LoadingStrategy = AdaptiveStrategy(decodeWorkers: 2),
                         cacheBytes: Int = 64 << 20, decodeTimes: DecodeTimeEstimator? = nil,
                         loader: @escaping Fixture.Loader) -> ImagePipeline {
         .strip(strategy: strategy, scheduler: scheduler, cacheCostLimit: cacheBytes, decodeTimes: decodeTimes,

@@ -12,7 +12,7 @@ final class FlingPlannerTests: XCTestCase {
     /// A fling released at 15 000 pt/s from `offset`, as the bench's fast fling.
     private func candidates(from offset: Double = 0, velocity: Double = 15_000, cost: Double = 0.1,
                             loads: [Int: ItemLoad] = [:]) -> (FlingPlanner, [FlingPlanner.Candidate], resting: Range<Int>) {
-        var planner = FlingPlanner()
+        var planner = FlingPlanner(workers: 2)
         planner.defaultDecodeSeconds = cost
         let rest = offset + ScrollModel.projectedTravel(velocity: velocity, rate: rate)
         let list = planner.candidates(layout: layout, itemCount: 200, offset: offset, restingOffset: rest, rate: rate, loads: loads)
@@ -107,7 +107,7 @@ final class FlingPlannerTests: XCTestCase {
         let base = Fixture.loader()
         let pipeline = ImagePipeline.fixture(scheduler, loader: { key in log.record(key); return try base(key) })
         let model = CarouselModel(items: Fixture.items(200), configuration: CarouselConfiguration(), pipeline: pipeline,
-                                  strategy: AdaptiveStrategy(), viewportWidth: 1280, viewportHeight: 720)
+                                  strategy: AdaptiveStrategy(decodeWorkers: 2), viewportWidth: 1280, viewportHeight: 720)
         var time = Duration.zero
         model.update(now: time)
         // Only the screen at rest: idle workers would go on decoding the screens ahead, the fling's way.

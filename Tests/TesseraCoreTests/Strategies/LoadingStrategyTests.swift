@@ -130,7 +130,7 @@ final class LoadingStrategyTests: XCTestCase {
         // 7700 pt/s passes about 18.5 cells a second: two workers keep up at 50 ms a decode (40 a
         // second), not at 200 ms (10 a second). Only then does the planner take over, and only then may
         // running decodes be stopped.
-        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1))
+        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1), decodeWorkers: 2)
         func plans(decodeSeconds: Double) -> Bool {
             var fling = frame(velocity: 7700, decelerating: true, resting: 50 * 416.0 + 7700 * 0.5)
             for index in 40..<70 { fling.itemLoads[index] = ItemLoad(state: .none, decodeSeconds: decodeSeconds) }
@@ -143,10 +143,32 @@ final class LoadingStrategyTests: XCTestCase {
         XCTAssertFalse(strategy.cancelsRunningWork, "at rest nothing running is stopped")
     }
 
+    /// The planner spreads decodes over the strip's real workers: the viewer passes its scheduler's count
+    /// where it makes the strategy, and the model's default strategy takes its pipeline's.
+    func testAdaptivePlansWithTheStripsWorkerCount() {
+        XCTAssertEqual((LoadingStrategies.make("adaptive", decodeWorkers: 6) as? AdaptiveStrategy)?.planner?.workers, 6)
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>(workerCount: 3)
+        defer { scheduler.shutdown() }
+        let model = CarouselModel(items: Fixture.items(10), configuration: CarouselConfiguration(),
+                                  pipeline: .fixture(scheduler, loader: Fixture.loader()), viewportWidth: 1280, viewportHeight: 720)
+        XCTAssertEqual((model.strategy as? AdaptiveStrategy)?.planner?.workers, 3)
+        // 7700 pt/s passes about 18.5 cells a second: two workers at 200 ms a decode cannot keep up (10 a
+        // second) and the fling is planned; eight can (40 a second), and it is not.
+        func plans(workers: Int) -> Bool {
+            let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1), decodeWorkers: workers)
+            var fling = frame(velocity: 7700, decelerating: true, resting: 50 * 416.0 + 7700 * 0.5)
+            for index in 40..<70 { fling.itemLoads[index] = ItemLoad(state: .none, decodeSeconds: 0.2) }
+            _ = strategy.requests(for: fling)
+            return strategy.cancelsRunningWork
+        }
+        XCTAssertTrue(plans(workers: 2))
+        XCTAssertFalse(plans(workers: 8))
+    }
+
     func testAdaptiveGathersPerItemCostsOnlyForFlingsFastEnoughToPlan() {
         // The costs a plan needs cost a frame time to gather, so a slow drag's release (400 pt/s, one cell
         // a second) goes without; a fast fling, or a fast drag about to become one, gathers them.
-        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1))
+        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1), decodeWorkers: 2)
         XCTAssertFalse(strategy.plansWithItemLoads(frame(velocity: 400, decelerating: true)))
         XCTAssertTrue(strategy.plansWithItemLoads(frame(velocity: 15_000, decelerating: true)))
         XCTAssertTrue(strategy.plansWithItemLoads(frame(velocity: 6_000)), "a throw")
@@ -163,7 +185,7 @@ final class LoadingStrategyTests: XCTestCase {
     }
 
     func testAdaptiveWidensItsWindowInTheScrollDirectionWithSpeed() {
-        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1))
+        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1), decodeWorkers: 2)
         // What the strip needs now, without what idle workers may decode after it (the next test).
         let still = strategy.requests(for: frame(velocity: 0)).filter { $0.priority < AdaptiveStrategy.idlePriority }
             .map(\.index)
@@ -179,7 +201,7 @@ final class LoadingStrategyTests: XCTestCase {
     }
 
     func testAdaptiveIdleWorkersDecodeThreeScreensAheadAndOneBehindAfterEverythingElse() {
-        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1))
+        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1), decodeWorkers: 2)
         let rest = frame(velocity: 0)
         let visible = rest.visible
         let columnsPerScreen = 4  // 1280 pt over 416 pt columns, rounded up
@@ -201,7 +223,7 @@ final class LoadingStrategyTests: XCTestCase {
     }
 
     func testNearTheEndOfAFlingAdaptiveLoadsTheRestingScreenRightAfterTheVisibleOne() {
-        let strategy = AdaptiveStrategy()
+        let strategy = AdaptiveStrategy(decodeWorkers: 2)
         let resting = 90 * 416.0  // beyond the 3-screen leading window
         let restingRange = frame(velocity: 0).layout.visibleRange(offset: resting)
         // Early in a fast fling the stop is seconds away: nothing is asked for there yet.
@@ -218,11 +240,11 @@ final class LoadingStrategyTests: XCTestCase {
     }
 
     func testPreviewsForFastMotionWhenTurnedOn() {
-        let strategy = AdaptiveStrategy()
+        let strategy = AdaptiveStrategy(decodeWorkers: 2)
         strategy.fastScreensPerSecond = 2
         let passing = strategy.requests(for: frame(velocity: 6000))
         XCTAssertTrue(passing.filter { frame(velocity: 0).visible.contains($0.index) }.allSatisfy { $0.variant == .preview })
-        XCTAssertTrue(AdaptiveStrategy().requests(for: frame(velocity: 6000)).allSatisfy { $0.variant == .cell })
+        XCTAssertTrue(AdaptiveStrategy(decodeWorkers: 2).requests(for: frame(velocity: 6000)).allSatisfy { $0.variant == .cell })
     }
 
     func testAdaptiveEvictsTheItemFarthestFromTheVisibleCentreFirst() {
@@ -234,7 +256,7 @@ final class LoadingStrategyTests: XCTestCase {
         let pipeline = ImagePipeline(scheduler: scheduler, storage: cache, cost: \.cost,
                                      loader: ImagePipeline.stripLoader { key, _ in try base(key) })
         let model = CarouselModel(items: Fixture.items(300), configuration: CarouselConfiguration(), pipeline: pipeline,
-                                  strategy: AdaptiveStrategy(), viewportWidth: 1280, viewportHeight: 720)
+                                  strategy: AdaptiveStrategy(decodeWorkers: 2), viewportWidth: 1280, viewportHeight: 720)
         var time = Duration.zero
         model.update(now: time)
         scheduler.runPending()
@@ -264,13 +286,13 @@ final class LoadingStrategyTests: XCTestCase {
     }
 
     func testUploadBudgetFollowsTheFrameTimeLeft() {
-        let strategy = AdaptiveStrategy()
+        let strategy = AdaptiveStrategy(decodeWorkers: 2)
         XCTAssertEqual(strategy.uploadPacing, .fillFrame(milliseconds: 8))
         let pacer = UploadPacer(viewBudgetBytes: 1, bytesPerMs: 1000)
         XCTAssertEqual(pacer.budget(for: strategy.uploadPacing, frameElapsedMs: 2), 4800)
         XCTAssertEqual(pacer.budget(for: strategy.uploadPacing, frameElapsedMs: 9), 0)
         for name in LoadingStrategies.names where name != "adaptive" {
-            XCTAssertEqual(LoadingStrategies.make(name)?.uploadPacing, .viewBudget, name)
+            XCTAssertEqual(LoadingStrategies.make(name, decodeWorkers: 2)?.uploadPacing, .viewBudget, name)
         }
         XCTAssertEqual(UploadPacer(viewBudgetBytes: 123, bytesPerMs: 1000).budget(for: .viewBudget, frameElapsedMs: 9), 123)
     }
@@ -285,7 +307,7 @@ final class LoadingStrategyTests: XCTestCase {
     }
 
     func testEveryNamedStrategyExists() {
-        for name in LoadingStrategies.names { XCTAssertEqual(LoadingStrategies.make(name)?.name, name) }
-        XCTAssertNil(LoadingStrategies.make("fastest"))
+        for name in LoadingStrategies.names { XCTAssertEqual(LoadingStrategies.make(name, decodeWorkers: 2)?.name, name) }
+        XCTAssertNil(LoadingStrategies.make("fastest", decodeWorkers: 2))
     }
 }
