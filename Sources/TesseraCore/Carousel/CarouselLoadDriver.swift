@@ -45,20 +45,36 @@ final class CarouselLoadDriver {
 
     // MARK: Results
 
-    /// Takes what the workers finished into the cache; called before the cells are laid out, so a cell
-    /// coming on screen finds what landed since the last frame there. Under `farthestFromCentre` the
-    /// cache evicts by distance from the visible centre, ranked from this frame's items and position.
+    /// Takes what the workers finished into the cache and returns it for `apply`; called before the cells
+    /// are laid out, so a cell coming on screen finds what landed since the last frame there.
     func drain() -> [ImagePipeline.Delivery] {
+        drainPipeline()
+        defer { undelivered.removeAll() }
+        return undelivered
+    }
+
+    /// Drained from the pipeline but not yet handed to `apply` (see `refreshVisibleCells`).
+    private var undelivered: [ImagePipeline.Delivery] = []
+
+    /// The visible centre and item list the cache's eviction ranking was made for.
+    private var rankedFor: (centre: Double, itemsGeneration: Int)?
+
+    /// Under `farthestFromCentre` the cache evicts by distance from the visible centre, ranked over a
+    /// snapshot of this frame's items and position (the pipeline only stores, and so evicts, right here).
+    private func drainPipeline() {
         if strategy.cachePolicy == .farthestFromCentre {
             let range = cells.visibleRange
             let centre = Double(range.lowerBound + range.upperBound) / 2
-            let indexByPath = items.indexByPath
-            pipeline.setEvictionRanking { key in
-                guard let index = indexByPath[key.path] else { return .infinity }
-                return abs(Double(index) - centre)
+            if rankedFor?.centre != centre || rankedFor?.itemsGeneration != items.generation {
+                rankedFor = (centre, items.generation)
+                let indexByPath = items.indexByPath
+                pipeline.setEvictionRanking { key in
+                    guard let index = indexByPath[key.path] else { return .infinity }
+                    return abs(Double(index) - centre)
+                }
             }
         }
-        return pipeline.drain()
+        undelivered.append(contentsOf: pipeline.drain())
     }
 
     /// Puts what is known for its item into a cell that came on screen: its failure, or the best cached
@@ -100,8 +116,10 @@ final class CarouselLoadDriver {
         for cell in cells.visibleCells where cell.hasImage { showBestCached(in: cell, countingStats: false) }
     }
 
-    /// Shows what the cache holds for visible cells still waiting, without a fade.
+    /// Shows what the cache holds for visible cells still waiting, without a fade, counting in what the
+    /// workers finished meanwhile (it reaches the cells now; `apply` hands it over at the next frame).
     func refreshVisibleCells() {
+        drainPipeline()
         for cell in cells.visibleCells where !cell.hasImage { showBestCached(in: cell, countingStats: false) }
     }
 

@@ -164,6 +164,19 @@ final class CarouselModelTests: XCTestCase {
         XCTAssertEqual(again.imageAlpha(now: clock.now(), fade: model.fade), 1)
     }
 
+    /// While the single-image view has the window the strip does not update; what its workers finished
+    /// meanwhile is on screen, without a fade, as soon as the strip is shown again.
+    func testDecodesThatFinishedWhileTheStripWasHiddenAppearAtOnce() {
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
+        let (model, _) = makeModel(count: 30, scheduler: scheduler, loader: Fixture.loader())
+        model.update(now: .zero)
+        scheduler.runPending()
+        model.refreshVisibleCells()
+        XCTAssertTrue(model.visibleCells.allSatisfy { $0.hasImage && !$0.fadesIn })
+        model.update(now: .milliseconds(16))
+        XCTAssertTrue(model.visibleCells.allSatisfy { $0.hasImage && !$0.fadesIn }, "the deliveries change nothing")
+    }
+
     func testFadeZeroShowsArrivalsAtOnce() {
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
         let (model, _) = makeModel(count: 5, scheduler: scheduler, loader: Fixture.loader(),
