@@ -1,9 +1,10 @@
 # Tessera: `make run` opens the viewer on the bundled samples, `make test` runs the whole suite headless.
 # Both first install the Debian packages Tessera needs, if any is missing.
 
-# libcurl4: what Foundation's URLSession (remote images) runs on.
+# libcurl4: what Foundation's URLSession (remote images) runs on. libssl-dev: libcrypto's MD5, which names
+# cache files.
 APT_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libsdl2-ttf-dev \
-                libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libexif-dev libpixman-1-dev \
+                libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libexif-dev libpixman-1-dev libssl-dev \
                 fonts-dejavu-core libcurl4
 SAMPLE_TOOLS := libjpeg-turbo-progs webp
 # Tools some tests use to make fixtures or check our output: cwebp (WebP files), gio (GLib's view of a

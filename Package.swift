@@ -22,38 +22,52 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        // OpenSSL's libcrypto: MD5 for cache file names (a system library, so a fresh clone compiles no crypto).
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Cairo's pixel compositor (SIMD): a fading picture mixed over its placeholder on the CPU.
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
-        // libjpeg/libpng row reading for the tile cutter: their error handlers must longjmp, which Swift cannot.
-        .target(name: "CTesseraJPEG", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
+        // libjpeg and libpng (the tile cutter's row readers, the one PNG reader and writer): their error
+        // handlers must longjmp, which Swift cannot.
+        .target(name: "CTesseraJPEG", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("jpeg")]),
 
         // No C, no SDL: geometry, scrolling physics, layout, reuse, caches, scheduling, timing.
         .target(name: "TesseraCore"),
         // Decoders, scaling, format sniffing. No SDL: SDL_image's decoder is injected from TesseraUI.
         .target(name: "TesseraImaging",
-                dependencies: ["TesseraCore", "CTurboJPEG", "CPNG", "CWebP", "CExif", "CTesseraJPEG",
+                dependencies: ["TesseraCore", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG", "CCrypto",
                                .product(name: "Logging", package: "swift-log")]),
-        // The only module that talks to SDL.
+        // The only module that imports CSDL2: Swift classes owning SDL's windows, renderers, textures and
+        // fonts, its events as a Swift enum, SDL_image's files. No other C type or pointer leaves it.
+        .target(name: "TesseraSDL",
+                dependencies: ["TesseraCore", "CSDL2", .product(name: "Logging", package: "swift-log")]),
+        // Windows, views and the frame loop, drawing through TesseraSDL.
         .target(name: "TesseraUI",
-                dependencies: ["TesseraCore", "TesseraImaging", "TesseraRemote", "CSDL2", "CPixman",
+                dependencies: ["TesseraCore", "TesseraImaging", "TesseraRemote", "TesseraSDL", "CPixman",
                                .product(name: "Logging", package: "swift-log")]),
         // Remote images: the download table over URLSession (FoundationNetworking), with a disk cache.
         .target(name: "TesseraRemote",
                 dependencies: ["TesseraCore", "TesseraImaging", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "tessera",
-                          dependencies: ["TesseraUI", "TesseraImaging", "TesseraCore",
+                          dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")]),
 
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
-        .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore", "TesseraTestSupport"]),
-        .testTarget(name: "TesseraUITests", dependencies: ["TesseraUI", "TesseraImaging", "TesseraCore", "TesseraTestSupport"]),
+        // CPNG: fixtures written with libpng's own simplified API, apart from the code under test.
+        .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG"]),
+        // TesseraImaging: PNGs for SDL_image to read, from the product's own writer.
+        .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
+        .testTarget(name: "TesseraUITests",
+                    dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG"]),
         .testTarget(name: "TesseraRemoteTests",
                     dependencies: ["TesseraRemote", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
         // Runs the built binary; depending on it makes `swift test` build it first.
         .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraTestSupport"]),
-        // What several test targets share: the loopback HTTP server, the sample images, Deep Zoom fixtures.
-        .target(name: "TesseraTestSupport", dependencies: ["TesseraCore", "TesseraImaging"], path: "Tests/TesseraTestSupport"),
+        // What several test targets share: the loopback HTTP server, the sample images, Deep Zoom fixtures,
+        // a headless SDL canvas, a log that collects messages.
+        .target(name: "TesseraTestSupport",
+                dependencies: ["TesseraCore", "TesseraImaging", "TesseraSDL", .product(name: "Logging", package: "swift-log")],
+                path: "Tests/TesseraTestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

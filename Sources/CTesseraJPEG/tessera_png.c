@@ -1,4 +1,4 @@
-/* libpng row reader and tile encoder with errors trapped by setjmp (see tessera_jpeg.h for why). */
+/* libpng row reader and encoder with errors trapped by setjmp (see tessera_jpeg.h for why). */
 
 #include "tessera_jpeg.h"
 
@@ -176,6 +176,38 @@ tessera_image_status tessera_png_read_rows(tessera_png_reader *reader, uint8_t *
     return TESSERA_IMAGE_OK;
 }
 
+tessera_image_status tessera_png_finish(tessera_png_reader *reader) {
+    if (reader->next_row < reader->height) {
+        copy_text(reader->message, sizeof(reader->message), "rows left unread");
+        return TESSERA_IMAGE_ERROR;
+    }
+    if (setjmp(reader->jump)) return failure_status(reader);
+    /* The same info struct, so text chunks after the image data join those read before it. */
+    png_read_end(reader->png, reader->info);
+    return TESSERA_IMAGE_OK;
+}
+
+int tessera_png_text_count(const tessera_png_reader *reader) {
+    png_textp text = NULL;
+    return png_get_text(reader->png, reader->info, &text, NULL);
+}
+
+void tessera_png_text_at(const tessera_png_reader *reader, int index, const char **keyword, const char **text,
+                         int *is_utf8) {
+    png_textp chunks = NULL;
+    int count = png_get_text(reader->png, reader->info, &chunks, NULL);
+    if (index < 0 || index >= count) {
+        *keyword = "";
+        *text = "";
+        *is_utf8 = 0;
+        return;
+    }
+    *keyword = chunks[index].key;
+    *text = chunks[index].text != NULL ? chunks[index].text : "";
+    *is_utf8 = chunks[index].compression == PNG_ITXT_COMPRESSION_NONE
+        || chunks[index].compression == PNG_ITXT_COMPRESSION_zTXt;
+}
+
 const char *tessera_png_message(const tessera_png_reader *reader) { return reader->message; }
 
 void tessera_png_close(tessera_png_reader *reader) {
@@ -223,12 +255,13 @@ static void on_sink_write(png_structp png, png_bytep bytes, png_size_t length) {
 static void on_sink_flush(png_structp png) { (void)png; }
 
 tessera_image_status tessera_png_encode(const uint8_t *bgra, size_t stride, int width, int height, int channels,
-                                        int compression_level, uint8_t **out, size_t *out_size,
-                                        char *message, size_t message_size) {
+                                        int compression_level, int filter_rows, const tessera_png_text *text,
+                                        int text_count, uint8_t **out, size_t *out_size, char *message,
+                                        size_t message_size) {
     static const int color_types[5] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
                                        PNG_COLOR_TYPE_RGB_ALPHA};
-    if (channels < 1 || channels > 4 || width <= 0 || height <= 0) {
-        copy_text(message, message_size, "invalid PNG tile");
+    if (channels < 1 || channels > 4 || width <= 0 || height <= 0 || text_count < 0) {
+        copy_text(message, message_size, "invalid PNG image");
         return TESSERA_IMAGE_ERROR;
     }
     png_sink *sink = calloc(1, sizeof(*sink));
@@ -255,8 +288,18 @@ tessera_image_status tessera_png_encode(const uint8_t *bgra, size_t stride, int 
     }
     png_set_write_fn(png, sink, on_sink_write, on_sink_flush);
     png_set_compression_level(png, compression_level);
+    if (!filter_rows) png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
     png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, color_types[channels],
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    for (int i = 0; i < text_count; i++) {
+        /* libpng copies the strings; the casts only drop const from its older prototype. */
+        png_text chunk;
+        memset(&chunk, 0, sizeof(chunk));
+        chunk.compression = PNG_TEXT_COMPRESSION_NONE;
+        chunk.key = (png_charp)text[i].keyword;
+        chunk.text = (png_charp)text[i].text;
+        png_set_text(png, info, &chunk, 1);
+    }
     png_write_info(png, info);
     for (int y = 0; y < height; y++) {
         const uint8_t *p = bgra + (size_t)y * stride;

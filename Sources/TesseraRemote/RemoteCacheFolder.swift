@@ -54,7 +54,7 @@ struct RemoteCacheFolder: Sendable {
         return base + "tessera-remote-\(getpid())-\(UUID().uuidString.prefix(8))"
     }
 
-    func dataPath(for url: String) -> String { path + "/" + MD5.hex(url) }
+    func dataPath(for url: String) -> String { path + "/" + CacheFileName.md5Hex(url) }
     func metadataPath(for url: String) -> String { dataPath(for: url) + ".json" }
 
     /// The cached copy of `url`, if a regular file is there.

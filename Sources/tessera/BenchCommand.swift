@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TesseraCore
 import TesseraImaging
+import TesseraSDL
 import TesseraUI
 
 /// `tessera bench ...`: measurements of the pipeline outside the window. A group, so that further

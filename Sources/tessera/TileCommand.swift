@@ -9,6 +9,7 @@ import Foundation
 import Synchronization
 import TesseraCore
 import TesseraImaging
+import TesseraSDL
 import TesseraUI
 
 /// `tessera tile`: cuts an image into Deep Zoom tiles (or the Core Animation book's flat tiles), streaming.
@@ -113,9 +114,7 @@ struct Tile: ParsableCommand {
 
     /// Whether the file is of a format that only SDL_image reads (so it is worth starting SDL).
     static func needsWholeImageDecoder(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: ImageFormat.sniffLength)) ?? Data()
+        guard let head = ImageFile.head(ofFileAt: path, count: ImageFormat.sniffLength) else { return false }
         switch ImageFormat.sniff(head) {
         case .jpeg, .png, .unknown: return false
         case .gif, .webp, .bmp, .tiff: return true

@@ -1,4 +1,3 @@
-import CTesseraJPEG
 import Foundation
 import XCTest
 @testable import TesseraCore
@@ -8,16 +7,10 @@ import XCTest
 /// it starts. Counted, not timed: `DecodeCancellation(cancellingAtCheck:)` sets itself at a known check.
 final class DecodeCancellationTests: XCTestCase {
     private func png(_ pixels: PixelBuffer) -> Data {
-        var out: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        var message = [CChar](repeating: 0, count: 128)
-        let status = pixels.bytes.withUnsafeBufferPointer { bgra in
-            tessera_png_encode(bgra.baseAddress, pixels.bytesPerRow, Int32(pixels.width), Int32(pixels.height), 4, 6,
-                               &out, &size, &message, message.count)
+        pixels.bytes.withUnsafeBytes { bgra in
+            try! PNGEncoder.encode(bgra.baseAddress!, stride: pixels.bytesPerRow, width: pixels.width, height: pixels.height,
+                                   channels: .rgba) { Data($0) }
         }
-        XCTAssertEqual(status, TESSERA_IMAGE_OK)
-        defer { free(out) }
-        return Data(bytes: out!, count: size)
     }
 
     /// Noise (so compressed files stay big and a decode has many slices) over a gradient, alpha varying.

@@ -1,21 +1,14 @@
-import CTesseraJPEG
 import Foundation
 import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
 
 final class PNGDecoderTests: XCTestCase {
-    private func png(_ pixels: PixelBuffer, channels: Int32 = 4) -> Data {
-        var out: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        var message = [CChar](repeating: 0, count: 128)
-        let status = pixels.bytes.withUnsafeBufferPointer { bgra in
-            tessera_png_encode(bgra.baseAddress, pixels.bytesPerRow, Int32(pixels.width), Int32(pixels.height), channels, 6,
-                               &out, &size, &message, message.count)
+    private func png(_ pixels: PixelBuffer, channels: PNGEncoder.Channels = .rgba) -> Data {
+        pixels.bytes.withUnsafeBytes { bgra in
+            try! PNGEncoder.encode(bgra.baseAddress!, stride: pixels.bytesPerRow, width: pixels.width, height: pixels.height,
+                                   channels: channels) { Data($0) }
         }
-        XCTAssertEqual(status, TESSERA_IMAGE_OK)
-        defer { free(out) }
-        return Data(bytes: out!, count: size)
     }
 
     private func gradient(_ w: Int, _ h: Int) -> PixelBuffer {
@@ -45,7 +38,7 @@ final class PNGDecoderTests: XCTestCase {
     }
 
     func testRGBWithoutAlphaIsOpaque() throws {
-        let decoded = try PNGDecoder().decode(png(gradient(8, 8), channels: 3), format: .png, targetSize: nil)
+        let decoded = try PNGDecoder().decode(png(gradient(8, 8), channels: .rgb), format: .png, targetSize: nil)
         XCTAssertTrue((0..<64).allSatisfy { decoded.bytes[$0 * 4 + 3] == 255 })
     }
 

@@ -42,7 +42,7 @@ final class RemoteImageStoreTests: XCTestCase {
 
         XCTAssertEqual(FileManager.default.contents(atPath: path), body)
         XCTAssertEqual(FileVersion.ofFile(atPath: path), version)
-        XCTAssertEqual(path, cacheFolder + "/" + MD5.hex(server.url("/a.png")))
+        XCTAssertEqual(path, cacheFolder + "/" + CacheFileName.md5Hex(server.url("/a.png")))
         let metadata = try JSONDecoder().decode(CachedResponseMetadata.self,
                                                 from: XCTUnwrap(FileManager.default.contents(atPath: path + ".json")))
         XCTAssertEqual(metadata, CachedResponseMetadata(url: server.url("/a.png"), etag: "\"v1\"",
@@ -166,7 +166,7 @@ final class RemoteImageStoreTests: XCTestCase {
         XCTAssertEqual(serverError.shortText, "HTTP 500")
         XCTAssertTrue(serverError.detail.contains("500"), serverError.detail)
         assertNoPartialFiles()
-        XCTAssertFalse(FileManager.default.fileExists(atPath: cacheFolder + "/" + MD5.hex(server.url("/missing.png"))))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cacheFolder + "/" + CacheFileName.md5Hex(server.url("/missing.png"))))
     }
 
     func testStalledServerTimesOut() throws {

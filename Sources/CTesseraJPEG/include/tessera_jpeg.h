@@ -1,7 +1,7 @@
 #ifndef TESSERA_JPEG_H
 #define TESSERA_JPEG_H
 
-/* Row-by-row JPEG and PNG reading, and PNG encoding, for Tessera's streaming tile cutter.
+/* Row-by-row JPEG and PNG reading, and PNG writing: Tessera's one path through libjpeg and libpng.
  *
  * Why C: libjpeg and libpng report errors by calling a handler that must not return; the only way back
  * is longjmp to a setjmp point, and Swift can neither call setjmp nor be unwound through. Each function
@@ -76,18 +76,41 @@ tessera_png_reader *tessera_png_open_memory(const uint8_t *data, size_t size, te
 tessera_image_status tessera_png_read_rows(tessera_png_reader *reader, uint8_t *first_row, size_t stride,
                                            int count);
 
+/* After the last row: reads the rest of the file to IEND (text chunks after the image data included),
+ * so a file missing its tail is reported truncated and a damaged chunk as an error. */
+tessera_image_status tessera_png_finish(tessera_png_reader *reader);
+
+/* How many text chunks (tEXt, zTXt, iTXt) have been read: those before the image data once opened, all
+ * of them after tessera_png_finish. A text chunk whose checksum is wrong is left out. */
+int tessera_png_text_count(const tessera_png_reader *reader);
+
+/* The keyword and text of text chunk `index`, NUL-terminated, valid until the next call on the reader.
+ * The text is UTF-8 when *is_utf8 (iTXt), Latin-1 otherwise; keywords are always Latin-1. */
+void tessera_png_text_at(const tessera_png_reader *reader, int index, const char **keyword, const char **text,
+                         int *is_utf8);
+
 const char *tessera_png_message(const tessera_png_reader *reader);
 
 void tessera_png_close(tessera_png_reader *reader);
 
 /* ---- PNG encoding ---- */
 
+/* A tEXt chunk: keyword (1 to 79 Latin-1 characters) and text (Latin-1), both NUL-terminated. */
+typedef struct {
+    const char *keyword;
+    const char *text;
+} tessera_png_text;
+
 /* Encodes width x height BGRA pixels (rows `stride` bytes apart) as an 8-bit PNG with `channels`
- * channels: 1 grey, 2 grey + alpha, 3 RGB, 4 RGBA (grey is taken from the green byte). On success
- * *out is a malloc'ed buffer of *out_size bytes, to be released with free(). */
+ * channels: 1 grey, 2 grey + alpha, 3 RGB, 4 RGBA (grey is taken from the green byte). The `text_count`
+ * chunks of `text` are written before the image data, where readers that stop early find them.
+ * `compression_level` is zlib's (0-9); without `filter_rows` every row is stored unfiltered, which
+ * writes faster and compresses less. On success *out is a malloc'ed buffer of *out_size bytes, to be
+ * released with free(). */
 tessera_image_status tessera_png_encode(const uint8_t *bgra, size_t stride, int width, int height, int channels,
-                                        int compression_level, uint8_t **out, size_t *out_size,
-                                        char *message, size_t message_size);
+                                        int compression_level, int filter_rows, const tessera_png_text *text,
+                                        int text_count, uint8_t **out, size_t *out_size, char *message,
+                                        size_t message_size);
 
 #ifdef __cplusplus
 }

@@ -32,6 +32,12 @@ public struct PixelBuffer: Sendable {
     /// The size of the image these pixels were decoded from, when known (after orientation). A reduced
     /// preview is drawn at the size the source would have in the cell, not stretched blindly.
     public var sourceSize: PixelSize?
+    /// The ICC profile embedded in the image these pixels were decoded from, when the decoder found one;
+    /// nil means the pixels are sRGB.
+    public var colourProfile: [UInt8]?
+    /// The colour space the image declares by code points instead of a profile (HEIF/AVIF `nclx` boxes,
+    /// as phones write Display P3), when it does and carries no ICC profile; nil means sRGB.
+    public var colourCodePoints: ColourCodePoints?
 
     public init(width: Int, height: Int, bytes: [UInt8]) {
         precondition(bytes.count == width * height * 4, "PixelBuffer: \(bytes.count) bytes for \(width)x\(height)")
@@ -93,5 +99,22 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
     public func isClose(to other: RGBA, tolerance: Int = 8) -> Bool {
         abs(Int(r) - Int(other.r)) <= tolerance && abs(Int(g) - Int(other.g)) <= tolerance
             && abs(Int(b) - Int(other.b)) <= tolerance && abs(Int(a) - Int(other.a)) <= tolerance
+    }
+}
+
+/// A colour space named by ITU-T H.273 code points (colour primaries, transfer characteristics, matrix
+/// coefficients), as video-derived formats (HEIF, AVIF, JPEG XL) declare it. Primaries 1 with transfer 13
+/// is sRGB; primaries 12 is Display P3; 9 is BT.2020.
+public struct ColourCodePoints: Sendable, Hashable {
+    public var primaries: UInt16
+    public var transfer: UInt16
+    public var matrix: UInt16
+    public var fullRange: Bool
+
+    public init(primaries: UInt16, transfer: UInt16, matrix: UInt16, fullRange: Bool) {
+        self.primaries = primaries
+        self.transfer = transfer
+        self.matrix = matrix
+        self.fullRange = fullRange
     }
 }

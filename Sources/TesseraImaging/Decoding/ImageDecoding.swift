@@ -3,10 +3,11 @@ import TesseraCore
 
 /// Something that turns encoded bytes into native ARGB8888 pixels.
 ///
-/// A protocol because TesseraImaging must not know about SDL: JPEG is decoded here with TurboJPEG (fast,
-/// and able to decode at 1/2, 1/4, 1/8 size), while PNG, WebP, GIF, BMP and TIFF go through SDL_image,
-/// whose decoder lives in TesseraUI and is handed to `ImageLoader` as one of these. Decoders run on worker
-/// threads, hence `Sendable`; a decoder must not share non-thread-safe state between concurrent calls.
+/// A protocol because TesseraImaging must not know about SDL: JPEG (TurboJPEG, able to decode at 1/2, 1/4,
+/// 1/8 size), WebP (libwebp) and PNG (libpng) are decoded here, shrinking as they decode, while GIF, BMP and
+/// TIFF go through SDL_image, whose decoder lives in TesseraUI and is handed to `ImageLoader` as one of
+/// these (`ImageDecoders.standard` puts it last). Decoders run on worker threads, hence `Sendable`; a
+/// decoder must not share non-thread-safe state between concurrent calls.
 public protocol ImageDecoding: Sendable {
     /// Whether this decoder handles `format`. The loader asks decoders in order and uses the first yes.
     func canDecode(_ format: ImageFormat) -> Bool

@@ -1,10 +1,10 @@
 import Foundation
 import TesseraCore
 
-/// PNG through libpng row by row. With a target size the rows go straight into a `StreamingDownscaler`,
-/// so a 5120x2880 PNG shown in a 400x300 cell never holds its 59 MB of full-size pixels (SDL_image would
-/// hold two copies). Interlaced PNGs are decoded whole first: their rows only exist after the last pass.
-/// A cancellation signal is looked at before every batch of `batchRows` rows.
+/// PNG through `PNGRowReader` (libpng), row by row. With a target size the rows go straight into a
+/// `StreamingDownscaler`, so a big PNG shown in a small cell never holds its full-size pixels. Interlaced
+/// PNGs are decoded whole first: their rows only exist after the last pass. A cancellation signal is
+/// looked at before every batch of `batchRows` rows.
 public struct PNGDecoder: ImageDecoding {
     /// Rows fetched from libpng per call (and between two looks at the cancellation signal).
     public static let batchRows = 16

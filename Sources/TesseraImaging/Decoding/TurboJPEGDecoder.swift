@@ -75,10 +75,9 @@ public struct TurboJPEGDecoder: ImageDecoding {
     /// Of the DCT scaling factors 1/8, 1/4, 1/2 and 1 (the ones that are pure speed-ups; 3/8, 5/8 and so on
     /// cost nearly as much as full size), picks the smallest whose result is at least twice the
     /// aspect-fitted target in both dimensions, so the final area-averaging in `PixelScaler` always has a
-    /// factor of two or more to work with. Merely covering the target lost detail on real photos (PSNR
-    /// down to 31 dB against full decode + scaler on the corpus, 41.7 dB with the margin, at no measurable
-    /// cost: docs/PERFORMANCE.md). The target is fitted to the JPEG's own aspect here too, so passing a raw
-    /// cell size is also correct.
+    /// factor of two or more to work with: a DCT-scaled image that merely covers the target is visibly
+    /// softer than a full decode scaled down. The target is fitted to the JPEG's own aspect here too, so
+    /// passing a raw cell size is also correct.
     public static let qualityMargin = 2
 
     public static func decodeSize(for full: PixelSize, targetSize: PixelSize?) -> PixelSize {

@@ -70,3 +70,16 @@ public struct ImageLoadError: Error, Sendable, Equatable, CustomStringConvertibl
     /// "path: short text", for logs.
     public var description: String { "\(path): \(reason.shortText)" }
 }
+
+extension ImageLoadError.Reason {
+    /// An image file that could not be opened or read, in the loader's words: anything but a regular
+    /// file is "not an image".
+    public init(_ failure: ImageFile.Failure) {
+        switch failure {
+        case .missing: self = .missing
+        case .unreadable(let why): self = .unreadable(why)
+        case .notARegularFile: self = .notAnImage
+        case .empty: self = .empty
+        }
+    }
+}

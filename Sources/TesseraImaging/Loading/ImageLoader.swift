@@ -69,32 +69,24 @@ public struct ImageLoader: Sendable {
 
     // MARK: - Steps
 
-    /// Reads a regular file fully, refusing by `stat` what needn't be read: missing, not a regular file
-    /// (a FIFO would block a worker forever), empty, or bigger than `byteLimit`. When the header can be
-    /// read from the first `headerProbeLength` bytes it is checked against the pixel limit before the rest
-    /// is read, and handed back through `header`.
+    /// Reads an image file fully, refusing what needn't be read (see `ImageFile`) and files bigger than
+    /// `byteLimit`. When the header can be read from the first `headerProbeLength` bytes it is checked
+    /// against the pixel limit before the rest is read, and handed back through `header`.
     private func readFile(_ path: String, header: inout ImageHeader?) throws(ImageLoadError.Reason) -> Data {
-        // O_NONBLOCK so that opening a FIFO doesn't wait for a writer; it has no effect on regular files.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            let err = errno
-            if err == ENOENT || err == ENOTDIR { throw .missing }
-            throw .unreadable(Self.errorText(err))
-        }
-        defer { close(fd) }
-
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw .unreadable(Self.errorText(errno)) }
-        guard st.st_mode & S_IFMT == S_IFREG else { throw .notAnImage }
-        let size = Int(st.st_size)
-        guard size > 0 else { throw .empty }
+        let file: ImageFile
+        do { file = try ImageFile(path: path) } catch { throw ImageLoadError.Reason(error) }
+        let size = file.size
         guard size <= byteLimit else { throw .fileTooLarge(bytes: size, limit: byteLimit) }
 
-        guard let buffer = malloc(size) else { throw .unreadable(Self.errorText(ENOMEM)) }
+        guard let buffer = malloc(size) else { throw .unreadable(POSIXFiles.errorText(ENOMEM)) }
         var owned = true
         defer { if owned { free(buffer) } }
 
-        var done = try Self.readFully(fd, into: buffer, from: 0, to: min(size, Self.headerProbeLength))
+        func read(from start: Int, to end: Int) throws(ImageLoadError.Reason) -> Int {
+            do { return try file.read(into: buffer + start, from: start, to: end) } catch { throw ImageLoadError.Reason(error) }
+        }
+        let probeEnd = min(size, Self.headerProbeLength)
+        var done = try read(from: 0, to: probeEnd)
         if done < size && done >= ImageFormat.sniffLength {
             let probe = Data(bytesNoCopy: buffer, count: done, deallocator: .none)
             if let probed = ImageHeader.read(probe) {
@@ -102,10 +94,8 @@ public struct ImageLoader: Sendable {
                 header = probed
             }
         }
-        if done == min(size, Self.headerProbeLength) {
-            done = try Self.readFully(fd, into: buffer, from: done, to: size)
-        }
-        // The file may have shrunk since fstat; what was read is what there is.
+        if done == probeEnd { done = try read(from: done, to: size) }
+        // The file may have shrunk since it was opened; what was read is what there is.
         guard done > 0 else { throw .empty }
         owned = false
         return Data(bytesNoCopy: buffer, count: done, deallocator: .free)
@@ -193,28 +183,5 @@ public struct ImageLoader: Sendable {
             Self.logger.warning("image not loaded", metadata: ["path": "\(path)", "reason": "\(reason.shortText)"])
         }
         return error
-    }
-
-    // MARK: - POSIX helpers
-
-    /// Reads bytes [from, to) of `fd` into `buffer`, retrying on EINTR and short reads; stops early at EOF.
-    /// Returns the offset reached.
-    private static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawPointer,
-                                  from start: Int, to end: Int) throws(ImageLoadError.Reason) -> Int {
-        var done = start
-        while done < end {
-            let n = read(fd, buffer + done, end - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(errorText(errno))
-            }
-            if n == 0 { break }
-            done += n
-        }
-        return done
-    }
-
-    private static func errorText(_ code: Int32) -> String {
-        String(cString: strerror(code))
     }
 }

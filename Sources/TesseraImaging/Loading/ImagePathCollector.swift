@@ -18,10 +18,6 @@ public struct ImagePathCollector {
         }
     }
 
-    /// Extensions taken from folders. A file named on the command line is taken whatever its name;
-    /// the decoder sniffs its real type.
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png", "webp", "gif", "bmp", "tif", "tiff"]
-
     public var recursive = false
 
     public init(recursive: Bool = false) { self.recursive = recursive }
@@ -74,22 +70,12 @@ public struct ImagePathCollector {
         return last.isEmpty || last == "/" ? (url.host ?? string) : last
     }
 
+    /// A folder's own images first, then each subfolder's, all in natural order; which entries count is
+    /// `FolderLister`'s decision, shared with the watcher.
     private func imagesInFolder(_ folder: String) -> [String] {
-        let fm = FileManager.default
-        guard let names = try? fm.contentsOfDirectory(atPath: folder) else { return [] }
-        var files: [String] = []
-        var subfolders: [String] = []
-        for name in names.naturallySorted() where !name.hasPrefix(".") {
-            let path = (folder as NSString).appendingPathComponent(name)
-            var isFolder: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
-            if isFolder.boolValue {
-                if recursive { subfolders.append(path) }
-            } else if Self.imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
-                files.append(path)
-            }
-        }
-        // A folder's own images first, then each subfolder's, all in natural order.
-        return files + subfolders.flatMap(imagesInFolder)
+        let listing = FolderLister.list(folder)
+        let files = listing.images.naturallySorted().map { FolderLister.path(of: $0, in: folder) }
+        guard recursive else { return files }
+        return files + listing.subfolders.naturallySorted().flatMap { imagesInFolder(FolderLister.path(of: $0, in: folder)) }
     }
 }

@@ -69,7 +69,7 @@ public enum FreedesktopThumbnailPath {
 
     /// "MD5 of the URI in lower-case hex" + ".png": the thumbnail's file name in every size folder.
     public static func fileName(forURI uri: String) -> String {
-        MD5.hex(uri) + ".png"
+        CacheFileName.md5Hex(uri) + ".png"
     }
 
     /// `path` made absolute against the working directory and cleaned of `.`, `..` and repeated slashes,

@@ -107,8 +107,9 @@ public final class ThumbnailStore: Sendable {
     /// The valid thumbnail of `size`, or nil (none, stale, unreadable, or too small for its folder).
     public func thumbnail(for original: Original, size: ThumbnailSize) -> PixelBuffer? {
         guard let data = Self.readSmallFile(path(for: original, size: size)),
-              let fields = PNGThumbnailIO.textFields(in: data), isValid(fields, for: original),
-              let pixels = PNGThumbnailIO.decodePixels(data) else { return nil }
+              let contents = PNGThumbnailIO.read(data, rejects: { isStale($0, for: original) }),
+              isValid(contents.fields, for: original) else { return nil }
+        let pixels = contents.pixels, fields = contents.fields
         // Smaller than its folder's size is right only for an original that small; when the writer says
         // how big the original is (the optional Thumb::Image fields), a thumbnail that undershoots is
         // refused rather than shown blurred.
@@ -132,8 +133,15 @@ public final class ThumbnailStore: Sendable {
     /// The text this program recorded when it failed on the original (unchanged since), or nil.
     public func recordedFailure(for original: Original) -> String? {
         guard let data = Self.readSmallFile(failurePath(for: original)),
-              let fields = PNGThumbnailIO.textFields(in: data), isValid(fields, for: original) else { return nil }
+              let fields = PNGThumbnailIO.read(data, rejects: { isStale($0, for: original) })?.fields,
+              isValid(fields, for: original) else { return nil }
         return fields[Key.failure] ?? ""
+    }
+
+    /// Fields that already name an original (URI and time) and not this one: the thumbnail is stale
+    /// whatever follows.
+    private func isStale(_ fields: [String: String], for original: Original) -> Bool {
+        fields[Key.uri] != nil && fields[Key.mtime] != nil && !isValid(fields, for: original)
     }
 
     private func isValid(_ fields: [String: String], for original: Original) -> Bool {
@@ -148,7 +156,7 @@ public final class ThumbnailStore: Sendable {
     /// Saves `thumbnail` (already no bigger than `size`) for `original`; returns whether it was written.
     @discardableResult
     public func save(_ thumbnail: PixelBuffer, for original: Original, size: ThumbnailSize) -> Bool {
-        guard isWritable, let png = PNGThumbnailIO.encode(thumbnail, text: fields(for: original)) else { return false }
+        guard isWritable, let png = PNGThumbnailIO.encode(thumbnail, fields: fields(for: original)) else { return false }
         return writeAtomically(png, to: path(for: original, size: size), folder: folder(size))
     }
 
@@ -158,7 +166,7 @@ public final class ThumbnailStore: Sendable {
         guard isWritable else { return false }
         let empty = PixelBuffer(width: 1, height: 1, bytes: [0, 0, 0, 0])
         let text = fields(for: original) + [(Key.failure, Self.printableASCII(reason))]
-        guard let png = PNGThumbnailIO.encode(empty, text: text) else { return false }
+        guard let png = PNGThumbnailIO.encode(empty, fields: text) else { return false }
         return writeAtomically(png, to: failurePath(for: original), folder: failureFolder)
     }
 
@@ -219,27 +227,11 @@ public final class ThumbnailStore: Sendable {
     /// Thumbnails are small; a "thumbnail" bigger than this is not one and is not read.
     private static let maximumThumbnailBytes = 32 << 20
 
+    /// The file's bytes; nil when it is missing, empty, not a regular file or too big to be a thumbnail. A
+    /// short read (the file shrank) is what there is: the PNG checks catch the rest.
     private static func readSmallFile(_ path: String) -> Data? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size > 0,
-              st.st_size <= maximumThumbnailBytes else { return nil }
-        let size = Int(st.st_size)
-        var bytes = [UInt8](repeating: 0, count: size)
-        var done = 0
-        let ok = bytes.withUnsafeMutableBytes { buffer -> Bool in
-            while done < size {
-                let n = read(fd, buffer.baseAddress! + done, size - done)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                done += n
-            }
-            return true
-        }
-        // A short read (the file shrank) is read as what there is; the PNG checks catch the rest.
-        return ok || done > 0 ? Data(bytes.prefix(done)) : nil
+        guard let file = try? ImageFile(path: path), file.size <= maximumThumbnailBytes else { return nil }
+        return try? file.readAll()
     }
 
     private static func writeAll(_ fd: Int32, _ data: Data) -> String? {

@@ -4,8 +4,8 @@ import TesseraCore
 /// `ImageLoader` with the freedesktop thumbnail cache in front of it: the one loader the viewer uses.
 ///
 /// For a request whose box fits a thumbnail size (longer side ≤ 1024):
-/// 1. a valid thumbnail of that size or larger, made by us or by a file manager, is read (a small PNG,
-///    about a millisecond) and shrunk to the box: no photo is decoded;
+/// 1. a valid thumbnail of that size or larger, made by us or by a file manager, is read (a small PNG)
+///    and shrunk to the box: no photo is decoded;
 /// 2. otherwise the original is decoded once, at the thumbnail size (shrinking on load where the decoder
 ///    can), that image is saved as the thumbnail, and the box is fitted from it.
 ///

@@ -153,9 +153,8 @@ struct TileGridSizes: Equatable {
 
     /// The pixel size from a file's header (its first 256 KB at most).
     static func headerSize(_ path: String) -> PixelSize? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let prefix = try? handle.read(upToCount: 256 << 10), let header = ImageHeader.read(prefix) else { return nil }
+        guard let prefix = ImageFile.head(ofFileAt: path, count: ImageProbe.headLength),
+              let header = ImageHeader.read(prefix) else { return nil }
         return header.size
     }
 }

@@ -48,26 +48,28 @@ public struct ImageProbe: Sendable, Equatable {
     /// Width and height as shown (upright).
     public var size: PixelSize { orientation.orientedSize(storedSize) }
 
+    /// How much of the file is read for the header and the EXIF orientation.
+    static let headLength = 256 << 10
+
     /// Reads the header (and EXIF orientation) from the first 256 KB. Errors carry the loader's reasons.
     public static func probe(_ path: String) throws(TileSourceError) -> ImageProbe {
         func failure(_ reason: ImageLoadError.Reason) -> TileSourceError {
             TileSourceError(path: path, reason: .unreadableImage(reason.shortText))
         }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw failure(.missing) }
-        guard !isFolder.boolValue, let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
-            throw failure(.notAnImage)
+        let file: ImageFile
+        let prefix: Data
+        do {
+            file = try ImageFile(path: path)
+            prefix = try file.head(headLength)
+        } catch {
+            throw failure(ImageLoadError.Reason(error))
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw failure(.unreadable("permission denied")) }
-        defer { try? handle.close() }
-        let prefix = (try? handle.read(upToCount: 256 << 10)) ?? Data()
         guard !prefix.isEmpty else { throw failure(.empty) }
         let format = ImageFormat.sniff(prefix)
         guard format != .unknown else { throw failure(.notAnImage) }
         guard let header = ImageHeader.read(prefix) else { throw failure(.truncated) }
         return ImageProbe(format: format, storedSize: header.size,
                           orientation: ExifReader.orientation(in: prefix, format: format),
-                          fileSize: (attributes[.size] as? NSNumber)?.intValue ?? 0,
-                          modified: (attributes[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0))
+                          fileSize: file.size, modified: file.modificationDate)
     }
 }

@@ -29,7 +29,7 @@ public struct TilePyramidCache: Sendable, Equatable {
     public func folder(forImageAt path: String, byteSize: Int, modified: Date) -> String {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         let mtime = Int64((modified.timeIntervalSince1970 * 1000).rounded())
-        return root + "/" + MD5.hex("\(absolute)\u{0}\(byteSize)\u{0}\(mtime)")
+        return root + "/" + CacheFileName.md5Hex("\(absolute)\u{0}\(byteSize)\u{0}\(mtime)")
     }
 
     public func descriptorPath(inFolder folder: String) -> String {

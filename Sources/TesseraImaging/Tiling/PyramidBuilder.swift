@@ -130,7 +130,8 @@ private final class LevelBuilder {
     let width: Int, height: Int
     let rowBytes: Int
     let child: LevelBuilder?
-    private let tileSize: Int, overlap: Int, tileRows: Int
+    private let geometry: DeepZoomGeometry
+    private let tileRows: Int
     private let bandCapacityRows: Int
     private unowned let consumer: PyramidBandConsumer
     private var buffers: [BandBuffer] = []
@@ -151,11 +152,11 @@ private final class LevelBuilder {
         rowBytes = width * 4
         self.child = child
         self.consumer = consumer
-        tileSize = geometry.tileSize
-        overlap = geometry.overlap
+        self.geometry = geometry
         tileRows = geometry.rows(level)
-        bandCapacityRows = min(height, tileSize + 2 * overlap)
-        bandEnd = min(height, tileSize + overlap)
+        // The tallest row of tiles: an inner one, overlap on both sides.
+        bandCapacityRows = min(height, geometry.tileSize + 2 * geometry.overlap)
+        bandEnd = Self.rows(of: 0, level: level, geometry: geometry).upperBound
         buffers = [BandBuffer(byteCount: bandCapacityRows * rowBytes)]
     }
 
@@ -194,8 +195,8 @@ private final class LevelBuilder {
         if buffers.count == 1 { buffers.append(BandBuffer(byteCount: bandCapacityRows * rowBytes)) }
         let next = 1 - current
         try consumer.waitUntilFree(buffers[next])
-        let start = max(0, tileRow * tileSize - overlap)
-        let end = min(height, (tileRow + 1) * tileSize + overlap)
+        let rows = Self.rows(of: tileRow, level: level, geometry: geometry)
+        let start = rows.lowerBound, end = rows.upperBound
         let carried = bandEnd - start
         if carried > 0 {
             buffers[next].pixels.copyMemory(from: buffers[current].pixels + (start - bandStart) * rowBytes,
@@ -204,5 +205,12 @@ private final class LevelBuilder {
         current = next
         bandStart = start
         bandEnd = end
+    }
+
+    /// The level's rows that row `tileRow` of tiles needs, overlap included: its tiles' region, from the
+    /// one place that computes it.
+    private static func rows(of tileRow: Int, level: Int, geometry: DeepZoomGeometry) -> Range<Int> {
+        let region = geometry.region(of: TileID(level: level, column: 0, row: tileRow))
+        return region.y..<region.maxY
     }
 }

@@ -1,17 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import CTesseraJPEG
 import Foundation
 import TesseraCore
 
 /// Rows of an image, top to bottom, as B, G, R, A bytes: what the tile cutter reads instead of a whole
 /// decoded image, so memory follows the image's width, not its area.
 ///
-/// JPEG and PNG are read row by row through libjpeg and libpng (via the CTesseraJPEG shim, which traps
-/// their errors). Other formats, and the JPEG/PNG variants that cannot be produced row by row in bounded
+/// JPEG and PNG are read row by row by `JPEGRowReader` and `PNGRowReader`. Other formats, and the JPEG/PNG variants that cannot be produced row by row in bounded
 /// memory (progressive JPEG, interlaced PNG), are decoded whole, and only below a pixel limit.
 protocol ScanlineSource: AnyObject {
     var width: Int { get }
@@ -31,29 +24,18 @@ enum ScanlineSources {
     /// returns a source positioned at the first row. Nothing is decoded yet for JPEG and PNG.
     static func open(_ path: String, fallbackDecoders: [any ImageDecoding],
                      pixelLimitForWholeDecode: Int) throws(TileCutError.Reason) -> any ScanlineSource {
-        let fd = openForReading(path)
-        guard fd >= 0 else {
-            let err = errno
-            if err == ENOENT || err == ENOTDIR { throw .missing }
-            throw .unreadable(String(cString: strerror(err)))
+        let file: ImageFile
+        let format: ImageFormat
+        do {
+            file = try ImageFile(path: path)
+            format = try file.sniff()
+        } catch {
+            throw TileCutError.Reason(error)
         }
-        var handedOver = false
-        defer { if !handedOver { close(fd) } }
-
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
-        guard st.st_mode & S_IFMT == S_IFREG else { throw .unreadable("not a regular file") }
-        guard st.st_size > 0 else { throw .empty }
-        var magic = [UInt8](repeating: 0, count: ImageFormat.sniffLength)
-        let got = magic.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        guard got >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
-        let format = ImageFormat.sniff(magic.prefix(got))
 
         switch format {
         case .jpeg, .png:
-            // Back to blocking reads (irrelevant for regular files, but the C side uses stdio).
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-            handedOver = true
+            let fd = file.takeDescriptor()
             let source: any ScanlineSource = format == .jpeg ? try JPEGRowReader(fd: fd) : try PNGRowReader(fd: fd)
             if (source as? WholeImageNeeding)?.needsWholeImage == true {
                 let (pixels, overflow) = source.width.multipliedReportingOverflow(by: source.height)
@@ -73,116 +55,9 @@ enum ScanlineSources {
     }
 }
 
-/// O_NONBLOCK so that opening a FIFO does not wait for a writer (it is refused by fstat next).
-private func openForReading(_ path: String) -> Int32 {
-    open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-}
-
 /// A source whose rows cost the whole image's memory (see `ScanlineSource`).
 protocol WholeImageNeeding {
     var needsWholeImage: Bool { get }
-}
-
-/// JPEG through libjpeg's scanline API (decoded as rows are asked for).
-final class JPEGRowReader: ScanlineSource, WholeImageNeeding {
-    private let reader: OpaquePointer
-    let width: Int, height: Int, isGrayscale: Bool, needsWholeImage: Bool
-    var hasAlpha: Bool { false }
-
-    /// Takes over `fd`.
-    init(fd: Int32) throws(TileCutError.Reason) {
-        let (reader, info) = try CReaderOpening.open { info, status, message, length in
-            tessera_jpeg_open(fd, info, status, message, length)
-        }
-        self.reader = reader
-        width = Int(info.width)
-        height = Int(info.height)
-        isGrayscale = info.is_grayscale != 0
-        needsWholeImage = info.needs_whole_image != 0
-    }
-
-    deinit { tessera_jpeg_close(reader) }
-
-    func readRows(into first: UnsafeMutableRawPointer, stride: Int, count: Int) throws(TileCutError.Reason) {
-        let status = tessera_jpeg_read_rows(reader, first.assumingMemoryBound(to: UInt8.self), stride, Int32(count))
-        guard status == TESSERA_IMAGE_OK else {
-            throw Self.reason(status, message: String(cString: tessera_jpeg_message(reader)))
-        }
-    }
-
-    func finish() throws(TileCutError.Reason) {
-        let status = tessera_jpeg_finish(reader)
-        guard status == TESSERA_IMAGE_OK else {
-            throw Self.reason(status, message: String(cString: tessera_jpeg_message(reader)))
-        }
-    }
-
-    static func reason(_ status: tessera_image_status, message: String) -> TileCutError.Reason {
-        switch status {
-        case TESSERA_IMAGE_TRUNCATED: .truncated
-        case TESSERA_IMAGE_SYSTEM: .unreadable(message)
-        default: .corrupt(message)
-        }
-    }
-}
-
-/// PNG through libpng's png_read_row.
-final class PNGRowReader: ScanlineSource, WholeImageNeeding {
-    private let reader: OpaquePointer
-    let width: Int, height: Int, isGrayscale: Bool, hasAlpha: Bool, needsWholeImage: Bool
-
-    /// Takes over `fd`.
-    convenience init(fd: Int32) throws(TileCutError.Reason) {
-        try self.init(CReaderOpening.open { info, status, message, length in
-            tessera_png_open(fd, info, status, message, length)
-        })
-    }
-
-    /// Reads from `bytes`, which must outlive the reader (the carousel's PNGDecoder decodes from memory).
-    convenience init(bytes: UnsafeRawBufferPointer) throws(TileCutError.Reason) {
-        guard !bytes.isEmpty, let base = bytes.bindMemory(to: UInt8.self).baseAddress else { throw .empty }
-        try self.init(CReaderOpening.open { info, status, message, length in
-            tessera_png_open_memory(base, bytes.count, info, status, message, length)
-        })
-    }
-
-    private init(_ opened: (reader: OpaquePointer, info: tessera_image_info)) {
-        let (reader, info) = opened
-        self.reader = reader
-        width = Int(info.width)
-        height = Int(info.height)
-        isGrayscale = info.is_grayscale != 0
-        hasAlpha = info.has_alpha != 0
-        needsWholeImage = info.needs_whole_image != 0
-    }
-
-    deinit { tessera_png_close(reader) }
-
-    func readRows(into first: UnsafeMutableRawPointer, stride: Int, count: Int) throws(TileCutError.Reason) {
-        let status = tessera_png_read_rows(reader, first.assumingMemoryBound(to: UInt8.self), stride, Int32(count))
-        guard status == TESSERA_IMAGE_OK else {
-            throw JPEGRowReader.reason(status, message: String(cString: tessera_png_message(reader)))
-        }
-    }
-
-    /// Whatever follows the last row (text chunks, IEND) does not change the pixels: not read.
-    func finish() throws(TileCutError.Reason) {}
-}
-
-/// Opens one of CTesseraJPEG's readers, which report failure through a status and a message buffer.
-enum CReaderOpening {
-    typealias Open = (UnsafeMutablePointer<tessera_image_info>, UnsafeMutablePointer<tessera_image_status>,
-                      UnsafeMutablePointer<CChar>, Int) -> OpaquePointer?
-
-    static func open(_ open: Open) throws(TileCutError.Reason) -> (reader: OpaquePointer, info: tessera_image_info) {
-        var info = tessera_image_info()
-        var status = TESSERA_IMAGE_OK
-        var message = [CChar](repeating: 0, count: 256)
-        let length = message.count
-        let reader = message.withUnsafeMutableBufferPointer { open(&info, &status, $0.baseAddress!, length) }
-        guard let reader else { throw JPEGRowReader.reason(status, message: CText.string(message)) }
-        return (reader, info)
-    }
 }
 
 /// A whole image decoded by one of the fallback decoders (through `ImageLoader`, so the pixel limit is
@@ -197,14 +72,7 @@ final class DecodedImageSource: ScanlineSource {
 
     init(_ buffer: PixelBuffer) {
         self.buffer = buffer
-        hasAlpha = buffer.bytes.withUnsafeBufferPointer { bytes in
-            var i = 3
-            while i < bytes.count {
-                if bytes[i] != 255 { return true }
-                i += 4
-            }
-            return false
-        }
+        hasAlpha = !buffer.isOpaque
     }
 
     static func load(_ path: String, format: ImageFormat, decoders: [any ImageDecoding],
@@ -242,12 +110,4 @@ final class DecodedImageSource: ScanlineSource {
     }
 
     func finish() throws(TileCutError.Reason) {}
-}
-
-/// Text from a C message buffer (NUL-terminated within the array).
-enum CText {
-    static func string(_ buffer: [CChar]) -> String {
-        let bytes = buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }

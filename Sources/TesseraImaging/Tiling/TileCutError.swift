@@ -66,3 +66,15 @@ public struct TileCutError: Error, Sendable, Equatable, CustomStringConvertible 
 
     public var description: String { path.isEmpty ? reason.text : "\(path): \(reason.text)" }
 }
+
+extension TileCutError.Reason {
+    /// An input that could not be opened or read, in the cutter's words.
+    init(_ failure: ImageFile.Failure) {
+        switch failure {
+        case .missing: self = .missing
+        case .unreadable(let why): self = .unreadable(why)
+        case .notARegularFile: self = .unreadable("not a regular file")
+        case .empty: self = .empty
+        }
+    }
+}

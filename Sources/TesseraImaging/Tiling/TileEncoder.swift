@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CTesseraJPEG
 import CTurboJPEG
 import Foundation
 import Synchronization
@@ -13,7 +12,7 @@ import TesseraCore
 ///
 /// JPEG goes through TurboJPEG's `tjCompress2` with 4:2:0 chroma (vips's choice below quality 90), grey
 /// sources as single-channel JPEG; a source with alpha is flattened on black first, as vips does. PNG
-/// goes through libpng (the CTesseraJPEG shim) with as many channels as the source has.
+/// goes through `PNGEncoder` with as many channels as the source has.
 ///
 /// TurboJPEG handles are not thread-safe and cost an allocation each, so they are pooled: a worker
 /// takes one (with its preallocated output buffer), encodes, writes and puts it back. The pool never
@@ -46,17 +45,17 @@ final class TileEncoder: Sendable {
                 try Self.writeFile(bytes, to: path)
             }
         case .png:
-            let channels: Int32 = isGrayscale ? (hasAlpha ? 2 : 1) : (hasAlpha ? 4 : 3)
-            var out: UnsafeMutablePointer<UInt8>?
-            var size = 0
-            var message = [CChar](repeating: 0, count: 256)
-            let status = tessera_png_encode(pixels.assumingMemoryBound(to: UInt8.self), stride, Int32(width),
-                                            Int32(height), channels, 6, &out, &size, &message, message.count)
-            guard status == TESSERA_IMAGE_OK, let out else {
-                throw .outputFailed("PNG encoding: \(CText.string(message))")
+            let channels: PNGEncoder.Channels = isGrayscale ? (hasAlpha ? .greyAlpha : .grey) : (hasAlpha ? .rgba : .rgb)
+            let written = Result { () throws in
+                try PNGEncoder.encode(pixels, stride: stride, width: width, height: height, channels: channels) { bytes in
+                    try Self.writeFile(bytes, to: path)
+                }
             }
-            defer { free(out) }
-            try Self.writeFile(UnsafeRawBufferPointer(start: out, count: size), to: path)
+            switch written {
+            case .success: return
+            case .failure(let reason as TileCutError.Reason): throw reason
+            case .failure(let error): throw .outputFailed("PNG encoding: \(error)")
+            }
         }
     }
 

@@ -6,33 +6,8 @@ import Logging
 import Synchronization
 import TesseraCore
 
-/// A watched image's settled state after something happened to it.
-public struct FolderChange: Equatable, Sendable, CustomStringConvertible {
-    public enum Kind: Equatable, Sendable {
-        case present(FileVersion)
-        case removed
-    }
-
-    /// The folder as given + "/" + the name (as `ImagePathCollector` builds its paths, so they match its
-    /// items); a single watched file's path exactly as given.
-    public let path: String
-    public let kind: Kind
-
-    public init(path: String, kind: Kind) {
-        self.path = path
-        self.kind = kind
-    }
-
-    public var description: String {
-        switch kind {
-        case .present(let version): return "\(path) present \(version)"
-        case .removed: return "\(path) removed"
-        }
-    }
-}
-
 public enum FolderWatchError: Error, Equatable, CustomStringConvertible {
-    /// inotify (or the pipe that stops its thread) could not be opened; the reason names the limit to raise.
+    /// inotify (or the socket pair that stops its thread) could not be opened; the reason names the limit to raise.
     case cannotStart(reason: String)
 
     public var description: String {
@@ -47,6 +22,14 @@ public enum FolderWatchError: Error, Equatable, CustomStringConvertible {
 /// compared with what the watcher last knew. Event kinds are not trusted: `cp`, `touch`, an editor's
 /// write-to-temp-then-rename and a burst of writes all come out as one change per path, or none when the
 /// file ended up as it was.
+///
+/// Changes come out as `ItemChange`s, the strip's own input, named as `ImagePathCollector` names its items
+/// (`FolderLister.path(of:in:)`: the folder as given without trailing slashes, a slash, the name); a single
+/// watched file by its path exactly as given.
+///
+/// The thread runs a `WatchLoop`: the inotify watches of `WatchedTrees`, `SettlingPaths` for the quiet
+/// period, a `PollSchedule` for folders on network filesystems and `LostFolders` for given folders that
+/// went away.
 ///
 /// `onChanges` runs on the watcher thread. After `stop()` returns it is never called again; it must not
 /// wait for the thread that calls `stop()`, and should not hold the watcher strongly (the thread keeps
@@ -79,9 +62,9 @@ public final class FolderWatcher: Sendable {
                 settleDelay: Duration = .milliseconds(100),
                 baseline: [String: FileVersion]? = nil,
                 pollInterval: Duration? = .seconds(3),
-                polls: @escaping @Sendable (String) -> Bool = FolderWatcher.isOnNetworkFilesystem,
+                polls: @escaping @Sendable (String) -> Bool = NetworkFilesystem.holds,
                 reappearanceInterval: Duration = .seconds(1),
-                onChanges: @escaping @Sendable ([FolderChange]) -> Void) throws {
+                onChanges: @escaping @Sendable ([ItemChange]) -> Void) throws {
         let inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard inotifyFD >= 0 else { throw FolderWatchError.cannotStart(reason: Self.startFailureReason(errno)) }
         // A socket pair rather than pipe2 or eventfd: Swift's Glibc module imports neither of those.
@@ -134,35 +117,6 @@ public final class FolderWatcher: Sendable {
         shared.watching.wait(timeout: timeout)
     }
 
-    /// Whether `path` is on a filesystem whose changes inotify may not see: NFS, SMB/CIFS, 9P, Ceph,
-    /// AFS, or FUSE (sshfs, rclone, gvfs). Read from /proc/self/mounts (statfs is not in Swift's Glibc).
-    public static func isOnNetworkFilesystem(_ path: String) -> Bool {
-        guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8),
-              let type = filesystemType(of: path, mounts: mounts) else { return false }
-        return isNetworkFilesystemType(type)
-    }
-
-    static func isNetworkFilesystemType(_ type: String) -> Bool {
-        ["nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "ceph", "afs", "coda", "glusterfs", "sshfs"].contains(type)
-            || type == "fuse" || type.hasPrefix("fuse.")
-    }
-
-    /// The type of the mount holding `path` (symlinks resolved): the longest mount point above it.
-    static func filesystemType(of path: String, mounts: String) -> String? {
-        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        var best: (length: Int, type: String)?
-        for line in mounts.split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            guard fields.count >= 3 else { continue }
-            // /proc/mounts writes space, tab, newline and backslash in octal (\040 ...).
-            let mountPoint = String(fields[1]).replacingOccurrences(of: "\\040", with: " ")
-                .replacingOccurrences(of: "\\011", with: "\t").replacingOccurrences(of: "\\134", with: "\\")
-            let isAbove = mountPoint == "/" || resolved == mountPoint || resolved.hasPrefix(mountPoint + "/")
-            if isAbove, mountPoint.count >= (best?.length ?? -1) { best = (mountPoint.count, String(fields[2])) }
-        }
-        return best?.type
-    }
-
     private static func startFailureReason(_ code: Int32) -> String {
         switch code {
         case EMFILE: return "too many inotify instances or open files (raise fs.inotify.max_user_instances or ulimit -n)"
@@ -174,7 +128,7 @@ public final class FolderWatcher: Sendable {
 }
 
 /// What the watcher thread is started with.
-private struct WatchSetup: Sendable {
+struct WatchSetup: Sendable {
     let folders: [String]
     let files: [String]
     let recursive: Bool
@@ -183,12 +137,12 @@ private struct WatchSetup: Sendable {
     let pollInterval: Duration?
     let polls: @Sendable (String) -> Bool
     let reappearanceInterval: Duration
-    let onChanges: @Sendable ([FolderChange]) -> Void
+    let onChanges: @Sendable ([ItemChange]) -> Void
 }
 
 /// What the caller's side and the watcher thread share. Owns the descriptors, closed when both sides are
 /// done with them, so a `stop()` racing the thread's end never writes to a reused descriptor.
-private final class WatchShared: Sendable {
+final class WatchShared: Sendable {
     let inotifyFD: Int32
     let wakeReadFD: Int32
     let wakeWriteFD: Int32
@@ -217,437 +171,5 @@ private final class WatchShared: Sendable {
         close(inotifyFD)
         close(wakeReadFD)
         close(wakeWriteFD)
-    }
-}
-
-/// Opens once; every wait, before or after, returns once it is open. A DispatchGroup because it lets
-/// any number of threads wait, which a semaphore does not.
-private final class Latch: Sendable {
-    private let group = DispatchGroup()
-    private let isOpen = Atomic<Bool>(false)
-
-    init() { group.enter() }
-
-    func open() {
-        guard !isOpen.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        group.leave()
-    }
-
-    /// False when `timeout` passed before the latch opened.
-    func wait(timeout: Duration?) -> Bool {
-        guard let timeout else {
-            group.wait()
-            return true
-        }
-        let (seconds, attoseconds) = timeout.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        return group.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
-    }
-}
-
-/// Paths waiting to settle: every event pushes its path's deadline back by `delay`.
-struct SettlingPaths {
-    typealias Instant = ContinuousClock.Instant
-
-    let delay: Duration
-    private var deadlines: [String: Instant] = [:]
-
-    init(delay: Duration) { self.delay = delay }
-
-    var isEmpty: Bool { deadlines.isEmpty }
-
-    /// Linear in the paths in flight, which are few but for a burst, and then only once per read.
-    var nextDeadline: Instant? { deadlines.values.min() }
-
-    mutating func note(_ path: String, at now: Instant) { deadlines[path] = now + delay }
-
-    /// The paths quiet since their deadline, sorted, no longer waiting.
-    mutating func takeSettled(at now: Instant) -> [String] {
-        let settled = deadlines.filter { $0.value <= now }.keys.sorted()
-        for path in settled { deadlines[path] = nil }
-        return settled
-    }
-}
-
-/// Everything the watcher thread owns; made and used on that thread only.
-private final class WatchLoop {
-    /// A folder with an inotify watch and what to report from it.
-    private struct WatchedFolder {
-        /// As given without trailing slashes, or a watched folder's path + "/" + the subfolder's name.
-        let path: String
-        /// Every image in it: a folder given, or a subfolder of one with `recursive`.
-        var takesImages: Bool
-        /// Its subfolders are watched too, and new ones as they appear.
-        var descends: Bool
-        /// Name -> path as the user gave it, for files named one by one.
-        var singleFiles: [String: String]
-        /// Given by the user rather than found inside a given folder; its failures always warn.
-        var isGiven: Bool
-        /// Listed again every poll interval (a network filesystem).
-        var isPolled = false
-    }
-
-    private static let logger = Logger(label: "tessera.watch")
-    /// IN_MODIFY too, so that a slow copy settles only once it has finished, not at its first pause.
-    private static let folderMask = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB | IN_CREATE | IN_DELETE
-        | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
-    private static let readBufferSize = 64 * 1024
-
-    private let setup: WatchSetup
-    private let shared: WatchShared
-    private let clock = ContinuousClock()
-    private var folders: [Int32: WatchedFolder] = [:]
-    /// The last version reported (or found at start) of each watched image that exists.
-    private var known: [String: FileVersion] = [:]
-    private var settling: SettlingPaths
-    /// errno values already warned about, so a watch limit reached in a large tree warns once.
-    private var warnedErrors: Set<Int32> = []
-    /// When the polled folders are listed next; nil while none is polled.
-    private var nextPoll: ContinuousClock.Instant?
-    /// Given folders that were deleted or moved away, by path: looked for again until they are back.
-    private var lostFolders: [String: WatchedFolder] = [:]
-    /// When the lost folders are looked for next; nil while none is lost.
-    private var nextLostCheck: ContinuousClock.Instant?
-    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize,
-                                                                      alignment: MemoryLayout<inotify_event>.alignment)
-
-    init(setup: WatchSetup, shared: WatchShared) {
-        self.setup = setup
-        self.shared = shared
-        self.settling = SettlingPaths(delay: setup.settleDelay)
-    }
-
-    deinit { readBuffer.deallocate() }
-
-    func run() {
-        watchInitialFolders()
-        shared.watching.open()
-        while !shared.isStopRequested, waitForEvents() {
-            pollIfDue()
-            lookForLostFoldersIfDue()
-            reportSettledChanges()
-        }
-    }
-
-    // MARK: Watching
-
-    /// Watches first, lists after: a file that appears in between is then both listed and evented.
-    private func watchInitialFolders() {
-        if let baseline = setup.baseline {
-            // Start from what the caller knows; everything listed, and everything it knew, settles
-            // against it and differences come out as changes.
-            known = baseline
-            let now = clock.now
-            for path in baseline.keys { settling.note(path, at: now) }
-        }
-        for folder in setup.folders {
-            let found = watchTree(Self.withoutTrailingSlashes(folder), takesImages: true,
-                                  descends: setup.recursive, singleFiles: [:], isGiven: true)
-            learnInitial(found)
-            if shared.isStopRequested { return }
-        }
-        var filesByFolder: [String: [String: String]] = [:]
-        for file in setup.files {
-            let (folder, name) = Self.split(file)
-            filesByFolder[folder, default: [:]][name] = file
-        }
-        for (folder, files) in filesByFolder {
-            let found = watchTree(folder, takesImages: false, descends: false, singleFiles: files, isGiven: true)
-            learnInitial(found)
-        }
-    }
-
-    /// Paths found by the first listing: known as they are, or, against a baseline, to be compared.
-    private func learnInitial(_ found: [String]) {
-        if setup.baseline == nil {
-            for path in found { known[path] = FileVersion.ofFile(atPath: path) }
-        } else {
-            let now = clock.now
-            for path in found { settling.note(path, at: now) }
-        }
-    }
-
-    /// Adds a watch on `path`, and on its subfolders when it descends, and returns the reportable paths
-    /// in them (not yet stat'ed: a listed name may be gone or not a file).
-    private func watchTree(_ path: String, takesImages: Bool, descends: Bool,
-                           singleFiles: [String: String], isGiven: Bool) -> [String] {
-        let descriptor = inotify_add_watch(shared.inotifyFD, path, Self.folderMask)
-        guard descriptor >= 0 else {
-            warnCannotWatch(path, error: errno, isGiven: isGiven)
-            return []
-        }
-        var folder = WatchedFolder(path: path, takesImages: takesImages, descends: descends,
-                                   singleFiles: singleFiles, isGiven: isGiven)
-        if let interval = setup.pollInterval, setup.polls(path) {
-            folder.isPolled = true
-            if nextPoll == nil { nextPoll = clock.now + interval }
-        }
-        if var existing = folders[descriptor] {
-            // The same folder again: given twice, given inside a recursive one, or reached through a
-            // symlink loop. inotify hands back the same descriptor; widen what it reports.
-            let widens = (takesImages && !existing.takesImages) || (descends && !existing.descends)
-            existing.takesImages = existing.takesImages || takesImages
-            existing.descends = existing.descends || descends
-            existing.singleFiles.merge(singleFiles) { first, _ in first }
-            existing.isGiven = existing.isGiven || isGiven
-            folders[descriptor] = existing
-            guard widens else { return Array(singleFiles.values) }
-            folder = existing
-        }
-        folders[descriptor] = folder
-
-        var found = Array(singleFiles.values)
-        guard folder.takesImages || folder.descends else { return found }
-        for entry in Self.listFolder(folder.path) where !entry.name.hasPrefix(".") {
-            let entryPath = Self.join(folder.path, entry.name)
-            if entry.isFolder {
-                if folder.descends {
-                    found += watchTree(entryPath, takesImages: true, descends: true, singleFiles: [:], isGiven: false)
-                }
-            } else if folder.takesImages, Self.isImageName(entry.name) {
-                found.append(entryPath)
-            }
-        }
-        return found
-    }
-
-    /// Drops the watches on `path` and below (the folder was deleted or moved away) and lets its images
-    /// settle, which reports them removed.
-    private func forgetTree(_ path: String) {
-        let now = clock.now
-        for (descriptor, folder) in folders where folder.path == path || Self.isInside(folder.path, path) {
-            // A moved folder keeps its watch wherever it went; harmless EINVAL when the kernel dropped it.
-            inotify_rm_watch(shared.inotifyFD, descriptor)
-            folders[descriptor] = nil
-            for file in folder.singleFiles.values where known[file] != nil { settling.note(file, at: now) }
-        }
-        for knownPath in known.keys where Self.isInside(knownPath, path) { settling.note(knownPath, at: now) }
-    }
-
-    /// After the kernel dropped events: every known path and everything listed now settles afresh.
-    private func rescanEverything() {
-        Self.logger.info("inotify queue overflowed; rescanning the watched folders")
-        // Everything known, including images of folders that went while events were lost.
-        let now = clock.now
-        for path in known.keys { settling.note(path, at: now) }
-        rescan { _ in true }
-    }
-
-    /// Lists the polled folders again (a network filesystem: other machines' changes send no events).
-    private func pollIfDue() {
-        guard let due = nextPoll, let interval = setup.pollInterval, clock.now >= due else { return }
-        rescan(\.isPolled)
-        nextPoll = folders.values.contains(where: \.isPolled) ? clock.now + interval : nil
-    }
-
-    /// Lists the folders `matching` picks again; their known images and everything listed now settle
-    /// afresh, so only real differences come out.
-    private func rescan(_ matching: (WatchedFolder) -> Bool) {
-        let now = clock.now
-        let chosen = folders.filter { matching($0.value) }
-        let imageFolders = Set(chosen.values.filter(\.takesImages).map(\.path))
-        let singleFiles = Set(chosen.values.flatMap(\.singleFiles.values))
-        for path in known.keys where singleFiles.contains(path) || imageFolders.contains(Self.split(path).folder) {
-            settling.note(path, at: now)
-        }
-        for (descriptor, folder) in chosen {
-            // Re-adding returns the same descriptor, lists the folder again and picks up new subfolders.
-            folders[descriptor] = nil
-            let found = watchTree(folder.path, takesImages: folder.takesImages, descends: folder.descends,
-                                  singleFiles: folder.singleFiles, isGiven: folder.isGiven)
-            for path in found { settling.note(path, at: now) }
-            // Gone, or another folder under that name now: the old watch may still follow the moved one.
-            if folders[descriptor] == nil { inotify_rm_watch(shared.inotifyFD, descriptor) }
-        }
-    }
-
-    /// Watches again the lost folders that exist again; what they hold settles and comes out present.
-    private func lookForLostFoldersIfDue() {
-        guard let due = nextLostCheck, clock.now >= due else { return }
-        let now = clock.now
-        for (path, folder) in lostFolders {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { continue }
-            let found = watchTree(path, takesImages: folder.takesImages, descends: folder.descends,
-                                  singleFiles: folder.singleFiles, isGiven: true)
-            guard folders.values.contains(where: { $0.path == path }) else { continue }
-            lostFolders[path] = nil
-            for image in found { settling.note(image, at: now) }
-        }
-        nextLostCheck = lostFolders.isEmpty ? nil : now + setup.reappearanceInterval
-    }
-
-    private func warnCannotWatch(_ path: String, error: Int32, isGiven: Bool) {
-        let reason = error == ENOSPC
-            ? "the inotify watch limit is reached (raise fs.inotify.max_user_watches)"
-            : String(cString: strerror(error))
-        // A subfolder that vanished before its watch was added is routine, not worth a warning.
-        let vanished = !isGiven && (error == ENOENT || error == ENOTDIR)
-        if !vanished, warnedErrors.insert(error).inserted {
-            Self.logger.warning("cannot watch \(path) for changes: \(reason)")
-        } else {
-            Self.logger.debug("cannot watch \(path) for changes: \(reason)")
-        }
-    }
-
-    // MARK: Events
-
-    /// Waits for inotify, the stop signal or the next settle deadline; reads one batch of events.
-    /// False when the thread should end.
-    private func waitForEvents() -> Bool {
-        var pollFDs = [pollfd(fd: shared.inotifyFD, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: shared.wakeReadFD, events: Int16(POLLIN), revents: 0)]
-        let ready = poll(&pollFDs, nfds_t(pollFDs.count), pollTimeoutMilliseconds())
-        if ready < 0 {
-            if errno == EINTR { return true }
-            Self.logger.error("watching folders stopped: poll failed: \(String(cString: strerror(errno)))")
-            return false
-        }
-        if pollFDs[1].revents != 0 { return false }
-        let inotifyEvents = pollFDs[0].revents
-        if inotifyEvents & Int16(POLLIN) != 0 {
-            readEvents()
-        } else if inotifyEvents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
-            // Would come back at once on every poll: end rather than spin.
-            Self.logger.error("watching folders stopped: the inotify descriptor failed (poll revents \(inotifyEvents))")
-            return false
-        }
-        return true
-    }
-
-    /// Until the nearest settle deadline, rounded up so a sub-millisecond rest does not spin; forever
-    /// when nothing is settling.
-    private func pollTimeoutMilliseconds() -> Int32 {
-        let deadlines = [settling.nextDeadline, nextPoll, nextLostCheck].compactMap { $0 }
-        guard let deadline = deadlines.min() else { return -1 }
-        let rest = max(.zero, deadline - clock.now)
-        let (seconds, attoseconds) = rest.components
-        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(clamping: milliseconds)
-    }
-
-    /// One read, not until EAGAIN: a file written without pause must not keep other paths from settling.
-    private func readEvents() {
-        let count = read(shared.inotifyFD, readBuffer.baseAddress, readBuffer.count)
-        guard count > 0 else { return }
-        let headerSize = MemoryLayout<inotify_event>.size
-        let maskOffset = MemoryLayout<inotify_event>.offset(of: \.mask)!
-        let lengthOffset = MemoryLayout<inotify_event>.offset(of: \.len)!
-        var offset = 0
-        while offset + headerSize <= count {
-            let descriptor = readBuffer.loadUnaligned(fromByteOffset: offset, as: Int32.self)
-            let mask = Int32(bitPattern: readBuffer.loadUnaligned(fromByteOffset: offset + maskOffset, as: UInt32.self))
-            let nameLength = Int(readBuffer.loadUnaligned(fromByteOffset: offset + lengthOffset, as: UInt32.self))
-            // The name is NUL-padded to `len` bytes.
-            let nameBytes = UnsafeRawBufferPointer(rebasing: readBuffer[(offset + headerSize)..<min(count, offset + headerSize + nameLength)])
-            let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-            handle(descriptor: descriptor, mask: mask, name: name)
-            offset += headerSize + nameLength
-        }
-    }
-
-    private func handle(descriptor: Int32, mask: Int32, name: String) {
-        if mask & IN_Q_OVERFLOW != 0 {
-            rescanEverything()
-            return
-        }
-        // Events for a watch already dropped (a folder moved away, then its own MOVE_SELF) are stale.
-        guard let folder = folders[descriptor] else { return }
-        if mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT | IN_IGNORED) != 0 {
-            forgetTree(folder.path)
-            // A subfolder comes back through its parent's events; what the user named has no parent
-            // watched, so it is looked for.
-            if folder.isGiven {
-                lostFolders[folder.path] = folder
-                if nextLostCheck == nil { nextLostCheck = clock.now + setup.reappearanceInterval }
-            }
-            return
-        }
-        guard !name.isEmpty else { return }
-        let path = Self.join(folder.path, name)
-        let now = clock.now
-        if mask & IN_ISDIR != 0 {
-            guard folder.descends, !name.hasPrefix(".") else { return }
-            if mask & (IN_CREATE | IN_MOVED_TO) != 0 {
-                // Its images may have been written before the watch existed; listing it finds them.
-                let found = watchTree(path, takesImages: true, descends: true, singleFiles: [:], isGiven: false)
-                for image in found { settling.note(image, at: now) }
-            } else if mask & (IN_DELETE | IN_MOVED_FROM) != 0 {
-                forgetTree(path)
-            }
-            return
-        }
-        if let file = folder.singleFiles[name] { settling.note(file, at: now) }
-        if folder.takesImages, Self.isImageName(name) { settling.note(path, at: now) }
-    }
-
-    /// Stats every path that has been quiet for the settle delay and reports those that differ from
-    /// what was known.
-    private func reportSettledChanges() {
-        var changes: [FolderChange] = []
-        for path in settling.takeSettled(at: clock.now) {
-            let version = FileVersion.ofFile(atPath: path)
-            guard version != known[path] else { continue }
-            known[path] = version
-            changes.append(FolderChange(path: path, kind: version.map { .present($0) } ?? .removed))
-        }
-        guard !changes.isEmpty, !shared.isStopRequested else { return }
-        setup.onChanges(changes)
-    }
-
-    // MARK: Paths
-
-    private static func isImageName(_ name: String) -> Bool {
-        !name.hasPrefix(".") && ImagePathCollector.imageExtensions.contains((name as NSString).pathExtension.lowercased())
-    }
-
-    /// Joined as ImagePathCollector's appendingPathComponent joins a folder and a name.
-    private static func join(_ folder: String, _ name: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
-    }
-
-    private static func isInside(_ path: String, _ folder: String) -> Bool {
-        path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
-    }
-
-    /// "/" stays "/"; "photos/" becomes "photos".
-    private static func withoutTrailingSlashes(_ path: String) -> String {
-        var path = Substring(path)
-        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        return String(path)
-    }
-
-    /// A file path's folder and name; "." for a bare name. (Not NSString.deletingLastPathComponent,
-    /// which traps on "." in corelibs Foundation.)
-    private static func split(_ file: String) -> (folder: String, name: String) {
-        let file = withoutTrailingSlashes(file)
-        guard let slash = file.lastIndex(of: "/") else { return (".", file) }
-        let folder = withoutTrailingSlashes(String(file[...slash]))
-        return (folder, String(file[file.index(after: slash)...]))
-    }
-
-    /// The folder's entries, whether each is a folder (symlinks followed); empty when it cannot be read.
-    private static func listFolder(_ path: String) -> [(name: String, isFolder: Bool)] {
-        guard let directory = opendir(path) else { return [] }
-        defer { closedir(directory) }
-        var entries: [(name: String, isFolder: Bool)] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard name != ".", name != ".." else { continue }
-            let type = Int(entry.pointee.d_type)
-            let isFolder: Bool
-            if type == Int(DT_DIR) {
-                isFolder = true
-            } else if type == Int(DT_LNK) || type == Int(DT_UNKNOWN) {
-                var status = stat()
-                isFolder = stat(join(path, name), &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
-            } else {
-                isFolder = false
-            }
-            entries.append((name, isFolder))
-        }
-        return entries
     }
 }

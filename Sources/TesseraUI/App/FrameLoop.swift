@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import TesseraSDL
 
 /// What `FrameLoop` drives: one screen's input handling, frame and idleness.
 protocol FrameLoopScreen: AnyObject {

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraSDL
 
 /// A replayable list of user actions, so headless runs and benchmarks drive the real input path.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TesseraCore
 import TesseraImaging
+import TesseraSDL
 
 /// `tessera view PATH`: one `TiledImageView` in a window of its own, run by the same `FrameLoop` as the
 /// strip (pacing, script, screenshot, report). Esc or q quits; f toggles fullscreen.
@@ -28,7 +29,7 @@ public final class TiledViewer: FrameLoopScreen {
         let sizeFactor = options.pixelScale ?? 1
         window = try Window(system: system, title: "Tessera", width: Int(Double(options.windowWidth) * sizeFactor),
                             height: Int(Double(options.windowHeight) * sizeFactor))
-        if options.fullscreen { window.setFullscreen(true) }
+        if options.fullscreen { window.switchFullscreen(true) }
         renderer = try Renderer(window: window, software: options.headless, vsync: !options.headless)
         assets = AssetCatalog(folder: ResourceLocator.resourcesFolder()?.appendingPathComponent("UI"), renderer: renderer)
         text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
@@ -80,7 +81,7 @@ public final class TiledViewer: FrameLoopScreen {
         case .resized:
             view.pixelScale = pixelScale
         case .keyDown(.character("f"), _):
-            window.setFullscreen(!window.isFullscreen)
+            window.switchFullscreen(!window.isFullscreen)
         default:
             switch view.handle(event, now: now) {
             case .close, .quit: running = false

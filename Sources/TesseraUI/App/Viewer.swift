@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import TesseraSDL
 
 /// The application: owns SDL on the main thread and runs the frame loop over the strip and the
 /// single-image view. What it is made of is `ViewerWiring`'s business, which view has the window and where

@@ -1,4 +1,5 @@
 import TesseraCore
+import TesseraSDL
 
 /// Which view has the window, the strip or one image alone and zoomable (Enter), and where input goes:
 /// keys and the mouse to the view shown, file changes to the strip (the single view follows its image),
@@ -92,12 +93,7 @@ final class ViewerModes {
         guard !changes.isEmpty else { return }
         fileChangesApplied += changes.count
         let shownItem = model.items.indices.contains(model.selectedIndex) ? model.items[model.selectedIndex] : nil
-        model.apply(changes.map { change in
-            switch change.kind {
-            case .present(let version): return .present(path: change.path, version: version)
-            case .removed: return .removed(path: change.path)
-            }
-        })
+        model.apply(changes)
         updateTitle()
         guard mode == .detail else { return }
         if model.items.isEmpty {
@@ -119,7 +115,7 @@ final class ViewerModes {
             return
         }
         if case .keyDown(.character("f"), _) = event {
-            parts.window.setFullscreen(!parts.window.isFullscreen)
+            parts.window.switchFullscreen(!parts.window.isFullscreen)
             return
         }
         switch mode {

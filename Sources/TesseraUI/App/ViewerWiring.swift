@@ -3,6 +3,7 @@ import Logging
 import TesseraCore
 import TesseraImaging
 import TesseraRemote
+import TesseraSDL
 
 /// What the strip viewer is made of, built once from the options: SDL's window and renderer, the UI's
 /// images and text, the image pipeline with its loader (files through the thumbnail cache, downloads from
@@ -21,7 +22,7 @@ final class ViewerWiring {
     let model: CarouselModel
     let carouselView: CarouselView
     /// What the watcher saw, waiting for the main thread.
-    let fileChanges = Inbox<FolderChange>()
+    let fileChanges = Inbox<ItemChange>()
     /// Watches the browsed folders; nil when not asked for or inotify is unavailable.
     private var watcher: FolderWatcher?
     private let logger = Logger(label: "tessera.viewer")
@@ -33,7 +34,7 @@ final class ViewerWiring {
         let sizeFactor = options.pixelScale ?? 1
         window = try Window(system: system, title: "Tessera", width: Int(Double(options.windowWidth) * sizeFactor),
                             height: Int(Double(options.windowHeight) * sizeFactor))
-        if options.fullscreen { window.setFullscreen(true) }
+        if options.fullscreen { window.switchFullscreen(true) }
         renderer = try Renderer(window: window, software: options.headless, vsync: !options.headless)
         assets = AssetCatalog(folder: ResourceLocator.resourcesFolder()?.appendingPathComponent("UI"), renderer: renderer)
         text = TextCache(renderer: renderer, fontPath: Font.defaultPath())

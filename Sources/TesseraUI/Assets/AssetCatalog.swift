@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TesseraCore
 import TesseraImaging
+import TesseraSDL
 
 /// UI images by name (placeholder, error icon), decoded once and kept for the life of the app, like
 /// `+[UIImage imageNamed:]`; separate from the photo cache so browsing never evicts them.
@@ -25,12 +26,12 @@ public final class AssetCatalog {
     }
 
     /// `Resources/UI/NAME.png` (a square image) as a texture `side` pixels square, or nil if it cannot be
-    /// read (the caller draws a fallback).
+    /// read or SDL cannot make the texture (the caller draws a fallback; the renderer logs SDL's failure).
     public func texture(named name: String, side: Int) -> Texture? {
         if let texture = textures[name]?[side] { return texture }
         guard let pixels = pixels(named: name, side: side),
-              let texture = try? renderer.makeTexture(width: side, height: side) else { return nil }
-        texture.upload(pixels)
+              let texture = try? renderer.makeTexture(width: side, height: side),
+              (try? texture.upload(pixels)) != nil else { return nil }
         textures[name, default: [:]][side] = texture
         return texture
     }
@@ -49,7 +50,7 @@ public final class AssetCatalog {
         if let original = originals[name] { return original }
         if missing.contains(name) { return nil }
         guard let url = folder?.appendingPathComponent("\(name).png"), let data = try? Data(contentsOf: url),
-              let pixels = try? SDLImageDecoder().decode(data, format: .png, targetSize: nil) else {
+              let pixels = try? PNGDecoder().decode(data, format: .png, targetSize: nil) else {
             logger.warning("UI asset \(name).png not found or unreadable; drawing a plain fallback")
             missing.insert(name)
             return nil

@@ -1,4 +1,5 @@
 import TesseraCore
+import TesseraSDL
 
 /// Draws the carousel model: one streaming texture per reusable cell (made once, refilled as the cell is
 /// reused; remade only when an image needs a bigger one or the other kind, opaque or not), uploads within a
@@ -56,7 +57,12 @@ public final class CarouselView {
             guard case .image(let pixels) = cell.content else { continue }
             if spent > 0 && spent + pixels.cost > budget { break }
             guard let texture = texture(for: cell, holding: pixels) else { continue }
-            spent += texture.upload(pixels)
+            // A texture SDL would not fill is let go (the renderer logs why); the next frame makes another.
+            guard let uploaded = try? texture.upload(pixels) else {
+                cellTextures[cell.id] = nil
+                continue
+            }
+            spent += uploaded
             model.didUpload(cell, now: now)
         }
         uploadBytes += spent

@@ -1,15 +1,16 @@
 import CPixman
 import TesseraCore
+import TesseraSDL
 
 /// Mixes one step of an opaque picture's fade-in with the placeholder under it (the cell's background and
 /// its icon) on the CPU, with pixman (cairo's compositor, SIMD), into the picture's own texture, which the
 /// renderer then draws as a plain copy.
 ///
 /// Why: SDL's software renderer blends a texture at a constant alpha one pixel at a time in plain C, after
-/// filling the cell and drawing the icon under it. Three fading 400x267 pictures took 0.45 ms to draw that
-/// way and 0.30 ms composed here, against 0.10 ms for three shown ones (tools/sdl-blit-costs.c, the alpha
-/// stepping as a fade does). Fading frames are the strip's dearest and decide its p99 on a slow drag
-/// (docs/EXPERIMENT.md, steps 12 and 15). For the software renderer only: a GPU blends for nothing.
+/// filling the cell and drawing the icon under it; pixman makes the same mix in one SIMD pass and the
+/// renderer then only copies (tools/sdl-blit-costs.c times both ways). Fading frames are the strip's
+/// dearest, so they decide its slowest frames on a slow drag. For the software renderer only: a GPU blends
+/// for nothing.
 ///
 /// The arithmetic is the blend SDL does: the icon over the background with its own alpha, the picture
 /// over both at `alpha` (stepped to a byte, as SDL steps it), so a composed step and a blended one differ

@@ -1,4 +1,5 @@
 import TesseraCore
+import TesseraSDL
 
 /// Decoded pixels on the GPU: a tile of the zoom view or a cell of the strip. The texture may be larger than
 /// what it holds (pooled tile textures, cell textures reused as cells are), so the pixels are the top-left
@@ -7,7 +8,6 @@ import TesseraCore
 /// Opaque images (every JPEG, most photos in any format) belong in textures without an alpha channel
 /// (`Renderer.makeOpaqueTexture`): a fade then blends with one constant alpha, which SDL's software blitter
 /// does several times faster than per-pixel alpha times a modulation, and a finished image is a plain copy.
-/// On the fast fling that halved the strip's median frame time (docs/PERFORMANCE.md).
 final class ImageTexture {
     let texture: Texture
     /// Every pixel is opaque: the texture has no alpha channel and is drawn without blending when not fading.
@@ -33,12 +33,14 @@ final class ImageTexture {
         pixels.width <= texture.width && pixels.height <= texture.height && opaque == isOpaque
     }
 
-    /// Copies `pixels` into the top-left corner. Returns the bytes copied.
+    /// Copies `pixels` into the top-left corner. Returns the bytes copied. Throws what SDL said if it
+    /// failed; the texture's pixels are then undefined.
     @discardableResult
-    func upload(_ pixels: PixelBuffer) -> Int {
+    func upload(_ pixels: PixelBuffer) throws -> Int {
+        let bytes = try texture.upload(pixels)
         contentSize = pixels.size
         holdsFadeStep = false
-        return texture.upload(pixels)
+        return bytes
     }
 
     /// Replaces the `area` of the texture (picture coordinates) with one step of `pixels` fading in over
@@ -57,21 +59,22 @@ final class ImageTexture {
         return true
     }
 
-    /// Puts `pixels` (the picture this texture was given) back if a fade step was composed over them.
+    /// Puts `pixels` (the picture this texture was given) back if a fade step was composed over them. If
+    /// SDL fails (the renderer counts and logs it), the step stays and the next call tries again.
     func restorePicture(_ pixels: PixelBuffer) {
-        if holdsFadeStep { upload(pixels) }
+        if holdsFadeStep { _ = try? upload(pixels) }
     }
 
     /// Sets alpha, blending and filtering for the next draw, touching SDL only for what changed.
     ///
     /// Once a fade ends the alpha goes back to 1 as well as the blending going off: SDL's software
     /// renderer leaves its plain-copy blitter for a per-pixel modulating one whenever a texture's alpha is
-    /// below 1, even without blending. An image left at the fade's last step (0.98) drew in twice the time.
+    /// below 1, even without blending, so an image left at a fade's last step would cost that for good.
     ///
     /// An opaque picture blends only while its alpha, as SDL holds it, is below 255. A fade step within half
     /// a step of 1 (0.999) rounds to 255, and SDL has no fast blitter for blending a texture without an
-    /// alpha channel at full alpha: three 400x267 pictures took 2.4 ms to draw that way against 0.09 ms
-    /// as copies (tools/sdl-blit-costs.c).
+    /// alpha channel at full alpha: it falls to its slowest generic path where a copy is its fastest
+    /// (tools/sdl-blit-costs.c measures both).
     func prepare(alpha: Double, nearestFilter: Bool? = nil) {
         let steppedAlpha = Texture.alphaModulation(alpha)
         let blend = steppedAlpha < 255 || !isOpaque

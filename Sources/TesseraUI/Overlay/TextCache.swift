@@ -1,4 +1,5 @@
 import TesseraCore
+import TesseraSDL
 
 /// Rendered strings kept as textures so unchanged text costs one copy per frame, not a TTF render.
 /// Least recently used strings go first once `capacity` is passed.
@@ -43,20 +44,22 @@ public final class TextCache {
         let key = WrapKey(text: text, size: size, maxWidth: maxWidth, maxLines: maxLines)
         if let lines = wrapCache[key] { return lines }
         guard let font = font(size: size) else { return [text] }
+        // Text SDL_ttf cannot measure would not render either: it counts as too wide.
+        func fits(_ line: String) -> Bool { (try? font.width(of: line)).map { $0 <= maxWidth } ?? false }
         var lines: [String] = []
         var words = text.split(separator: " ").map(String.init)[...]
         while let first = words.first, lines.count < maxLines {
             var line = first
             words = words.dropFirst()
-            while let next = words.first, font.width(of: line + " " + next) <= maxWidth {
+            while let next = words.first, fits(line + " " + next) {
                 line += " " + next
                 words = words.dropFirst()
             }
             lines.append(line)
         }
-        if let last = lines.last, !words.isEmpty || font.width(of: last) > maxWidth {
+        if let last = lines.last, !words.isEmpty || !fits(last) {
             var shortened = last
-            while !shortened.isEmpty && font.width(of: shortened + "…") > maxWidth { shortened.removeLast() }
+            while !shortened.isEmpty && !fits(shortened + "…") { shortened.removeLast() }
             lines[lines.count - 1] = shortened + "…"
         }
         if wrapCache.count > capacity { wrapCache.removeAll() }

@@ -1,5 +1,6 @@
 import Logging
 import TesseraCore
+import TesseraSDL
 import TesseraImaging
 
 /// The tiles of one open pyramid, from where they come to what is on the GPU (vipsdisp's tilecache, kept

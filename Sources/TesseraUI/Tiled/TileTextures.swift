@@ -1,4 +1,5 @@
 import TesseraCore
+import TesseraSDL
 
 /// Makes tile textures and keeps a few spare ones of the common size, so panning across a large image
 /// reuses the textures of tiles just evicted instead of creating and destroying one per tile.
@@ -31,7 +32,7 @@ final class TileTexturePool {
             texture = try create(pixels.size, opaque: opaque)
         }
         let tile = ImageTexture(texture: texture, isOpaque: opaque)
-        tile.upload(pixels)
+        try tile.upload(pixels)
         return tile
     }
 

@@ -1,5 +1,6 @@
 import TesseraCore
 import TesseraImaging
+import TesseraSDL
 
 /// A whole-image picture drawn where no tile can be: the strip's cell image, or the overview of an image
 /// being cut.
@@ -16,7 +17,7 @@ struct TiledBackdrop {
             return nil
         }
         picture = ImageTexture(texture: texture, isOpaque: opaque)
-        picture.upload(fitted)
+        guard (try? picture.upload(fitted)) != nil else { return nil }
     }
 
     /// The texture, set up to draw at full opacity: a plain copy when the picture is opaque.

@@ -118,9 +118,7 @@ final class TiledImageOpener: Sendable {
     /// `.dzi` by name, or a file that starts like XML.
     private static func isDescriptor(_ path: String) -> Bool {
         if path.lowercased().hasSuffix(".dzi") { return true }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 64)) ?? Data()
+        guard let head = ImageFile.head(ofFileAt: path, count: 64) else { return false }
         let text = String(decoding: head, as: UTF8.self).drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" })
         return text.hasPrefix("<?xml") || text.hasPrefix("<Image")
     }

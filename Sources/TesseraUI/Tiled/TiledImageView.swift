@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TesseraCore
 import TesseraImaging
+import TesseraSDL
 
 /// A CATiledLayer-style zoomable view of one image: a Deep Zoom pyramid, a flat tile folder, or a plain
 /// image (shown directly when it fits a texture, cut into a cached pyramid in the background otherwise).

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import TesseraSDL
 
 /// The tiled view's keys, mouse and wheel: zooming and panning applied to the camera, and what the host
 /// is asked to do (close, quit, show a neighbouring image).

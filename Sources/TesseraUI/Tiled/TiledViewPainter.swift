@@ -1,4 +1,5 @@
 import TesseraCore
+import TesseraSDL
 import TesseraImaging
 
 /// Draws the tiled view: the plan's layers coarse under fine, the backdrop where no tile can be, marks for

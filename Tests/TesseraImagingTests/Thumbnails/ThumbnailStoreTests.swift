@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TesseraCore
 import TesseraImaging
+import TesseraTestSupport
 import XCTest
 
 /// The freedesktop thumbnail cache and the loader in front of it. Every test has its own cache folder;
@@ -35,7 +36,7 @@ final class ThumbnailStoreTests: XCTestCase {
 
     private func thumbnailPath(_ photo: String, _ size: ThumbnailSize) -> String {
         let uri = FreedesktopThumbnailPath.fileURI(forAbsolutePath: photo)
-        return root + "/" + size.folderName + "/" + MD5.hex(uri) + ".png"
+        return root + "/" + size.folderName + "/" + CacheFileName.md5Hex(uri) + ".png"
     }
 
     // MARK: - Round trip and the standard's fields
@@ -67,7 +68,7 @@ final class ThumbnailStoreTests: XCTestCase {
 
         // Named after the MD5 of the GLib-style URI, in the folder of the size.
         let uri = "file://" + dir.url.path + "/photos/my%20photo%20%C3%A4.jpg"
-        let file = root + "/large/" + MD5.hex(uri) + ".png"
+        let file = root + "/large/" + CacheFileName.md5Hex(uri) + ".png"
         let png = try Data(contentsOf: URL(fileURLWithPath: file))
         let fields = TestPNGChunks.textFields(png)
         XCTAssertEqual(fields["Thumb::URI"], uri)
@@ -88,7 +89,7 @@ final class ThumbnailStoreTests: XCTestCase {
         XCTAssertEqual(FileStat.mode(root), 0o700)
         XCTAssertEqual(FileStat.mode(dir.path("cache")), 0o700)
         // Nothing but the thumbnail is left behind (no temporary files).
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/large"), [MD5.hex(uri) + ".png"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/large"), [CacheFileName.md5Hex(uri) + ".png"])
     }
 
     /// Transparent images keep their alpha in the thumbnail (RGBA PNG) and read back the same.
@@ -294,7 +295,7 @@ final class ThumbnailStoreTests: XCTestCase {
         }
         XCTAssertEqual(recorder.calls.count, 1, "the failure is remembered")
         let original = try XCTUnwrap(store.original(atPath: path))
-        let record = try Data(contentsOf: URL(fileURLWithPath: root + "/fail/tessera-0.1/" + MD5.hex(original.uri) + ".png"))
+        let record = try Data(contentsOf: URL(fileURLWithPath: root + "/fail/tessera-0.1/" + CacheFileName.md5Hex(original.uri) + ".png"))
         let fields = TestPNGChunks.textFields(record)
         XCTAssertEqual(fields["Thumb::URI"], original.uri)
         XCTAssertEqual(fields["Thumb::MTime"], String(original.modificationTime))

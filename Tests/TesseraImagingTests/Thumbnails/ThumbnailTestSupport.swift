@@ -2,38 +2,8 @@
 import Glibc
 #endif
 import Foundation
-import Logging
-import Synchronization
 import TesseraCore
 import TesseraImaging
-
-/// Collects log messages so a test can count warnings.
-final class CapturedLog: Sendable {
-    private let entries = Mutex<[(Logger.Level, String)]>([])
-
-    var logger: Logger {
-        Logger(label: "test") { _ in Handler(log: self) }
-    }
-
-    var warnings: [String] { entries.withLock { $0.filter { $0.0 >= .warning }.map(\.1) } }
-
-    fileprivate func add(_ level: Logger.Level, _ message: String) { entries.withLock { $0.append((level, message)) } }
-
-    private struct Handler: LogHandler {
-        let log: CapturedLog
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            log.add(event.level, "\(event.message) \(event.metadata ?? [:])")
-        }
-    }
-}
 
 enum FileStat {
     /// Permission bits of a file or folder.

@@ -68,7 +68,7 @@ final class TileCutterPixelTests: XCTestCase {
     func testAlphaIsKeptInPNGTilesAndFlattenedOnBlackInJPEGTiles() throws {
         let dir = try TemporaryDirectory()
         let image = PixelBuffer(width: 20, height: 10, filledWith: RGBA(r: 200, g: 100, b: 50, a: 128))
-        let source = try dir.write(TilingFixtures.png(image, channels: 4), to: "alpha.png")
+        let source = try dir.write(TilingFixtures.png(image, channels: .rgba), to: "alpha.png")
         var options = TileCutterOptions()
         options.format = .png
         let png = try TileCutter(options: options).cut(imageAt: source, into: dir.path("png"))

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CTesseraJPEG
 import CTurboJPEG
 import Foundation
 import TesseraCore
@@ -13,17 +12,11 @@ import XCTest
 /// Images, decoding and file listings for the tile cutter's tests. Everything is generated in memory.
 enum TilingFixtures {
     /// A PNG of `buffer` with `channels` channels (1 grey, 2 grey + alpha, 3 RGB, 4 RGBA).
-    static func png(_ buffer: PixelBuffer, channels: Int32 = 3) -> Data {
-        var out: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        var message = [CChar](repeating: 0, count: 256)
-        let status = buffer.bytes.withUnsafeBufferPointer { p in
-            tessera_png_encode(p.baseAddress, buffer.width * 4, Int32(buffer.width), Int32(buffer.height), channels,
-                               1, &out, &size, &message, message.count)
+    static func png(_ buffer: PixelBuffer, channels: PNGEncoder.Channels = .rgb) -> Data {
+        buffer.bytes.withUnsafeBytes { bgra in
+            try! PNGEncoder.encode(bgra.baseAddress!, stride: buffer.width * 4, width: buffer.width, height: buffer.height,
+                                   channels: channels, effort: .fast) { Data($0) }
         }
-        precondition(status == TESSERA_IMAGE_OK && out != nil, "PNG encoding failed")
-        defer { free(out) }
-        return Data(bytes: out!, count: size)
     }
 
     /// A progressive JPEG (needs the whole image in libjpeg).

@@ -96,8 +96,8 @@ final class FolderWatcherTests: XCTestCase {
     }
 
     func testLocalFoldersAreNotTakenForNetworkOnes() {
-        XCTAssertFalse(FolderWatcher.isOnNetworkFilesystem(folder.path))
-        XCTAssertFalse(FolderWatcher.isOnNetworkFilesystem("/no/such/folder"))
+        XCTAssertFalse(NetworkFilesystem.holds(folder.path))
+        XCTAssertFalse(NetworkFilesystem.holds("/no/such/folder"))
     }
 
     func testTheMountHoldingAPathDecidesWhetherItIsPolled() {
@@ -108,13 +108,13 @@ final class FolderWatcherTests: XCTestCase {
         sshfs#me@host: /home/me/remote fuse.sshfs rw 0 0
         tmpfs /mnt/photos/scratch tmpfs rw 0 0
         """
-        XCTAssertEqual(FolderWatcher.filesystemType(of: "/mnt/photos/2024", mounts: mounts), "nfs4")
-        XCTAssertEqual(FolderWatcher.filesystemType(of: "/mnt/photos/scratch/x", mounts: mounts), "tmpfs", "the longest mount point wins")
-        XCTAssertEqual(FolderWatcher.filesystemType(of: "/mnt/nas box/a", mounts: mounts), "cifs")
-        XCTAssertEqual(FolderWatcher.filesystemType(of: "/mnt/photosynthesis", mounts: mounts), "ext4", "a prefix of a name is not a parent")
-        XCTAssertEqual(FolderWatcher.filesystemType(of: "/home/me/remote/pics", mounts: mounts), "fuse.sshfs")
-        for type in ["nfs4", "cifs", "fuse.sshfs", "9p"] { XCTAssertTrue(FolderWatcher.isNetworkFilesystemType(type), type) }
-        for type in ["ext4", "tmpfs", "btrfs", "overlay"] { XCTAssertFalse(FolderWatcher.isNetworkFilesystemType(type), type) }
+        XCTAssertEqual(NetworkFilesystem.type(of: "/mnt/photos/2024", mounts: mounts), "nfs4")
+        XCTAssertEqual(NetworkFilesystem.type(of: "/mnt/photos/scratch/x", mounts: mounts), "tmpfs", "the longest mount point wins")
+        XCTAssertEqual(NetworkFilesystem.type(of: "/mnt/nas box/a", mounts: mounts), "cifs")
+        XCTAssertEqual(NetworkFilesystem.type(of: "/mnt/photosynthesis", mounts: mounts), "ext4", "a prefix of a name is not a parent")
+        XCTAssertEqual(NetworkFilesystem.type(of: "/home/me/remote/pics", mounts: mounts), "fuse.sshfs")
+        for type in ["nfs4", "cifs", "fuse.sshfs", "9p"] { XCTAssertTrue(NetworkFilesystem.isNetworkType(type), type) }
+        for type in ["ext4", "tmpfs", "btrfs", "overlay"] { XCTAssertFalse(NetworkFilesystem.isNetworkType(type), type) }
     }
 
     func testRewrittenFileIsPresentWithItsNewVersion() throws {
@@ -138,7 +138,7 @@ final class FolderWatcherTests: XCTestCase {
                                               ofItemAtPath: path("a.png"))
 
         let touched = FileVersion(size: 10, modifiedNanoseconds: 1_000_000_000 * 1_000_000_000)
-        XCTAssertEqual(waitForChanges(recorder, count: 1), [FolderChange(path: path("a.png"), kind: .present(touched))])
+        XCTAssertEqual(waitForChanges(recorder, count: 1), [.present(path: path("a.png"), version: touched)])
     }
 
     func testDeletedFileIsRemoved() throws {
@@ -393,11 +393,11 @@ final class FolderWatcherTests: XCTestCase {
 
     /// Collects what the watcher thread reports.
     private final class ChangeRecorder: Sendable {
-        private let changes = Mutex<[FolderChange]>([])
+        private let changes = Mutex<[ItemChange]>([])
 
-        func record(_ new: [FolderChange]) { changes.withLock { $0 += new } }
+        func record(_ new: [ItemChange]) { changes.withLock { $0 += new } }
 
-        var all: [FolderChange] { changes.withLock { $0 } }
+        var all: [ItemChange] { changes.withLock { $0 } }
     }
 
     private func startWatcher(folders: [String]? = nil, files: [String] = [],
@@ -417,14 +417,14 @@ final class FolderWatcherTests: XCTestCase {
     }
 
     /// Waits (up to 3 s) for `count` changes, then settles; in the order they were reported.
-    private func waitForChanges(_ recorder: ChangeRecorder, count: Int) -> [FolderChange] {
+    private func waitForChanges(_ recorder: ChangeRecorder, count: Int) -> [ItemChange] {
         let deadline = Date().addingTimeInterval(3)
         while recorder.all.count < count, Date() < deadline { usleep(5_000) }
         return changesAfterSettling(recorder)
     }
 
     /// Everything reported once three settle delays more have passed, so a stray extra change shows too.
-    private func changesAfterSettling(_ recorder: ChangeRecorder) -> [FolderChange] {
+    private func changesAfterSettling(_ recorder: ChangeRecorder) -> [ItemChange] {
         usleep(150_000)
         return recorder.all
     }
@@ -436,14 +436,14 @@ final class FolderWatcherTests: XCTestCase {
     }
 
     /// Present with the version the file has now.
-    private func present(_ name: String) -> FolderChange {
-        FolderChange(path: path(name), kind: FileVersion.ofFile(atPath: path(name)).map { .present($0) } ?? .removed)
+    private func present(_ name: String) -> ItemChange {
+        FileVersion.ofFile(atPath: path(name)).map { .present(path: path(name), version: $0) } ?? .removed(path: path(name))
     }
 
-    private func removed(_ name: String) -> FolderChange { FolderChange(path: path(name), kind: .removed) }
+    private func removed(_ name: String) -> ItemChange { .removed(path: path(name)) }
 }
 
-private extension Array where Element == FolderChange {
+private extension Array where Element == ItemChange {
     /// Changes that settle in separate batches may arrive in either order.
-    var sortedByPath: [FolderChange] { sorted { $0.path < $1.path } }
+    var sortedByPath: [ItemChange] { sorted { $0.path < $1.path } }
 }

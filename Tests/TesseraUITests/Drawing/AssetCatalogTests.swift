@@ -1,4 +1,6 @@
 import Foundation
+import TesseraSDL
+import TesseraTestSupport
 import XCTest
 @testable import TesseraCore
 @testable import TesseraUI

@@ -1,6 +1,7 @@
-import CSDL2
+import TesseraTestSupport
 import XCTest
 @testable import TesseraCore
+@testable import TesseraSDL
 @testable import TesseraUI
 
 /// A fade step mixed on the CPU (`FadeComposer`) must look like the one SDL's software renderer blends:
@@ -35,11 +36,11 @@ final class FadeComposerTests: XCTestCase {
         let renderer = canvas.renderer
         renderer.clear(background)
         let iconTexture = try renderer.makeTexture(width: icon.width, height: icon.height)
-        iconTexture.upload(icon)
+        try iconTexture.upload(icon)
         renderer.draw(iconTexture, destination: PixelRect(x: pictureOrigin.x + iconOrigin.x, y: pictureOrigin.y + iconOrigin.y,
                                                           width: icon.width, height: icon.height))
         let texture = ImageTexture(texture: try renderer.makeOpaqueTexture(width: 48, height: 32), isOpaque: true)
-        texture.upload(picture)
+        try texture.upload(picture)
         texture.prepare(alpha: alpha)
         renderer.draw(texture.texture, source: PixelRect(x: 0, y: 0, width: picture.width, height: picture.height),
                       destination: pictureRect)
@@ -78,7 +79,7 @@ final class FadeComposerTests: XCTestCase {
         let sliver = PixelRect(x: 19, y: 0, width: 21, height: 30)
         for area in [whole, sliver] {
             for alpha in [0.07, 0.37, 0.5, 0.83, 0.97] {
-                texture.upload(picture)
+                try texture.upload(picture)
                 let expected = try blendedByTheRenderer(alpha, on: canvas)
                 canvas.renderer.clear(RGBA(r: 255, g: 0, b: 0))
                 XCTAssertTrue(texture.showFadeStep(of: picture, area: area, alpha: alpha, over: background,
@@ -97,19 +98,23 @@ final class FadeComposerTests: XCTestCase {
         canvas.renderer.draw(texture.texture, source: whole, destination: pictureRect)
         let frame = try canvas.renderer.readPixels()
         XCTAssertEqual(frame.pixel(x: pictureRect.x + 3, y: pictureRect.y + 20), picture.pixel(x: 3, y: 20))
+        XCTAssertEqual(canvas.renderer.failures.count, 0, "no SDL call failed")
         withExtendedLifetime(canvas) {}
     }
 
     /// When SDL will not lock the texture (here a static one, which SDL never locks), the step is not
     /// composed: the caller blends instead, and the texture still holds the picture, not a half-written mix.
+    /// The renderer counts the failed lock and logs it.
     func testATextureSDLWillNotLockFallsBackWithThePictureIntact() throws {
-        let canvas = try HeadlessCanvas(width: 64, height: 48)
-        let created = SDL_CreateTexture(canvas.renderer.pointer, SDL_PIXELFORMAT_RGB888.rawValue,
-                                        Int32(SDL_TEXTUREACCESS_STATIC.rawValue), 40, 30)
-        let texture = ImageTexture(texture: Texture(owning: try XCTUnwrap(created), renderer: canvas.renderer), isOpaque: true)
-        texture.upload(picture)
+        let log = CapturedLog()
+        let canvas = try HeadlessCanvas(width: 64, height: 48, logger: log.logger)
+        let created = try canvas.renderer.makeTexture(width: 40, height: 30, opaque: true, access: .static)
+        let texture = ImageTexture(texture: created, isOpaque: true)
+        try texture.upload(picture)
         XCTAssertFalse(texture.showFadeStep(of: picture, area: whole, alpha: 0.5, over: background,
                                             icon: try XCTUnwrap(FadeComposer.Icon(icon)), at: iconOrigin, composer: FadeComposer()))
+        XCTAssertEqual(canvas.renderer.failures.counts, ["SDL_LockTexture": 1])
+        XCTAssertEqual(log.messages(atLeast: .error).count, 1)
         texture.prepare(alpha: 1)
         canvas.renderer.clear(background)
         canvas.renderer.draw(texture.texture, destination: pictureRect)
@@ -120,13 +125,14 @@ final class FadeComposerTests: XCTestCase {
     func testOnceTheFadeIsOverTheTextureShowsThePictureAgain() throws {
         let canvas = try HeadlessCanvas(width: 64, height: 48)
         let texture = ImageTexture(texture: try canvas.renderer.makeOpaqueTexture(width: 40, height: 30), isOpaque: true)
-        texture.upload(picture)
+        try texture.upload(picture)
         XCTAssertTrue(texture.showFadeStep(of: picture, area: whole, alpha: 0.5, over: background,
                                            icon: try XCTUnwrap(FadeComposer.Icon(icon)), at: iconOrigin, composer: FadeComposer()))
         texture.restorePicture(picture)
         texture.prepare(alpha: 1)
         canvas.renderer.draw(texture.texture, destination: pictureRect)
         try assertShowsThePicture(canvas)
+        XCTAssertEqual(canvas.renderer.failures.count, 0, "no SDL call failed")
         withExtendedLifetime(canvas) {}
     }
 }

@@ -1,10 +1,12 @@
+import TesseraTestSupport
 import XCTest
 @testable import TesseraCore
+@testable import TesseraSDL
 @testable import TesseraUI
 
 /// A faded-in opaque picture must end in the state SDL's software renderer draws as a plain copy: no
-/// blending and no alpha modulation. Left at the fade's last alpha, every later frame drew it through a
-/// per-pixel modulating blitter, twice as slowly, with nothing on screen to show it.
+/// blending and no alpha modulation. Left at the fade's last alpha, every later frame would draw it through
+/// a per-pixel modulating blitter, the dearer one, with nothing on screen to show it.
 final class ImageTextureTests: XCTestCase {
     /// A 16x16 cell picture on a headless canvas: without an alpha channel when `opaque`, as the strip makes it.
     private func picture(on canvas: HeadlessCanvas, opaque: Bool) throws -> ImageTexture {

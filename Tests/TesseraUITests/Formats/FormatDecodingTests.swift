@@ -1,6 +1,7 @@
 import Foundation
 import TesseraCore
 import TesseraImaging
+import TesseraSDL
 import TesseraUI
 import XCTest
 

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraSDL
 import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging

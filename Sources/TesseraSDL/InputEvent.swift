@@ -39,8 +39,7 @@ extension InputEvent {
             self = .mouseUp(MouseButton(sdl: b.button), x: Double(b.x), y: Double(b.y))
         case SDL_MOUSEMOTION.rawValue:
             let m = event.motion
-            // SDL_BUTTON_LMASK is a macro: bit 0 is the left button.
-            self = .mouseMotion(x: Double(m.x), y: Double(m.y), isLeftDown: m.state & 1 != 0)
+            self = .mouseMotion(x: Double(m.x), y: Double(m.y), isLeftDown: m.state & SDLMacros.leftButtonMask != 0)
         case SDL_MOUSEWHEEL.rawValue:
             let w = event.wheel
             var mx: Int32 = 0, my: Int32 = 0
@@ -59,8 +58,9 @@ extension InputEvent {
         }
     }
 
-    /// Drains SDL's queue, waiting up to `timeoutMs` for the first event when asked to.
-    static func poll(wakeType: UInt32, waitMs: Int32?) -> [InputEvent] {
+    /// Drains SDL's queue, waiting up to `waitMs` for the first event when asked to. `wakeType` is
+    /// `SDLSystem.wakeEventType`, which becomes `.wake`.
+    public static func poll(wakeType: UInt32, waitMs: Int32?) -> [InputEvent] {
         var events: [InputEvent] = []
         var event = SDL_Event()
         if let waitMs, SDL_WaitEventTimeout(&event, waitMs) == 1 {
@@ -99,10 +99,10 @@ extension Key {
 
 extension MouseButton {
     init(sdl button: UInt8) {
-        switch button {
-        case 1: self = .left
-        case 2: self = .middle
-        case 3: self = .right
+        switch Int32(button) {
+        case SDL_BUTTON_LEFT: self = .left
+        case SDL_BUTTON_MIDDLE: self = .middle
+        case SDL_BUTTON_RIGHT: self = .right
         default: self = .other
         }
     }

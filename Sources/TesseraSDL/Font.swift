@@ -5,7 +5,7 @@ import TesseraCore
 /// A TrueType font at one pixel size (SDL2_ttf).
 public final class Font {
     let pointer: OpaquePointer
-    public let pointSize: Int
+    let pointSize: Int
     /// TTF_CloseFont after TTF_Quit crashes inside FreeType; the font keeps SDL_ttf alive.
     private let system: SDLSystem
 
@@ -18,12 +18,10 @@ public final class Font {
 
     deinit { TTF_CloseFont(pointer) }
 
-    public var lineHeight: Int { Int(TTF_FontLineSkip(pointer)) }
-
     /// The width in pixels `text` would take, without rendering it.
-    public func width(of text: String) -> Int {
+    public func width(of text: String) throws -> Int {
         var w: Int32 = 0, h: Int32 = 0
-        TTF_SizeUTF8(pointer, text, &w, &h)
+        guard TTF_SizeUTF8(pointer, text, &w, &h) == 0 else { throw SDLError("TTF_SizeUTF8") }
         return Int(w)
     }
 
@@ -35,9 +33,9 @@ public final class Font {
         }
         defer { SDL_FreeSurface(surface) }
         guard let texture = SDL_CreateTextureFromSurface(renderer.pointer, surface) else {
-            throw SDLError("SDL_CreateTextureFromSurface")
+            throw renderer.failures.recorded(SDLError("SDL_CreateTextureFromSurface"), of: "SDL_CreateTextureFromSurface")
         }
-        return Texture(owning: texture, renderer: renderer)
+        return try Texture(owning: texture, renderer: renderer)
     }
 
     /// Where the font comes from: the DejaVu Sans that `fonts-dejavu-core` installs (the Makefile installs

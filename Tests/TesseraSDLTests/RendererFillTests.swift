@@ -1,6 +1,7 @@
+import TesseraSDL
+import TesseraTestSupport
 import XCTest
 @testable import TesseraCore
-@testable import TesseraUI
 
 /// Opaque fills are drawn without blending (a row copy on the software renderer); translucent ones must
 /// still blend, whatever was filled before them.

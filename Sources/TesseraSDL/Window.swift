@@ -1,19 +1,16 @@
 import CSDL2
 
-/// SDL_WINDOWPOS_CENTERED is a C macro Swift cannot import.
-private let windowPositionCentered = Int32(bitPattern: 0x2FFF_0000)
-
 /// An SDL window. Its size is in logical points; the renderer's output size is in pixels (HiDPI).
 public final class Window {
     let pointer: OpaquePointer
     /// Kept alive so SDL is not shut down under a live window.
-    let system: SDLSystem
+    public let system: SDLSystem
 
     public init(system: SDLSystem, title: String, width: Int, height: Int, resizable: Bool = true, hidden: Bool = false) throws {
         var flags = SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if resizable { flags |= SDL_WINDOW_RESIZABLE.rawValue }
         if hidden { flags |= SDL_WINDOW_HIDDEN.rawValue }
-        guard let window = SDL_CreateWindow(title, windowPositionCentered, windowPositionCentered,
+        guard let window = SDL_CreateWindow(title, SDLMacros.windowPositionCentered, SDLMacros.windowPositionCentered,
                                             Int32(width), Int32(height), flags) else {
             throw SDLError("SDL_CreateWindow")
         }
@@ -34,8 +31,12 @@ public final class Window {
         SDL_GetWindowFlags(pointer) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue != 0
     }
 
-    public func setFullscreen(_ on: Bool) {
-        _ = SDL_SetWindowFullscreen(pointer, on ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
+    /// Fills the desktop with the window, or puts it back. Throws if the window manager refuses; the window
+    /// then stays as it was.
+    public func setFullscreen(_ on: Bool) throws {
+        guard SDL_SetWindowFullscreen(pointer, on ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0) == 0 else {
+            throw SDLError("SDL_SetWindowFullscreen")
+        }
     }
 
     public func setTitle(_ title: String) { SDL_SetWindowTitle(pointer, title) }

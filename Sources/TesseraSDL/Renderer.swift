@@ -1,4 +1,5 @@
 import CSDL2
+import Logging
 import TesseraCore
 
 /// Integer pixel rectangle for drawing, in output pixels: the core's pixel rectangle.
@@ -9,13 +10,21 @@ extension PixelRect {
 }
 
 /// An SDL renderer bound to a window. All drawing is in output pixels.
+///
+/// Drawing calls do not throw: a failed one is counted and logged once in `failures`, which also counts
+/// the failures of this renderer's textures.
 public final class Renderer {
     let pointer: OpaquePointer
     /// The renderer must go before its window; holding it guarantees that.
     public let window: Window
     public let isSoftware: Bool
+    /// The largest texture the renderer accepts; 0 means no limit (the software renderer).
+    public let maxTextureSize: PixelSize
+    let failures: SDLFailureLog
 
-    public init(window: Window, software: Bool, vsync: Bool) throws {
+    /// A renderer for `window`: the software one when asked, else an accelerated one, falling back to
+    /// software when the accelerated one cannot be made.
+    public init(window: Window, software: Bool, vsync: Bool, logger: Logger = Logger(label: "tessera.sdl")) throws {
         var flags = software ? SDL_RENDERER_SOFTWARE.rawValue : SDL_RENDERER_ACCELERATED.rawValue
         if vsync && !software { flags |= SDL_RENDERER_PRESENTVSYNC.rawValue }
         var created = SDL_CreateRenderer(window.pointer, -1, flags)
@@ -23,71 +32,62 @@ public final class Renderer {
             created = SDL_CreateRenderer(window.pointer, -1, SDL_RENDERER_SOFTWARE.rawValue)
         }
         guard let renderer = created else { throw SDLError("SDL_CreateRenderer") }
+        var info = SDL_RendererInfo()
+        guard SDL_GetRendererInfo(renderer, &info) == 0, SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND) == 0 else {
+            let error = SDLError("SDL_GetRendererInfo or SDL_SetRenderDrawBlendMode")
+            SDL_DestroyRenderer(renderer)
+            throw error
+        }
         pointer = renderer
         self.window = window
-        var info = SDL_RendererInfo()
-        SDL_GetRendererInfo(renderer, &info)
         isSoftware = info.flags & SDL_RENDERER_SOFTWARE.rawValue != 0
         maxTextureSize = PixelSize(width: Int(info.max_texture_width), height: Int(info.max_texture_height))
-        name = info.name.map { String(cString: $0) } ?? "unknown"
-        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
+        failures = SDLFailureLog(logger: logger)
     }
 
     deinit { SDL_DestroyRenderer(pointer) }
 
-    public let name: String
-    /// The largest texture the renderer accepts; 0 means no limit (the software renderer).
-    public let maxTextureSize: PixelSize
-
-    /// The drawable size in pixels (larger than the window's point size on HiDPI).
+    /// The drawable size in pixels (larger than the window's point size on HiDPI); zero if SDL cannot say.
     public var outputSize: PixelSize {
         var w: Int32 = 0, h: Int32 = 0
-        SDL_GetRendererOutputSize(pointer, &w, &h)
+        failures.check(SDL_GetRendererOutputSize(pointer, &w, &h), "SDL_GetRendererOutputSize")
         return PixelSize(width: Int(w), height: Int(h))
     }
 
-    public func makeTexture(width: Int, height: Int) throws -> Texture {
+    /// A texture of `width` by `height` pixels: ARGB8888, or without an alpha channel when `opaque`
+    /// (XRGB8888, the same bytes as ARGB8888: for opaque images, whose fades SDL then blends with one
+    /// constant alpha instead of per pixel).
+    public func makeTexture(width: Int, height: Int, opaque: Bool = false,
+                            access: Texture.Access = .streaming) throws -> Texture {
         let limit = maxTextureSize
         if (limit.width > 0 && width > limit.width) || (limit.height > 0 && height > limit.height) {
-            throw SDLError("texture \(width)x\(height) exceeds the renderer limit \(limit)")
+            throw SDLError("SDL_CreateTexture \(width)x\(height)", message: "larger than the renderer's limit \(limit)")
         }
-        return try Texture(renderer: self, width: width, height: height)
+        return try Texture(renderer: self, width: width, height: height, opaque: opaque, access: access)
     }
 
-    /// `makeOpaqueTexture` for images known to be opaque, `makeTexture` for the others.
-    public func makeTexture(width: Int, height: Int, opaque: Bool) throws -> Texture {
-        opaque ? try makeOpaqueTexture(width: width, height: height) : try makeTexture(width: width, height: height)
-    }
-
-    /// A streaming texture without an alpha channel (XRGB8888, the same bytes as ARGB8888): for opaque
-    /// images, whose fades SDL then blends with one constant alpha instead of per pixel.
+    /// `makeTexture(width:height:opaque: true)`.
     public func makeOpaqueTexture(width: Int, height: Int) throws -> Texture {
-        let limit = maxTextureSize
-        if (limit.width > 0 && width > limit.width) || (limit.height > 0 && height > limit.height) {
-            throw SDLError("texture \(width)x\(height) exceeds the renderer limit \(limit)")
-        }
-        guard let texture = SDL_CreateTexture(pointer, SDL_PIXELFORMAT_RGB888.rawValue,
-                                              Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(width), Int32(height)) else {
-            throw SDLError("SDL_CreateTexture \(width)x\(height)")
-        }
-        return Texture(owning: texture, renderer: self)
+        try makeTexture(width: width, height: height, opaque: true)
     }
 
     /// A straight line in output pixels.
     public func line(from start: (x: Int, y: Int), to end: (x: Int, y: Int), _ color: RGBA) {
         setColor(color)
-        SDL_RenderDrawLine(pointer, Int32(start.x), Int32(start.y), Int32(end.x), Int32(end.y))
+        failures.check(SDL_RenderDrawLine(pointer, Int32(start.x), Int32(start.y), Int32(end.x), Int32(end.y)),
+                       "SDL_RenderDrawLine")
     }
 
     /// Sets the colour of fills and lines. Only translucent colours blend: SDL's software renderer fills
-    /// with a blend mode pixel by pixel even at full alpha, but an opaque fill without one is a row fill
-    /// (on the 2-core build machine, the strip's frames took about 40 % less time; docs/PERFORMANCE.md).
+    /// with a blend mode pixel by pixel even at full alpha, but an opaque fill without one is a row fill,
+    /// much the cheaper of the two over a whole window.
     public func setColor(_ c: RGBA) {
-        SDL_SetRenderDrawColor(pointer, c.r, c.g, c.b, c.a)
+        failures.check(SDL_SetRenderDrawColor(pointer, c.r, c.g, c.b, c.a), "SDL_SetRenderDrawColor")
         let blends = c.a < 255
         if blends != drawColorBlends {
-            SDL_SetRenderDrawBlendMode(pointer, blends ? SDL_BLENDMODE_BLEND : SDL_BLENDMODE_NONE)
-            drawColorBlends = blends
+            let status = SDL_SetRenderDrawBlendMode(pointer, blends ? SDL_BLENDMODE_BLEND : SDL_BLENDMODE_NONE)
+            failures.check(status, "SDL_SetRenderDrawBlendMode")
+            if status == 0 { drawColorBlends = blends }
         }
     }
 
@@ -96,13 +96,13 @@ public final class Renderer {
 
     public func clear(_ c: RGBA) {
         setColor(c)
-        SDL_RenderClear(pointer)
+        failures.check(SDL_RenderClear(pointer), "SDL_RenderClear")
     }
 
     public func fill(_ rect: PixelRect, _ c: RGBA) {
         setColor(c)
         var r = rect.sdl
-        SDL_RenderFillRect(pointer, &r)
+        failures.check(SDL_RenderFillRect(pointer, &r), "SDL_RenderFillRect")
     }
 
     public func outline(_ rect: PixelRect, _ c: RGBA, thickness: Int = 1) {
@@ -117,15 +117,20 @@ public final class Renderer {
     /// Draws `source` (a part of the texture, whole texture if nil) into `destination`.
     public func draw(_ texture: Texture, source: PixelRect? = nil, destination: PixelRect) {
         var dst = destination.sdl
+        let status: Int32
         if var src = source?.sdl {
-            SDL_RenderCopy(pointer, texture.pointer, &src, &dst)
+            status = SDL_RenderCopy(pointer, texture.pointer, &src, &dst)
         } else {
-            SDL_RenderCopy(pointer, texture.pointer, nil, &dst)
+            status = SDL_RenderCopy(pointer, texture.pointer, nil, &dst)
         }
+        failures.check(status, "SDL_RenderCopy")
     }
 
+    /// Limits drawing to `rect`, or lifts the limit (nil).
     public func setClip(_ rect: PixelRect?) {
-        if var r = rect?.sdl { SDL_RenderSetClipRect(pointer, &r) } else { SDL_RenderSetClipRect(pointer, nil) }
+        let status: Int32
+        if var r = rect?.sdl { status = SDL_RenderSetClipRect(pointer, &r) } else { status = SDL_RenderSetClipRect(pointer, nil) }
+        failures.check(status, "SDL_RenderSetClipRect")
     }
 
     public func present() { SDL_RenderPresent(pointer) }
@@ -137,7 +142,7 @@ public final class Renderer {
         let status = bytes.withUnsafeMutableBytes { raw in
             SDL_RenderReadPixels(pointer, nil, SDL_PIXELFORMAT_ARGB8888.rawValue, raw.baseAddress, Int32(size.width * 4))
         }
-        guard status == 0 else { throw SDLError("SDL_RenderReadPixels") }
+        guard status == 0 else { throw failures.recorded(SDLError("SDL_RenderReadPixels"), of: "SDL_RenderReadPixels") }
         return PixelBuffer(width: size.width, height: size.height, bytes: bytes)
     }
 }

@@ -1,0 +1,248 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import TesseraCore
+
+/// The watcher thread's loop: waits on inotify (and the stop signal) until the next deadline, turns each
+/// event into paths that settle, and reports the settled ones that differ from what it knew. Everything
+/// here is made and used on that thread only.
+final class WatchLoop {
+    private static let logger = Logger(label: "tessera.watch")
+    private static let readBufferSize = 64 * 1024
+
+    private let setup: WatchSetup
+    private let shared: WatchShared
+    private let clock = ContinuousClock()
+    private let trees: WatchedTrees
+    /// The last version reported (or found at start) of each watched image that exists.
+    private var known: [String: FileVersion] = [:]
+    private var settling: SettlingPaths
+    private var polling: PollSchedule
+    private var lost: LostFolders
+    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize,
+                                                                      alignment: MemoryLayout<inotify_event>.alignment)
+
+    init(setup: WatchSetup, shared: WatchShared) {
+        self.setup = setup
+        self.shared = shared
+        settling = SettlingPaths(delay: setup.settleDelay)
+        polling = PollSchedule(interval: setup.pollInterval)
+        lost = LostFolders(interval: setup.reappearanceInterval)
+        let polls = setup.polls
+        let pollsAtAll = setup.pollInterval != nil
+        trees = WatchedTrees(inotifyFD: shared.inotifyFD) { pollsAtAll && polls($0) }
+    }
+
+    deinit { readBuffer.deallocate() }
+
+    func run() {
+        watchInitialFolders()
+        shared.watching.open()
+        while !shared.isStopRequested, waitForEvents() {
+            pollIfDue()
+            lookForLostFoldersIfDue()
+            reportSettledChanges()
+        }
+    }
+
+    // MARK: Watching
+
+    /// Watches first, lists after: a file that appears in between is then both listed and evented.
+    private func watchInitialFolders() {
+        if let baseline = setup.baseline {
+            // Start from what the caller knows; everything listed, and everything it knew, settles
+            // against it and differences come out as changes.
+            known = baseline
+            let now = clock.now
+            for path in baseline.keys { settling.note(path, at: now) }
+        }
+        for folder in setup.folders {
+            let found = watch(FolderLister.withoutTrailingSlashes(folder), takesImages: true,
+                              descends: setup.recursive, singleFiles: [:], isGiven: true)
+            learnInitial(found)
+            if shared.isStopRequested { return }
+        }
+        var filesByFolder: [String: [String: String]] = [:]
+        for file in setup.files {
+            let (folder, name) = WatchedTrees.split(file)
+            filesByFolder[folder, default: [:]][name] = file
+        }
+        for (folder, files) in filesByFolder {
+            let found = watch(folder, takesImages: false, descends: false, singleFiles: files, isGiven: true)
+            learnInitial(found)
+        }
+    }
+
+    /// Paths found by the first listing: known as they are, or, against a baseline, to be compared.
+    private func learnInitial(_ found: [String]) {
+        if setup.baseline == nil {
+            for path in found { known[path] = FileVersion.ofFile(atPath: path) }
+        } else {
+            let now = clock.now
+            for path in found { settling.note(path, at: now) }
+        }
+    }
+
+    /// `WatchedTrees.watch`, starting the poll schedule when a polled folder joins.
+    private func watch(_ path: String, takesImages: Bool, descends: Bool, singleFiles: [String: String],
+                       isGiven: Bool) -> [String] {
+        let found = trees.watch(path, takesImages: takesImages, descends: descends, singleFiles: singleFiles,
+                                isGiven: isGiven)
+        if trees.takeAddedPolledFolder() { polling.start(at: clock.now) }
+        return found
+    }
+
+    /// Drops the watches on `path` and below (deleted or moved away) and lets its images settle, which
+    /// reports them removed.
+    private func forget(_ path: String) {
+        let now = clock.now
+        for file in trees.forget(path) where known[file] != nil { settling.note(file, at: now) }
+        for knownPath in known.keys where WatchedTrees.isInside(knownPath, path) { settling.note(knownPath, at: now) }
+    }
+
+    /// After the kernel dropped events: every known path and everything listed now settles afresh.
+    private func rescanEverything() {
+        Self.logger.info("inotify queue overflowed; rescanning the watched folders")
+        // Everything known, including images of folders that went while events were lost.
+        let now = clock.now
+        for path in known.keys { settling.note(path, at: now) }
+        rescan { _ in true }
+    }
+
+    /// Lists the folders `matching` picks again; their known images and everything listed now settle
+    /// afresh, so only real differences come out.
+    private func rescan(_ matching: (WatchedFolder) -> Bool) {
+        let now = clock.now
+        let (found, imageFolders, singleFiles) = trees.rewatch(matching)
+        if trees.takeAddedPolledFolder() { polling.start(at: now) }
+        for path in known.keys
+        where singleFiles.contains(path) || imageFolders.contains(WatchedTrees.split(path).folder) {
+            settling.note(path, at: now)
+        }
+        for path in found { settling.note(path, at: now) }
+    }
+
+    /// Lists the polled folders again (a network filesystem: other machines' changes send no events).
+    private func pollIfDue() {
+        guard polling.isDue(at: clock.now) else { return }
+        rescan(\.isPolled)
+        polling.polled(at: clock.now, stillNeeded: trees.hasPolledFolders)
+    }
+
+    /// Watches again the lost folders that exist again; what they hold settles and comes out present.
+    private func lookForLostFoldersIfDue() {
+        let now = clock.now
+        guard lost.isDue(at: now) else { return }
+        for folder in lost.reappeared {
+            let found = watch(folder.path, takesImages: folder.takesImages, descends: folder.descends,
+                              singleFiles: folder.singleFiles, isGiven: true)
+            guard trees.isWatched(folder.path) else { continue }
+            lost.found(folder.path)
+            for image in found { settling.note(image, at: now) }
+        }
+        lost.looked(at: now)
+    }
+
+    // MARK: Events
+
+    /// Waits for inotify, the stop signal or the next deadline; reads one batch of events. False when the
+    /// thread should end.
+    private func waitForEvents() -> Bool {
+        var pollFDs = [pollfd(fd: shared.inotifyFD, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: shared.wakeReadFD, events: Int16(POLLIN), revents: 0)]
+        let ready = poll(&pollFDs, nfds_t(pollFDs.count), pollTimeoutMilliseconds())
+        if ready < 0 {
+            if errno == EINTR { return true }
+            Self.logger.error("watching folders stopped: poll failed: \(String(cString: strerror(errno)))")
+            return false
+        }
+        if pollFDs[1].revents != 0 { return false }
+        let inotifyEvents = pollFDs[0].revents
+        if inotifyEvents & Int16(POLLIN) != 0 {
+            readEvents()
+        } else if inotifyEvents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
+            // Would come back at once on every poll: end rather than spin.
+            Self.logger.error("watching folders stopped: the inotify descriptor failed (poll revents \(inotifyEvents))")
+            return false
+        }
+        return true
+    }
+
+    /// Until the nearest deadline (settling, polling, looking for lost folders), rounded up so a
+    /// sub-millisecond rest does not spin; forever when none is set.
+    private func pollTimeoutMilliseconds() -> Int32 {
+        let deadlines = [settling.nextDeadline, polling.next, lost.nextCheck].compactMap { $0 }
+        guard let deadline = deadlines.min() else { return -1 }
+        let rest = max(.zero, deadline - clock.now)
+        let (seconds, attoseconds) = rest.components
+        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: milliseconds)
+    }
+
+    /// One read, not until EAGAIN: a file written without pause must not keep other paths from settling.
+    private func readEvents() {
+        let count = read(shared.inotifyFD, readBuffer.baseAddress, readBuffer.count)
+        guard count > 0 else { return }
+        let headerSize = MemoryLayout<inotify_event>.size
+        let maskOffset = MemoryLayout<inotify_event>.offset(of: \.mask)!
+        let lengthOffset = MemoryLayout<inotify_event>.offset(of: \.len)!
+        var offset = 0
+        while offset + headerSize <= count {
+            let descriptor = readBuffer.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+            let mask = Int32(bitPattern: readBuffer.loadUnaligned(fromByteOffset: offset + maskOffset, as: UInt32.self))
+            let nameLength = Int(readBuffer.loadUnaligned(fromByteOffset: offset + lengthOffset, as: UInt32.self))
+            // The name is NUL-padded to `len` bytes.
+            let nameBytes = UnsafeRawBufferPointer(rebasing: readBuffer[(offset + headerSize)..<min(count, offset + headerSize + nameLength)])
+            let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+            handle(descriptor: descriptor, mask: mask, name: name)
+            offset += headerSize + nameLength
+        }
+    }
+
+    private func handle(descriptor: Int32, mask: Int32, name: String) {
+        if mask & IN_Q_OVERFLOW != 0 {
+            rescanEverything()
+            return
+        }
+        // Events for a watch already dropped (a folder moved away, then its own MOVE_SELF) are stale.
+        guard let folder = trees.folder(watchedBy: descriptor) else { return }
+        if mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT | IN_IGNORED) != 0 {
+            forget(folder.path)
+            // A subfolder comes back through its parent's events; what the user named has no parent
+            // watched, so it is looked for.
+            if folder.isGiven { lost.lose(folder, at: clock.now) }
+            return
+        }
+        guard !name.isEmpty else { return }
+        let path = FolderLister.path(of: name, in: folder.path)
+        let now = clock.now
+        if mask & IN_ISDIR != 0 {
+            guard folder.descends, !name.hasPrefix(".") else { return }
+            if mask & (IN_CREATE | IN_MOVED_TO) != 0 {
+                // Its images may have been written before the watch existed; listing it finds them.
+                let found = watch(path, takesImages: true, descends: true, singleFiles: [:], isGiven: false)
+                for image in found { settling.note(image, at: now) }
+            } else if mask & (IN_DELETE | IN_MOVED_FROM) != 0 {
+                forget(path)
+            }
+            return
+        }
+        if let file = folder.singleFiles[name] { settling.note(file, at: now) }
+        if folder.takesImages, FolderLister.isImageName(name) { settling.note(path, at: now) }
+    }
+
+    /// Stats every path that has been quiet for the settle delay and reports those that differ from
+    /// what was known.
+    private func reportSettledChanges() {
+        var changes: [ItemChange] = []
+        for path in settling.takeSettled(at: clock.now) {
+            let version = FileVersion.ofFile(atPath: path)
+            guard version != known[path] else { continue }
+            known[path] = version
+            changes.append(version.map { .present(path: path, version: $0) } ?? .removed(path: path))
+        }
+        guard !changes.isEmpty, !shared.isStopRequested else { return }
+        setup.onChanges(changes)
+    }
+}
