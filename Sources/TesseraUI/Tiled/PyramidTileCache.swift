@@ -55,8 +55,6 @@ final class PyramidTileCache {
         baseTiles = policy.baseTiles(in: geometry)
     }
 
-    deinit { pipeline.shutdown() }
-
     var geometry: DeepZoomGeometry { source.geometry }
     var counters: LoadCounters { pipeline.counters }
     /// Nothing is loading or waiting to be uploaded.
