@@ -60,11 +60,11 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
     /// Everything but `started`, which the scheduler counts.
     private var ownCounters = LoadCounters()
 
-    /// Moves whenever `request` could start a load for a key it would have ignored before: a drained load
-    /// that stopped or that the storage did not keep, a queued load dropped, a failure forgotten, a stored
-    /// value evicted or removed (and, to be safe, when a load fails). A key only becomes stored, in flight
-    /// or failed otherwise, all of which make `request` ignore it. So while this stands still, asking
-    /// again for the keys asked for last time, at the same priorities, changes nothing.
+    /// Moves at least whenever `request` could start a load for a key it would have ignored before: a
+    /// drained load that stopped or that the storage did not keep, a queued load dropped, a failure
+    /// forgotten, a stored value evicted or removed. A key only becomes stored, in flight or failed
+    /// otherwise, all of which make `request` ignore it. So while this stands still, asking again for the
+    /// keys asked for last time, at the same priorities, changes nothing.
     public private(set) var revision = 0
 
     /// - Parameters:
