@@ -56,9 +56,9 @@ public enum ExifReader {
         return ImageOrientation(exifValue: Int(raw)) ?? .up
     }
 
-    private static let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
+    static let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
 
-    private static func startsWithExifHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    static func startsWithExifHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
         bytes.count >= 6 && bytes.prefix(6).elementsEqual(exifHeader)
     }
 
@@ -73,26 +73,16 @@ public enum ExifReader {
         }
     }
 
-    /// Walks the marker segments after SOI until the scan starts. Each segment is FF, marker, 16-bit
-    /// big-endian length (which counts itself); fill bytes (extra FFs) may precede a marker.
+    /// The first APP1 segment holding "Exif\0\0" before the scan data.
     private static func jpegExif(_ b: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
-        guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
-        var i = 2
-        while i + 4 <= b.count {
-            guard b[i] == 0xFF else { return nil }
-            let marker = b[i + 1]
-            if marker == 0xFF { i += 1; continue }                              // fill byte
-            if marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }  // no length
-            if marker == 0xDA || marker == 0xD9 { return nil }                   // scan data or the end
-            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
-            guard length >= 2, i + 2 + length <= b.count else { return nil }
-            if marker == 0xE1 {
-                let payload = UnsafeRawBufferPointer(rebasing: b[(i + 4)..<(i + 2 + length)])
-                if startsWithExifHeader(payload) { return payload }
-            }
-            i += 2 + length
+        var found: Range<Int>?
+        JPEGSegments.walk(b) { segment in
+            guard segment.marker == 0xE1,
+                  startsWithExifHeader(UnsafeRawBufferPointer(rebasing: b[segment.payload])) else { return true }
+            found = segment.payload
+            return false
         }
-        return nil
+        return found.map { UnsafeRawBufferPointer(rebasing: b[$0]) }
     }
 
     /// Walks PNG chunks (length, type, data, CRC) from after the signature until the image data.
