@@ -26,12 +26,15 @@ let package = Package(
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         // libjpeg/libpng row reading for the tile cutter: their error handlers must longjmp, which Swift cannot.
         .target(name: "CTesseraJPEG", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
+        // Linux file calls glibc declares only under _GNU_SOURCE (renameat2, pipe2), which Swift cannot see.
+        .target(name: "CTesseraFiles"),
 
         // No C, no SDL: geometry, scrolling physics, layout, reuse, caches, scheduling, timing.
         .target(name: "TesseraCore"),
         // Decoders, scaling, format sniffing. No SDL: SDL_image's decoder is injected from TesseraUI.
         .target(name: "TesseraImaging",
                 dependencies: ["TesseraCore", "CTurboJPEG", "CPNG", "CWebP", "CExif", "CTesseraJPEG",
+                               "CTesseraFiles",
                                .product(name: "Logging", package: "swift-log")]),
         // The only module that imports CSDL2: Swift classes owning SDL's windows, renderers, textures and
         // fonts, its events as a Swift enum, SDL_image's files. No other C type or pointer leaves it.
