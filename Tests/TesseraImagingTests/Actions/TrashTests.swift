@@ -50,6 +50,7 @@ final class TrashTests: XCTestCase {
         let trash = makeTrash()
 
         let entry = try XCTUnwrap(trash.trash([path]).first).get()
+        XCTAssertEqual(entry.path, path)
         XCTAssertEqual(entry.originalPath, path)
         XCTAssertEqual(entry.trashedPath, homeTrash + "/files/a b ü.jpg")
         XCTAssertEqual(entry.infoPath, homeTrash + "/info/a b ü.jpg.trashinfo")
@@ -122,6 +123,20 @@ final class TrashTests: XCTestCase {
         let entry = try makeTrash().trash([link])[0].get()
         XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: entry.trashedPath), target)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: target)), bytes)
+    }
+
+    func testARelativePathIsReturnedAsGivenAndRecordedAbsolute() throws {
+        let (path, bytes) = try photo("relative.jpg")
+        let workingDirectory = FileManager.default.currentDirectoryPath
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(folder.path("photos")))
+        defer { FileManager.default.changeCurrentDirectoryPath(workingDirectory) }
+        let trash = makeTrash()
+        let entry = try trash.trash(["./relative.jpg"])[0].get()
+        XCTAssertEqual(entry.path, "./relative.jpg")
+        XCTAssertEqual(entry.originalPath, path)
+        XCTAssertTrue(try String(contentsOfFile: entry.infoPath, encoding: .utf8).contains("\nPath=\(escapedByHand(path))\n"))
+        _ = try trash.restore([entry])[0].get()
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes)
     }
 
     func testARestoreWhoseFileLeftTheTrashSaysSo() throws {

@@ -88,7 +88,7 @@ public struct Trash: Sendable {
             unlink(infoPath)
             throw .moveFailed(Self.explainMove(error, from: realParent, to: folder.files))
         }
-        return TrashEntry(originalPath: original, trashedPath: trashed, infoPath: infoPath)
+        return TrashEntry(path: path, originalPath: original, trashedPath: trashed, infoPath: infoPath)
     }
 
     /// The home trash when it is on the file system whose top folder is `top`, else that mount's trash.
@@ -153,7 +153,7 @@ public struct Trash: Sendable {
                     try restoreOne(entry)
                     return entry
                 } catch {
-                    throw TrashError(path: entry.originalPath, reason: error)
+                    throw TrashError(path: entry.path, reason: error)
                 }
             }
         }
@@ -211,7 +211,9 @@ public struct Trash: Sendable {
 
 /// Where a trashed file is, and where it came from: what `Trash.restore` needs to put it back.
 public struct TrashEntry: Sendable, Hashable, CustomStringConvertible {
-    /// Absolute, its folder's symbolic links resolved.
+    /// The path as it was given to `Trash.trash`, for the caller to recognise its item.
+    public let path: String
+    /// Where the file was and is restored to: absolute, its folder's symbolic links resolved.
     public let originalPath: String
     /// `TRASH/files/NAME`.
     public let trashedPath: String
