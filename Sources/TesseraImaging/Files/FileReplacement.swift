@@ -34,7 +34,7 @@ public enum FileReplacement {
         var failure: Failure? = nil
         if fchmod(descriptor, st.st_mode & 0o7777) != 0 {
             failure = Failure("cannot give the new file the old one's permissions")
-        } else if st.st_uid != geteuid() || st.st_gid != getegid(), fchown(descriptor, st.st_uid, st.st_gid) != 0 {
+        } else if !hasOwner(descriptor, of: st), fchown(descriptor, st.st_uid, st.st_gid) != 0 {
             failure = Failure("cannot give the new file the old one's owner")
         } else if let why = POSIXFiles.writeAll(descriptor, bytes) {
             failure = Failure("cannot write: \(why)", code: errno)
@@ -68,6 +68,13 @@ public enum FileReplacement {
             self.code = code
             self.description = description
         }
+    }
+
+    /// Whether the file open as `descriptor` already has the owner and group in `st` (a new file takes
+    /// the user's, or a set-group-ID folder's group).
+    private static func hasOwner(_ descriptor: Int32, of st: stat) -> Bool {
+        var own = stat()
+        return fstat(descriptor, &own) == 0 && own.st_uid == st.st_uid && own.st_gid == st.st_gid
     }
 
     /// `path` with symbolic links resolved, so the link itself is never replaced by a regular file.

@@ -116,6 +116,16 @@ final class TrashTests: XCTestCase {
         XCTAssertEqual("\(TrashError(path: missing, reason: .missing))", "\(missing): no such file")
     }
 
+    func testAFileAlreadyInTheTrashStaysAsItIs() throws {
+        let trash = makeTrash()
+        let entry = try trash.trash([try photo("twice.jpg").path])[0].get()
+        XCTAssertThrowsError(try trash.trash([entry.trashedPath])[0].get()) { error in
+            XCTAssertEqual(error as? TrashError, TrashError(path: entry.trashedPath, reason: .moveFailed("it is already in the trash")))
+        }
+        XCTAssertTrue(exists(entry.trashedPath))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: homeTrash + "/info"), ["twice.jpg.trashinfo"])
+    }
+
     func testASymbolicLinkIsTrashedNotItsTarget() throws {
         let (target, bytes) = try photo("target.jpg")
         let link = folder.path("photos/link.jpg")

@@ -82,6 +82,9 @@ public struct Trash: Sendable {
             folders[top] = folder
         }
 
+        // Trashing what is already in the trash would only give it a second record.
+        if realParent == (FileReplacement.resolvedPath(folder.files) ?? folder.files) { throw .moveFailed("it is already in the trash") }
+
         let (trashedName, infoPath) = try writeRecord(for: original, in: folder)
         let trashed = folder.files + "/" + trashedName
         if let error = Self.renameWithoutReplacing(original, to: trashed) {
