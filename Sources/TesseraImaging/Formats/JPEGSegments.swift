@@ -67,9 +67,9 @@ public enum JPEGSegments {
                 i += 1                                            // fill byte
             case 0xD9:
                 return .success(i + 2)
-            case 0xC4, 0xDA, 0xDB, 0xDD, 0xFE, 0xE0...0xEF:
-                // Tables, the next scan's header, restart interval, comment or application data between
-                // the scans of a progressive file.
+            case 0xC4, 0xDA, 0xDB, 0xDC, 0xDD, 0xFE, 0xE0...0xEF:
+                // Tables, the next scan's header, the number of lines, restart interval, comment or
+                // application data between the scans of a progressive file.
                 guard i + 4 <= b.count else { return .failure(truncated) }
                 let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
                 guard length >= 2 else { return .failure(Malformed("a segment at byte \(i) has length \(length)")) }

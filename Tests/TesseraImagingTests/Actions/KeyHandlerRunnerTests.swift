@@ -88,7 +88,7 @@ final class KeyHandlerRunnerTests: XCTestCase {
             XCTAssertTrue(run.isRunning)
             Thread.sleep(forTimeInterval: 0.2)
             XCTAssertTrue(run.isRunning)
-            FileManager.default.createFile(atPath: go, contents: nil)
+            XCTAssertTrue(FileManager.default.createFile(atPath: go, contents: nil))
         }
         XCTAssertTrue(try result.get().succeeded)
     }

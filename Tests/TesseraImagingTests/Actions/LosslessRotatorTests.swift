@@ -2,7 +2,7 @@ import CExif
 import CTurboJPEG
 import Foundation
 import TesseraCore
-import TesseraImaging
+@testable import TesseraImaging
 import XCTest
 
 /// Rotation by the EXIF tag: the tag changes, the pixels and the scan data do not, and a file that cannot
@@ -79,6 +79,18 @@ final class LosslessRotatorTests: XCTestCase {
         XCTAssertEqual(expected[value], 1)
         expected[value] = 6
         XCTAssertEqual(rewritten, expected)
+    }
+
+    /// Several scans with tables between them: the whole file is walked to its end marker and kept.
+    func testAProgressiveJPEGIsRotatedToo() throws {
+        let original = TilingFixtures.progressiveJPEG(TestPixels.gradient(width: 40, height: 24))
+        let bytes = [UInt8](original)
+        XCTAssertGreaterThan(zip(bytes, bytes.dropFirst()).filter { $0 == (0xFF, 0xDA) }.count, 1, "several scans")
+        let path = try folder.write(original, to: "progressive.jpg")
+        XCTAssertEqual(try rotator.turn(path, by: .rotateRight), .written(previous: .up, current: .rotated90))
+        let rewritten = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertEqual(scanData(rewritten), scanData(original))
+        try assertPixels(original: original, rewritten: rewritten, shownAs: .rotated90)
     }
 
     func testAJPEGWithoutEXIFGetsASegmentHoldingTheTag() throws {

@@ -139,7 +139,7 @@ final class TrashTests: XCTestCase {
         let (path, bytes) = try photo("relative.jpg")
         let workingDirectory = FileManager.default.currentDirectoryPath
         XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(folder.path("photos")))
-        defer { FileManager.default.changeCurrentDirectoryPath(workingDirectory) }
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(workingDirectory) }
         let trash = makeTrash()
         let entry = try trash.trash(["./relative.jpg"])[0].get()
         XCTAssertEqual(entry.path, "./relative.jpg")
