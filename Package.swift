@@ -26,15 +26,22 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Cairo's pixel compositor (SIMD): a fading picture mixed over its placeholder on the CPU.
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
+        // Little CMS: colour profiles (their descriptions for the image information).
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        // zlib: a PNG's iCCP profile is deflated.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libjpeg and libpng (the tile cutter's row readers, the one PNG reader and writer): their error
         // handlers must longjmp, which Swift cannot.
         .target(name: "CTesseraJPEG", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("jpeg")]),
+        // Linux file calls glibc declares only under _GNU_SOURCE (renameat2, pipe2), which Swift cannot see.
+        .target(name: "CTesseraFiles"),
 
         // No C, no SDL: geometry, scrolling physics, layout, reuse, caches, scheduling, timing.
         .target(name: "TesseraCore"),
         // Decoders, scaling, format sniffing. No SDL: SDL_image's decoder is injected from TesseraUI.
         .target(name: "TesseraImaging",
                 dependencies: ["TesseraCore", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG", "CCrypto",
+                               "CTesseraFiles", "CLCMS2", "CZlib",
                                .product(name: "Logging", package: "swift-log")]),
         // The only module that imports CSDL2: Swift classes owning SDL's windows, renderers, textures and
         // fonts, its events as a Swift enum, SDL_image's files. No other C type or pointer leaves it.
