@@ -103,6 +103,36 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
     }
 
+    /// `bench thumbs`: the median of the runs, as JSON or as text, through the viewer's decoders, with the
+    /// thumbnail cache in a temporary folder.
+    func testThumbsBenchReportsTheMedianRun() throws {
+        let images = try sampleFolder()
+        let result = try run(["bench", "thumbs", images.path, "--runs", "3", "--workers", "2", "--quality", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        XCTAssertEqual(json["size"] as? Int, 256)
+        XCTAssertEqual(json["workers"] as? Int, 2)
+        XCTAssertEqual(json["cache"] as? String, "none")
+        let runs = try XCTUnwrap(json["runs"] as? [Double])
+        XCTAssertEqual(runs.count, 3)
+        let median = try XCTUnwrap(json["result"] as? [String: Any])
+        XCTAssertEqual(median["files"] as? Int, 4)
+        XCTAssertEqual(median["failures"] as? [String], [])
+        XCTAssertEqual(median["wallSeconds"] as? Double, runs.sorted()[1])
+        let quality = try XCTUnwrap(json["quality"] as? [[String: Any]])
+        XCTAssertEqual(quality.first?["format"] as? String, "JPEG")
+
+        let warm = try run(["bench", "thumbs", images.path, "--cache", "warm", "--size", "128"])
+        XCTAssertEqual(warm.status, 0, warm.stderr)
+        XCTAssertTrue(warm.stdout.hasPrefix("4 files to 128 px, "), warm.stdout)
+        XCTAssertTrue(warm.stdout.contains("thumbnail cache: warm\n"), warm.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("cache/thumbnails").path),
+                       "the user's cache is left alone")
+        let refused = try run(["bench", "thumbs", images.path, "--cache", "save", "--size", "2000"])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("--cache save needs --size 1024 or less"), refused.stderr)
+    }
+
     /// `--runs 2`: every figure of a row is one of the two runs' (the median by nearest rank), and both
     /// runs' p99 are listed; every other strategy's row says how adaptive's p99 compares with its own.
     func testScrollBenchWithSeveralRunsReportsTheMedianRun() throws {
