@@ -89,8 +89,7 @@ struct RunOptions: ParsableArguments {
         options.frameLimit = frames
         options.script = try loadScript()
         options.screenshotPath = screenshot
-        options.reportPath = report
-        options.recordsFrameTimes = frameTimes
+        options.report = report.map { ReportOptions(path: $0, frameTimes: frameTimes) }
         options.pixelScale = pixelScale
     }
 }
