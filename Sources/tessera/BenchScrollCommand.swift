@@ -23,7 +23,7 @@ struct BenchScroll: ParsableCommand {
     @Option(help: "Draw frame time over time for each strategy as SVG.")
     var plot: String?
     @Option(help: "Fade-in time of an arriving image, in seconds, as in browse; 0 turns fading off.")
-    var fade = 0.25
+    var fade = Seconds(0.25)
     @Option(help: "Runs of every strategy and input; each figure is then the median over the runs (--json adds each run's p99 and the p99 of all their frames together).")
     var runs = 1
 
@@ -33,7 +33,7 @@ struct BenchScroll: ParsableCommand {
             throw fail("unknown strategy \(name); choose from \(LoadingStrategies.names.joined(separator: ", "))")
         }
         guard (1...99).contains(runs) else { throw fail("--runs must be between 1 and 99") }
-        guard FadeOption.seconds.contains(fade) else { throw fail(FadeOption.outOfRange) }
+        guard FadeOption.isValid(fade) else { throw fail(FadeOption.outOfRange) }
         let inputs = input == "all" ? ScrollInput.all : try input.split(separator: ",").map { name in
             guard let found = ScrollInput.named(String(name)) else {
                 throw fail("unknown input \(name); choose from \(ScrollInput.all.map(\.name).joined(separator: ", "))")
@@ -42,7 +42,7 @@ struct BenchScroll: ParsableCommand {
         }
         // The viewer runs measured are this very binary's.
         let bench = ScrollBench(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(), paths: paths,
-                                strategies: strategies, inputs: inputs, cacheMB: cacheMb, fadeSeconds: fade, runs: runs)
+                                strategies: strategies, inputs: inputs, cacheMB: cacheMb, fadeSeconds: fade.value, runs: runs)
         let result: ScrollBenchResult
         do {
             result = try bench.run { line in

@@ -82,6 +82,33 @@ final class CommandLineTests: XCTestCase {
         for key in ["Left/Right", "PageUp/PageDown", "Home/End", "Enter", "Esc", "fullscreen", "q "] {
             XCTAssertTrue(result.stdout.contains(key), "help mentions \(key)")
         }
+        // The single view steps with PageUp/PageDown and Space; its arrows pan.
+        let single = try XCTUnwrap(result.stdout.components(separatedBy: "In the single image:").last)
+        XCTAssertTrue(single.contains("PageUp/PageDown     previous / next image"), single)
+        XCTAssertTrue(single.contains("arrows, h/j/k/l     pan"), single)
+        XCTAssertFalse(result.stdout.contains("Left/Right or the wheel step"), result.stdout)
+    }
+
+    /// Every subcommand's defaults read as they are typed on the command line.
+    func testOptionDefaultsPrintAsTheyAreTyped() throws {
+        var helps: [String: String] = [:]
+        for command in [["browse"], ["view"], ["tile"], ["bench", "thumbs"], ["bench", "scroll"]] {
+            let result = try run(command + ["--help"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            // Defaults, with the help's line wrapping undone.
+            let text = result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            helps[command.joined(separator: " ")] = text
+            for match in text.components(separatedBy: "(default: ").dropFirst() {
+                let value = String(match.prefix { $0 != ")" })
+                XCTAssertFalse(value.contains("(") || value.contains(":") || value.hasSuffix(".0"),
+                               "\(command): default \(value)")
+            }
+        }
+        XCTAssertTrue(helps["browse"]!.contains("Cell size in points. (default: 400x300)"), helps["browse"]!)
+        XCTAssertTrue(helps["browse"]!.contains("Window size in points. (default: 1280x720)"), helps["browse"]!)
+        XCTAssertTrue(helps["view"]!.contains("Window size in points. (default: 1280x720)"), helps["view"]!)
+        XCTAssertTrue(helps["browse"]!.contains("without data. (default: 15)"), helps["browse"]!)
+        XCTAssertTrue(helps["bench scroll"]!.contains("turns fading off. (default: 0.25)"), helps["bench scroll"]!)
     }
 
     func testAHeadlessRunOverTheSamplesWritesTheReportAndScreenshot() throws {
