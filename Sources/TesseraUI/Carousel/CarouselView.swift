@@ -188,8 +188,8 @@ public final class CarouselView {
     /// Mixes this frame's step of a fading opaque picture with the placeholder under it into the cell's
     /// texture (`FadeComposer`), when it can: the picture is drawn at its own size and covers the icon, as
     /// nearly every photo in a cell does. Only the part on screen is mixed. Returns the texture, the part
-    /// (picture coordinates) and where it goes, now a plain copy that covers what is under it; nil to
-    /// blend as before.
+    /// (picture coordinates) and where it goes, as a plain copy that covers what is under it; nil when
+    /// the renderer is to blend the picture over its placeholder instead (`drawContent`).
     private func composedFadeStep(of cell: CarouselCell, in rect: PixelRect, alpha: Double, scale: Double,
                                   output: PixelSize) -> (texture: ImageTexture, source: PixelRect, destination: PixelRect)? {
         // Once uploaded, the cell's texture was chosen for these pixels (`texture(for:holding:)`): the right
