@@ -4,11 +4,12 @@
 # libcurl4: what Foundation's URLSession (remote images) runs on. libssl-dev: libcrypto's MD5, which names
 # cache files.
 # The format libraries: libheif (HEIC, AVIF), libjxl, librsvg with GLib and cairo (SVG), gdk-pixbuf (BMP),
-# libtiff, giflib, libraw, zlib (telling .svgz from other gzip).
+# libtiff, giflib, libraw.
 APT_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libsdl2-ttf-dev \
                 libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libexif-dev libpixman-1-dev libssl-dev \
+                liblcms2-dev zlib1g-dev \
                 libheif-dev libjxl-dev librsvg2-dev libglib2.0-dev libcairo2-dev libgdk-pixbuf-2.0-dev libtiff-dev \
-                libgif-dev libraw-dev zlib1g-dev \
+                libgif-dev libraw-dev \
                 fonts-dejavu-core libcurl4
 SAMPLE_TOOLS := libjpeg-turbo-progs webp
 # Tools some tests use to make fixtures or check our output: cwebp (WebP files), gio (GLib's view of a

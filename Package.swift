@@ -26,6 +26,10 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Cairo's pixel compositor (SIMD): a fading picture mixed over its placeholder on the CPU.
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
+        // Little CMS: colour profiles (their descriptions for the image information).
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        // zlib: a PNG's iCCP profile is deflated, and a gzipped SVG is told from other gzip by its text.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The decoders of the formats beyond JPEG, PNG and WebP, one library each (docs/FORMATS.md says why).
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
@@ -35,7 +39,6 @@ let package = Package(
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         // libraw_r, the thread-safe build. No pkgConfig: its link flags carry -fopenmp, which SwiftPM refuses.
         .systemLibrary(name: "CRaw", providers: [.apt(["libraw-dev"])]),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libjpeg and libpng (the tile cutter's row readers, the one PNG reader and writer): their error
         // handlers must longjmp, which Swift cannot.
         .target(name: "CTesseraJPEG", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("jpeg")]),
@@ -48,13 +51,16 @@ let package = Package(
         .target(name: "CTesseraGLib", dependencies: ["CGObject", "CCairo"],
                 cSettings: [.unsafeFlags(["-I/usr/include/librsvg-2.0", "-I/usr/include/gdk-pixbuf-2.0"])],
                 linkerSettings: [.linkedLibrary("rsvg-2"), .linkedLibrary("gdk_pixbuf-2.0")]),
+        // Linux file calls glibc declares only under _GNU_SOURCE (renameat2, pipe2), which Swift cannot see.
+        .target(name: "CTesseraFiles"),
 
         // No C, no SDL: geometry, scrolling physics, layout, reuse, caches, scheduling, timing.
         .target(name: "TesseraCore"),
         // Decoders (one per format, over its own library), scaling, format sniffing. No SDL.
         .target(name: "TesseraImaging",
                 dependencies: ["TesseraCore", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG", "CCrypto",
-                               "CHeif", "CJXL", "CGIF", "CRaw", "CZlib", "CTesseraTIFF", "CTesseraGLib",
+                               "CTesseraFiles", "CLCMS2", "CZlib",
+                               "CHeif", "CJXL", "CGIF", "CRaw", "CTesseraTIFF", "CTesseraGLib",
                                .product(name: "Logging", package: "swift-log")]),
         // The only module that imports CSDL2: Swift classes owning SDL's windows, renderers, textures and
         // fonts, its events as a Swift enum, SDL_image's files. No other C type or pointer leaves it.
@@ -67,22 +73,28 @@ let package = Package(
         // Remote images: the download table over URLSession (FoundationNetworking), with a disk cache.
         .target(name: "TesseraRemote",
                 dependencies: ["TesseraCore", "TesseraImaging", .product(name: "Logging", package: "swift-log")]),
+        // The benchmarks beside the product: `tessera bench`'s runners, their statistics and tables.
+        .target(name: "TesseraBench", dependencies: ["TesseraCore", "TesseraImaging"]),
         .executableTarget(name: "tessera",
-                          dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore",
+                          dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraBench",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")]),
 
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
         // CPNG: fixtures written with libpng's own simplified API, apart from the code under test.
-        // CGIF, CTesseraTIFF: GIF and TIFF fixtures written with giflib's and libtiff's own encoders.
+        // TesseraBench: its seeded random generator, for noise that is the same on every run. CGIF: GIF
+        // fixtures written with giflib's own encoder.
         .testTarget(name: "TesseraImagingTests",
-                    dependencies: ["TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG", "CGIF", "CTesseraTIFF"]),
+                    dependencies: ["TesseraImaging", "TesseraCore", "TesseraBench", "TesseraTestSupport", "CPNG", "CGIF"]),
         // TesseraImaging: PNGs for SDL_image to read, from the product's own writer.
         .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
         .testTarget(name: "TesseraUITests",
                     dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG"]),
         .testTarget(name: "TesseraRemoteTests",
                     dependencies: ["TesseraRemote", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
+        // TesseraUI: the viewer's script parser, which the scroll bench's inputs must pass.
+        .testTarget(name: "TesseraBenchTests",
+                    dependencies: ["TesseraBench", "TesseraCore", "TesseraImaging", "TesseraUI", "TesseraTestSupport"]),
         // Runs the built binary; depending on it makes `swift test` build it first.
         .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraTestSupport"]),
         // What several test targets share: the loopback HTTP server, the sample images, Deep Zoom fixtures,
