@@ -24,6 +24,8 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         // OpenSSL's libcrypto: MD5 for cache file names (a system library, so a fresh clone compiles no crypto).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Little CMS: colour management (embedded ICC profiles, CMYK, the display's profile).
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // Cairo's pixel compositor (SIMD): a fading picture mixed over its placeholder on the CPU.
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         // libjpeg and libpng (the tile cutter's row readers, the one PNG reader and writer): their error
@@ -34,7 +36,7 @@ let package = Package(
         .target(name: "TesseraCore"),
         // Decoders, scaling, format sniffing. No SDL: SDL_image's decoder is injected from TesseraUI.
         .target(name: "TesseraImaging",
-                dependencies: ["TesseraCore", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG", "CCrypto",
+                dependencies: ["TesseraCore", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG", "CCrypto", "CLCMS2",
                                .product(name: "Logging", package: "swift-log")]),
         // The only module that imports CSDL2: Swift classes owning SDL's windows, renderers, textures and
         // fonts, its events as a Swift enum, SDL_image's files. No other C type or pointer leaves it.
@@ -53,8 +55,10 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log")]),
 
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
-        // CPNG: fixtures written with libpng's own simplified API, apart from the code under test.
-        .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG"]),
+        // CPNG and CLCMS2: fixtures written with libpng, and colour references made with lcms2, apart from
+        // the code under test.
+        .testTarget(name: "TesseraImagingTests",
+                    dependencies: ["TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG", "CLCMS2"]),
         // TesseraImaging: PNGs for SDL_image to read, from the product's own writer.
         .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
         .testTarget(name: "TesseraUITests",
