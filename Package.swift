@@ -28,6 +28,10 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // Cairo's pixel compositor (SIMD): a fading picture mixed over its placeholder on the CPU.
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
+        // Xlib: the display's colour profile (a property of the root window).
+        .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
+        // The one C function that reads it through SDL's X11 window info: Xlib's names stay in C.
+        .target(name: "CTesseraX11", dependencies: ["CSDL2", "CX11"]),
         // libjpeg and libpng (the tile cutter's row readers, the one PNG reader and writer): their error
         // handlers must longjmp, which Swift cannot.
         .target(name: "CTesseraJPEG", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("jpeg")]),
@@ -41,7 +45,7 @@ let package = Package(
         // The only module that imports CSDL2: Swift classes owning SDL's windows, renderers, textures and
         // fonts, its events as a Swift enum, SDL_image's files. No other C type or pointer leaves it.
         .target(name: "TesseraSDL",
-                dependencies: ["TesseraCore", "CSDL2", .product(name: "Logging", package: "swift-log")]),
+                dependencies: ["TesseraCore", "CSDL2", "CTesseraX11", .product(name: "Logging", package: "swift-log")]),
         // Windows, views and the frame loop, drawing through TesseraSDL.
         .target(name: "TesseraUI",
                 dependencies: ["TesseraCore", "TesseraImaging", "TesseraRemote", "TesseraSDL", "CPixman",
@@ -61,8 +65,10 @@ let package = Package(
                     dependencies: ["TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG", "CLCMS2"]),
         // TesseraImaging: PNGs for SDL_image to read, from the product's own writer.
         .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
+        // CX11: a test sets the root window's colour profile on Xvfb as colord would.
         .testTarget(name: "TesseraUITests",
-                    dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG"]),
+                    dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG",
+                                   "CX11"]),
         .testTarget(name: "TesseraRemoteTests",
                     dependencies: ["TesseraRemote", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
         // Runs the built binary; depending on it makes `swift test` build it first.

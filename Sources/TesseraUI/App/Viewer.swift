@@ -15,6 +15,8 @@ public final class Viewer {
     private let window: Window
     private let renderer: Renderer
     private let coordinator: LoadCoordinator
+    /// From the images' colour spaces to the display's; nil with colour management off.
+    private let colour: ColourConversion?
     /// Downloads of remote items; nil when every item is a file.
     private let remote: RemoteImageStore?
     /// Watches the browsed folders; nil when not asked for or inotify is unavailable.
@@ -62,7 +64,8 @@ public final class Viewer {
         text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
         if !text.hasFont { logger.warning("no TrueType font found (install fonts-dejavu-core); text is hidden") }
 
-        let imageLoader = ImageLoader(decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit)
+        colour = DisplayColour.conversion(for: window, enabled: options.colourManagement)
+        let imageLoader = ImageLoader(decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit, colour: colour)
         let loader = ThumbnailingLoader(loader: imageLoader, store: options.useThumbnailCache ? ThumbnailStore() : nil)
         let logger = self.logger
         let cache = CostCache<ImageKey, PixelBuffer>(countLimit: options.cacheCountLimit,
@@ -332,6 +335,7 @@ public final class Viewer {
         var tiled = TiledViewOptions()
         tiled.fade = model.fade
         tiled.pixelLimit = options.pixelLimit
+        tiled.colour = colour
         detail = TiledImageView(path: path, displayName: item.displayName, renderer: renderer, text: text,
                                 assets: assets, options: tiled,
                                 pixelScale: pointScale, now: now, preview: coordinator.cache.peek(model.key(for: index)),

@@ -138,7 +138,8 @@ public final class TiledImageView {
         openedAt = now
         outputSize = renderer.outputSize
         if let preview { backdrop = makeBackdrop(preview) }
-        opener = TiledImageOpener(.init(path: path, decoders: decoders, pixelLimit: options.pixelLimit,
+        opener = TiledImageOpener(.init(path: path, decoders: decoders, colour: options.colour,
+                                        pixelLimit: options.pixelLimit,
                                         maxTextureSize: renderer.maxTextureSize, pyramidCache: options.pyramidCache,
                                         policy: options.policy),
                                   onEvent: { waker?.wake() })
