@@ -6,7 +6,7 @@
 # property).
 APT_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libsdl2-ttf-dev \
                 libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libexif-dev libpixman-1-dev libssl-dev \
-                liblcms2-dev libx11-dev fonts-dejavu-core libcurl4
+                liblcms2-dev libx11-dev zlib1g-dev fonts-dejavu-core libcurl4
 SAMPLE_TOOLS := libjpeg-turbo-progs webp
 # Tools some tests use to make fixtures or check our output: cwebp and webpmux (WebP files), gio (GLib's
 # view of a thumbnail's validity), Xvfb (an X server whose root window carries a colour profile),

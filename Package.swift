@@ -24,7 +24,8 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         // OpenSSL's libcrypto: MD5 for cache file names (a system library, so a fresh clone compiles no crypto).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        // Little CMS: colour management (embedded ICC profiles, CMYK, the display's profile).
+        // Little CMS: colour management (embedded ICC profiles, CMYK, the display's profile) and the
+        // descriptions of profiles for the image information.
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // Cairo's pixel compositor (SIMD): a fading picture mixed over its placeholder on the CPU.
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
@@ -32,15 +33,20 @@ let package = Package(
         .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
         // The one C function that reads it through SDL's X11 window info: Xlib's names stay in C.
         .target(name: "CTesseraX11", dependencies: ["CSDL2", "CX11"]),
+        // zlib: a PNG's iCCP profile is deflated.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libjpeg and libpng (the tile cutter's row readers, the one PNG reader and writer): their error
         // handlers must longjmp, which Swift cannot.
         .target(name: "CTesseraJPEG", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("jpeg")]),
+        // Linux file calls glibc declares only under _GNU_SOURCE (renameat2, pipe2), which Swift cannot see.
+        .target(name: "CTesseraFiles"),
 
         // No C, no SDL: geometry, scrolling physics, layout, reuse, caches, scheduling, timing.
         .target(name: "TesseraCore"),
         // Decoders, scaling, format sniffing. No SDL: SDL_image's decoder is injected from TesseraUI.
         .target(name: "TesseraImaging",
-                dependencies: ["TesseraCore", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG", "CCrypto", "CLCMS2",
+                dependencies: ["TesseraCore", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG", "CCrypto",
+                               "CTesseraFiles", "CLCMS2", "CZlib",
                                .product(name: "Logging", package: "swift-log")]),
         // The only module that imports CSDL2: Swift classes owning SDL's windows, renderers, textures and
         // fonts, its events as a Swift enum, SDL_image's files. No other C type or pointer leaves it.
@@ -59,10 +65,10 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log")]),
 
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
-        // CPNG and CLCMS2: fixtures written with libpng, and colour references made with lcms2, apart from
-        // the code under test.
+        // CPNG, CLCMS2 and CZlib: fixtures written with libpng and zlib, and colour references and test
+        // profiles made with lcms2, apart from the code under test.
         .testTarget(name: "TesseraImagingTests",
-                    dependencies: ["TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG", "CLCMS2"]),
+                    dependencies: ["TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG", "CLCMS2", "CZlib"]),
         // TesseraImaging: PNGs for SDL_image to read, from the product's own writer.
         .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
         // CX11: a test sets the root window's colour profile on Xvfb as colord would.

@@ -162,69 +162,13 @@ final class CostCacheTests: XCTestCase {
         XCTAssertEqual(cache.stats.rejections, 2)
     }
 
-    func testOversizeInsertClearsInFlightMarker() {
-        let cache = CostCache<String, Int>(totalCostLimit: 10)
-        XCTAssertTrue(cache.beginLoading("huge"))
-        cache.insert(1, for: "huge", cost: 11)
-        XCTAssertFalse(cache.isLoading("huge"))
-    }
-
-    func testInFlightMarkerAllowsExactlyOneLoader() {
-        let cache = CostCache<String, Int>(countLimit: 10)
-        let winners = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: 32) { _ in
-            if cache.beginLoading("k") { winners.add(1, ordering: .relaxed) }
-        }
-        XCTAssertEqual(winners.load(ordering: .relaxed), 1)
-        XCTAssertTrue(cache.isLoading("k"))
-        XCTAssertNil(cache.peek("k"), "a marker is not a value")
-
-        cache.insert(7, for: "k", cost: 1)
-        XCTAssertFalse(cache.isLoading("k"))
-        XCTAssertFalse(cache.beginLoading("k"), "already cached")
-    }
-
-    func testCancelLoadingAllowsRetry() {
+    func testRemovingMatchingValuesSaysHowManyWent() {
         let cache = CostCache<String, Int>()
-        XCTAssertTrue(cache.beginLoading("k"))
-        XCTAssertFalse(cache.beginLoading("k"))
-        cache.cancelLoading("k")
-        XCTAssertFalse(cache.isLoading("k"))
-        XCTAssertTrue(cache.beginLoading("k"))
-    }
-
-    func testRemovalKeepsInFlightMarkers() {
-        let cache = CostCache<String, Int>()
-        cache.insert(1, for: "cached", cost: 1)
-        XCTAssertTrue(cache.beginLoading("pending"))
-        cache.removeAll()
-        XCTAssertTrue(cache.isLoading("pending"))
-        XCTAssertTrue(cache.beginLoading("cached"), "removed, so it may be loaded again")
-    }
-
-    /// The strip asks the cache again only when this moved: every way a key can stop being cached or in
-    /// flight, other than being inserted, must move it.
-    func testDeparturesCountEveryWayAKeyLeavesExceptInsertion() {
-        let cache = CostCache<String, Int>(countLimit: 2, totalCostLimit: 100)
-        XCTAssertTrue(cache.beginLoading("a"))
-        cache.insert(1, for: "a", cost: 10)
-        cache.insert(2, for: "b", cost: 10)
-        XCTAssertEqual(cache.departures, 0, "beginning a load and inserting are not departures")
-        cache.insert(3, for: "c", cost: 10)  // evicts a
-        XCTAssertEqual(cache.departures, 1)
-        cache.removeValue(for: "b")
-        XCTAssertEqual(cache.departures, 2)
-        cache.insert(4, for: "d", cost: 500)  // rejected
-        XCTAssertEqual(cache.departures, 3)
-        XCTAssertTrue(cache.beginLoading("e"))
-        cache.cancelLoading("e")
-        cache.cancelLoading("never-loading")
-        XCTAssertEqual(cache.departures, 4, "only a marker that was there counts")
-        cache.removeValues { $0 == "c" }
-        XCTAssertEqual(cache.departures, 5)
-        cache.insert(5, for: "f", cost: 10)
-        cache.removeAll()
-        XCTAssertEqual(cache.departures, 6)
+        for key in ["a1", "a2", "b1"] { cache.insert(1, for: key, cost: 1) }
+        XCTAssertEqual(cache.removeValues { $0.hasPrefix("a") }, 2)
+        XCTAssertEqual(cache.removeValues { $0.hasPrefix("a") }, 0)
+        XCTAssertEqual(cache.keysInRecencyOrder, ["b1"])
+        XCTAssertEqual(cache.stats.evictions, 0, "a removal is not an eviction")
     }
 
     func testStatsCountEveryKindOfEvent() {
@@ -265,7 +209,7 @@ final class CostCacheTests: XCTestCase {
                 case 8:
                     cache.removeValue(for: key)
                 default:
-                    if cache.beginLoading(key) { cache.cancelLoading(key) }
+                    _ = cache.peek(key)
                 }
             }
         }
@@ -281,7 +225,6 @@ final class CostCacheTests: XCTestCase {
         XCTAssertEqual(stats.hits + stats.misses, reads.load(ordering: .relaxed))
         XCTAssertEqual(stats.insertions + stats.rejections, inserts.load(ordering: .relaxed))
         XCTAssertEqual(stats.rejections, 0)
-        for key in 0..<200 { XCTAssertFalse(cache.isLoading(key)) }
     }
 }
 

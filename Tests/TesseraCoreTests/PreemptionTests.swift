@@ -4,7 +4,7 @@ import Synchronization
 import XCTest
 @testable import TesseraCore
 
-/// Running decodes asked to stop: the scheduler's signal, the coordinator treating a stopped decode like a
+/// Running decodes asked to stop: the scheduler's signal, the pipeline treating a stopped decode like a
 /// dropped one, the strategies that opt in (and those that do not), and the fling planner reclaiming a
 /// worker. Real threads where it matters, but nothing timed: gates, not sleeps.
 final class PreemptionTests: XCTestCase {
@@ -98,78 +98,81 @@ final class PreemptionTests: XCTestCase {
         let calls = Mutex(0)
     }
 
-    /// A coordinator over one real worker whose loader blocks at `gate` and then stops if asked.
+    /// One real worker whose loader blocks at `gate` and then stops if asked.
     private final class GatedLoad: Sendable {
         let started = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
         let seen = Seen()
-        let coordinator: LoadCoordinator
 
-        init() {
-            let scheduler = WorkScheduler<ImageKey, PixelBuffer>(workerCount: 1)
+        /// The strip's pipeline for `strategy` over the gated loader.
+        func makePipeline(for strategy: LoadingStrategy = AdaptiveStrategy(decodeWorkers: 2)) -> ImagePipeline {
             let base = Fixture.loader()
             let started = started, gate = gate, finished = finished, seen = seen
-            coordinator = LoadCoordinator(cache: CostCache(), scheduler: scheduler, cancellableLoader: { key, cancellation in
-                seen.signals.withLock { $0[key] = cancellation }
-                seen.calls.withLock { $0 += 1 }
-                started.signal()
-                gate.wait()
-                try cancellation.check()
-                return try base(key)
-            }, onCompletion: { finished.signal() })
+            return .strip(strategy: strategy, scheduler: WorkScheduler(workerCount: 1), cacheCostLimit: 0,
+                          decode: { key, cancellation in
+                              seen.signals.withLock { $0[key] = cancellation }
+                              seen.calls.withLock { $0 += 1 }
+                              started.signal()
+                              gate.wait()
+                              try cancellation.check()
+                              return try base(key)
+                          }, waker: { finished.signal() })
         }
     }
 
     func testAStoppedDecodeIsNoFailureAndItsKeyCanBeAskedForAgain() {
         let load = GatedLoad()
-        defer { load.coordinator.shutdown() }
+        let pipeline = load.makePipeline()
+        defer { pipeline.shutdown() }
         let key = ImageKey(path: "/fake/img3.jpg", size: PixelSize(width: 8, height: 6))
-        load.coordinator.request(key, priority: 0)
+        pipeline.request(key, priority: 0)
         XCTAssertEqual(load.started.wait(timeout: timeout), .success)
-        XCTAssertEqual(load.coordinator.loadState(key), .running)
-        XCTAssertNotNil(load.coordinator.runningSeconds(key))
+        XCTAssertEqual(pipeline.state(of: key), .running)
+        XCTAssertNotNil(pipeline.runningSeconds(key))
 
-        load.coordinator.retainOnly([], cancellingRunning: true)
+        pipeline.retainOnly([], cancellingRunning: true)
         load.gate.signal()
         XCTAssertEqual(load.finished.wait(timeout: timeout), .success)
-        XCTAssertEqual(load.coordinator.counterValues.cancelledRunning, 1)
-        XCTAssertEqual(load.coordinator.counterValues.failures, 0)
-        XCTAssertNil(load.coordinator.failure(for: key))
-        XCTAssertTrue(load.coordinator.takeCompletions().isEmpty)
-        XCTAssertEqual(load.coordinator.loadState(key), .none, "the in-flight marker is cleared")
+        XCTAssertTrue(pipeline.drain().isEmpty)
+        XCTAssertEqual(pipeline.counters.stoppedRunning, 1)
+        XCTAssertEqual(pipeline.counters.failed, 0)
+        XCTAssertNil(pipeline.failure(for: key))
+        XCTAssertEqual(pipeline.state(of: key), .none, "no longer in flight")
 
-        load.coordinator.request(key, priority: 0)
+        pipeline.request(key, priority: 0)
         XCTAssertEqual(load.started.wait(timeout: timeout), .success)
         load.gate.signal()
         XCTAssertEqual(load.finished.wait(timeout: timeout), .success)
-        XCTAssertEqual(load.coordinator.takeCompletions().map(\.key), [key])
-        XCTAssertEqual(load.coordinator.loadState(key), .done)
+        XCTAssertEqual(pipeline.drain().map(\.key), [key])
+        XCTAssertEqual(pipeline.state(of: key), .done)
         XCTAssertEqual(load.seen.calls.withLock { $0 }, 2)
     }
 
     func testWithoutCancellingRunningRetainOnlyLetsARunningDecodeFinish() {
         let load = GatedLoad()
-        defer { load.coordinator.shutdown() }
+        let pipeline = load.makePipeline()
+        defer { pipeline.shutdown() }
         let key = ImageKey(path: "/fake/img4.jpg", size: PixelSize(width: 8, height: 6))
-        load.coordinator.request(key, priority: 0)
+        pipeline.request(key, priority: 0)
         XCTAssertEqual(load.started.wait(timeout: timeout), .success)
-        load.coordinator.retainOnly([])
+        pipeline.retainOnly([])
         XCTAssertEqual(load.seen.signals.withLock { $0[key]?.isCancelled }, false)
         load.gate.signal()
         XCTAssertEqual(load.finished.wait(timeout: timeout), .success)
-        XCTAssertEqual(load.coordinator.takeCompletions().map(\.key), [key])
-        XCTAssertEqual(load.coordinator.counterValues.cancelledRunning, 0)
+        XCTAssertEqual(pipeline.drain().map(\.key), [key])
+        XCTAssertEqual(pipeline.counters.stoppedRunning, 0)
     }
 
     /// The strip starts decoding what it shows, then is flung far away: is the running decode asked to stop?
     private func runningDecodeIsAskedToStop(with strategy: LoadingStrategy) -> Bool {
         let load = GatedLoad()
+        let pipeline = load.makePipeline(for: strategy)
         defer {
             for _ in 0..<64 { load.gate.signal() }
-            load.coordinator.shutdown()
+            pipeline.shutdown()
         }
-        let model = CarouselModel(items: Fixture.items(200), configuration: CarouselConfiguration(), coordinator: load.coordinator,
+        let model = CarouselModel(items: Fixture.items(200), configuration: CarouselConfiguration(), pipeline: pipeline,
                                   strategy: strategy, viewportWidth: 1280, viewportHeight: 720)
         model.update(now: .zero)
         XCTAssertEqual(load.started.wait(timeout: timeout), .success)
@@ -185,14 +188,14 @@ final class PreemptionTests: XCTestCase {
     }
 
     func testOnlyStrategiesThatOptInStopRunningDecodes() {
-        XCTAssertTrue(runningDecodeIsAskedToStop(with: AdaptiveStrategy()))
+        XCTAssertTrue(runningDecodeIsAskedToStop(with: AdaptiveStrategy(decodeWorkers: 2)))
         for name in LoadingStrategies.names where name != "adaptive" {
-            let strategy = LoadingStrategies.make(name)!
+            let strategy = LoadingStrategies.make(name, decodeWorkers: 2)!
             XCTAssertFalse(strategy.cancelsRunningWork, name)
             guard strategy.execution == .workers else { continue }
             XCTAssertFalse(runningDecodeIsAskedToStop(with: strategy), name)
         }
-        let adaptive = AdaptiveStrategy()
+        let adaptive = AdaptiveStrategy(decodeWorkers: 2)
         adaptive.reclaimsRunningWork = false
         XCTAssertFalse(runningDecodeIsAskedToStop(with: adaptive))
     }
@@ -209,7 +212,7 @@ final class PreemptionTests: XCTestCase {
     }
 
     func testThePlannerReclaimsRunningDecodesThatNoLongerPayOff() {
-        var planner = FlingPlanner()
+        var planner = FlingPlanner(workers: 2)
         planner.defaultDecodeSeconds = 0.1
         // Both workers on the cells at release, which are gone in a tenth of a second; a second to go.
         let busy: [Int: ItemLoad] = [0: ItemLoad(state: .running, decodeSeconds: 2, runningSeconds: 1),
@@ -229,7 +232,7 @@ final class PreemptionTests: XCTestCase {
     }
 
     func testARunningDecodeThatCanStillLandIsNotTradedForOthers() {
-        var planner = FlingPlanner()
+        var planner = FlingPlanner(workers: 2)
         planner.reclaimsRunning = true
         typealias C = FlingPlanner.Candidate
         // A long decode running for a cell on screen until 0.5 s; behind it, many cheap passing cells that

@@ -155,7 +155,7 @@ final class WorkSchedulerTests: XCTestCase {
         XCTAssertEqual(ran.value, ["k"])
         let values = results.value["k", default: []].map { try? $0.get() }
         XCTAssertEqual(values, Array(repeating: 42, count: 5))
-        XCTAssertEqual(scheduler.stats, SchedulerStats(submitted: 5, executed: 1, shared: 4, cancelled: 0))
+        XCTAssertEqual(scheduler.stats, SchedulerStats(submitted: 5, started: 1, executed: 1, shared: 4, cancelled: 0))
     }
 
     func testSharedRequestRaisesQueuedPriorityButNeverLowersIt() {

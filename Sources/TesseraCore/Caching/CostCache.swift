@@ -1,53 +1,18 @@
 import Synchronization
 
-/// Counters and current occupancy of a `CostCache`, read in one consistent snapshot.
-public struct CacheStats: Sendable, Equatable {
-    /// `value(for:)` calls that found an entry.
-    public var hits: Int
-    /// `value(for:)` calls that found nothing.
-    public var misses: Int
-    /// Entries pushed out because a limit was passed (not explicit removals or replacements).
-    public var evictions: Int
-    /// Values stored by `insert` (replacements included, rejections not).
-    public var insertions: Int
-    /// `insert` calls refused because the value alone costs more than `totalCostLimit`.
-    public var rejections: Int
-    /// Entries resident now.
-    public var count: Int
-    /// Sum of the resident entries' costs now.
-    public var totalCost: Int
-    /// Highest `totalCost` the cache has held once limits were enforced.
-    public var peakCost: Int
-
-    public init(hits: Int = 0, misses: Int = 0, evictions: Int = 0, insertions: Int = 0, rejections: Int = 0,
-                count: Int = 0, totalCost: Int = 0, peakCost: Int = 0) {
-        self.hits = hits
-        self.misses = misses
-        self.evictions = evictions
-        self.insertions = insertions
-        self.rejections = rejections
-        self.count = count
-        self.totalCost = totalCost
-        self.peakCost = peakCost
-    }
-}
-
-/// A thread-safe key/value cache bounded by entry count and by total cost, in the manner of `NSCache`.
+/// A thread-safe key/value cache bounded by entry count and by total cost, in the manner of `NSCache`. It
+/// only stores: what is being loaded is the business of whoever loads (`LoadPipeline` keeps the book's
+/// listing 14.5 "in flight" marks itself).
 ///
 /// We write our own because swift-corelibs-foundation's `NSCache` evicts the *cheapest* entry first and
 /// ignores recency, so a grid that keeps touching the thumbnails on screen would still lose them.
 ///
-/// **Eviction policy: least recently used.** Whenever the entry count exceeds `countLimit` or the total
-/// cost exceeds `totalCostLimit` (either one suffices; 0 means "no limit", as with `NSCache`), the entry
-/// that was least recently inserted or read through `value(for:)` is evicted, repeatedly, until both
-/// limits hold. `peek(_:)` reads without refreshing recency. All operations are O(1) (a dictionary plus
-/// a doubly linked list threaded through an array of slots).
-///
-/// **In-flight markers** play the role of the `NSNull` placeholder in the Core Animation book's listing
-/// 14.5: `beginLoading(_:)` lets exactly one caller start loading a key, so a cell scrolled past twice does
-/// not decode the same image twice. The marker is cleared by `insert` (load finished) or
-/// `cancelLoading(_:)` (load abandoned or failed); `removeValue(for:)` and `removeAll()` leave markers
-/// alone, because the loads they stand for are still running and will still insert.
+/// **Eviction policy: least recently used**, or an `EvictionRanking` when one is set. Whenever the entry
+/// count exceeds `countLimit` or the total cost exceeds `totalCostLimit` (either one suffices; 0 means
+/// "no limit", as with `NSCache`), the entry that was least recently inserted or read through
+/// `value(for:)` (or the one ranked highest) is evicted, repeatedly, until both limits hold. `peek(_:)`
+/// reads without refreshing recency. Without a ranking all operations are O(1) (a dictionary plus a doubly
+/// linked list threaded through an array of slots).
 ///
 /// `onEvict` is called for limit evictions only, after the lock is released, so it may call back into
 /// the cache. It runs on whichever thread caused the eviction.
@@ -77,10 +42,7 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         var slotByKey: [Key: Int] = [:]
         var oldest = CostCache.noSlot
         var newest = CostCache.noSlot
-        var loading: Set<Key> = []
         var stats = CacheStats()
-        /// See `departures`.
-        var departures = 0
         /// When set, eviction takes the entry ranked highest instead of the least recently used one.
         var evictionRanking: EvictionRanking?
 
@@ -139,7 +101,6 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
 
         @discardableResult
         mutating func remove(slot: Int) -> Entry {
-            departures += 1
             unlink(slot)
             let entry = slots[slot]!
             slots[slot] = nil
@@ -236,8 +197,8 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         state.withLock { state in state.slotByKey[key].map { state.slots[$0]!.value } }
     }
 
-    /// Stores `value` as the most recent entry, replacing any previous value for `key` and clearing the
-    /// key's in-flight marker, then evicts least recently used entries while a limit is passed.
+    /// Stores `value` as the most recent entry, replacing any previous value for `key`, then evicts while a
+    /// limit is passed.
     ///
     /// A value whose cost alone exceeds `totalCostLimit` could never stay without flushing everything
     /// else, so it is not stored (counted as a rejection) and any older value for the key is dropped,
@@ -245,9 +206,7 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     public func insert(_ value: Value, for key: Key, cost: Int) {
         let cost = max(0, cost)
         let evicted = state.withLock { state -> [(Key, Value)] in
-            state.loading.remove(key)
             if state.totalCostLimit > 0, cost > state.totalCostLimit {
-                state.departures += 1
                 state.stats.rejections += 1
                 if let slot = state.slotByKey[key] { state.remove(slot: slot) }
                 return []
@@ -259,7 +218,7 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         report(evicted)
     }
 
-    /// Drops the entry for `key`, if any (not reported to `onEvict`; the in-flight marker is kept).
+    /// Drops the entry for `key`, if any (not reported to `onEvict`).
     public func removeValue(for key: Key) {
         state.withLock { state in
             if let slot = state.slotByKey[key] { state.remove(slot: slot) }
@@ -267,17 +226,22 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     }
 
     /// Drops every entry whose key matches (not reported to `onEvict`), e.g. the pixels of a file's old
-    /// version once it changed. Walks every entry: for rare events, not per frame.
-    public func removeValues(where matches: (Key) -> Bool) {
+    /// version once it changed; returns how many went. Walks every entry: for rare events, not per frame.
+    @discardableResult
+    public func removeValues(where matches: (Key) -> Bool) -> Int {
         state.withLock { state in
-            for (key, slot) in state.slotByKey where matches(key) { _ = state.remove(slot: slot) }
+            var removed = 0
+            for (key, slot) in state.slotByKey where matches(key) {
+                state.remove(slot: slot)
+                removed += 1
+            }
+            return removed
         }
     }
 
-    /// Drops every entry (not reported to `onEvict`). Counters and in-flight markers are kept.
+    /// Drops every entry (not reported to `onEvict`). Counters are kept.
     public func removeAll() {
         state.withLock { state in
-            state.departures += state.slotByKey.count
             state.slots.removeAll()
             state.freeSlots.removeAll()
             state.slotByKey.removeAll()
@@ -286,36 +250,6 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
             state.stats.count = 0
             state.stats.totalCost = 0
         }
-    }
-
-    // MARK: In-flight markers
-
-    /// Returns true, and marks `key` in flight, if the caller should load it; false if it is already
-    /// cached or another caller is loading it. Exactly one of several racing callers gets true.
-    public func beginLoading(_ key: Key) -> Bool {
-        state.withLock { state in
-            guard state.slotByKey[key] == nil else { return false }
-            return state.loading.insert(key).inserted
-        }
-    }
-
-    /// Whether a load of `key` has begun and neither inserted nor been cancelled yet.
-    public func isLoading(_ key: Key) -> Bool {
-        state.withLock { $0.loading.contains(key) }
-    }
-
-    /// Clears the in-flight marker after a load was abandoned or failed, so a later request may retry.
-    public func cancelLoading(_ key: Key) {
-        state.withLock { state in
-            if state.loading.remove(key) != nil { state.departures += 1 }
-        }
-    }
-
-    /// How many times a key stopped being cached or in flight other than by being inserted: evicted,
-    /// removed, rejected as too large, or its load cancelled. While this stands still, every key that was
-    /// cached or in flight still is (or has been inserted since), so `beginLoading` would say no to it.
-    public var departures: Int {
-        state.withLock { $0.departures }
     }
 
     // MARK: Introspection

@@ -57,8 +57,8 @@ public struct PixelBuffer: Sendable {
         self.init(width: width, height: height, bytes: bytes)
     }
 
-    /// Whether every pixel's alpha is 255, as found by whoever made the buffer (the strip's load
-    /// coordinator checks on its worker, so the main thread need not); nil when nobody looked. Changing
+    /// Whether every pixel's alpha is 255, as found by whoever made the buffer (the strip's loader checks
+    /// on its worker, so the main thread need not); nil when nobody looked. Changing
     /// `bytes` afterwards is the changer's business: set it back to nil.
     public var knownOpaque: Bool?
 

@@ -5,8 +5,8 @@ import Foundation
 ///   `leadSeconds` (Texture's leading/trailing ranges, scaled by velocity), at least `base.ahead` columns.
 /// - While a fling decelerates, its resting offset is already known (v0/1000 * d/(1-d)): once the stop is
 ///   a second away, the screen it will stop on is loaded at full resolution right after what is visible,
-///   then the screen and a half before it (what the slow tail shows). Not earlier: two workers cannot be
-///   interrupted, and decodes needed in seconds must not hold up cells on screen now.
+///   then the screen and a half before it (what the slow tail shows). Not earlier: outside a planned fling
+///   running decodes are not stopped, and decodes needed in seconds must not hold up cells on screen now.
 /// - When the strip supplies `itemLoads` (the carousel does), a fling (or a drag fast enough to become
 ///   one) is instead planned over its whole trajectory by `FlingPlanner`; the two rules above remain for
 ///   callers that do not.
@@ -17,7 +17,7 @@ import Foundation
 /// - Previews (a quarter size per side) for fast motion are available but off by default: see below.
 /// - Priorities are recomputed every frame and everything no longer listed is dropped before it starts.
 /// - The cache evicts what is farthest from the visible centre, not what was used longest ago.
-/// - The upload budget is what is left of an 8 ms frame at the measured upload speed.
+/// - Uploads fill what is left of an 8 ms frame (`UploadPacing.fillFrame`).
 public final class AdaptiveStrategy: LoadingStrategy {
     public let name = "adaptive"
     public let execution = DecodeExecution.workers
@@ -44,11 +44,13 @@ public final class AdaptiveStrategy: LoadingStrategy {
     public var idleTrailScreens = 1.0
     /// The frame time uploads should leave room within.
     public var frameTargetMs = 8.0
+
+    public var uploadPacing: UploadPacing { .fillFrame(milliseconds: frameTargetMs) }
     /// While a fling decelerates, decodes are ordered by `FlingPlanner` over the whole known trajectory
     /// (when the strip supplies `itemLoads`) instead of by steps 1 and 2 below: the fast part of a fling
-    /// passes cells faster than two workers can decode them, and every decode started for a cell that is
+    /// passes cells faster than the workers can decode them, and every decode started for a cell that is
     /// gone before it lands holds up the slow tail and the resting screen, which the user sees longest.
-    public var planner: FlingPlanner? = FlingPlanner()
+    public var planner: FlingPlanner?
 
     /// A drag this fast (screens per second) is planned as the fling it will be released into: the
     /// bench's flings are 60 ms throws, and decodes started for the visible cells during them could not
@@ -102,7 +104,11 @@ public final class AdaptiveStrategy: LoadingStrategy {
     /// would have to start over.
     public private(set) var cancelsRunningWork = false
 
-    public init(base: PreloadPolicy = PreloadPolicy(ahead: 1, behind: 1)) { self.base = base }
+    /// - Parameter decodeWorkers: the strip's decode workers, which the fling planner spreads decodes over.
+    public init(base: PreloadPolicy = PreloadPolicy(ahead: 1, behind: 1), decodeWorkers: Int) {
+        self.base = base
+        planner = FlingPlanner(workers: decodeWorkers)
+    }
 
     public func acceptableVariants(isMoving: Bool) -> [ImageVariant] { [.cell, .preview] }
 
@@ -147,8 +153,8 @@ public final class AdaptiveStrategy: LoadingStrategy {
         //    (needed in seconds, but needed for long), the next column it reaches, then the stretch its
         //    slow tail shows on the way in, nearest the resting point first.
         if frame.isDecelerating && !frame.isDragging && secondsToRest(speed) <= restingLeadSeconds {
-            // With two workers and no way to stop a decode once started, asking earlier would hold them
-            // up with work the user sees seconds later while new cells wait on screen.
+            // Running decodes are not stopped here, so asking earlier would hold the workers up with work
+            // the user sees seconds later while new cells wait on screen.
             let restingOffset = frame.projectedRestingOffset
             let resting = layout.visibleRange(offset: restingOffset)
             for index in centreOutwards(resting) { add(index, .cell, 1) }
@@ -213,10 +219,5 @@ public final class AdaptiveStrategy: LoadingStrategy {
     func secondsToRest(_ speed: Double) -> Double {
         guard speed > 20 else { return 0 }
         return Foundation.log(speed / 20) / (-1000 * Foundation.log(ScrollModel.DecelerationRate.normal.rawValue))
-    }
-
-    public func uploadBudget(defaultBytes: Int, frameElapsedMs: Double, bytesPerMs: Double) -> Int {
-        let leftMs = max(0, frameTargetMs - frameElapsedMs)
-        return Int(leftMs * bytesPerMs * 0.8)
     }
 }

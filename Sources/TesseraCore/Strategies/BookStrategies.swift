@@ -92,7 +92,9 @@ public final class LazyStrategy: LoadingStrategy {
 }
 
 /// Resolution swapping (book 14.1): a small version while the strip moves, full resolution for what is
-/// on screen once scrolling ends.
+/// on screen once scrolling ends. The swap is in what is asked for (`requests`); what a cell may show is
+/// the same at rest and moving: the full image when at hand, else the preview, which beats a placeholder
+/// while the full image decodes.
 public final class SwapStrategy: LoadingStrategy {
     public let name = "swap"
     public let execution = DecodeExecution.workers
@@ -101,7 +103,7 @@ public final class SwapStrategy: LoadingStrategy {
 
     public init(preload: PreloadPolicy = PreloadPolicy(ahead: 1, behind: 1)) { self.preload = preload }
 
-    public func acceptableVariants(isMoving: Bool) -> [ImageVariant] { isMoving ? [.cell, .preview] : [.cell, .preview] }
+    public func acceptableVariants(isMoving: Bool) -> [ImageVariant] { [.cell, .preview] }
 
     public func requests(for frame: StrategyFrame) -> [LoadRequest] {
         let variant: ImageVariant = frame.isMoving ? .preview : .cell

@@ -3,17 +3,10 @@ import Foundation
 /// What the strip knows about one item's image when a strategy plans: whether it is at hand, waiting in
 /// the queue or being decoded, and what its decode is expected to cost.
 public struct ItemLoad: Sendable, Equatable {
-    public enum State: Sendable, Equatable {
-        /// Neither cached nor asked for (or asked for and dropped).
-        case none
-        /// Asked for, waiting for a worker: the plan may still reorder or drop it.
-        case queued
-        /// A worker is decoding it: it holds that worker until it lands, or until it is asked to stop
-        /// (strategies that `cancelsRunningWork`).
-        case running
-        /// Cached, or known to fail: needs no worker.
-        case done
-    }
+    /// Where the item's full-size image stands in the strip's pipeline: `.done` when it is cached or known
+    /// to fail (it needs no worker); `.running` holds a worker until it lands, or until it is asked to
+    /// stop (strategies that `cancelsRunningWork`).
+    public typealias State = LoadState
 
     public var state: State
     /// Expected decode time in seconds, nil when nothing has been learned yet.
@@ -35,7 +28,7 @@ public struct ItemLoad: Sendable, Equatable {
 /// - items in the order they will appear (the resting screen, which never leaves, last but weighted by
 ///   `restHoldSeconds`);
 /// - an item whose decode would land after it has left (or only a few frames before) is skipped, so the
-///   two workers are not held up by cells the fast part of the fling only flashes past;
+///   workers are not held up by cells the fast part of the fling only flashes past;
 /// - then, one by one, a kept decode is dropped again if the decodes after it gain more than it saves
 ///   (a long PNG that saves a passing cell a few frames but delays the slow tail).
 /// With `reclaimsRunning` (for a strip that can stop running decodes), a decode already running is
@@ -43,8 +36,8 @@ public struct ItemLoad: Sendable, Equatable {
 /// off it is left out of the plan, the strip asks it to stop, and its worker goes to what comes next.
 /// Pure and deterministic: no clock, no threads; tests feed it a trajectory and costs.
 public struct FlingPlanner: Sendable {
-    /// Decode workers the plan spreads work over (the viewer's pool has two on the build machine).
-    public var workers = 2
+    /// Decode workers the plan spreads work over: the strip's scheduler's.
+    public var workers: Int
     /// Assumed decode time before any decode of the item's kind has finished.
     public var defaultDecodeSeconds = 0.1
     /// How long the resting screen counts as shown after the fling stops: it stays until the user moves
@@ -56,7 +49,7 @@ public struct FlingPlanner: Sendable {
     /// instead of counted as holding their worker whatever happens.
     public var reclaimsRunning = false
 
-    public init() {}
+    public init(workers: Int) { self.workers = max(1, workers) }
 
     /// One item on the fling's way: when it appears and leaves (seconds from now) and what its decode costs.
     public struct Candidate: Sendable, Equatable {

@@ -73,7 +73,8 @@ public struct StrategyFrame: Sendable {
 
 /// One of the Core Animation book's (and LazyTableImages') ways of feeding a scrolling list with images,
 /// or our adaptive one. The carousel asks its strategy, every frame, what to load and what a cell may
-/// show; everything else (cells, tags, cache, workers, uploads) is shared.
+/// show, and the view how to pace uploads; everything else (cells, tags, cache, workers, uploads) is
+/// shared.
 public protocol LoadingStrategy: AnyObject {
     /// The name used on the command line and in reports.
     var name: String { get }
@@ -87,8 +88,8 @@ public protocol LoadingStrategy: AnyObject {
     /// Everything this frame wants loaded, most urgent first. Work for anything not listed is dropped
     /// before it starts.
     func requests(for frame: StrategyFrame) -> [LoadRequest]
-    /// Bytes the renderer may copy into textures this frame, given how long the frame has run so far.
-    func uploadBudget(defaultBytes: Int, frameElapsedMs: Double, bytesPerMs: Double) -> Int
+    /// How much of a frame the view may spend copying decoded images into textures.
+    var uploadPacing: UploadPacing { get }
     /// Whether this frame's `StrategyFrame.itemLoads` should be filled in (a cache lookup and a cost
     /// estimate per item on the fling's way, so only when the strategy will plan with them).
     func plansWithItemLoads(_ frame: StrategyFrame) -> Bool
@@ -103,7 +104,7 @@ extension LoadingStrategy {
 
     public func acceptableVariants(isMoving: Bool) -> [ImageVariant] { [.cell] }
 
-    public func uploadBudget(defaultBytes: Int, frameElapsedMs: Double, bytesPerMs: Double) -> Int { defaultBytes }
+    public var uploadPacing: UploadPacing { .viewBudget }
 
     public func plansWithItemLoads(_ frame: StrategyFrame) -> Bool { false }
 
@@ -121,7 +122,10 @@ func centreOutwards(_ visible: Range<Int>) -> [Int] {
 public enum LoadingStrategies {
     public static let names = ["sync", "async", "predraw", "tiled", "cache", "lazy", "swap", "adaptive"]
 
-    public static func make(_ name: String, preload: PreloadPolicy = PreloadPolicy(ahead: 1, behind: 1)) -> LoadingStrategy? {
+    /// The strategy called `name`, nil for an unknown name. `decodeWorkers` is the strip's scheduler's
+    /// worker count, for strategies that plan decodes over the workers.
+    public static func make(_ name: String, preload: PreloadPolicy = PreloadPolicy(ahead: 1, behind: 1),
+                            decodeWorkers: Int) -> LoadingStrategy? {
         switch name {
         case "sync": return SyncStrategy()
         case "async": return AsyncStrategy()
@@ -130,7 +134,7 @@ public enum LoadingStrategies {
         case "cache": return CacheStrategy(preload: preload)
         case "lazy": return LazyStrategy()
         case "swap": return SwapStrategy(preload: preload)
-        case "adaptive": return AdaptiveStrategy(base: preload)
+        case "adaptive": return AdaptiveStrategy(base: preload, decodeWorkers: decodeWorkers)
         default: return nil
         }
     }

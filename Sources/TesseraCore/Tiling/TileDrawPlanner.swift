@@ -88,36 +88,43 @@ public struct TileDrawPlanner: Sendable {
                 break
             }
             // Something must show under (or instead of) this tile.
-            let start = layers.count
-            var covered = false
-            let children = geometry.children(of: tile)
-            if !children.isEmpty, children.allSatisfy({ availability($0) == .opaque }) {
-                for child in children { layers.append(.init(.tile(child), target: tile)) }
-                covered = true
-            } else {
-                var ancestor = geometry.parent(of: tile)
-                while let current = ancestor {
-                    let held = availability(current)
-                    if held == .opaque || held == .fading {
-                        layers.insert(.init(.tile(current), target: tile), at: start)
-                    }
-                    if held == .opaque {
-                        covered = true
-                        break
-                    }
-                    ancestor = geometry.parent(of: current)
-                }
-                if !covered && hasBackdrop {
-                    layers.insert(.init(.backdrop, target: tile), at: start)
-                    covered = true
-                }
-            }
+            let fallback = fallback(for: tile, hasBackdrop: hasBackdrop, availability: availability)
+            for content in fallback.layers { layers.append(.init(content, target: tile)) }
             if state == .fading { layers.append(.init(.tile(tile), target: tile)) }
-            if !covered { complete = false }
+            if !fallback.covers { complete = false }
         }
         return TileDrawPlan(level: level, visibleTiles: tiles, layers: layers,
                             wanted: nearestFirst(wanted, around: visible, level: level),
                             isComplete: complete, isSharp: sharp)
+    }
+
+    /// Whether something opaque already shows where `tile` goes, without the tile itself: the backdrop, a
+    /// held coarser tile, or all of its finer tiles. A tile arriving there fades in over it; one arriving
+    /// over nothing appears at once.
+    public func hasOpaqueFallback(_ tile: TileID, hasBackdrop: Bool, availability: (TileID) -> TileAvailability) -> Bool {
+        fallback(for: tile, hasBackdrop: hasBackdrop, availability: availability).covers
+    }
+
+    /// What is drawn under (or instead of) `tile` where it is not opaque itself, in drawing order, and
+    /// whether that covers its area: the four finer tiles if all of them are held opaque (zooming out);
+    /// otherwise the coarser held tiles up to the nearest opaque one (those fading in too, under the tiles
+    /// above them), or the backdrop when no coarser tile is opaque.
+    private func fallback(for tile: TileID, hasBackdrop: Bool,
+                          availability: (TileID) -> TileAvailability) -> (layers: [TileDrawPlan.Layer.Content], covers: Bool) {
+        let children = geometry.children(of: tile)
+        if !children.isEmpty, children.allSatisfy({ availability($0) == .opaque }) {
+            return (children.map { .tile($0) }, true)
+        }
+        var ancestors: [TileDrawPlan.Layer.Content] = []
+        var ancestor = geometry.parent(of: tile)
+        while let current = ancestor {
+            let held = availability(current)
+            if held == .opaque || held == .fading { ancestors.append(.tile(current)) }
+            if held == .opaque { return (ancestors.reversed(), true) }
+            ancestor = geometry.parent(of: current)
+        }
+        if hasBackdrop { return ([.backdrop] + ancestors.reversed(), true) }
+        return (ancestors.reversed(), false)
     }
 
     /// Tiles sorted by the distance of their centre from the visible region's centre (stable for ties).

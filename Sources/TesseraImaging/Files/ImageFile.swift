@@ -53,6 +53,8 @@ public final class ImageFile {
     public let version: FileVersion
     /// The modification time as `FileManager` reports it (`.modificationDate`), for callers keyed by a `Date`.
     public let modificationDate: Date
+    /// Permission bits, set-id and sticky included: what a rewrite of the file keeps.
+    public let mode: UInt32
     private var descriptor: Int32
 
     /// Opens `path` for reading and stats it; see the type's description for what is refused.
@@ -80,6 +82,7 @@ public final class ImageFile {
         descriptor = fd
         size = Int(st.st_size)
         version = FileVersion(st)
+        mode = UInt32(st.st_mode & 0o7777)
         // FileManager's own arithmetic, so a key made from this date matches one made from its attributes.
         modificationDate = Date(timeIntervalSinceReferenceDate: TimeInterval(st.st_mtim.tv_sec)
             - Date.timeIntervalBetween1970AndReferenceDate + TimeInterval(st.st_mtim.tv_nsec) / 1_000_000_000.0)

@@ -15,8 +15,9 @@ public final class CarouselView {
     private var spareTextures: [ImageTexture] = []
     /// Cell textures made inside a frame (not ahead of it): each cost the frame 0.2 to 0.3 ms.
     public private(set) var texturesMadeInFrames = 0
-    /// Bytes copied into textures per frame at most (one upload always goes through, so progress is made).
-    public var uploadBudgetBytes: Int
+    /// How much each frame uploads: the strategy's pacing over the view's byte budget (one upload always
+    /// goes through, so progress is made).
+    private var pacer: UploadPacer
     public private(set) var uploadBytes = 0
     /// Visible-cell frames that showed a placeholder instead of the image.
     public private(set) var placeholderCellFrames = 0
@@ -41,18 +42,14 @@ public final class CarouselView {
         self.renderer = renderer
         self.assets = assets
         self.text = text
-        self.uploadBudgetBytes = uploadBudgetBytes
+        pacer = UploadPacer(viewBudgetBytes: uploadBudgetBytes)
         composesFades = renderer.isSoftware
     }
 
-    /// Measured upload speed, bytes per millisecond (a moving average), for budgets that follow time.
-    public private(set) var uploadBytesPerMs = 1_000_000.0
-
-    /// Copies decoded pixels into cell textures, most urgent first, until the strategy's budget for this
-    /// frame is spent. One upload always goes through so a large image cannot stall forever.
+    /// Copies decoded pixels into cell textures, most urgent first, until this frame's budget (the
+    /// strategy's pacing) is spent. One upload always goes through so a large image cannot stall forever.
     public func uploadPending(now: Duration, frameElapsedMs: Double = 0) {
-        let budget = model.strategy.uploadBudget(defaultBytes: uploadBudgetBytes, frameElapsedMs: frameElapsedMs,
-                                                 bytesPerMs: uploadBytesPerMs)
+        let budget = pacer.budget(for: model.strategy.uploadPacing, frameElapsedMs: frameElapsedMs)
         let clock = ContinuousClock()
         let started = clock.now
         var spent = 0
@@ -69,10 +66,7 @@ public final class CarouselView {
             model.didUpload(cell, now: now)
         }
         uploadBytes += spent
-        let elapsedMs = (clock.now - started).seconds * 1000
-        if spent > 256 << 10, elapsedMs > 0.05 {
-            uploadBytesPerMs = 0.8 * uploadBytesPerMs + 0.2 * (Double(spent) / elapsedMs)
-        }
+        pacer.record(bytes: spent, milliseconds: (clock.now - started).seconds * 1000)
     }
 
     /// The cell's streaming texture: cell-sized and reused as the cell is, or larger when a strategy

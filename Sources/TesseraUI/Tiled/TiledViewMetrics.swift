@@ -2,7 +2,7 @@ import TesseraCore
 
 /// What the tiled view measured, for `--report`.
 public struct TiledViewMetrics: Sendable, Equatable {
-    public var tiles = TileLoadQueue.Counters()
+    public var tiles = LoadCounters()
     /// Open to the first frame with no hole (everything visible covered by a tile of some level, the
     /// overview, or a missing-tile mark).
     public var firstFrameMs: Double?
@@ -25,25 +25,13 @@ public struct TiledViewMetrics: Sendable, Equatable {
     }
 }
 
-extension TileLoadQueue.Counters {
-    static func + (a: Self, b: Self) -> Self {
-        var sum = a
-        sum.requested += b.requested
-        sum.decoded += b.decoded
-        sum.cancelled += b.cancelled
-        sum.failed += b.failed
-        sum.mainThreadLoads += b.mainThreadLoads
-        return sum
-    }
-}
-
 extension RunReport {
     /// Adds the tiled view's figures (the optional fields, left out of the JSON when never set). A tile
     /// loaded on the main thread counts as a main-thread decode.
     public mutating func add(_ metrics: TiledViewMetrics) {
         tilesRequested = (tilesRequested ?? 0) + metrics.tiles.requested
-        tilesDecoded = (tilesDecoded ?? 0) + metrics.tiles.decoded
-        tilesCancelled = (tilesCancelled ?? 0) + metrics.tiles.cancelled
+        tilesDecoded = (tilesDecoded ?? 0) + metrics.tiles.succeeded
+        tilesCancelled = (tilesCancelled ?? 0) + metrics.tiles.droppedQueued
         tilesFailed = (tilesFailed ?? 0) + metrics.tiles.failed
         mainThreadDecodes += metrics.tiles.mainThreadLoads
         if let value = metrics.firstFrameMs { firstFrameMs = firstFrameMs ?? value }

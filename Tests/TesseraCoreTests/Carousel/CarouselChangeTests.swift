@@ -14,18 +14,18 @@ final class CarouselChangeTests: XCTestCase {
     }
 
     /// A decoder whose pixels say which content they came from: red = the file version's size.
-    private static let loader: LoadCoordinator.Loader = { key in
+    private static let loader: Fixture.Loader = { key in
         PixelBuffer(width: 8, height: 6, filledWith: RGBA(r: UInt8(truncatingIfNeeded: key.version?.size ?? 0), g: 0, b: 0))
     }
 
     private func makeModel(_ items: [CarouselItem], remote: RemoteFetching? = nil)
-        -> (CarouselModel, LoadCoordinator, WorkScheduler<ImageKey, PixelBuffer>) {
+        -> (CarouselModel, ImagePipeline, WorkScheduler<ImageKey, PixelBuffer>) {
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
-        let coordinator = LoadCoordinator(cache: CostCache(totalCostLimit: 64 << 20), scheduler: scheduler, loader: Self.loader)
-        let model = CarouselModel(items: items, configuration: CarouselConfiguration(), coordinator: coordinator,
-                                  remote: remote, strategy: LoadingStrategies.make("cache", preload: PreloadPolicy(ahead: 2, behind: 1)),
-                                  viewportWidth: 1280, viewportHeight: 720)
-        return (model, coordinator, scheduler)
+        let strategy = CacheStrategy(preload: PreloadPolicy(ahead: 2, behind: 1))
+        let pipeline = ImagePipeline.fixture(scheduler, strategy: strategy, loader: Self.loader)
+        let model = CarouselModel(items: items, configuration: CarouselConfiguration(), pipeline: pipeline,
+                                  remote: remote, strategy: strategy, viewportWidth: 1280, viewportHeight: 720)
+        return (model, pipeline, scheduler)
     }
 
     /// Runs frames until the decodes asked for have landed.
@@ -55,7 +55,7 @@ final class CarouselChangeTests: XCTestCase {
     // MARK: Changed files
 
     func testAChangedFileReloadsItsCellKeepingTheOldImageUntilTheNewOneArrives() {
-        let (model, coordinator, scheduler) = makeModel(items(20))
+        let (model, pipeline, scheduler) = makeModel(items(20))
         var time = Duration.zero
         settle(model, scheduler, at: &time)
         XCTAssertEqual(shownVersionSize(of: "/photos/img1.jpg", in: model), 1)
@@ -64,7 +64,7 @@ final class CarouselChangeTests: XCTestCase {
         // No flash of the placeholder: the old image stays while the new one decodes.
         XCTAssertEqual(shownVersionSize(of: "/photos/img1.jpg", in: model), 1)
         XCTAssertEqual(cell(showing: "/photos/img1.jpg", in: model)?.isStale, true)
-        XCTAssertNil(coordinator.cache.peek(model.key(for: 1).withVersion(version(1))), "the old pixels leave the cache")
+        XCTAssertNil(pipeline.storedValue(for: model.key(for: 1).withVersion(version(1))), "the old pixels leave the cache")
 
         settle(model, scheduler, at: &time)
         XCTAssertEqual(shownVersionSize(of: "/photos/img1.jpg", in: model), 2)

@@ -3,14 +3,14 @@ import XCTest
 @testable import TesseraCore
 
 final class CarouselModelTests: XCTestCase {
-    private func makeModel(count: Int, scheduler: WorkScheduler<ImageKey, PixelBuffer>, loader: @escaping LoadCoordinator.Loader,
-                           configure: (inout CarouselConfiguration) -> Void = { _ in }) -> (CarouselModel, LoadCoordinator) {
+    private func makeModel(count: Int, scheduler: WorkScheduler<ImageKey, PixelBuffer>, loader: @escaping Fixture.Loader,
+                           configure: (inout CarouselConfiguration) -> Void = { _ in }) -> (CarouselModel, ImagePipeline) {
         var configuration = CarouselConfiguration()
         configure(&configuration)
-        let coordinator = LoadCoordinator(cache: CostCache(totalCostLimit: 64 << 20), scheduler: scheduler, loader: loader)
-        let model = CarouselModel(items: Fixture.items(count), configuration: configuration, coordinator: coordinator,
+        let pipeline = ImagePipeline.fixture(scheduler, loader: loader)
+        let model = CarouselModel(items: Fixture.items(count), configuration: configuration, pipeline: pipeline,
                                   viewportWidth: 1280, viewportHeight: 720)
-        return (model, coordinator)
+        return (model, pipeline)
     }
 
     /// Every cell that shows an image shows the image of the index it is tagged with.
@@ -25,9 +25,9 @@ final class CarouselModelTests: XCTestCase {
     func testFastScrollingWithASlowDecoderNeverShowsTheWrongImage() {
         // Real worker threads, each decode 2-25 ms: completions arrive long after their cells moved on.
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>(workerCount: 3)
-        let (model, coordinator) = makeModel(count: 400, scheduler: scheduler,
-                                             loader: Fixture.loader(delay: { Double.random(in: 0.002...0.025) }))
-        defer { coordinator.shutdown() }
+        let (model, pipeline) = makeModel(count: 400, scheduler: scheduler,
+                                          loader: Fixture.loader(delay: { Double.random(in: 0.002...0.025) }))
+        defer { pipeline.shutdown() }
         let visibleCount = model.layout.visibleRange(offset: 0).count
         var time = Duration.zero
         var farthest = 0.0
@@ -122,18 +122,17 @@ final class CarouselModelTests: XCTestCase {
         let log = CallLog()
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
         let base = Fixture.loader()
-        let coordinator = LoadCoordinator(cache: CostCache(totalCostLimit: 1 << 20), scheduler: scheduler,
-                                          loader: { key in log.record(key); return try base(key) })
+        let pipeline = ImagePipeline.fixture(scheduler, cacheBytes: 1 << 20, loader: { key in log.record(key); return try base(key) })
         let key = ImageKey(path: "/fake/img7.jpg", size: PixelSize(width: 400, height: 300))
-        for priority in [2, 1, 0, 0, 3] { coordinator.request(key, priority: priority) }
+        for priority in [2, 1, 0, 0, 3] { pipeline.request(key, priority: priority) }
         scheduler.runPending()
         XCTAssertEqual(log.all, [key])
-        XCTAssertEqual(coordinator.takeCompletions().count, 1)
-        coordinator.request(key, priority: 0)  // cached now: no second decode
+        XCTAssertEqual(pipeline.drain().count, 1)
+        pipeline.request(key, priority: 0)  // cached now: no second decode
         scheduler.runPending()
         XCTAssertEqual(log.all.count, 1)
-        XCTAssertEqual(coordinator.counterValues.decodes, 1)
-        XCTAssertEqual(coordinator.counterValues.mainThreadDecodes, 1, "the inline executor runs on this (main) thread")
+        XCTAssertEqual(pipeline.counters.started, 1)
+        XCTAssertEqual(pipeline.counters.mainThreadLoads, 1, "the inline executor runs on this (main) thread")
     }
 
     func testArrivingImageFadesInAndCachedImageAppearsAtOnce() {
@@ -163,6 +162,19 @@ final class CarouselModelTests: XCTestCase {
         XCTAssertFalse(again.fadesIn)
         model.didUpload(again, now: clock.now())
         XCTAssertEqual(again.imageAlpha(now: clock.now(), fade: model.fade), 1)
+    }
+
+    /// While the single-image view has the window the strip does not update; what its workers finished
+    /// meanwhile is on screen, without a fade, as soon as the strip is shown again.
+    func testDecodesThatFinishedWhileTheStripWasHiddenAppearAtOnce() {
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
+        let (model, _) = makeModel(count: 30, scheduler: scheduler, loader: Fixture.loader())
+        model.update(now: .zero)
+        scheduler.runPending()
+        model.refreshVisibleCells()
+        XCTAssertTrue(model.visibleCells.allSatisfy { $0.hasImage && !$0.fadesIn })
+        model.update(now: .milliseconds(16))
+        XCTAssertTrue(model.visibleCells.allSatisfy { $0.hasImage && !$0.fadesIn }, "the deliveries change nothing")
     }
 
     func testFadeZeroShowsArrivalsAtOnce() {
@@ -202,19 +214,19 @@ final class CarouselModelTests: XCTestCase {
         let log = CallLog()
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
         let base = Fixture.loader()
-        let (model, coordinator) = makeModel(count: 50, scheduler: scheduler, loader: { key in log.record(key); return try base(key) })
+        let (model, pipeline) = makeModel(count: 50, scheduler: scheduler, loader: { key in log.record(key); return try base(key) })
         for frame in 0..<4 {
             model.update(now: .milliseconds(16 * frame))
             scheduler.runPending()
         }
         let decoded = log.all.count
         let ahead = model.layout.visibleRange(offset: 0).upperBound + 1
-        XCTAssertNotNil(coordinator.cache.peek(model.key(for: ahead)), "the idle lookahead decoded ahead")
+        XCTAssertNotNil(pipeline.storedValue(for: model.key(for: ahead)), "the idle lookahead decoded ahead")
         model.update(now: .milliseconds(64))
         scheduler.runPending()
         XCTAssertEqual(log.all.count, decoded, "nothing new to decode at rest")
 
-        coordinator.cache.removeValue(for: model.key(for: ahead))
+        pipeline.removeStoredValues { $0 == model.key(for: ahead) }
         model.update(now: .milliseconds(80))
         scheduler.runPending()
         XCTAssertEqual(log.all.count, decoded + 1)
@@ -225,13 +237,13 @@ final class CarouselModelTests: XCTestCase {
         let log = CallLog()
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
         let base = Fixture.loader()
-        let (model, coordinator) = makeModel(count: 500, scheduler: scheduler, loader: { key in log.record(key); return try base(key) })
+        let (model, pipeline) = makeModel(count: 500, scheduler: scheduler, loader: { key in log.record(key); return try base(key) })
         model.update(now: .zero)
         model.scrollBy(100 * 416, time: .zero)
         model.update(now: .milliseconds(16))
         scheduler.runPending()
         XCTAssertTrue(log.all.allSatisfy { Fixture.index(of: $0.path) >= 90 }, "work for the first screen was dropped")
-        XCTAssertGreaterThan(coordinator.counterValues.cancelled, 0)
+        XCTAssertGreaterThan(pipeline.counters.droppedQueued, 0)
     }
 
     func testKeyboardSelectionScrollsToShowTheSelectedCell() {
@@ -322,8 +334,8 @@ final class CarouselModelTests: XCTestCase {
     }
 
     func testHiDPIDecodesAtThePixelSizeOfTheCell() {
-        let coordinator = LoadCoordinator(cache: CostCache(), scheduler: .inline(), loader: Fixture.loader())
-        let model = CarouselModel(items: Fixture.items(3), configuration: CarouselConfiguration(), coordinator: coordinator,
+        let model = CarouselModel(items: Fixture.items(3), configuration: CarouselConfiguration(),
+                                  pipeline: .fixture(.inline(), loader: Fixture.loader()),
                                   viewportWidth: 1280, viewportHeight: 720, pixelScale: 2)
         XCTAssertEqual(model.cellPixelSize, PixelSize(width: 800, height: 600))
         XCTAssertEqual(model.key(for: 0).size, PixelSize(width: 800, height: 600))

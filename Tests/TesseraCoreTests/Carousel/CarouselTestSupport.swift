@@ -4,6 +4,9 @@ import Synchronization
 
 /// Items whose decoded pixels encode their own index, so a test can tell which item a cell shows.
 enum Fixture {
+    /// A fake decode of one key.
+    typealias Loader = @Sendable (ImageKey) throws -> PixelBuffer
+
     static func items(_ count: Int) -> [CarouselItem] {
         (0..<count).map { CarouselItem(path: "/fake/img\($0).jpg") }
     }
@@ -24,7 +27,7 @@ enum Fixture {
 
     /// A fake decoder: a small solid image in the item's colour, after an optional delay.
     static func loader(delay: @escaping @Sendable () -> TimeInterval = { 0 },
-                       failing: Set<Int> = []) -> LoadCoordinator.Loader {
+                       failing: Set<Int> = []) -> Loader {
         { key in
             let wait = delay()
             if wait > 0 { Thread.sleep(forTimeInterval: wait) }
@@ -32,6 +35,16 @@ enum Fixture {
             if failing.contains(index) { throw LoadFailure(shortText: "Not an image", detail: "\(key.path): not an image") }
             return PixelBuffer(width: 8, height: 6, filledWith: colour(for: index))
         }
+    }
+}
+
+extension LoadPipeline where Key == ImageKey, Value == PixelBuffer {
+    /// The strip's pipeline as the viewer makes it for `strategy`, over a fake decoder.
+    static func fixture(_ scheduler: WorkScheduler<ImageKey, PixelBuffer>, strategy: LoadingStrategy = AdaptiveStrategy(decodeWorkers: 2),
+                        cacheBytes: Int = 64 << 20, decodeTimes: DecodeTimeEstimator? = nil,
+                        loader: @escaping Fixture.Loader) -> ImagePipeline {
+        .strip(strategy: strategy, scheduler: scheduler, cacheCostLimit: cacheBytes, decodeTimes: decodeTimes,
+               decode: { key, _ in try loader(key) })
     }
 }
 

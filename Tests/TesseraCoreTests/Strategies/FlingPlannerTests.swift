@@ -12,7 +12,7 @@ final class FlingPlannerTests: XCTestCase {
     /// A fling released at 15 000 pt/s from `offset`, as the bench's fast fling.
     private func candidates(from offset: Double = 0, velocity: Double = 15_000, cost: Double = 0.1,
                             loads: [Int: ItemLoad] = [:]) -> (FlingPlanner, [FlingPlanner.Candidate], resting: Range<Int>) {
-        var planner = FlingPlanner()
+        var planner = FlingPlanner(workers: 2)
         planner.defaultDecodeSeconds = cost
         let rest = offset + ScrollModel.projectedTravel(velocity: velocity, rate: rate)
         let list = planner.candidates(layout: layout, itemCount: 200, offset: offset, restingOffset: rest, rate: rate, loads: loads)
@@ -64,36 +64,50 @@ final class FlingPlannerTests: XCTestCase {
         XCTAssertTrue(plan.allSatisfy { resting.contains($0) || $0 >= resting.lowerBound - 2 }, "\(plan)")
     }
 
-    func testTheCoordinatorLearnsDecodeTimePerKindAndReportsLoadStates() {
+    func testTheStripLoaderTeachesDecodeTimesPerKindAndThePipelineReportsLoadStates() {
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
-        let coordinator = LoadCoordinator(cache: CostCache(), scheduler: scheduler, loader: Fixture.loader())
+        let decodeTimes = DecodeTimeEstimator()
+        let pipeline = ImagePipeline.fixture(scheduler, decodeTimes: decodeTimes, loader: Fixture.loader())
         let version = FileVersion(size: 1000, modifiedNanoseconds: 1)
         let key = ImageKey(path: "/fake/img1.jpg", size: PixelSize(width: 8, height: 6), version: version)
         let other = ImageKey(path: "/fake/img2.jpg", size: PixelSize(width: 8, height: 6),
                              version: FileVersion(size: 3000, modifiedNanoseconds: 1))
-        XCTAssertNil(coordinator.estimatedDecodeSeconds(other), "nothing learned yet")
-        XCTAssertEqual(coordinator.loadState(key), .none)
-        coordinator.request(key, priority: 0)
-        XCTAssertEqual(coordinator.loadState(key), .queued)
+        XCTAssertNil(decodeTimes.estimatedSeconds(other), "nothing learned yet")
+        XCTAssertEqual(pipeline.state(of: key), .none)
+        pipeline.request(key, priority: 0)
+        XCTAssertEqual(pipeline.state(of: key), .queued)
         scheduler.runPending()
-        XCTAssertEqual(coordinator.loadState(key), .done)
-        let estimate = try! XCTUnwrap(coordinator.estimatedDecodeSeconds(other))
+        XCTAssertEqual(pipeline.state(of: key), .done)
+        let estimate = try! XCTUnwrap(decodeTimes.estimatedSeconds(other))
         XCTAssertGreaterThanOrEqual(estimate, 0)
         let shouted = ImageKey(path: "/fake/IMG3.JPG", size: PixelSize(width: 8, height: 6),
                                version: FileVersion(size: 3000, modifiedNanoseconds: 1))
-        XCTAssertEqual(coordinator.estimatedDecodeSeconds(shouted), estimate, "a camera's .JPG is the same kind as .jpg")
-        XCTAssertNil(coordinator.estimatedDecodeSeconds(ImageKey(path: "/fake/a.png", size: PixelSize(width: 8, height: 6),
-                                                                  version: version)), "another kind")
+        XCTAssertEqual(decodeTimes.estimatedSeconds(shouted), estimate, "a camera's .JPG is the same kind as .jpg")
+        XCTAssertNil(decodeTimes.estimatedSeconds(ImageKey(path: "/fake/a.png", size: PixelSize(width: 8, height: 6),
+                                                            version: version)), "another kind")
+        XCTAssertNil(decodeTimes.estimatedSeconds(ImageKey(path: "/fake/img1.jpg", size: PixelSize(width: 2, height: 2),
+                                                            variant: .preview, version: version)), "another variant")
+    }
+
+    func testDecodeTimesScaleWithFileSize() {
+        let decodeTimes = DecodeTimeEstimator()
+        let small = ImageKey(path: "/a/x.webp", size: PixelSize(width: 8, height: 6), version: FileVersion(size: 100, modifiedNanoseconds: 1))
+        let large = ImageKey(path: "/a/y.webp", size: PixelSize(width: 8, height: 6), version: FileVersion(size: 400, modifiedNanoseconds: 1))
+        decodeTimes.record(small, seconds: 0.1)
+        decodeTimes.record(large, seconds: 0.3)
+        // 0.4 s over 500 bytes.
+        XCTAssertEqual(try XCTUnwrap(decodeTimes.estimatedSeconds(large)), 0.32, accuracy: 1e-9)
+        decodeTimes.record(ImageKey(path: "/a/z.webp", size: PixelSize(width: 8, height: 6)), seconds: 5)
+        XCTAssertEqual(try XCTUnwrap(decodeTimes.estimatedSeconds(small)), 0.08, accuracy: 1e-9, "no file size: not learned")
     }
 
     func testAdaptiveDuringAFlingDecodesTheRestingScreenAndNotTheCellsItFlashesPast() {
         let log = CallLog()
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
         let base = Fixture.loader()
-        let coordinator = LoadCoordinator(cache: CostCache(), scheduler: scheduler,
-                                          loader: { key in log.record(key); return try base(key) })
-        let model = CarouselModel(items: Fixture.items(200), configuration: CarouselConfiguration(), coordinator: coordinator,
-                                  strategy: AdaptiveStrategy(), viewportWidth: 1280, viewportHeight: 720)
+        let pipeline = ImagePipeline.fixture(scheduler, loader: { key in log.record(key); return try base(key) })
+        let model = CarouselModel(items: Fixture.items(200), configuration: CarouselConfiguration(), pipeline: pipeline,
+                                  strategy: AdaptiveStrategy(decodeWorkers: 2), viewportWidth: 1280, viewportHeight: 720)
         var time = Duration.zero
         model.update(now: time)
         // Only the screen at rest: idle workers would go on decoding the screens ahead, the fling's way.

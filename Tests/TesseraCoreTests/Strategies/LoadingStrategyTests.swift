@@ -7,37 +7,37 @@ final class LoadingStrategyTests: XCTestCase {
     private let log = CallLog()
 
     private func makeModel(_ strategy: LoadingStrategy, count: Int = 200, scheduler: WorkScheduler<ImageKey, PixelBuffer> = .inline(),
-                           cacheBytes: Int = 64 << 20) -> (CarouselModel, LoadCoordinator, WorkScheduler<ImageKey, PixelBuffer>) {
+                           cacheBytes: Int = 64 << 20) -> (CarouselModel, ImagePipeline, WorkScheduler<ImageKey, PixelBuffer>) {
         let base = Fixture.loader()
         let log = self.log
-        let coordinator = LoadCoordinator(cache: CostCache(totalCostLimit: cacheBytes), scheduler: scheduler,
-                                          loader: { key in log.record(key); return try base(key) })
-        let model = CarouselModel(items: Fixture.items(count), configuration: CarouselConfiguration(), coordinator: coordinator,
+        let pipeline = ImagePipeline.fixture(scheduler, strategy: strategy, cacheBytes: cacheBytes,
+                                             loader: { key in log.record(key); return try base(key) })
+        let model = CarouselModel(items: Fixture.items(count), configuration: CarouselConfiguration(), pipeline: pipeline,
                                   strategy: strategy, viewportWidth: 1280, viewportHeight: 720)
-        return (model, coordinator, scheduler)
+        return (model, pipeline, scheduler)
     }
 
     private func loadedIndices() -> Set<Int> { Set(log.all.map { Fixture.index(of: $0.path) }) }
 
     func testSyncDecodesOnTheCallingThreadWhenACellAppears() {
         // Real worker threads exist, but sync must not use them.
-        let (model, coordinator, scheduler) = makeModel(SyncStrategy(), scheduler: WorkScheduler(workerCount: 2))
+        let (model, pipeline, scheduler) = makeModel(SyncStrategy(), scheduler: WorkScheduler(workerCount: 2))
         defer { scheduler.shutdown() }
         model.update(now: .zero)
         let visible = model.layout.visibleRange(offset: 0)
         XCTAssertTrue(model.visibleCells.allSatisfy(\.hasImage), "images are there in the same frame")
-        XCTAssertEqual(coordinator.counterValues.mainThreadDecodes, visible.count)
+        XCTAssertEqual(pipeline.counters.mainThreadLoads, visible.count)
         XCTAssertEqual(scheduler.stats.submitted, 0)
     }
 
     func testAsyncDecodesOnWorkersWithoutScaling() {
-        let (model, coordinator, scheduler) = makeModel(AsyncStrategy())
+        let (model, pipeline, scheduler) = makeModel(AsyncStrategy())
         model.update(now: .zero)
         scheduler.runPending()
         model.update(now: .milliseconds(16))
         XCTAssertTrue(log.all.allSatisfy { $0.variant == .original && $0.fittingBox == nil })
         XCTAssertTrue(model.visibleCells.allSatisfy(\.hasImage))
-        XCTAssertEqual(coordinator.cache.stats.count, 0, "nothing kept")
+        XCTAssertFalse(pipeline.hasStorage, "nothing kept")
     }
 
     func testLazyStartsNothingWhileDraggingOrDeceleratingAndLoadsExactlyTheVisibleItemsAtTheEnd() {
@@ -87,33 +87,34 @@ final class LoadingStrategyTests: XCTestCase {
     }
 
     func testWithoutACacheAShownImageIsNotDecodedAgainEveryFrame() {
-        let (model, coordinator, scheduler) = makeModel(PredrawStrategy())
+        let (model, pipeline, scheduler) = makeModel(PredrawStrategy())
         for frame in 0..<10 {
             model.update(now: .milliseconds(16 * frame))
             scheduler.runPending()
         }
         let visible = model.layout.visibleRange(offset: 0)
         XCTAssertTrue(model.visibleCells.allSatisfy(\.hasImage))
-        XCTAssertEqual(coordinator.counterValues.decodes, visible.count)
+        XCTAssertEqual(pipeline.counters.started, visible.count)
     }
 
     func testTiledFadesEveryAppearanceAndKeepsNothing() {
-        let (model, coordinator, scheduler) = makeModel(TiledStrategy())
+        let (model, pipeline, scheduler) = makeModel(TiledStrategy())
         model.update(now: .zero)
         scheduler.runPending()
         model.update(now: .milliseconds(16))
         XCTAssertTrue(model.visibleCells.allSatisfy { $0.fadesIn })
-        XCTAssertEqual(coordinator.cache.stats.count, 0)
+        XCTAssertFalse(pipeline.hasStorage)
     }
 
     func testCachePreloadsExactlyTheNeighbours() {
-        let (model, coordinator, scheduler) = makeModel(CacheStrategy(preload: PreloadPolicy(ahead: 1, behind: 1)))
+        let (model, pipeline, scheduler) = makeModel(CacheStrategy(preload: PreloadPolicy(ahead: 1, behind: 1)))
         model.scrollBy(10 * 416, time: .zero)
         model.update(now: .zero)
         scheduler.runPending()
         let visible = model.layout.visibleRange(offset: model.scroll.offset)
         XCTAssertEqual(loadedIndices(), Set((visible.lowerBound - 1)...(visible.upperBound)))
-        XCTAssertEqual(coordinator.cache.stats.count, visible.count + 2)
+        model.update(now: .milliseconds(16))  // stores what the workers finished
+        XCTAssertEqual(pipeline.storageStats?.count, visible.count + 2)
     }
 
     private func frame(velocity: Double, decelerating: Bool = false, resting: Double? = nil) -> StrategyFrame {
@@ -129,7 +130,7 @@ final class LoadingStrategyTests: XCTestCase {
         // 7700 pt/s passes about 18.5 cells a second: two workers keep up at 50 ms a decode (40 a
         // second), not at 200 ms (10 a second). Only then does the planner take over, and only then may
         // running decodes be stopped.
-        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1))
+        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1), decodeWorkers: 2)
         func plans(decodeSeconds: Double) -> Bool {
             var fling = frame(velocity: 7700, decelerating: true, resting: 50 * 416.0 + 7700 * 0.5)
             for index in 40..<70 { fling.itemLoads[index] = ItemLoad(state: .none, decodeSeconds: decodeSeconds) }
@@ -142,10 +143,32 @@ final class LoadingStrategyTests: XCTestCase {
         XCTAssertFalse(strategy.cancelsRunningWork, "at rest nothing running is stopped")
     }
 
+    /// The planner spreads decodes over the strip's real workers: the viewer passes its scheduler's count
+    /// where it makes the strategy, and the model's default strategy takes its pipeline's.
+    func testAdaptivePlansWithTheStripsWorkerCount() {
+        XCTAssertEqual((LoadingStrategies.make("adaptive", decodeWorkers: 6) as? AdaptiveStrategy)?.planner?.workers, 6)
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>(workerCount: 3)
+        defer { scheduler.shutdown() }
+        let model = CarouselModel(items: Fixture.items(10), configuration: CarouselConfiguration(),
+                                  pipeline: .fixture(scheduler, loader: Fixture.loader()), viewportWidth: 1280, viewportHeight: 720)
+        XCTAssertEqual((model.strategy as? AdaptiveStrategy)?.planner?.workers, 3)
+        // 7700 pt/s passes about 18.5 cells a second: two workers at 200 ms a decode cannot keep up (10 a
+        // second) and the fling is planned; eight can (40 a second), and it is not.
+        func plans(workers: Int) -> Bool {
+            let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1), decodeWorkers: workers)
+            var fling = frame(velocity: 7700, decelerating: true, resting: 50 * 416.0 + 7700 * 0.5)
+            for index in 40..<70 { fling.itemLoads[index] = ItemLoad(state: .none, decodeSeconds: 0.2) }
+            _ = strategy.requests(for: fling)
+            return strategy.cancelsRunningWork
+        }
+        XCTAssertTrue(plans(workers: 2))
+        XCTAssertFalse(plans(workers: 8))
+    }
+
     func testAdaptiveGathersPerItemCostsOnlyForFlingsFastEnoughToPlan() {
         // The costs a plan needs cost a frame time to gather, so a slow drag's release (400 pt/s, one cell
         // a second) goes without; a fast fling, or a fast drag about to become one, gathers them.
-        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1))
+        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1), decodeWorkers: 2)
         XCTAssertFalse(strategy.plansWithItemLoads(frame(velocity: 400, decelerating: true)))
         XCTAssertTrue(strategy.plansWithItemLoads(frame(velocity: 15_000, decelerating: true)))
         XCTAssertTrue(strategy.plansWithItemLoads(frame(velocity: 6_000)), "a throw")
@@ -162,7 +185,7 @@ final class LoadingStrategyTests: XCTestCase {
     }
 
     func testAdaptiveWidensItsWindowInTheScrollDirectionWithSpeed() {
-        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1))
+        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1), decodeWorkers: 2)
         // What the strip needs now, without what idle workers may decode after it (the next test).
         let still = strategy.requests(for: frame(velocity: 0)).filter { $0.priority < AdaptiveStrategy.idlePriority }
             .map(\.index)
@@ -178,7 +201,7 @@ final class LoadingStrategyTests: XCTestCase {
     }
 
     func testAdaptiveIdleWorkersDecodeThreeScreensAheadAndOneBehindAfterEverythingElse() {
-        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1))
+        let strategy = AdaptiveStrategy(base: PreloadPolicy(ahead: 1, behind: 1), decodeWorkers: 2)
         let rest = frame(velocity: 0)
         let visible = rest.visible
         let columnsPerScreen = 4  // 1280 pt over 416 pt columns, rounded up
@@ -200,7 +223,7 @@ final class LoadingStrategyTests: XCTestCase {
     }
 
     func testNearTheEndOfAFlingAdaptiveLoadsTheRestingScreenRightAfterTheVisibleOne() {
-        let strategy = AdaptiveStrategy()
+        let strategy = AdaptiveStrategy(decodeWorkers: 2)
         let resting = 90 * 416.0  // beyond the 3-screen leading window
         let restingRange = frame(velocity: 0).layout.visibleRange(offset: resting)
         // Early in a fast fling the stop is seconds away: nothing is asked for there yet.
@@ -217,11 +240,11 @@ final class LoadingStrategyTests: XCTestCase {
     }
 
     func testPreviewsForFastMotionWhenTurnedOn() {
-        let strategy = AdaptiveStrategy()
+        let strategy = AdaptiveStrategy(decodeWorkers: 2)
         strategy.fastScreensPerSecond = 2
         let passing = strategy.requests(for: frame(velocity: 6000))
         XCTAssertTrue(passing.filter { frame(velocity: 0).visible.contains($0.index) }.allSatisfy { $0.variant == .preview })
-        XCTAssertTrue(AdaptiveStrategy().requests(for: frame(velocity: 6000)).allSatisfy { $0.variant == .cell })
+        XCTAssertTrue(AdaptiveStrategy(decodeWorkers: 2).requests(for: frame(velocity: 6000)).allSatisfy { $0.variant == .cell })
     }
 
     func testAdaptiveEvictsTheItemFarthestFromTheVisibleCentreFirst() {
@@ -230,9 +253,10 @@ final class LoadingStrategyTests: XCTestCase {
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
         // Room for 8 cell images of 8x6 pixels.
         let cache = CostCache<ImageKey, PixelBuffer>(totalCostLimit: 8 * 8 * 6 * 4, onEvict: { key, _ in evicted.record(key) })
-        let coordinator = LoadCoordinator(cache: cache, scheduler: scheduler, loader: base)
-        let model = CarouselModel(items: Fixture.items(300), configuration: CarouselConfiguration(), coordinator: coordinator,
-                                  strategy: AdaptiveStrategy(), viewportWidth: 1280, viewportHeight: 720)
+        let pipeline = ImagePipeline(scheduler: scheduler, storage: cache, cost: \.cost,
+                                     loader: ImagePipeline.stripLoader { key, _ in try base(key) })
+        let model = CarouselModel(items: Fixture.items(300), configuration: CarouselConfiguration(), pipeline: pipeline,
+                                  strategy: AdaptiveStrategy(decodeWorkers: 2), viewportWidth: 1280, viewportHeight: 720)
         var time = Duration.zero
         model.update(now: time)
         scheduler.runPending()
@@ -247,6 +271,8 @@ final class LoadingStrategyTests: XCTestCase {
         time += .milliseconds(16)
         model.update(now: time)
         scheduler.runPending()
+        time += .milliseconds(16)
+        model.update(now: time)  // stores what the workers finished
         let visible = model.layout.visibleRange(offset: model.scroll.offset)
         let centre = Double(visible.lowerBound + visible.upperBound) / 2
         let newlyEvicted = evicted.all.dropFirst(before).map { Double(Fixture.index(of: $0.path)) }
@@ -260,14 +286,28 @@ final class LoadingStrategyTests: XCTestCase {
     }
 
     func testUploadBudgetFollowsTheFrameTimeLeft() {
-        let strategy = AdaptiveStrategy()
-        XCTAssertEqual(strategy.uploadBudget(defaultBytes: 1, frameElapsedMs: 2, bytesPerMs: 1000), 4800)
-        XCTAssertEqual(strategy.uploadBudget(defaultBytes: 1, frameElapsedMs: 9, bytesPerMs: 1000), 0)
-        XCTAssertEqual(CacheStrategy().uploadBudget(defaultBytes: 123, frameElapsedMs: 9, bytesPerMs: 1000), 123)
+        let strategy = AdaptiveStrategy(decodeWorkers: 2)
+        XCTAssertEqual(strategy.uploadPacing, .fillFrame(milliseconds: 8))
+        let pacer = UploadPacer(viewBudgetBytes: 1, bytesPerMs: 1000)
+        XCTAssertEqual(pacer.budget(for: strategy.uploadPacing, frameElapsedMs: 2), 4800)
+        XCTAssertEqual(pacer.budget(for: strategy.uploadPacing, frameElapsedMs: 9), 0)
+        for name in LoadingStrategies.names where name != "adaptive" {
+            XCTAssertEqual(LoadingStrategies.make(name, decodeWorkers: 2)?.uploadPacing, .viewBudget, name)
+        }
+        XCTAssertEqual(UploadPacer(viewBudgetBytes: 123, bytesPerMs: 1000).budget(for: .viewBudget, frameElapsedMs: 9), 123)
+    }
+
+    func testThePacerLearnsTheUploadSpeedFromFramesWorthTiming() {
+        var pacer = UploadPacer(viewBudgetBytes: 0, bytesPerMs: 1000)
+        pacer.record(bytes: 100 << 10, milliseconds: 1)
+        pacer.record(bytes: 1 << 20, milliseconds: 0.01)
+        XCTAssertEqual(pacer.bytesPerMs, 1000, "too small or too quick to time")
+        pacer.record(bytes: 1_000_000, milliseconds: 2)
+        XCTAssertEqual(pacer.bytesPerMs, 0.8 * 1000 + 0.2 * 500_000, accuracy: 1e-6)
     }
 
     func testEveryNamedStrategyExists() {
-        for name in LoadingStrategies.names { XCTAssertEqual(LoadingStrategies.make(name)?.name, name) }
-        XCTAssertNil(LoadingStrategies.make("fastest"))
+        for name in LoadingStrategies.names { XCTAssertEqual(LoadingStrategies.make(name, decodeWorkers: 2)?.name, name) }
+        XCTAssertNil(LoadingStrategies.make("fastest", decodeWorkers: 2))
     }
 }

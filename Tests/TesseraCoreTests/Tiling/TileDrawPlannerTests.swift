@@ -56,6 +56,37 @@ final class TileDrawPlannerTests: XCTestCase {
         assertCovered(visible, by: plan)
     }
 
+    /// Whether an arriving tile fades in: only over something opaque already drawn there, the same
+    /// fallbacks the plan draws under it.
+    func testAnOpaqueFallbackIsABackdropAnOpaqueAncestorOrAllFourChildren() {
+        let planner = TileDrawPlanner(geometry: geometry)
+        let tile = TileID(level: 11, column: 2, row: 1)
+        let ancestor = TileID(level: 9, column: 0, row: 0)
+        let children = geometry.children(of: tile)
+        XCTAssertEqual(children.count, 4)
+        func fallback(backdrop: Bool = false, _ held: [TileID: TileAvailability]) -> Bool {
+            planner.hasOpaqueFallback(tile, hasBackdrop: backdrop) { held[$0] ?? .absent }
+        }
+        XCTAssertFalse(fallback([:]))
+        XCTAssertTrue(fallback(backdrop: true, [:]))
+        XCTAssertTrue(fallback([ancestor: .opaque]))
+        XCTAssertFalse(fallback([ancestor: .fading]), "a coarser tile still fading in lets the placeholder through")
+        XCTAssertFalse(fallback([tile: .opaque]), "the tile itself is no fallback")
+        var three: [TileID: TileAvailability] = [:]
+        for child in children.dropLast() { three[child] = .opaque }
+        XCTAssertFalse(fallback(three))
+        three[children.last!] = .opaque
+        XCTAssertTrue(fallback(three), "all four finer tiles")
+        // The plan's completeness agrees: the same tile, visible alone and absent, is covered just when
+        // it has a fallback.
+        let visible = geometry.imageRegion(of: tile)
+        for held in [[ancestor: TileAvailability.fading], [ancestor: .opaque], three] {
+            let plan = planner.plan(level: 11, visible: visible, hasBackdrop: false) { held[$0] ?? .absent }
+            XCTAssertEqual(plan.visibleTiles, [tile])
+            XCTAssertEqual(plan.isComplete, fallback(held))
+        }
+    }
+
     func testHeldChildrenFillWhenZoomingOut() {
         let target = 10
         let children = Set(allTiles(level: 11))

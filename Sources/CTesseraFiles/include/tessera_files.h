@@ -1,0 +1,24 @@
+#ifndef TESSERA_FILES_H
+#define TESSERA_FILES_H
+
+/* The Linux file calls Swift's Glibc module does not show: glibc declares them only under _GNU_SOURCE,
+ * which a Swift module cannot define for a system header. Each is a direct call, no policy here.
+ * Every function returns what the system call returns, with errno set on failure. */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* rename(2) that fails with EEXIST instead of replacing what is at `to` (renameat2, RENAME_NOREPLACE).
+ * A file system that cannot do this answers EINVAL (or ENOSYS on an old kernel). */
+int tessera_rename_noreplace(const char *from, const char *to);
+
+/* pipe(2) with both ends close-on-exec from the start (pipe2, O_CLOEXEC), so a process another thread
+ * spawns meanwhile does not inherit them. fds[0] reads, fds[1] writes. */
+int tessera_pipe_cloexec(int fds[2]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,40 @@
+/// What the image cache and the pipeline are keyed by: one item decoded for one pixel size. The same file
+/// at cell size and at full-window size are two entries.
+public struct ImageKey: Hashable, Sendable, CustomStringConvertible {
+    public let path: String
+    /// The box the image is fitted into; zero for `.original` (not scaled at all).
+    public let size: PixelSize
+    public let variant: ImageVariant
+    /// The file content the pixels come from: a changed file has a new key, so stale pixels are never
+    /// found for it.
+    public let version: FileVersion?
+    /// The fields' hash, worked out once: each frame the strip hashes every key it plans several times
+    /// (its wanted set, the scheduler's queue, the cache, the in-flight marks), and hashing the path
+    /// again each time was a good part of its update.
+    private let fieldsHash: Int
+
+    public init(path: String, size: PixelSize, variant: ImageVariant = .cell, version: FileVersion? = nil) {
+        self.path = path
+        self.size = variant == .original ? PixelSize(width: 0, height: 0) : size
+        self.variant = variant
+        self.version = version
+        var hasher = Hasher()
+        hasher.combine(path)
+        hasher.combine(self.size)
+        hasher.combine(variant)
+        hasher.combine(version)
+        fieldsHash = hasher.finalize()
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(fieldsHash) }
+
+    public static func == (a: ImageKey, b: ImageKey) -> Bool {
+        a.fieldsHash == b.fieldsHash && a.path == b.path && a.size == b.size && a.variant == b.variant
+            && a.version == b.version
+    }
+
+    /// The box to fit into, nil for no scaling.
+    public var fittingBox: PixelSize? { size.area > 0 ? size : nil }
+
+    public var description: String { "\(path)@\(size)\(variant == .cell ? "" : "/\(variant)")" }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// How much CPU a scheduler's worker threads get when the machine is busy.
+public enum WorkerPriority: Sendable, Equatable {
+    /// The process's own priority: batch work nobody waits on frame by frame (the tile cutter).
+    case normal
+    /// Ten nice levels below the process (iOS's utility QoS, roughly): decodes behind an interactive
+    /// view. Each worker then weighs about a tenth of the main thread in Linux's scheduler, so on a machine
+    /// with as many busy workers as cores the main thread still runs the moment a frame is due instead of
+    /// waiting out a decode's time slice. On the 2-core build machine this took the strip's fast-fling
+    /// p99 frame time from about 5.5 ms to 2.3 ms with the same decodes (docs/EXPERIMENT.md).
+    case background
+
+    /// Nice levels added to the process's own.
+    public var niceIncrement: Int32 { self == .background ? 10 : 0 }
+
+    /// Lowers the calling thread's priority by `niceIncrement`. On Linux the nice value belongs to the
+    /// thread, not the process (setpriority(2), NOTES), and lowering it needs no privilege.
+    func applyToCurrentThread() {
+        guard niceIncrement > 0 else { return }
+        #if os(Linux)
+        let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(19, current + niceIncrement))
+        #endif
+    }
+}

@@ -1,0 +1,69 @@
+import Synchronization
+
+/// How long the strip's decodes take, learned per kind of file from the decodes finished so far, for
+/// strategies that plan a fling's decodes (`FlingPlanner`). Fed by the strip's loader on the workers,
+/// read on the main thread.
+public final class DecodeTimeEstimator: Sendable {
+    /// A running total of decode seconds and file bytes for one kind of file.
+    private struct Rate {
+        var seconds = 0.0
+        var bytes = 0.0
+    }
+
+    private let rates = Mutex<[Kind: Rate]>([:])
+
+    public init() {}
+
+    /// Learns from one finished decode of `key`'s file (ignored without a file size).
+    public func record(_ key: ImageKey, seconds: Double) {
+        guard let size = key.version?.size, size > 0 else { return }
+        let kind = Kind(key)
+        rates.withLock { rates in
+            rates[kind, default: Rate()].seconds += seconds
+            rates[kind, default: Rate()].bytes += Double(size)
+        }
+    }
+
+    /// How long decoding `key` is expected to take on one worker, from the decodes of its kind finished
+    /// so far, scaled by file size; nil before any has finished or without a file size.
+    public func estimatedSeconds(_ key: ImageKey) -> Double? {
+        guard let size = key.version?.size, size > 0,
+              let rate = rates.withLock({ $0[Kind(key)] }), rate.bytes > 0 else { return nil }
+        return rate.seconds / rate.bytes * Double(size)
+    }
+
+    /// What decode times are learned per: the file extension, in any case (cameras write ".JPG", other
+    /// tools ".jpg"; one folder often has both), and the variant.
+    private struct Kind: Hashable {
+        var fileExtension: Substring
+        var variant: ImageVariant
+
+        /// `key`'s kind. Asked for every item on a fling's way every frame, so it only looks at the end
+        /// of the path (no splitting, no copy).
+        init(_ key: ImageKey) {
+            let path = key.path
+            variant = key.variant
+            if let dot = path.utf8.lastIndex(of: UInt8(ascii: ".")), !path.utf8[dot...].contains(UInt8(ascii: "/")) {
+                fileExtension = path[path.utf8.index(after: dot)...]
+            } else {
+                fileExtension = ""
+            }
+        }
+
+        static func == (a: Kind, b: Kind) -> Bool {
+            a.variant == b.variant && a.fileExtension.utf8.elementsEqual(b.fileExtension.utf8) {
+                asciiLowercase($0) == asciiLowercase($1)
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(variant)
+            for byte in fileExtension.utf8 { hasher.combine(Self.asciiLowercase(byte)) }
+        }
+
+        /// Byte-wise, without building a lowercased copy.
+        private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
+            byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// How a handler ended.
+public struct KeyHandlerResult: Sendable, Equatable {
+    public enum Termination: Sendable, Equatable, CustomStringConvertible {
+        case exited(Int32)
+        case signalled(Int32)
+
+        init(waitStatus status: Int32) {
+            // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import (they are macros).
+            let signal = status & 0x7F
+            self = signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
+        }
+
+        public var description: String {
+            switch self {
+            case .exited(let code): "exit status \(code)"
+            case .signalled(let signal): "killed by signal \(signal)"
+            }
+        }
+    }
+
+    /// The argument it was given.
+    public let combo: String
+    public let termination: Termination
+    /// Whether `KeyHandlerRun.cancel` stopped it.
+    public let wasCancelled: Bool
+    /// The end of its standard error, trimmed: what to show when it failed.
+    public let standardErrorTail: String
+    /// Paths whose size or mtime changed: reload them.
+    public let changed: [String]
+    /// Paths no longer there: drop them.
+    public let vanished: [String]
+
+    public var succeeded: Bool { termination == .exited(0) && !wasCancelled }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import TesseraCore
+
+/// What the information overlay (`i`) shows about an image: the file, the picture, and how the photo was
+/// taken, from its header, its EXIF block (libexif) and its ICC profile (Little CMS). Every EXIF field is
+/// optional: most images have few of them, and a malformed tag reads as absent.
+///
+/// `read(path:)` reads the whole file: call it from a worker.
+public struct ImageInformation: Sendable, Equatable {
+    public var path: String
+    public var fileSize: Int64
+    public var format: ImageFormat
+    /// The pixel size as stored; nil when the header cannot be read (truncated, not an image).
+    public var storedSize: PixelSize?
+    public var orientation: ImageOrientation
+    /// The description of the embedded ICC profile; nil when none is embedded (or it cannot be read:
+    /// `hasColourProfile` tells the two apart).
+    public var colourProfile: String?
+    public var hasColourProfile: Bool
+    /// DateTimeOriginal (else DateTimeDigitized) as "YYYY-MM-DD hh:mm:ss", with its UTC offset when the
+    /// camera recorded one ("+02:00").
+    public var dateTaken: String?
+    public var cameraMake: String?
+    public var cameraModel: String?
+    public var lens: String?
+    /// Seconds.
+    public var exposureTime: Double?
+    public var fNumber: Double?
+    public var iso: Int?
+    /// Millimetres.
+    public var focalLength: Double?
+    public var position: GeoPosition?
+
+    /// Decimal degrees, north and east positive.
+    public struct GeoPosition: Sendable, Equatable {
+        public var latitude: Double
+        public var longitude: Double
+
+        public init(latitude: Double, longitude: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+        }
+    }
+
+    /// The size as shown, after the orientation.
+    public var size: PixelSize? { storedSize.map(orientation.orientedSize) }
+
+    /// The overlay's lines, label and value, in the order shown; fields the image lacks are left out.
+    public var fields: [(label: String, value: String)] {
+        var lines: [(String, String)] = [("File", (path as NSString).lastPathComponent)]
+        if let size { lines.append(("Dimensions", "\(size.width) × \(size.height)")) }
+        lines.append(("File size", Self.byteText(fileSize)))
+        lines.append(("Format", format == .unknown ? "unknown" : format.displayName))
+        lines.append(("Colour profile", colourProfile ?? (hasColourProfile ? "embedded, no description" : "none")))
+        if let dateTaken { lines.append(("Taken", dateTaken)) }
+        if let camera { lines.append(("Camera", camera)) }
+        if let lens { lines.append(("Lens", lens)) }
+        let exposure = [exposureTime.map(Self.exposureText), fNumber.map { "f/\(Self.decimal($0))" }, iso.map { "ISO \($0)" }]
+            .compactMap { $0 }
+        if !exposure.isEmpty { lines.append(("Exposure", exposure.joined(separator: "  "))) }
+        if let focalLength { lines.append(("Focal length", "\(Self.decimal(focalLength)) mm")) }
+        if let position {
+            lines.append(("Position", String(format: "%.6f, %.6f", position.latitude, position.longitude)))
+        }
+        return lines
+    }
+
+    /// Make and model, without the make twice when the model already starts with it ("Canon EOS R5").
+    public var camera: String? {
+        switch (cameraMake, cameraModel) {
+        case let (make?, model?):
+            // "NIKON CORPORATION" and "NIKON D750": the make's first word is enough to tell.
+            model.lowercased().hasPrefix(make.lowercased().prefix { $0 != " " }) ? model : "\(make) \(model)"
+        case let (make?, nil): make
+        case let (nil, model?): model
+        case (nil, nil): nil
+        }
+    }
+
+    // MARK: - Formatting
+
+    /// "1/250 s" below a second (as cameras show it), "2 s" or "2.5 s" above.
+    static func exposureText(_ seconds: Double) -> String {
+        guard seconds > 0 else { return "0 s" }
+        if seconds < 1 { return "1/\(Int((1 / seconds).rounded())) s" }
+        return "\(decimal(seconds)) s"
+    }
+
+    /// One decimal at most, none when it is zero: "2.8", "8", "50".
+    static func decimal(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? "\(Int(rounded))" : String(format: "%.1f", rounded)
+    }
+
+    /// Decimal units, as file managers show them: "812 bytes", "4.2 kB", "12.5 MB".
+    static func byteText(_ bytes: Int64) -> String {
+        if bytes < 1000 { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
+        let units = ["kB", "MB", "GB", "TB"]
+        var value = Double(bytes) / 1000
+        var unit = 0
+        while value >= 999.95, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return String(format: "%.1f", value) + " " + units[unit]
+    }
+}

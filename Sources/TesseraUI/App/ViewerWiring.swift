@@ -1,0 +1,137 @@
+import Foundation
+import Logging
+import TesseraCore
+import TesseraImaging
+import TesseraRemote
+import TesseraSDL
+
+/// What the strip viewer is made of, built once from the options: SDL's window and renderer, the UI's
+/// images and text, the image pipeline with its loader (files through the thumbnail cache, downloads from
+/// their cached copies), the download store, the folder watcher, and the carousel model and its view.
+/// Main thread only.
+final class ViewerWiring {
+    let options: ViewerOptions
+    let system: SDLSystem
+    let window: Window
+    let renderer: Renderer
+    let assets: AssetCatalog
+    let text: TextCache
+    let pipeline: ImagePipeline
+    /// From the images' colour spaces to the display's; nil with colour management off.
+    let colour: ColourConversion?
+    /// Downloads of remote items; nil when every item is a file.
+    let remote: RemoteImageStore?
+    let model: CarouselModel
+    let carouselView: CarouselView
+    /// What the watcher saw, waiting for the main thread.
+    let fileChanges = Inbox<ItemChange>()
+    /// Watches the browsed folders; nil when not asked for or inotify is unavailable.
+    private var watcher: FolderWatcher?
+    private let logger = Logger(label: "tessera.viewer")
+
+    init(options: ViewerOptions) throws {
+        self.options = options
+        system = try SDLSystem(headless: options.headless)
+        // With a forced scale the window is made in pixels and points are derived from it.
+        let sizeFactor = options.pixelScale ?? 1
+        window = try Window(system: system, title: "Tessera", width: Int(Double(options.windowWidth) * sizeFactor),
+                            height: Int(Double(options.windowHeight) * sizeFactor))
+        if options.fullscreen { window.switchFullscreen(true) }
+        renderer = try Renderer(window: window, software: options.headless, vsync: !options.headless)
+        assets = AssetCatalog(folder: ResourceLocator.resourcesFolder()?.appendingPathComponent("UI"), renderer: renderer)
+        text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
+        if !text.hasFont { logger.warning("no TrueType font found (install fonts-dejavu-core); text is hidden") }
+
+        colour = DisplayColour.conversion(for: window, enabled: options.colourManagement)
+        let waker = system.waker
+        let remote = options.items.contains(where: \.isRemote)
+            ? RemoteImageStore(configuration: options.downloads, onChange: { waker.wake() }) : nil
+        self.remote = remote
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>(workerCount: options.workerCount, priority: .background)
+        let workers = scheduler.workerCount
+        let strategy = LoadingStrategies.make(options.strategy, preload: options.carousel.preload, decodeWorkers: workers)
+            ?? AdaptiveStrategy(base: options.carousel.preload, decodeWorkers: workers)
+        let decodeTimes = DecodeTimeEstimator()
+        pipeline = .strip(strategy: strategy, scheduler: scheduler,
+                          cacheCountLimit: options.cacheCountLimit, cacheCostLimit: options.cacheLimitBytes,
+                          decodeTimes: decodeTimes, decode: Self.decoder(options: options, colour: colour, remote: remote, logger: logger),
+                          waker: { waker.wake() })
+
+        let points = Self.viewportPoints(window: window, renderer: renderer, forcedScale: options.pixelScale)
+        model = CarouselModel(items: options.items, configuration: options.carousel, pipeline: pipeline,
+                              decodeTimes: decodeTimes, remote: remote, strategy: strategy,
+                              viewportWidth: points.width, viewportHeight: points.height, pixelScale: points.scale)
+        carouselView = CarouselView(model: model, renderer: renderer, assets: assets, text: text,
+                                    uploadBudgetBytes: options.uploadBudgetBytes)
+        // Named UI images and the overlay font load once here, not inside the first frames.
+        carouselView.prepareIcons()
+        carouselView.prepareCellTextures()
+        _ = text.texture("0123456789 / ", size: Int(16 * points.scale), color: Theme.dimText)
+        startWatching()
+    }
+
+    deinit {
+        watcher?.stop()
+        remote?.shutdown()
+        pipeline.shutdown()
+    }
+
+    /// The strip's decode of one key, on a worker: a file through the thumbnail cache, a download from its
+    /// cached copy. A decode stopped because nobody wants it is no failure; a failure is logged once here.
+    private static func decoder(options: ViewerOptions, colour: ColourConversion?, remote: RemoteImageStore?,
+                                logger: Logger) -> ImagePipeline.Loader {
+        let imageLoader = ImageLoader(decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit, colour: colour)
+        let loader = ThumbnailingLoader(loader: imageLoader, store: options.useThumbnailCache ? ThumbnailStore() : nil)
+        return { key, cancellation in
+            do {
+                guard CarouselItem.isRemote(key.path) else {
+                    return try loader.load(path: key.path, fitting: key.fittingBox, cancellation: cancellation)
+                }
+                // A download is decoded from its cached copy, without the shared thumbnail cache (that is
+                // for the user's files, not for our private downloads).
+                guard case .ready(let localPath, _)? = remote?.state(of: key.path) else {
+                    throw LoadFailure(shortText: "Not downloaded", detail: "\(key.path): not downloaded yet")
+                }
+                return try imageLoader.load(path: localPath, fitting: key.fittingBox, cancellation: cancellation)
+            } catch let error as ImageLoadError where error.reason == .cancelled {
+                throw DecodeCancelled()  // nobody wants it any more: not a failure
+            } catch let error as ImageLoadError {
+                logger.warning("cannot show \(key.path): \(error.reason.shortText)")
+                throw LoadFailure(shortText: error.reason.shortText, detail: error.description)
+            }
+        }
+    }
+
+    /// Watches the browsed folders. A folder that cannot be watched (no inotify, watch limit reached)
+    /// costs a warning, not the run: the strip just does not follow changes.
+    private func startWatching() {
+        guard let targets = options.watch, !(targets.folders.isEmpty && targets.files.isEmpty) else { return }
+        let inbox = fileChanges
+        let waker = system.waker
+        do {
+            // What the strip was built from: a file changed before the watches are in place still counts.
+            var baseline: [String: FileVersion] = [:]
+            for item in options.items where !item.isRemote { if let version = item.version { baseline[item.path] = version } }
+            watcher = try FolderWatcher(folders: targets.folders, files: targets.files, recursive: targets.recursive,
+                                        baseline: baseline) { changes in
+                for change in changes { inbox.push(change) }
+                waker.wake()
+            }
+            logger.info("watching \(targets.folders.count) folder(s) and \(targets.files.count) file(s) for changes")
+        } catch {
+            logger.warning("not watching for changes: \(error)")
+        }
+    }
+
+    /// The viewport in points and the device pixels per point, now.
+    var viewportPoints: (width: Double, height: Double, scale: Double) {
+        Self.viewportPoints(window: window, renderer: renderer, forcedScale: options.pixelScale)
+    }
+
+    private static func viewportPoints(window: Window, renderer: Renderer, forcedScale: Double?)
+        -> (width: Double, height: Double, scale: Double) {
+        let output = renderer.outputSize
+        let scale = forcedScale ?? max(1, Double(output.width) / Double(max(1, window.size.width)))
+        return (Double(output.width) / scale, Double(output.height) / scale, scale)
+    }
+}

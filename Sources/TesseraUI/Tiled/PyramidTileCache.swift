@@ -1,0 +1,140 @@
+import Logging
+import TesseraCore
+import TesseraSDL
+import TesseraImaging
+
+/// The tiles of one open pyramid, from where they come to what is on the GPU (vipsdisp's tilecache, kept
+/// apart from its tilesource): tiles load through a `LoadPipeline` on worker threads, wait for a frame
+/// with upload budget, go into textures (`TileTexturePool`) and are held in a `TileStore` bounded in bytes
+/// that never evicts the coarse levels. Main thread only.
+final class PyramidTileCache {
+    typealias Pipeline = LoadPipeline<TileID, PixelBuffer>
+
+    let source: any TileSource
+    let planner: TileDrawPlanner
+    let store: TileStore<ImageTexture>
+    let baseTiles: [TileID]
+    /// This frame's plan, once made.
+    var plan: TileDrawPlan?
+    /// Whether a visible tile is still fading in.
+    var isFading = false
+    /// Whether a tile with transparent pixels was shown (the image area then gets a neutral backdrop).
+    private(set) var hasTransparency = false
+
+    private let pipeline: Pipeline
+    private let pool: TileTexturePool
+    /// Decoded tiles waiting for a frame with upload budget left, by tile.
+    private var arrivals: [TileID: Pipeline.Delivery] = [:]
+    /// The tiles whose queued loads the last frame kept.
+    private var retained: Set<TileID> = []
+    private let logger = Logger(label: "tessera.view")
+
+    init(source: any TileSource, renderer: Renderer, options: TiledViewOptions, waker: EventLoopWaker?) {
+        self.source = source
+        let geometry = source.geometry
+        planner = TileDrawPlanner(geometry: geometry)
+        let limit = renderer.maxTextureSize
+        // No storage: the store holds tiles as textures, which only the main thread may touch.
+        pipeline = Pipeline(scheduler: WorkScheduler(workerCount: options.workerCount, name: "tessera.tile", priority: .background),
+                            cost: \.cost,
+                            loader: { tile, _ in
+                                do throws(TileSourceError) {
+                                    return TiledImageOpener.withinTextureLimit(try source.loadTile(tile), limit: limit)
+                                } catch {
+                                    throw LoadFailure(shortText: "Missing tile", detail: error.description)
+                                }
+                            },
+                            waker: { waker?.wake() })
+        pool = TileTexturePool(renderer: renderer, geometry: geometry)
+        // The bound must hold a few of the largest tiles, or a plain image's full level could never stay.
+        let largest = min(geometry.tileSize + 2 * geometry.overlap, max(geometry.width, geometry.height))
+        let largestCost = largest * largest * 4
+        let policy = options.policy
+        store = TileStore(costLimitBytes: max(options.cacheLimitBytes, 3 * largestCost),
+                          isPinned: { policy.isPinned($0, in: geometry) })
+        baseTiles = policy.baseTiles(in: geometry)
+    }
+
+    var geometry: DeepZoomGeometry { source.geometry }
+    var counters: LoadCounters { pipeline.counters }
+    /// Nothing is loading or waiting to be uploaded.
+    var isSettled: Bool { !pipeline.isLoading && arrivals.isEmpty }
+
+    /// Puts a tile in a texture and in the store (the store may let it or others go at once).
+    func hold(_ pixels: PixelBuffer, for tile: TileID, fadeStart: Duration) throws {
+        let texture = try pool.make(from: pixels)
+        if !texture.isOpaque { hasTransparency = true }
+        pool.recycle(store.insert(texture, for: tile, cost: texture.cost, fadeStart: fadeStart))
+    }
+
+    /// What the cache holds for `tile` at `now`, as far as drawing is concerned.
+    func availability(_ tile: TileID, now: Duration, fade: TileFade) -> TileAvailability {
+        if let entry = store.entry(for: tile) { return fade.availability(fadeStart: entry.fadeStart, now: now) }
+        return pipeline.failure(for: tile) == nil ? .absent : .failed
+    }
+
+    func hasFailed(_ tile: TileID) -> Bool { pipeline.failure(for: tile) != nil }
+
+    /// Asks for the base level, the moment the pyramid opens.
+    func requestBaseTiles(except held: Set<TileID>) {
+        for tile in baseTiles where !held.contains(tile) { pipeline.request(tile, priority: 0) }
+    }
+
+    /// Takes the tiles the workers finished, then copies them into textures, coarse levels and on-screen
+    /// tiles first, until the frame's byte budgets are spent (`budget` in all, `aheadBudget` for tiles of
+    /// the current level not on screen yet); the rest wait for the next frame. A tile arriving on screen
+    /// over something opaque fades in; the first picture of a place appears at once.
+    /// Returns the bytes uploaded and when each tile fading in on screen started.
+    func upload(onScreen: Set<TileID>, now: Duration, fade: TileFade, hasBackdrop: Bool, budget: Int,
+                aheadBudget: Int) -> (bytes: Int, fadingIn: [TileID: Duration]) {
+        for arrival in pipeline.drain() { arrivals[arrival.key] = arrival }
+        guard !arrivals.isEmpty else { return (0, [:]) }
+        // Coarse first: they are small, and a finer tile arriving in the same frame can then fade in over them.
+        let pending = arrivals.values.sorted {
+            ($0.key.level, onScreen.contains($0.key) ? 0 : 1, $0.key.row, $0.key.column)
+                < ($1.key.level, onScreen.contains($1.key) ? 0 : 1, $1.key.row, $1.key.column)
+        }
+        var spent = 0, spentAhead = 0
+        var fadingIn: [TileID: Duration] = [:]
+        for arrival in pending {
+            let tile = arrival.key
+            guard case .success(let pixels) = arrival.result else {
+                arrivals[tile] = nil  // failures are drawn as marks
+                continue
+            }
+            let ahead = tile.level == plan?.level && !onScreen.contains(tile)
+            if spent > 0 && (spent + pixels.cost > budget || (ahead && spentAhead + pixels.cost > aheadBudget)) {
+                continue  // next frame
+            }
+            arrivals[tile] = nil
+            if ahead { spentAhead += pixels.cost }
+            do {
+                let visible = onScreen.contains(tile) && planner.hasOpaqueFallback(tile, hasBackdrop: hasBackdrop) {
+                    availability($0, now: now, fade: fade)
+                }
+                let start = fade.start(arrivingAt: now, onScreen: visible)
+                if visible { fadingIn[tile] = start }
+                try hold(pixels, for: tile, fadeStart: start)
+                spent += pixels.cost
+            } catch {
+                logger.warning("tile \(tile) not shown: \(error)")
+            }
+        }
+        return (spent, fadingIn)
+    }
+
+    /// Asks for what `requests` lists (a tile already decoded and waiting for upload is not asked for
+    /// again), drops queued loads it does not keep, and lets go of decoded tiles of the current level the
+    /// view has left behind rather than uploading them.
+    func request(_ requests: TileRequestPolicy.Requests) {
+        for request in requests.requests where arrivals[request.tile] == nil {
+            pipeline.request(request.tile, priority: request.priority)
+        }
+        if requests.keep != retained {
+            pipeline.retainOnly(requests.keep)
+            retained = requests.keep
+        }
+        guard let level = plan?.level else { return }
+        for tile in arrivals.keys where !requests.keep.contains(tile) && tile.level == level { arrivals[tile] = nil }
+    }
+}

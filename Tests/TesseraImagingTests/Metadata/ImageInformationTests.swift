@@ -1,0 +1,225 @@
+import CLCMS2
+import CZlib
+import Foundation
+import TesseraCore
+@testable import TesseraImaging
+import XCTest
+
+/// The information overlay's data, from files whose tags the test writes with libexif and whose colour
+/// profile it makes with Little CMS.
+final class ImageInformationTests: XCTestCase {
+    private var folder: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        folder = try TemporaryDirectory()
+    }
+
+    override func tearDown() {
+        folder = nil
+    }
+
+    /// A camera's tags: 1/250 s at f/2.8, ISO 400, 50 mm, near the Eiffel Tower, portrait (6).
+    private func cameraTags(bigEndian: Bool = true, south: Bool = false, west: Bool = false) -> TestExifTags {
+        TestExifTags(bigEndian: bigEndian)
+            .ascii(0x010F, "Tessera")
+            .ascii(0x0110, "Tessera T1")
+            .short(0x0112, 6)
+            .ascii(0x9003, "2024:05:01 12:34:56", in: .exif)
+            .ascii(0x9011, "+02:00", in: .exif)
+            .ascii(0xA434, "Tessera 50mm F1.8", in: .exif)
+            .rationals(0x829A, [(1, 250)], in: .exif)
+            .rationals(0x829D, [(28, 10)], in: .exif)
+            .short(0x8827, 400, in: .exif)
+            .rationals(0x920A, [(50, 1)], in: .exif)
+            .ascii(0x0001, south ? "S" : "N", in: .gps)
+            .rationals(0x0002, [(48, 1), (51, 1), (296, 10)], in: .gps)
+            .ascii(0x0003, west ? "W" : "E", in: .gps)
+            .rationals(0x0004, [(2, 1), (17, 1), (402, 10)], in: .gps)
+    }
+
+    private let photo = TestJPEG.encode(.bgra(TestPixels.gradient(width: 60, height: 40)))
+
+    func testAPhotosTagsAreReadAndShown() throws {
+        let profile = try iccProfile(description: "Tessera Test RGB")
+        var jpeg = TestExif.jpeg(photo, inserting: cameraTags().segment)
+        jpeg = TestExif.jpeg(jpeg, inserting: Self.app2(profile))
+        let path = try folder.write(jpeg, to: "photo.jpg")
+
+        let info = try ImageInformation.read(path: path)
+        XCTAssertEqual(info.format, .jpeg)
+        XCTAssertEqual(info.fileSize, Int64(jpeg.count))
+        XCTAssertEqual(info.storedSize, PixelSize(width: 60, height: 40))
+        XCTAssertEqual(info.size, PixelSize(width: 40, height: 60), "turned by its orientation")
+        XCTAssertEqual(info.colourProfile, "Tessera Test RGB")
+        XCTAssertEqual(info.dateTaken, "2024-05-01 12:34:56 +02:00")
+        XCTAssertEqual(info.cameraMake, "Tessera")
+        XCTAssertEqual(info.cameraModel, "Tessera T1")
+        XCTAssertEqual(info.camera, "Tessera T1")
+        XCTAssertEqual(info.lens, "Tessera 50mm F1.8")
+        XCTAssertEqual(try XCTUnwrap(info.exposureTime), 0.004, accuracy: 1e-12)
+        XCTAssertEqual(try XCTUnwrap(info.fNumber), 2.8, accuracy: 1e-12)
+        XCTAssertEqual(info.iso, 400)
+        XCTAssertEqual(info.focalLength, 50)
+        let position = try XCTUnwrap(info.position)
+        XCTAssertEqual(position.latitude, 48 + 51.0 / 60 + 29.6 / 3600, accuracy: 1e-9)
+        XCTAssertEqual(position.longitude, 2 + 17.0 / 60 + 40.2 / 3600, accuracy: 1e-9)
+
+        let lines = info.fields.map { "\($0.label): \($0.value)" }
+        XCTAssertEqual(lines, [
+            "File: photo.jpg",
+            "Dimensions: 40 × 60",
+            "File size: \(ImageInformation.byteText(Int64(jpeg.count)))",
+            "Format: JPEG",
+            "Colour profile: Tessera Test RGB",
+            "Taken: 2024-05-01 12:34:56 +02:00",
+            "Camera: Tessera T1",
+            "Lens: Tessera 50mm F1.8",
+            "Exposure: 1/250 s  f/2.8  ISO 400",
+            "Focal length: 50 mm",
+            "Position: 48.858222, 2.294500",
+        ])
+    }
+
+    func testSouthAndWestAreNegativeAndLittleEndianBlocksRead() throws {
+        let jpeg = TestExif.jpeg(photo, inserting: cameraTags(bigEndian: false, south: true, west: true).segment)
+        let info = try ImageInformation.read(path: try folder.write(jpeg, to: "south-west.jpg"))
+        let position = try XCTUnwrap(info.position)
+        XCTAssertLessThan(position.latitude, -48.8)
+        XCTAssertLessThan(position.longitude, -2.2)
+        XCTAssertEqual(info.iso, 400)
+    }
+
+    func testAPlainJPEGHasOnlyTheFileFields() throws {
+        let info = try ImageInformation.read(path: try folder.write(photo, to: "plain.jpg"))
+        XCTAssertEqual(info.fields.map(\.label), ["File", "Dimensions", "File size", "Format", "Colour profile"])
+        XCTAssertEqual(info.fields.last?.value, "none")
+        XCTAssertEqual(info.orientation, .up)
+        XCTAssertNil(info.dateTaken)
+        XCTAssertNil(info.position)
+    }
+
+    func testAPNGsProfileAndEXIF() throws {
+        let png = TilingFixtures.png(TestPixels.gradient(width: 20, height: 10), channels: .rgb)
+        let profile = try iccProfile(description: "Tessera PNG Profile")
+        var bytes = [UInt8](TestExif.png(png, orientation: 8))
+        // iCCP: name, NUL, method 0, deflated profile; before IDAT, after IHDR.
+        bytes.insert(contentsOf: TestPNGChunks.chunk("iCCP", Array("ICC".utf8) + [0, 0] + deflate(profile)), at: 33)
+        let info = try ImageInformation.read(path: try folder.write(Data(bytes), to: "profile.png"))
+        XCTAssertEqual(info.format, .png)
+        XCTAssertEqual(info.colourProfile, "Tessera PNG Profile")
+        XCTAssertEqual(info.orientation, .rotated270)
+        XCTAssertEqual(info.size, PixelSize(width: 10, height: 20))
+    }
+
+    func testAWebPsProfile() throws {
+        let profile = try iccProfile(description: "Tessera WebP Profile")
+        var webp = [UInt8](TestExif.webp(orientation: 3))
+        let chunk = Array("ICCP".utf8) + le32(UInt32(profile.count)) + profile + (profile.count % 2 == 1 ? [0] : [])
+        webp += chunk
+        let riffSize = UInt32(webp.count - 8)
+        webp.replaceSubrange(4..<8, with: le32(riffSize))
+        let info = try ImageInformation.read(path: try folder.write(Data(webp), to: "profile.webp"))
+        XCTAssertEqual(info.format, .webp)
+        XCTAssertEqual(info.colourProfile, "Tessera WebP Profile")
+        XCTAssertEqual(info.orientation, .rotated180)
+    }
+
+    func testABigProfileSplitOverSeveralJPEGSegmentsIsPutTogether() throws {
+        // A profile with a long description tag padded far past one segment's 64 KB.
+        let description = String(repeating: "Tessera ", count: 12_000) + "end"
+        let profile = try iccProfile(description: description)
+        XCTAssertGreaterThan(profile.count, 70_000)
+        let parts = stride(from: 0, to: profile.count, by: 60_000).map { Array(profile[$0..<min($0 + 60_000, profile.count)]) }
+        var jpeg = photo
+        // Inserted last part first, so they end up in order after SOI; the reader sorts them anyway.
+        for (index, part) in parts.enumerated().reversed() {
+            jpeg = TestExif.jpeg(jpeg, inserting: Self.app2(part, sequence: index + 1, count: parts.count))
+        }
+        let info = try ImageInformation.read(path: try folder.write(jpeg, to: "big-profile.jpg"))
+        XCTAssertEqual(info.colourProfile, description)
+
+        // One part missing: the profile is there but cannot be put together.
+        var broken = photo
+        broken = TestExif.jpeg(broken, inserting: Self.app2(parts[0], sequence: 1, count: parts.count))
+        let partial = try ImageInformation.read(path: try folder.write(broken, to: "partial-profile.jpg"))
+        XCTAssertNil(partial.colourProfile)
+    }
+
+    // MARK: - Bad input
+
+    func testBadFiles() throws {
+        XCTAssertThrowsError(try ImageInformation.read(path: folder.path("missing.jpg"))) { error in
+            XCTAssertEqual(error as? ImageInformationError, ImageInformationError(path: folder.path("missing.jpg"), reason: .missing))
+        }
+        XCTAssertThrowsError(try ImageInformation.read(path: folder.url.path)) { error in
+            XCTAssertEqual((error as? ImageInformationError)?.reason, .notARegularFile(.folder))
+        }
+
+        let empty = try ImageInformation.read(path: try folder.write(Data(), to: "empty.jpg"))
+        XCTAssertEqual(empty.format, .unknown)
+        XCTAssertNil(empty.storedSize)
+        XCTAssertEqual(empty.fields.map { "\($0.label): \($0.value)" },
+                       ["File: empty.jpg", "File size: 0 bytes", "Format: unknown", "Colour profile: none"])
+
+        let text = try ImageInformation.read(path: try folder.write(Data("not an image".utf8), to: "notes.jpg"))
+        XCTAssertEqual(text.format, .unknown)
+
+        // A damaged EXIF block (its IFD offset points past the end) and a truncated file.
+        let damaged = TestExif.jpeg(photo, inserting: [0xFF, 0xE1, 0, 16] + Array("Exif".utf8) + [0, 0, 0x4D, 0x4D, 0, 42, 0x7F, 0xFF, 0xFF, 0xFF])
+        let info = try ImageInformation.read(path: try folder.write(damaged.prefix(damaged.count / 2), to: "damaged.jpg"))
+        XCTAssertEqual(info.format, .jpeg)
+        XCTAssertNil(info.cameraMake)
+        XCTAssertEqual(info.orientation, .up)
+    }
+
+    func testFormatting() {
+        XCTAssertEqual(ImageInformation.exposureText(1.0 / 250), "1/250 s")
+        XCTAssertEqual(ImageInformation.exposureText(0.5), "1/2 s")
+        XCTAssertEqual(ImageInformation.exposureText(2), "2 s")
+        XCTAssertEqual(ImageInformation.exposureText(2.5), "2.5 s")
+        XCTAssertEqual(ImageInformation.byteText(812), "812 bytes")
+        XCTAssertEqual(ImageInformation.byteText(4_200), "4.2 kB")
+        XCTAssertEqual(ImageInformation.byteText(12_500_000), "12.5 MB")
+        XCTAssertEqual(ImageInformation.byteText(999_999), "1.0 MB")
+        XCTAssertEqual(ImageInformation.date("2024:05:01 12:34:56"), "2024-05-01 12:34:56")
+        XCTAssertNil(ImageInformation.date("0000:00:00 00:00:00"))
+        XCTAssertNil(ImageInformation.date("    :  :     :  :  "))
+        var info = ImageInformation(path: "/x.jpg", bytes: Data())
+        (info.cameraMake, info.cameraModel) = ("NIKON CORPORATION", "NIKON D750")
+        XCTAssertEqual(info.camera, "NIKON D750")
+        (info.cameraMake, info.cameraModel) = ("Apple", "iPhone 12")
+        XCTAssertEqual(info.camera, "Apple iPhone 12")
+    }
+
+    // MARK: - Fixtures
+
+    /// An RGB profile (sRGB primaries) whose description tag says `description`, written by Little CMS.
+    private func iccProfile(description: String) throws -> [UInt8] {
+        let handle = try XCTUnwrap(cmsCreate_sRGBProfile())
+        defer { cmsCloseProfile(handle) }
+        let text = try XCTUnwrap(cmsMLUalloc(nil, 1))
+        defer { cmsMLUfree(text) }
+        XCTAssertNotEqual(cmsMLUsetASCII(text, "en", "US", description), 0)
+        XCTAssertNotEqual(cmsWriteTag(handle, cmsSigProfileDescriptionTag, UnsafeRawPointer(text)), 0)
+        var size: UInt32 = 0
+        XCTAssertNotEqual(cmsSaveProfileToMem(handle, nil, &size), 0)
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        XCTAssertNotEqual(cmsSaveProfileToMem(handle, &bytes, &size), 0)
+        return bytes
+    }
+
+    /// An APP2 ICC_PROFILE segment holding `part` (sequence and count as the JPEG ICC convention has them).
+    private static func app2(_ part: [UInt8], sequence: Int = 1, count: Int = 1) -> [UInt8] {
+        let payload = Array("ICC_PROFILE".utf8) + [0, UInt8(sequence), UInt8(count)] + part
+        return [0xFF, 0xE2, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+    }
+
+    private func deflate(_ bytes: [UInt8]) -> [UInt8] {
+        var size = compressBound(uLong(bytes.count))
+        var out = [UInt8](repeating: 0, count: Int(size))
+        XCTAssertEqual(compress(&out, &size, bytes, uLong(bytes.count)), Z_OK)
+        return Array(out[..<Int(size)])
+    }
+
+    private func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
+}
