@@ -33,7 +33,7 @@ let package = Package(
         .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
         // The one C function that reads it through SDL's X11 window info: Xlib's names stay in C.
         .target(name: "CTesseraX11", dependencies: ["CSDL2", "CX11"]),
-        // zlib: a PNG's iCCP profile is deflated.
+        // zlib: the tests deflate PNG chunks they write by hand (libpng links its own for the product).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libjpeg and libpng (the tile cutter's row readers, the one PNG reader and writer): their error
         // handlers must longjmp, which Swift cannot.
@@ -46,7 +46,7 @@ let package = Package(
         // Decoders, scaling, format sniffing. No SDL: SDL_image's decoder is injected from TesseraUI.
         .target(name: "TesseraImaging",
                 dependencies: ["TesseraCore", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG", "CCrypto",
-                               "CTesseraFiles", "CLCMS2", "CZlib",
+                               "CTesseraFiles", "CLCMS2",
                                .product(name: "Logging", package: "swift-log")]),
         // The only module that imports CSDL2: Swift classes owning SDL's windows, renderers, textures and
         // fonts, its events as a Swift enum, SDL_image's files. No other C type or pointer leaves it.

@@ -19,8 +19,8 @@ struct JPEGColour: Equatable {
     }
 
     /// The colour description of the JPEG in `bytes`; nil when libjpeg cannot read its header.
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> JPEGColour? {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+    static func read(_ bytes: UnsafeRawBufferPointer) -> JPEGColour? {
+        guard !bytes.isEmpty, let base = bytes.bindMemory(to: UInt8.self).baseAddress else { return nil }
         var colour = tessera_jpeg_colour()
         var message = [CChar](repeating: 0, count: 256)
         let length = message.count

@@ -21,26 +21,6 @@ public enum ColourSpace: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The bytes of an ICC profile, hashed once when made: the colour manager's cache looks profiles up for
-/// every image, and a CMYK profile can be a megabyte.
-public struct ICCProfile: Hashable, Sendable {
-    public let bytes: [UInt8]
-    private let digest: Int
-
-    public init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        var hasher = Hasher()
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-        digest = hasher.finalize()
-    }
-
-    public static func == (lhs: ICCProfile, rhs: ICCProfile) -> Bool {
-        lhs.digest == rhs.digest && lhs.bytes == rhs.bytes
-    }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(digest) }
-}
-
 extension PixelBuffer {
     /// The colour space the decoder says these pixels are in: the embedded profile first, then code
     /// points, else sRGB.

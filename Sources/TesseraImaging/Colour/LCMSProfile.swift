@@ -1,8 +1,11 @@
 import CLCMS2
+import Foundation
 import TesseraCore
 
-/// One open lcms2 profile, closed when released. Used only while a transform is made, under the colour
-/// manager's lock: lcms2 profiles are not safe to share between threads (transforms are).
+/// One open lcms2 profile, closed when released: the one place Tessera opens a profile, for the colour
+/// manager's transforms and for a profile's description. One thread uses it, then lets it go: lcms2
+/// profiles are not safe to share between threads (transforms are), so the colour manager opens its own
+/// under its lock and the image information opens its own on its worker.
 final class LCMSProfile {
     let handle: cmsHPROFILE
 
@@ -30,12 +33,15 @@ final class LCMSProfile {
     var isGrey: Bool { colourSpace == cmsSigGrayData }
     var isCMYK: Bool { colourSpace == cmsSigCmykData }
 
-    /// The profile's description ("sRGB IEC61966-2.1", "Display P3"), for the log.
-    var name: String {
-        var buffer = [CChar](repeating: 0, count: 128)
-        let length = cmsGetProfileInfoASCII(handle, cmsInfoDescription, "en", "US", &buffer, UInt32(buffer.count))
-        guard length > 0 else { return "unnamed profile" }
-        return CText.string(buffer)
+    /// The profile's description tag ("sRGB IEC61966-2.1", "Display P3", v2 or v4), in English where it
+    /// has several, whatever its length; nil when it has none or only blanks.
+    var description: String? {
+        let needed = cmsGetProfileInfoASCII(handle, cmsInfoDescription, "en", "US", nil, 0)
+        guard needed > 1 else { return nil }
+        var text = [CChar](repeating: 0, count: Int(needed))
+        cmsGetProfileInfoASCII(handle, cmsInfoDescription, "en", "US", &text, needed)
+        let description = CText.string(text).trimmingCharacters(in: .whitespacesAndNewlines)
+        return description.isEmpty ? nil : description
     }
 }
 

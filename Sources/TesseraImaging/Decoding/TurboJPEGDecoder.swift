@@ -49,7 +49,7 @@ public struct TurboJPEGDecoder: ImageDecoding {
             guard !overflow else { throw ImageLoadError.Reason.decodeFailed("JPEG dimensions overflow") }
 
             let cmyk = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
-            let colour = JPEGColour.read(src)
+            let colour = JPEGColour.read(raw)
             let pixelFormat = cmyk ? TJPF_CMYK : TJPF_BGRA
             var rc: Int32 = 0
             let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in

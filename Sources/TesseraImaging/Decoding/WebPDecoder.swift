@@ -55,15 +55,18 @@ public struct WebPDecoder: ImageDecoding {
             }
             guard status == VP8_STATUS_OK else { throw Self.reason(for: status) }
             var pixels = PixelBuffer(width: output.width, height: output.height, bytes: bytes)
-            pixels.colourProfile = Self.iccProfile(base, count: raw.count)
+            pixels.colourProfile = Self.iccProfile(raw)
             return pixels
         }
     }
 
-    /// The ICCP chunk's profile, through libwebp's demuxer (only extended, VP8X, files carry one).
-    static func iccProfile(_ base: UnsafePointer<UInt8>, count: Int) -> [UInt8]? {
-        var data = WebPData(bytes: base, size: count)
-        guard let demuxer = WebPDemux(&data) else { return nil }
+    /// The ICCP chunk's profile, through libwebp's demuxer: only an extended (VP8X) file whose header
+    /// says it has one carries it, as browsers read it. Parsed as a partial file, so one cut short after
+    /// the chunk still names it in the information overlay (decoding such a file fails on its own).
+    static func iccProfile(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard !bytes.isEmpty, let base = bytes.bindMemory(to: UInt8.self).baseAddress else { return nil }
+        var data = WebPData(bytes: base, size: bytes.count)
+        guard let demuxer = WebPDemuxPartial(&data, nil) else { return nil }
         defer { WebPDemuxDelete(demuxer) }
         guard WebPDemuxGetI(demuxer, WEBP_FF_FORMAT_FLAGS) & UInt32(ICCP_FLAG.rawValue) != 0 else { return nil }
         var chunk = WebPChunkIterator()
