@@ -59,16 +59,20 @@ let package = Package(
         // Remote images: the download table over URLSession (FoundationNetworking), with a disk cache.
         .target(name: "TesseraRemote",
                 dependencies: ["TesseraCore", "TesseraImaging", .product(name: "Logging", package: "swift-log")]),
+        // The benchmarks beside the product: `tessera bench`'s runners, their statistics and tables.
+        .target(name: "TesseraBench", dependencies: ["TesseraCore", "TesseraImaging"]),
         .executableTarget(name: "tessera",
-                          dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore",
+                          dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraBench",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")]),
 
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
         // CPNG, CLCMS2 and CZlib: fixtures written with libpng and zlib, and colour references and test
-        // profiles made with lcms2, apart from the code under test.
+        // profiles made with lcms2, apart from the code under test. TesseraBench: its seeded random
+        // generator, for noise that is the same on every run.
         .testTarget(name: "TesseraImagingTests",
-                    dependencies: ["TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG", "CLCMS2", "CZlib"]),
+                    dependencies: ["TesseraImaging", "TesseraCore", "TesseraBench", "TesseraTestSupport", "CPNG", "CLCMS2",
+                                   "CZlib"]),
         // TesseraImaging: PNGs for SDL_image to read, from the product's own writer.
         .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
         // CX11: a test sets the root window's colour profile on Xvfb as colord would.
@@ -77,6 +81,9 @@ let package = Package(
                                    "CX11"]),
         .testTarget(name: "TesseraRemoteTests",
                     dependencies: ["TesseraRemote", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
+        // TesseraUI: the viewer's script parser, which the scroll bench's inputs must pass.
+        .testTarget(name: "TesseraBenchTests",
+                    dependencies: ["TesseraBench", "TesseraCore", "TesseraImaging", "TesseraUI", "TesseraTestSupport"]),
         // Runs the built binary; depending on it makes `swift test` build it first.
         .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraTestSupport"]),
         // What several test targets share: the loopback HTTP server, the sample images, Deep Zoom fixtures,

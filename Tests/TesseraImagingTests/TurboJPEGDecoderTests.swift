@@ -1,5 +1,6 @@
 import CTurboJPEG
 import Foundation
+import TesseraBench
 import TesseraCore
 @testable import TesseraImaging
 import XCTest
