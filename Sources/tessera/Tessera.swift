@@ -55,6 +55,8 @@ struct RunOptions: ParsableArguments {
     var report: String?
     @Option(help: "Device pixels per point (HiDPI); default: ask the window.")
     var pixelScale: Double?
+    @Flag(help: "Show pixels as decoded, not converted from the image's colour profile to the display's (X11's _ICC_PROFILE, else sRGB).")
+    var noColourManagement = false
     @Flag(help: ArgumentHelp("Put every frame's time in the report (for plots).", visibility: .hidden))
     var frameTimes = false
     @Flag(help: "Log more (also TESSERA_LOG=debug).")
@@ -94,6 +96,7 @@ struct RunOptions: ParsableArguments {
         options.screenshotPath = screenshot
         options.report = report.map { ReportOptions(path: $0, frameTimes: frameTimes) }
         options.pixelScale = pixelScale
+        options.colourManagement = !noColourManagement
     }
 }
 
