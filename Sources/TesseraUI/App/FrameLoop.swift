@@ -47,6 +47,7 @@ struct FrameLoop {
     /// with neither script nor limit) the screen is idle.
     func run(_ screen: FrameLoopScreen) throws -> Result {
         let player = script.map(ScriptPlayer.init)
+        let input = InputReader(wakeType: system.wakeEventType)
         var result = Result()
         var lastFrameWasIdle = false
         while !screen.wantsToQuit {
@@ -55,7 +56,7 @@ struct FrameLoop {
             let idle = result.frames > 0 && screen.isIdle(now: clock.now())
             // An idle interactive viewer sleeps until input or a worker wakes it; otherwise poll.
             let wait: Int32? = (!headless && idle && lastFrameWasIdle) ? 500 : nil
-            var events = InputEvent.poll(wakeType: system.wakeEventType, waitMs: wait)
+            var events = input.poll(waitMs: wait)
             let frameStart = clock.now()
             if let player {
                 events += player.events(screen.scriptContext(now: frameStart, idle: idle))

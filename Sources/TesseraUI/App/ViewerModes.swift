@@ -114,8 +114,10 @@ final class ViewerModes {
             parts.carouselView.prepareCellTextures()
             return
         }
-        if case .keyDown(.character("f"), _) = event {
-            parts.window.switchFullscreen(!parts.window.isFullscreen)
+        if case .keyDown(let combo, _) = event {
+            let view: KeyBindings.View = mode == .strip ? .strip : .single
+            guard let action = parts.options.keyBindings.action(for: combo, in: view) else { return }
+            perform(action, now: now)
             return
         }
         switch mode {
@@ -126,21 +128,6 @@ final class ViewerModes {
 
     private func handleStrip(_ event: InputEvent, now: Duration) {
         switch event {
-        case .keyDown(let key, _):
-            switch key {
-            case .left, .character("h"): model.moveSelection(columns: -1, time: now)
-            case .right, .character("l"), .space: model.moveSelection(columns: 1, time: now)
-            case .up, .character("k"): model.moveSelection(rows: -1, time: now)
-            case .down, .character("j"): model.moveSelection(rows: 1, time: now)
-            case .pageUp: model.moveSelection(pages: -1, time: now)
-            case .pageDown: model.moveSelection(pages: 1, time: now)
-            case .home, .character("g"): model.selectFirst(time: now)
-            case .end, .character("G"): model.selectLast(time: now)
-            case .enter: openSelected(now: now)
-            case .escape, .character("q"): wantsToQuit = true
-            case .character("i"): parts.carouselView.showsOverlay.toggle()
-            default: break
-            }
         case .mouseDown(.left, let x, let y, let clicks):
             if clicks >= 2, let index = model.index(atViewportX: x, y: y) {
                 model.selectWithoutScrolling(index)
@@ -172,8 +159,41 @@ final class ViewerModes {
         updateTitle()
     }
 
+    private func perform(_ action: ViewerAction, now: Duration) {
+        if action == .fullscreen {
+            parts.window.switchFullscreen(!parts.window.isFullscreen)
+            return
+        }
+        switch mode {
+        case .strip:
+            switch action {
+            case .left: model.moveSelection(columns: -1, time: now)
+            case .right: model.moveSelection(columns: 1, time: now)
+            case .up: model.moveSelection(rows: -1, time: now)
+            case .down: model.moveSelection(rows: 1, time: now)
+            case .next: model.select(model.selectedIndex + 1, time: now)
+            case .previous: model.select(model.selectedIndex - 1, time: now)
+            case .pageBack: model.moveSelection(pages: -1, time: now)
+            case .pageForward: model.moveSelection(pages: 1, time: now)
+            case .first: model.selectFirst(time: now)
+            case .last: model.selectLast(time: now)
+            case .open: openSelected(now: now)
+            case .quit: wantsToQuit = true
+            case .info: parts.carouselView.showsOverlay.toggle()
+            default: break
+            }
+            updateTitle()
+        case .detail:
+            act(on: detail?.perform(action, now: now), now: now)
+        }
+    }
+
     private func handleDetail(_ event: InputEvent, now: Duration) {
-        switch detail?.handle(event, now: now) {
+        act(on: detail?.handle(event, now: now), now: now)
+    }
+
+    private func act(on request: TiledViewAction?, now: Duration) {
+        switch request {
         case .close: closeDetail(now: now)
         case .quit: wantsToQuit = true
         case .showPrevious: stepDetail(by: -1, now: now)

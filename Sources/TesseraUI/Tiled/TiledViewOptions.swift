@@ -36,10 +36,10 @@ public struct TiledViewOptions: Sendable {
 
 /// What the tiled view asks its host to do.
 public enum TiledViewAction: Equatable, Sendable {
-    /// Esc or Enter: leave the view (back to the strip; quits the standalone view).
+    /// Leave the view (back to the strip; quits the standalone view).
     case close
     /// q: quit the application.
     case quit
-    /// PageUp / PageDown / Space: the host may show the neighbouring image.
+    /// The host may show the neighbouring image.
     case showPrevious, showNext
 }

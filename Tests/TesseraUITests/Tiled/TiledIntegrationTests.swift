@@ -25,8 +25,8 @@ final class TiledIntegrationTests: XCTestCase {
 
     func testZoomAndPanCommands() throws {
         let script = try InputScript.parse("zoom in\nzoom OUT\nzoom fit\nzoom 100\npan 300 -40 0.1\n")
-        XCTAssertEqual(script.commands, [.key(.character("+")), .key(.character("-")), .key(.character("0")),
-                                         .key(.character("1")), .pan(dx: 300, dy: -40, seconds: 0.1)])
+        XCTAssertEqual(script.commands, [.key(KeyCombo(typed: "+")!), .key(KeyCombo(typed: "-")!), .key(KeyCombo(typed: "0")!),
+                                         .key(KeyCombo(typed: "1")!), .pan(dx: 300, dy: -40, seconds: 0.1)])
         XCTAssertThrowsError(try InputScript.parse("zoom sideways"))
 
         // A pan drags from the centre by the opposite amount and holds still before letting go.
