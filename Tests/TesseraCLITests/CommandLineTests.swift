@@ -1,4 +1,5 @@
 import Foundation
+import TesseraCore
 import TesseraTestSupport
 import XCTest
 
@@ -76,11 +77,20 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("not a built-in script"), result.stderr)
     }
 
-    func testHelpListsTheKeys() throws {
+    func testHelpListsEveryKeyOfTheTableGroupedByView() throws {
         let result = try run(["browse", "--help"])
         XCTAssertEqual(result.status, 0)
-        for key in ["Left/Right", "PageUp/PageDown", "Home/End", "Enter", "Esc", "fullscreen", "q "] {
+        for key in ["Left, h", "Right, l", "PageUp", "PageDown", "g, Home", "G, End", "Enter", "Esc", "fullscreen", "q ",
+                    "ctrl+x", "Delete", "ctrl+z", "Both views:", "Strip:", "Single view:"] {
             XCTAssertTrue(result.stdout.contains(key), "help mentions \(key)")
+        }
+        // Every line of the one key table, in the order the table gives.
+        var rest = Substring(result.stdout)
+        for section in KeyBindings.defaults.helpSections {
+            for line in [section.title + ":"] + section.lines.map({ "\($0.keys) " }) {
+                guard let found = rest.range(of: line) else { return XCTFail("help lacks \(line)\n\(result.stdout)") }
+                rest = rest[found.upperBound...]
+            }
         }
     }
 

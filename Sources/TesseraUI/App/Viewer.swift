@@ -9,6 +9,7 @@ public final class Viewer {
     private let options: ViewerOptions
     private let parts: ViewerWiring
     private let modes: ViewerModes
+    private let commands: ViewerCommands
     private let clock = MonotonicClock()
     private var recorder = FrameRecorder()
 
@@ -16,12 +17,15 @@ public final class Viewer {
         self.options = options
         parts = try ViewerWiring(options: options)
         modes = ViewerModes(parts: parts)
+        commands = ViewerCommands(parts: parts, modes: modes)
     }
 
     /// Runs until the user quits, the script ends, or the frame limit is reached.
     @discardableResult
     public func run() throws -> RunReport {
         let result = try FrameLoop(system: parts.system, renderer: parts.renderer, clock: clock, options: options).run(self)
+        // A key-handler still running is not left behind.
+        parts.keyHandler.cancel()
         let report = makeReport(result)
         if let path = options.reportPath { try report.write(to: path) }
         return report
@@ -33,6 +37,9 @@ public final class Viewer {
         report.addFrames(result)
         report.items = model.items.count
         report.fileChanges = modes.fileChangesApplied
+        report.mode = modes.mode == .strip ? "strip" : "single"
+        report.selectedItem = model.selectedItem?.path
+        report.markedItems = model.marks.marked(in: model.items).map(\.path)
         report.errors = model.knownFailures.map { .init(item: $0.item.path, reason: $0.failure.shortText) }
         if let remote = parts.remote {
             let counters = remote.counterValues
@@ -64,16 +71,25 @@ public final class Viewer {
 extension Viewer: FrameLoopScreen {
     var wantsToQuit: Bool { modes.wantsToQuit }
 
-    func isIdle(now: Duration) -> Bool { modes.isIdle(now: now) }
+    func isIdle(now: Duration) -> Bool { modes.isIdle(now: now) && commands.isIdle(now: now) }
 
     func scriptContext(now: Duration, idle: Bool) -> ScriptContext { modes.scriptContext(now: now, idle: idle) }
 
-    func handle(_ event: InputEvent, now: Duration) { modes.handle(event, now: now) }
+    func handle(_ event: InputEvent, now: Duration) {
+        if case .keyDown(let combo, _) = event {
+            commands.handle(combo, now: now)
+        } else {
+            modes.handle(event, now: now)
+        }
+    }
 
     func renderFrame(now: Duration) {
         modes.applyFileChanges(now: now)
+        commands.update(now: now)
         let timed = options.recordsFrameTimes
-        let phases = modes.drawFrame(now: now, clock: clock, timed: timed)
+        let phases = modes.drawFrame(now: now, clock: clock, timed: timed) {
+            parts.overlay.draw(commands.overlayContent(now: now, information: parts.information), scale: parts.model.pixelScale)
+        }
         // Every frame, the zoom view's too, so the timeline's columns stay in step with its frames.
         if timed { recorder.record(phases, placeholderCellFrames: parts.carouselView.placeholderCellFrames) }
     }

@@ -1,9 +1,11 @@
 import TesseraCore
+import TesseraImaging
 import TesseraSDL
 
-/// Which view has the window, the strip or one image alone and zoomable (Enter), and where input goes:
-/// keys and the mouse to the view shown, file changes to the strip (the single view follows its image),
-/// the window title to what is selected. Main thread only.
+/// Which view has the window, the strip or one image alone and zoomable, and what moves between them: the
+/// image shown alone follows the selection (steps, file changes, turns), the one the slideshow shows next
+/// is opened ahead, the mouse goes to the view shown, the window title names the selection. What keys do
+/// is `ViewerCommands`' business. Main thread only.
 final class ViewerModes {
     enum Mode { case strip, detail }
 
@@ -20,6 +22,11 @@ final class ViewerModes {
     private let parts: ViewerWiring
     private var model: CarouselModel { parts.model }
     private var pointScale: Double
+    /// The item `detail` shows, as it was when opened: a change to it (a new version, a turn) reopens it.
+    private var detailItem: CarouselItem?
+    /// The image the slideshow shows next, opened ahead (updated each frame, never drawn) so that it is
+    /// decoded by the time it is shown.
+    private var upcoming: (item: CarouselItem, view: TiledImageView)?
     /// The selection the window title names.
     private var titledSelection: Int?
     /// Mouse press bookkeeping to tell a click from a drag.
@@ -31,13 +38,19 @@ final class ViewerModes {
         updateTitle()
     }
 
+    /// Which bindings apply.
+    var view: KeyBindings.View { mode == .strip ? .strip : .single }
+
     /// The figures of every zoomable view shown, the open one included.
     var detailMetrics: [TiledViewMetrics] { closedDetailMetrics + (detail.map { [$0.metrics] } ?? []) }
 
+    func quit() { wantsToQuit = true }
+
     // MARK: Frame
 
-    /// Updates and draws the view shown; when `timed`, returns how long each phase took by `clock`.
-    func drawFrame(now: Duration, clock: MonotonicClock, timed: Bool) -> FramePhases {
+    /// Updates and draws the view shown, then `overlay` over it; when `timed`, returns how long each phase
+    /// took by `clock`.
+    func drawFrame(now: Duration, clock: MonotonicClock, timed: Bool, overlay: () -> Void) -> FramePhases {
         switch mode {
         case .strip:
             let started = timed ? clock.now() : now
@@ -49,16 +62,20 @@ final class ViewerModes {
             parts.carouselView.uploadPending(now: now, frameElapsedMs: (updated - now).seconds * 1000)
             let uploaded = timed ? clock.now() : updated
             parts.carouselView.render(now: now)
+            overlay()
             guard timed else { return FramePhases() }
             return FramePhases(updateMs: (updated - started).seconds * 1000, uploadMs: (uploaded - updated).seconds * 1000,
                                drawMs: (clock.now() - uploaded).seconds * 1000)
         case .detail:
             // The strip's finished decodes wait in its pipeline's inbox for its next update.
             detail?.pixelScale = pointScale
+            upcoming?.view.pixelScale = pointScale
             let started = timed ? clock.now() : now
             detail?.update(now: now)
+            upcoming?.view.update(now: now)
             let updated = timed ? clock.now() : now
             detail?.render(now: now)
+            overlay()
             guard timed else { return FramePhases() }
             return FramePhases(updateMs: (updated - started).seconds * 1000, uploadMs: 0,
                                drawMs: (clock.now() - updated).seconds * 1000)
@@ -68,7 +85,7 @@ final class ViewerModes {
     func isIdle(now: Duration) -> Bool {
         switch mode {
         case .strip: return !model.isAnimating(now: now)
-        case .detail: return detail?.isIdle(now: now) ?? true
+        case .detail: return (detail?.isIdle(now: now) ?? true) && (upcoming?.view.isIdle(now: now) ?? true)
         }
     }
 
@@ -84,27 +101,39 @@ final class ViewerModes {
                              isAtStart: model.scroll.offset <= 0.5, isAtEnd: model.scroll.offset >= model.scroll.maxOffset - 0.5)
     }
 
-    // MARK: File changes
+    // MARK: Changes to the items
 
-    /// Hands what the watcher saw to the strip; the single-image view follows its image: reloaded when it
-    /// changed, the next image when it was deleted.
+    /// Hands what the watcher saw to the strip.
     func applyFileChanges(now: Duration) {
         let changes = parts.fileChanges.drain()
         guard !changes.isEmpty else { return }
         fileChangesApplied += changes.count
-        let shownItem = model.items.indices.contains(model.selectedIndex) ? model.items[model.selectedIndex] : nil
+        apply(changes, now: now)
+    }
+
+    /// Applies changes to the items, from the watcher or from the viewer's own actions (which do not wait
+    /// for the watcher: it may be off, or late); the single view follows its image.
+    func apply(_ changes: [ItemChange], now: Duration) {
+        guard !changes.isEmpty else { return }
         model.apply(changes)
+        itemsChanged(now: now)
+    }
+
+    /// After the items changed (in content, turn, order or number): the single view follows the selected
+    /// image, reloaded when it changed, the next one when it went; the title follows too.
+    func itemsChanged(now: Duration) {
         updateTitle()
         guard mode == .detail else { return }
         if model.items.isEmpty {
-            closeDetail(now: now)
-        } else if model.items[model.selectedIndex] != shownItem {
+            close(now: now)
+        } else if model.selectedItem != detailItem {
             showDetail(model.selectedIndex, now: now)
         }
     }
 
     // MARK: Input
 
+    /// Everything but keys, which `ViewerCommands` reads: the window, the mouse and the wheel.
     func handle(_ event: InputEvent, now: Duration) {
         if case .quit = event { wantsToQuit = true; return }
         if case .resized = event {
@@ -114,15 +143,9 @@ final class ViewerModes {
             parts.carouselView.prepareCellTextures()
             return
         }
-        if case .keyDown(let combo, _) = event {
-            let view: KeyBindings.View = mode == .strip ? .strip : .single
-            guard let action = parts.options.keyBindings.action(for: combo, in: view) else { return }
-            perform(action, now: now)
-            return
-        }
         switch mode {
         case .strip: handleStrip(event, now: now)
-        case .detail: handleDetail(event, now: now)
+        case .detail: _ = detail?.handle(event, now: now)
         }
     }
 
@@ -131,7 +154,7 @@ final class ViewerModes {
         case .mouseDown(.left, let x, let y, let clicks):
             if clicks >= 2, let index = model.index(atViewportX: x, y: y) {
                 model.selectWithoutScrolling(index)
-                openSelected(now: now)
+                open(now: now)
                 return
             }
             press = (x, y, false)
@@ -159,52 +182,28 @@ final class ViewerModes {
         updateTitle()
     }
 
-    private func perform(_ action: ViewerAction, now: Duration) {
-        if action == .fullscreen {
-            parts.window.switchFullscreen(!parts.window.isFullscreen)
-            return
+    /// A key's action that belongs to the view shown: moving in the strip, zooming and panning alone. In
+    /// the single view, returns what the view asks of its host (a step, closing, quitting).
+    func perform(_ action: ViewerAction, now: Duration) -> TiledViewAction? {
+        guard mode == .strip else { return detail?.perform(action, now: now) }
+        switch action {
+        case .left: model.moveSelection(columns: -1, time: now)
+        case .right: model.moveSelection(columns: 1, time: now)
+        case .up: model.moveSelection(rows: -1, time: now)
+        case .down: model.moveSelection(rows: 1, time: now)
+        case .pageBack: model.moveSelection(pages: -1, time: now)
+        case .pageForward: model.moveSelection(pages: 1, time: now)
+        case .open: open(now: now)
+        default: break
         }
-        switch mode {
-        case .strip:
-            switch action {
-            case .left: model.moveSelection(columns: -1, time: now)
-            case .right: model.moveSelection(columns: 1, time: now)
-            case .up: model.moveSelection(rows: -1, time: now)
-            case .down: model.moveSelection(rows: 1, time: now)
-            case .next: model.select(model.selectedIndex + 1, time: now)
-            case .previous: model.select(model.selectedIndex - 1, time: now)
-            case .pageBack: model.moveSelection(pages: -1, time: now)
-            case .pageForward: model.moveSelection(pages: 1, time: now)
-            case .first: model.selectFirst(time: now)
-            case .last: model.selectLast(time: now)
-            case .open: openSelected(now: now)
-            case .quit: wantsToQuit = true
-            case .info: parts.carouselView.showsOverlay.toggle()
-            default: break
-            }
-            updateTitle()
-        case .detail:
-            act(on: detail?.perform(action, now: now), now: now)
-        }
-    }
-
-    private func handleDetail(_ event: InputEvent, now: Duration) {
-        act(on: detail?.handle(event, now: now), now: now)
-    }
-
-    private func act(on request: TiledViewAction?, now: Duration) {
-        switch request {
-        case .close: closeDetail(now: now)
-        case .quit: wantsToQuit = true
-        case .showPrevious: stepDetail(by: -1, now: now)
-        case .showNext: stepDetail(by: 1, now: now)
-        case nil: break
-        }
+        updateTitle()
+        return nil
     }
 
     // MARK: Modes
 
-    private func openSelected(now: Duration) {
+    /// The selected image alone (Enter); on an error cell, tries it again instead.
+    func open(now: Duration) {
         guard !model.items.isEmpty else { return }
         let index = model.selectedIndex
         if let cell = model.visibleCells.first(where: { $0.index == index }), case .failed = cell.content {
@@ -214,51 +213,95 @@ final class ViewerModes {
         if showDetail(index, now: now) { mode = .detail }
     }
 
-    /// The zoomable view of item `index`, starting from the strip's cell image while tiles load. The
-    /// strip's queued decodes are dropped meanwhile, so tile loads get the workers.
-    @discardableResult
-    private func showDetail(_ index: Int, now: Duration) -> Bool {
-        let item = model.items[index]
-        var path = item.path
-        if item.isRemote {
-            // A download opens from its cached copy; one not here yet is not opened.
-            guard case .ready(let localPath, _)? = parts.remote?.state(of: item.path) else { return false }
-            path = localPath
+    /// Selects item `index`: in the single view, shows it there (from the strip's cell image while it
+    /// loads); in the strip, scrolls to it.
+    func go(to index: Int, now: Duration) {
+        guard model.items.indices.contains(index) else { return }
+        switch mode {
+        case .strip:
+            model.select(index, time: now)
+        case .detail:
+            guard index != model.selectedIndex || detail == nil else { return }
+            model.select(index, time: now, animated: false)
+            showDetail(index, now: now)
         }
-        if let old = detail { closedDetailMetrics.append(old.metrics) }
-        parts.pipeline.retainOnly([])
-        var tiled = TiledViewOptions()
-        tiled.fade = model.fade
-        tiled.pixelLimit = parts.options.pixelLimit
-        detail = TiledImageView(path: path, displayName: item.displayName, renderer: parts.renderer, text: parts.text,
-                                assets: parts.assets, options: tiled, pixelScale: pointScale, now: now,
-                                preview: model.cachedImage(for: index), waker: parts.system.waker)
-        return true
-    }
-
-    private func stepDetail(by delta: Int, now: Duration) {
-        let index = min(max(0, model.selectedIndex + delta), model.items.count - 1)
-        guard index != model.selectedIndex else { return }
-        model.select(index, time: now, animated: false)
-        showDetail(index, now: now)
         updateTitle()
     }
 
-    private func closeDetail(now: Duration) {
+    /// Back to the strip, scrolled to show the image that was shown alone.
+    func close(now: Duration) {
         mode = .strip
         if let detail { closedDetailMetrics.append(detail.metrics) }
         detail = nil
+        detailItem = nil
+        upcoming = nil
+        model.select(model.selectedIndex, time: now, animated: false)
         model.refreshVisibleCells()
         updateTitle()
     }
 
+    /// The zoomable view of item `index`, starting from the strip's cell image while tiles load (or the
+    /// slideshow's view of it, opened ahead). The strip's queued decodes are dropped meanwhile, so tile
+    /// loads get the workers.
+    @discardableResult
+    private func showDetail(_ index: Int, now: Duration) -> Bool {
+        let item = model.items[index]
+        if let old = detail { closedDetailMetrics.append(old.metrics) }
+        parts.pipeline.retainOnly([])
+        if let upcoming, upcoming.item == item {
+            detail = upcoming.view
+            self.upcoming = nil
+        } else {
+            guard let view = makeView(of: index, now: now) else { return false }
+            detail = view
+        }
+        detailItem = item
+        return true
+    }
+
+    /// A zoomable view of item `index`; nil for a download not here yet.
+    private func makeView(of index: Int, now: Duration) -> TiledImageView? {
+        let item = model.items[index]
+        var path = item.path
+        if item.isRemote {
+            // A download opens from its cached copy; one not here yet is not opened.
+            guard case .ready(let localPath, _)? = parts.remote?.state(of: item.path) else { return nil }
+            path = localPath
+        }
+        var tiled = TiledViewOptions()
+        tiled.fade = model.fade
+        tiled.pixelLimit = parts.options.pixelLimit
+        tiled.turn = ImageOrientation(rawValue: item.sessionOrientation) ?? .up
+        return TiledImageView(path: path, displayName: item.displayName, renderer: parts.renderer, text: parts.text,
+                              assets: parts.assets, options: tiled, pixelScale: pointScale, now: now,
+                              preview: model.cachedImage(for: index), waker: parts.system.waker)
+    }
+
+    // MARK: Slideshow
+
+    /// Opens item `index` ahead, unless it is open already: the slideshow's next image.
+    func prepareUpcoming(_ index: Int, now: Duration) {
+        guard mode == .detail, model.items.indices.contains(index) else { return }
+        let item = model.items[index]
+        if upcoming?.item == item || (index == model.selectedIndex && detailItem == item) { return }
+        upcoming = makeView(of: index, now: now).map { (item, $0) }
+    }
+
+    /// Whether item `index` is opened ahead and shows sharp (or failed, which the slideshow shows too).
+    func isReadyToShow(_ index: Int) -> Bool {
+        guard let upcoming, model.items.indices.contains(index), upcoming.item == model.items[index] else { return false }
+        return upcoming.view.isSharp || upcoming.view.errorText != nil
+    }
+
+    /// The slideshow stopped: its next image need not load.
+    func dropUpcoming() { upcoming = nil }
+
     private func updateTitle() {
         titledSelection = model.selectedIndex
-        guard !model.items.isEmpty else {
+        guard let item = model.selectedItem else {
             parts.window.setTitle("No images - Tessera")
             return
         }
-        let item = model.items[model.selectedIndex]
         parts.window.setTitle("\(item.displayName) (\(model.selectedIndex + 1)/\(model.items.count)) - Tessera")
     }
 }

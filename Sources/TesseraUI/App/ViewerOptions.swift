@@ -38,6 +38,10 @@ public struct ViewerOptions: Sendable {
     public var keyBindings = KeyBindings.defaults
     /// How long the slideshow shows each image.
     public var slideshowDelay: Duration = .seconds(5)
+    /// Start with the slideshow, in the single view.
+    public var startsSlideshow = false
+    /// Paths go to the key-handler separated by NUL instead of newlines (nsxiv's `-0`).
+    public var nulSeparated = false
 
     public init(items: [CarouselItem]) { self.items = items }
 }

@@ -74,7 +74,7 @@ public final class TiledImageView {
         if let preview { backdrop = TiledBackdrop(preview, renderer: renderer) }
         opener = TiledImageOpener(.init(path: path, decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit,
                                         maxTextureSize: renderer.maxTextureSize, pyramidCache: options.pyramidCache,
-                                        policy: options.policy),
+                                        policy: options.policy, turn: options.turn),
                                   onEvent: { waker?.wake() })
     }
 

@@ -101,8 +101,9 @@ final class TiledIntegrationTests: XCTestCase {
         // In the strip, the window's corner is background.
         let (strip, _) = try run("wait-idle\n")
         XCTAssertFalse(strip.pixel(x: 640, y: 20).isClose(to: blue))
-        // Right, Enter: the second image fills the window height (800x600 fitted in 1280x720).
-        let (opened, report) = try run("wait-idle\nkey right\nwait 0.3\nkey enter\nwait 0.05\nwait-idle\n")
+        // Right, Enter: the second image fills the window height (800x600 fitted in 1280x720); i twice
+        // turns the overlay's name bar off, to see the bottom rows.
+        let (opened, report) = try run("wait-idle\nkey right\nwait 0.3\nkey enter\nwait 0.05\nwait-idle\nkey i\nkey i\n")
         XCTAssertTrue(opened.pixel(x: 640, y: 20).isClose(to: blue), "\(opened.pixel(x: 640, y: 20))")
         XCTAssertTrue(opened.pixel(x: 640, y: 700).isClose(to: blue))
         XCTAssertNotNil(report.firstFrameMs)
