@@ -7,14 +7,16 @@ import TesseraSDL
 /// input goes is `ViewerModes`'s; this type runs the frames and writes the report.
 public final class Viewer {
     private let options: ViewerOptions
-    private let parts: ViewerWiring
-    private let modes: ViewerModes
-    private let commands: ViewerCommands
-    private let clock = MonotonicClock()
+    let parts: ViewerWiring
+    let modes: ViewerModes
+    let commands: ViewerCommands
+    private let clock: any FrameClock
     private var recorder = FrameRecorder()
 
-    public init(options: ViewerOptions) throws {
+    /// - Parameter clock: the time frames run at (tests step it by hand).
+    public init(options: ViewerOptions, clock: any FrameClock = MonotonicClock()) throws {
         self.options = options
+        self.clock = clock
         parts = try ViewerWiring(options: options)
         modes = ViewerModes(parts: parts)
         commands = ViewerCommands(parts: parts, modes: modes)

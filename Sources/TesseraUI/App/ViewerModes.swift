@@ -50,7 +50,7 @@ final class ViewerModes {
 
     /// Updates and draws the view shown, then `overlay` over it; when `timed`, returns how long each phase
     /// took by `clock`.
-    func drawFrame(now: Duration, clock: MonotonicClock, timed: Bool, overlay: () -> Void) -> FramePhases {
+    func drawFrame(now: Duration, clock: any FrameClock, timed: Bool, overlay: () -> Void) -> FramePhases {
         switch mode {
         case .strip:
             let started = timed ? clock.now() : now

@@ -69,9 +69,9 @@ final class ViewerWiring {
                                     uploadBudgetBytes: options.uploadBudgetBytes)
         let wake: @Sendable () -> Void = { waker.wake() }
         let actionQueue = DispatchQueue(label: "tessera.actions", qos: .userInitiated)
-        fileActions = FileActions(trash: Trash(), rotator: LosslessRotator(thumbnails: options.useThumbnailCache ? ThumbnailStore() : nil),
+        fileActions = FileActions(trash: options.trash, rotator: LosslessRotator(thumbnails: options.useThumbnailCache ? ThumbnailStore() : nil),
                                   wake: wake, perform: { actionQueue.async(execute: $0) })
-        keyHandler = KeyHandlerSession(runner: KeyHandlerRunner(), wake: wake)
+        keyHandler = KeyHandlerSession(runner: options.keyHandler, wake: wake)
         let informationQueue = DispatchQueue(label: "tessera.information", qos: .utility)
         information = ImageInformationCache(wake: wake, perform: { informationQueue.async(execute: $0) })
         overlay = OverlayPainter(renderer: renderer, text: text)
