@@ -30,6 +30,12 @@ final class ImageInformationCache {
         self.perform = perform
     }
 
+    /// Whether a read is under way (the overlay waits for it to show).
+    var isReading: Bool {
+        for (key, state) in results.drain() { states[key] = state }
+        return states.values.contains { if case .reading = $0 { true } else { false } }
+    }
+
     /// What is known of the file at `path` in `version`; the first ask starts its read.
     func information(path: String, version: FileVersion?) -> State {
         for (key, state) in results.drain() { states[key] = state }

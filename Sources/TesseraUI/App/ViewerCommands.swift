@@ -226,8 +226,10 @@ final class ViewerCommands {
         }
     }
 
-    /// Whether nothing is due soon: the slideshow's next step wakes the loop on time.
+    /// Whether nothing is due soon: the slideshow's next step wakes the loop on time, and information
+    /// being read for the overlay shows when it comes.
     func isIdle(now: Duration) -> Bool {
+        if overlayLevel == .information, parts.information.isReading { return false }
         guard let due = slideshow.dueAt else { return true }
         return due - now > .milliseconds(500)
     }

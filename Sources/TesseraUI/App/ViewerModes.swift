@@ -29,8 +29,8 @@ final class ViewerModes {
     private var upcoming: (item: CarouselItem, view: TiledImageView)?
     /// The selection the window title names.
     private var titledSelection: Int?
-    /// Mouse press bookkeeping to tell a click from a drag.
-    private var press: (x: Double, y: Double, moved: Bool)?
+    /// The mouse and the wheel over the strip.
+    private var pointer = StripPointerInput()
 
     init(parts: ViewerWiring) {
         self.parts = parts
@@ -144,42 +144,12 @@ final class ViewerModes {
             return
         }
         switch mode {
-        case .strip: handleStrip(event, now: now)
-        case .detail: _ = detail?.handle(event, now: now)
+        case .strip:
+            if pointer.handle(event, model: model, now: now) == .open { open(now: now) }
+            updateTitle()
+        case .detail:
+            _ = detail?.handle(event, now: now)
         }
-    }
-
-    private func handleStrip(_ event: InputEvent, now: Duration) {
-        switch event {
-        case .mouseDown(.left, let x, let y, let clicks):
-            if clicks >= 2, let index = model.index(atViewportX: x, y: y) {
-                model.selectWithoutScrolling(index)
-                open(now: now)
-                return
-            }
-            press = (x, y, false)
-            model.beginDrag(x: x, time: now)
-        case .mouseMotion(let x, let y, let isLeftDown):
-            guard isLeftDown, var current = press else { return }
-            if abs(x - current.x) > 4 || abs(y - current.y) > 4 { current.moved = true }
-            press = current
-            model.drag(x: x, time: now)
-        case .mouseUp(.left, let x, let y):
-            guard let current = press else { return }
-            press = nil
-            model.endDrag(time: now)
-            if !current.moved, let index = model.index(atViewportX: x, y: y) {
-                model.selectWithoutScrolling(index)
-                // A click on an error cell tries again (a download that failed, a file since fixed).
-                if let cell = model.visibleCells.first(where: { $0.index == index }), case .failed = cell.content { model.retry(index) }
-            }
-        case .wheel(let dx, let dy, _, _):
-            // One wheel notch moves about a third of a cell; touchpads send fractions.
-            model.scrollBy((dx - dy) * 120, time: now)
-        default:
-            break
-        }
-        updateTitle()
     }
 
     /// A key's action that belongs to the view shown: moving in the strip, zooming and panning alone. In

@@ -119,6 +119,32 @@ final class MarkSortInfoTests: XCTestCase {
         XCTAssertEqual(viewer.overlay.level, .name)
     }
 
+    /// The information overlay as `--screenshot` writes it, for a person to look at too
+    /// (`TESSERA_TEST_KEEP_FRAMES=/tmp make test`; README's docs/info-overlay.png is such a frame).
+    func testTheInformationOverlayInAScreenshot() throws {
+        let jpeg = try files.halvesJPEG("photo.jpg", top: RGBA(r: 200, g: 30, b: 30), bottom: RGBA(r: 30, g: 30, b: 200))
+        var options = files.options([jpeg, try files.png("b.png", grey)])
+        options.headless = true
+        options.screenshotPath = files.path("frame.png")
+        options.script = try InputScript.parse("wait-idle\nkey i\nwait-idle\n")
+        try Viewer(options: options).run()
+        if let keep = ProcessInfo.processInfo.environment["TESSERA_TEST_KEEP_FRAMES"] {
+            try? FileManager.default.copyItem(atPath: files.path("frame.png"), toPath: "\(keep)/information-overlay.png")
+        }
+        let frame = try SDLImageDecoder().decode(Data(contentsOf: URL(fileURLWithPath: files.path("frame.png"))),
+                                                 format: .png, targetSize: nil)
+        // The panel darkens the window's background at the top left; its six lines of text are light.
+        let darkened = RGBA(r: 8, g: 8, b: 9)
+        XCTAssertGreaterThan(frame.share(of: darkened, in: PixelRect(x: 14, y: 14, width: 120, height: 100), tolerance: 4), 0.5)
+        XCTAssertEqual(frame.share(of: darkened, in: PixelRect(x: 700, y: 14, width: 100, height: 100), tolerance: 4), 0,
+                       "only there")
+        guard Font.defaultPath() != nil else { return }
+        for row in 0..<5 {
+            let line = PixelRect(x: 20, y: 24 + row * 21, width: 300, height: 16)
+            XCTAssertGreaterThan(frame.share(of: RGBA(r: 235, g: 235, b: 240), in: line), 0.005, "line \(row + 1) has text")
+        }
+    }
+
     func testYCopiesThePathAndCapitalYAFileURI() throws {
         let path = try files.png("a b.png", grey)
         let viewer = try ViewerHarness(files.options([path]))

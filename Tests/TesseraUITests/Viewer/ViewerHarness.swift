@@ -135,13 +135,13 @@ final class ViewerFixtures {
 }
 
 extension PixelBuffer {
-    /// The share of pixels in `rect` within 24 of `colour`.
-    func share(of colour: RGBA, in rect: PixelRect) -> Double {
+    /// The share of pixels in `rect` within `tolerance` of `colour`.
+    func share(of colour: RGBA, in rect: PixelRect, tolerance: Int = 24) -> Double {
         var hits = 0, total = 0
         for y in max(0, rect.y)..<min(height, rect.y + rect.height) {
             for x in max(0, rect.x)..<min(width, rect.x + rect.width) {
                 total += 1
-                if pixel(x: x, y: y).isClose(to: colour, tolerance: 24) { hits += 1 }
+                if pixel(x: x, y: y).isClose(to: colour, tolerance: tolerance) { hits += 1 }
             }
         }
         return total == 0 ? 0 : Double(hits) / Double(total)
