@@ -8,7 +8,11 @@ public final class InputReader {
     private var keys = KeyTranslator()
 
     /// `wakeType` is `SDLSystem.wakeEventType`, which becomes `.wake`.
-    public init(wakeType: UInt32) { self.wakeType = wakeType }
+    public init(wakeType: UInt32) {
+        self.wakeType = wakeType
+        // SDL starts text input by default on desktops; printable keys depend on it, so it is asked for.
+        SDL_StartTextInput()
+    }
 
     /// Drains SDL's queue, waiting up to `waitMs` for the first event when asked to.
     public func poll(waitMs: Int32?) -> [InputEvent] {

@@ -2,7 +2,11 @@
 /// sort order, files coming and going) and comes back with a file that leaves and returns (a trash
 /// undone). `-o` writes the marked paths at exit; the key-handler, the trash and the turns act on them.
 public struct ItemMarks: Sendable, Equatable {
-    public private(set) var paths: Set<String> = []
+    public private(set) var paths: Set<String> = [] {
+        didSet { revision &+= 1 }
+    }
+    /// Moves with every change, so what is worked out from the marks can be kept until they change.
+    public private(set) var revision = 0
 
     public init() {}
 

@@ -101,6 +101,15 @@ public final class CarouselModel {
     public var marks = ItemMarks()
     /// Whether item `index` is marked.
     public func isMarked(_ index: Int) -> Bool { list.indices.contains(index) && marks.contains(list[index].path) }
+    /// How many of the items are marked (marks of files no longer shown do not count). Kept until the marks
+    /// or the items change: the overlay asks every frame.
+    public var markedCount: Int {
+        if let cached = markedCountCache, cached.marks == marks.revision, cached.items == list.generation { return cached.count }
+        let count = marks.paths.isEmpty ? 0 : list.items.lazy.filter { self.marks.contains($0.path) }.count
+        markedCountCache = (marks.revision, list.generation, count)
+        return count
+    }
+    private var markedCountCache: (marks: Int, items: Int, count: Int)?
     /// The item selected; nil when the strip is empty.
     public var selectedItem: CarouselItem? { list.indices.contains(selectedIndex) ? list[selectedIndex] : nil }
     /// The index of the item at `path`.

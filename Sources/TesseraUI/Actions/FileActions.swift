@@ -47,6 +47,9 @@ final class FileActions {
     private var undoStack: [UndoEntry] = []
     /// Jobs started and not yet drained.
     private(set) var pending = 0
+    /// Paths on their way to the trash, by job, oldest first: a second Delete before the first is done
+    /// does not ask again (the image is still shown until its job's outcome is applied).
+    private var trashing: [Set<String>] = []
     private static let logger = Logger(label: "tessera.actions")
 
     /// - Parameters:
@@ -66,12 +69,14 @@ final class FileActions {
     func drain() -> [Outcome] {
         let outcomes = results.drain()
         pending -= outcomes.count
+        trashing.removeFirst(min(outcomes.count, trashing.count))
         for outcome in outcomes { if let undo = outcome.undo { undoStack.append(undo) } }
         return outcomes
     }
 
-    private func run(_ job: @escaping @Sendable () -> Outcome) {
+    private func run(trashing paths: Set<String> = [], _ job: @escaping @Sendable () -> Outcome) {
         pending += 1
+        trashing.append(paths)
         let results = results, wake = wake
         perform {
             results.push(job())
@@ -83,8 +88,11 @@ final class FileActions {
 
     /// Moves `paths` to the trash; a file that cannot go stays, and the first reason is shown.
     func trash(_ paths: [String]) {
+        let busy = trashing.reduce(into: Set<String>()) { $0.formUnion($1) }
+        let paths = paths.filter { !busy.contains($0) }
+        guard !paths.isEmpty else { return }
         let trashCan = trashCan
-        run {
+        run(trashing: Set(paths)) {
             let local = paths.filter { !CarouselItem.isRemote($0) }
             var failures = paths.filter(CarouselItem.isRemote).map { "\($0): a download, not a file: not moved to the trash" }
             var moved: [TrashEntry] = []

@@ -78,8 +78,8 @@ extension Viewer: FrameLoopScreen {
     func scriptContext(now: Duration, idle: Bool) -> ScriptContext { modes.scriptContext(now: now, idle: idle) }
 
     func handle(_ event: InputEvent, now: Duration) {
-        if case .keyDown(let combo, _) = event {
-            commands.handle(combo, now: now)
+        if case .keyDown(let combo, let isRepeat) = event {
+            commands.handle(combo, isRepeat: isRepeat, now: now)
         } else {
             modes.handle(event, now: now)
         }

@@ -29,7 +29,9 @@ final class ViewerCommands {
 
     // MARK: Keys
 
-    func handle(_ combo: KeyCombo, now: Duration) {
+    /// A key pressed; `isRepeat` when it is held down. A held key does not trash, turn or undo again and
+    /// again: each of those takes its own press.
+    func handle(_ combo: KeyCombo, isRepeat: Bool = false, now: Duration) {
         if awaitsKeyHandlerKey {
             awaitsKeyHandlerKey = false
             if combo == KeyCombo(key: "Escape") { return }
@@ -37,8 +39,12 @@ final class ViewerCommands {
             return
         }
         guard let action = parts.options.keyBindings.action(for: combo, in: modes.view) else { return }
+        if isRepeat, Self.onePressEach.contains(action) { return }
         perform(action, now: now)
     }
+
+    private static let onePressEach: Set<ViewerAction> = [.trash, .undo, .rotateLeft, .rotateRight, .flipHorizontal,
+                                                          .flipVertical, .keyHandler, .slideshow, .sort]
 
     func perform(_ action: ViewerAction, now: Duration) {
         let selected = model.selectedIndex
@@ -248,7 +254,7 @@ final class ViewerCommands {
         let index = model.selectedIndex
         content.name = item.displayName
         content.position = "\(index + 1) / \(model.items.count)"
-        let markedCount = model.marks.marked(in: model.items).count
+        let markedCount = model.markedCount
         if model.isMarked(index) {
             content.tags.append(markedCount > 1 ? "marked (\(markedCount))" : "marked")
         } else if markedCount > 0 {

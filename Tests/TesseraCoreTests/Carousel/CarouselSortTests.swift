@@ -67,6 +67,13 @@ final class CarouselSortTests: XCTestCase {
                        ["/photos/img4.jpg", "/photos/img1.jpg"])
         model.apply([.removed(path: "/photos/img5.jpg")])
         XCTAssertEqual(model.marks.marked(in: model.items).map(\.path), ["/photos/img4.jpg", "/photos/img1.jpg"])
+        XCTAssertEqual(model.markedCount, 2)
+        model.apply([.removed(path: "/photos/img1.jpg")])
+        XCTAssertEqual(model.markedCount, 1, "a mark of a file not shown does not count")
+        model.apply([.present(path: "/photos/img1.jpg", version: FileVersion(size: 2, modifiedNanoseconds: 5000))])
+        XCTAssertEqual(model.markedCount, 2, "and counts again when the file comes back")
+        model.marks.clear()
+        XCTAssertEqual(model.markedCount, 0)
     }
 
     func testASessionTurnReloadsTheCellWithTheTurnedKey() {

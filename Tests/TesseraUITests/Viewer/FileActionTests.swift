@@ -45,6 +45,21 @@ final class FileActionTests: XCTestCase {
         XCTAssertEqual(viewer.overlay.status?.text, "nothing to undo")
     }
 
+    func testAHeldOrDoubledDeleteTrashesOnce() throws {
+        let paths = try ["a", "b", "c"].map { try files.png("\($0).png", RGBA(r: 100, g: 100, b: 100)) }
+        let viewer = try ViewerHarness(files.options(paths))
+        try viewer.settle()
+        viewer.press("Delete")
+        viewer.press("Delete")
+        viewer.viewer.handle(.keyDown(try KeyCombo(parsing: "Delete"), isRepeat: true), now: viewer.now)
+        try viewer.settle()
+        XCTAssertEqual(viewer.model.items.map(\.path), [paths[1], paths[2]], "one image went")
+        XCTAssertEqual(viewer.overlay.status?.text, "moved a.png to the trash", "and nothing failed")
+        viewer.press("Delete")
+        try viewer.settle()
+        XCTAssertEqual(viewer.model.items.map(\.path), [paths[2]], "a new press takes the next")
+    }
+
     func testDeleteTakesTheMarkedImagesAndAFileThatCannotGoStaysWithItsReason() throws {
         let paths = try ["a", "b", "c", "d"].map { try files.png("\($0).png", RGBA(r: 100, g: 100, b: 100)) }
         let viewer = try ViewerHarness(files.options(paths))
