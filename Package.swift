@@ -54,20 +54,27 @@ let package = Package(
         // Remote images: the download table over URLSession (FoundationNetworking), with a disk cache.
         .target(name: "TesseraRemote",
                 dependencies: ["TesseraCore", "TesseraImaging", .product(name: "Logging", package: "swift-log")]),
+        // The benchmarks beside the product: `tessera bench`'s runners, their statistics and tables.
+        .target(name: "TesseraBench", dependencies: ["TesseraCore", "TesseraImaging"]),
         .executableTarget(name: "tessera",
-                          dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore",
+                          dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraBench",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")]),
 
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
         // CPNG: fixtures written with libpng's own simplified API, apart from the code under test.
-        .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG"]),
+        // TesseraBench: its seeded random generator, for noise that is the same on every run.
+        .testTarget(name: "TesseraImagingTests",
+                    dependencies: ["TesseraImaging", "TesseraCore", "TesseraBench", "TesseraTestSupport", "CPNG"]),
         // TesseraImaging: PNGs for SDL_image to read, from the product's own writer.
         .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
         .testTarget(name: "TesseraUITests",
                     dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG"]),
         .testTarget(name: "TesseraRemoteTests",
                     dependencies: ["TesseraRemote", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
+        // TesseraUI: the viewer's script parser, which the scroll bench's inputs must pass.
+        .testTarget(name: "TesseraBenchTests",
+                    dependencies: ["TesseraBench", "TesseraCore", "TesseraImaging", "TesseraUI", "TesseraTestSupport"]),
         // Runs the built binary; depending on it makes `swift test` build it first.
         .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraTestSupport"]),
         // What several test targets share: the loopback HTTP server, the sample images, Deep Zoom fixtures,

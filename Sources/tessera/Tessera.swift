@@ -20,7 +20,8 @@ func fail(_ message: String, code: Int32 = 1) -> ExitCode {
     return ExitCode(code)
 }
 
-struct Size: ExpressibleByArgument {
+/// WIDTHxHEIGHT on the command line, shown in `--help` the same way.
+struct Size: ExpressibleByArgument, CustomStringConvertible {
     let width: Int
     let height: Int
 
@@ -32,6 +33,8 @@ struct Size: ExpressibleByArgument {
         width = w
         height = h
     }
+
+    var description: String { "\(width)x\(height)" }
 }
 
 /// Options every viewing command shares: window, headless runs and measurement.
@@ -89,8 +92,7 @@ struct RunOptions: ParsableArguments {
         options.frameLimit = frames
         options.script = try loadScript()
         options.screenshotPath = screenshot
-        options.reportPath = report
-        options.recordsFrameTimes = frameTimes
+        options.report = report.map { ReportOptions(path: $0, frameTimes: frameTimes) }
         options.pixelScale = pixelScale
     }
 }
@@ -140,11 +142,11 @@ struct Browse: ParsableCommand {
     var nulSeparated = false
     @Option(help: ArgumentHelp("Start with the slideshow in the single view, showing each image SECONDS.",
                                valueName: "SECONDS"))
-    var slideshow: Double?
+    var slideshow: Seconds?
     @Option(help: "Downloads from one host at a time.")
     var downloadsPerHost = 4
     @Option(help: "Give up on a download after this many seconds without data.")
-    var downloadTimeout = 15.0
+    var downloadTimeout = Seconds(15)
     @Option(help: "Largest download, in MB.")
     var downloadLimitMb = 64
     @Flag(name: .shortAndLong, help: "Include images in subfolders.")
@@ -158,7 +160,7 @@ struct Browse: ParsableCommand {
     @Option(help: "Most decoded images kept in the cache; 0: no count limit, only --cache-mb.")
     var cacheCount = 0
     @Option(help: "Fade-in time of an arriving image, in seconds; 0 turns fading off.")
-    var fade = 0.25
+    var fade = Seconds(0.25)
     @Option(help: "Images to preload ahead of the scroll direction.")
     var preloadAhead = 2
     @Option(help: "Images to preload behind the scroll direction.")
@@ -177,13 +179,13 @@ struct Browse: ParsableCommand {
     func validate() throws {
         if !(1...32).contains(rows) { throw ValidationError("--rows must be between 1 and 32") }
         if cacheMb < 1 { throw ValidationError("--cache-mb must be at least 1") }
-        if !FadeOption.seconds.contains(fade) { throw ValidationError(FadeOption.outOfRange) }
+        if !FadeOption.isValid(fade) { throw ValidationError(FadeOption.outOfRange) }
         if preloadAhead < 0 || preloadBehind < 0 { throw ValidationError("preload counts cannot be negative") }
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64") }
         if !(1...32).contains(downloadsPerHost) { throw ValidationError("--downloads-per-host must be between 1 and 32") }
-        if !(0.1...600).contains(downloadTimeout) { throw ValidationError("--download-timeout must be between 0.1 and 600 seconds") }
+        if !(0.1...600).contains(downloadTimeout.value) { throw ValidationError("--download-timeout must be between 0.1 and 600 seconds") }
         if !(1...4096).contains(downloadLimitMb) { throw ValidationError("--download-limit-mb must be between 1 and 4096") }
-        if let slideshow, !(0.1...86_400).contains(slideshow) {
+        if let slideshow, !(0.1...86_400).contains(slideshow.value) {
             throw ValidationError("--slideshow must be between 0.1 and 86400 seconds")
         }
         if !LoadingStrategies.names.contains(strategy) {
@@ -234,21 +236,21 @@ struct Browse: ParsableCommand {
             options.watch = WatchTargets(folders: targets.folders, files: targets.files, recursive: recursive)
         }
         options.downloads.perHostLimit = downloadsPerHost
-        options.downloads.timeout = .milliseconds(Int((downloadTimeout * 1000).rounded()))
+        options.downloads.timeout = downloadTimeout.duration
         options.downloads.maxBodyBytes = downloadLimitMb << 20
         options.nulSeparated = nulSeparated
         if let slideshow {
-            options.slideshowDelay = .milliseconds(Int((slideshow * 1000).rounded()))
+            options.slideshowDelay = slideshow.duration
             options.startsSlideshow = true
         }
         try display.apply(to: &options)
         do {
             let viewer = try Viewer(options: options)
-            let report = try viewer.run()
+            try viewer.run()
             // Standard output carries nothing else (logs and the key-handler's output go to standard error).
             if outputMarked {
                 let separator = nulSeparated ? "\0" : "\n"
-                FileHandle.standardOutput.write(Data(report.markedItems.map { $0 + separator }.joined().utf8))
+                FileHandle.standardOutput.write(Data(viewer.markedPaths.map { $0 + separator }.joined().utf8))
             }
         } catch let error as ExitCode {
             throw error

@@ -12,10 +12,6 @@ final class ViewerModes {
     private(set) var mode = Mode.strip
     /// The image alone, zoomable; nil in the strip.
     private(set) var detail: TiledImageView?
-    /// Figures of the zoomable views closed so far, for the report.
-    private(set) var closedDetailMetrics: [TiledViewMetrics] = []
-    /// File changes handed to the strip so far, for the report.
-    private(set) var fileChangesApplied = 0
     /// Set when the user or the script asked to quit.
     private(set) var wantsToQuit = false
 
@@ -41,44 +37,41 @@ final class ViewerModes {
     /// Which bindings apply.
     var view: KeyBindings.View { mode == .strip ? .strip : .single }
 
-    /// The figures of every zoomable view shown, the open one included.
-    var detailMetrics: [TiledViewMetrics] { closedDetailMetrics + (detail.map { [$0.metrics] } ?? []) }
-
     func quit() { wantsToQuit = true }
 
     // MARK: Frame
 
-    /// Updates and draws the view shown, then `overlay` over it; when `timed`, returns how long each phase
-    /// took by `clock`.
-    func drawFrame(now: Duration, clock: any FrameClock, timed: Bool, overlay: () -> Void) -> FramePhases {
+    /// Updates and draws the view shown, then `overlay` over it, telling a measured run's observer where
+    /// the frame's time goes. `clock` is the frame loop's: the strip's upload budget may follow the time
+    /// the frame has taken.
+    func drawFrame(now: Duration, clock: any FrameClock, overlay: () -> Void) {
+        let observer = parts.observer
         switch mode {
         case .strip:
-            let started = timed ? clock.now() : now
+            observer?.phaseBegan(.update)
             model.update(now: now)
             // A scroll that came to rest can have moved the selection on screen.
             if model.selectedIndex != titledSelection { updateTitle() }
-            // Read whether timed or not: the upload budget may follow the time the frame has taken so far.
-            let updated = clock.now()
-            parts.carouselView.uploadPending(now: now, frameElapsedMs: (updated - now).seconds * 1000)
-            let uploaded = timed ? clock.now() : updated
+            observer?.phaseEnded(.update)
+            observer?.phaseBegan(.upload)
+            parts.carouselView.uploadPending(now: now, frameElapsedMs: (clock.now() - now).seconds * 1000)
+            observer?.phaseEnded(.upload)
+            observer?.phaseBegan(.draw)
             parts.carouselView.render(now: now)
             overlay()
-            guard timed else { return FramePhases() }
-            return FramePhases(updateMs: (updated - started).seconds * 1000, uploadMs: (uploaded - updated).seconds * 1000,
-                               drawMs: (clock.now() - uploaded).seconds * 1000)
+            observer?.phaseEnded(.draw)
         case .detail:
             // The strip's finished decodes wait in its pipeline's inbox for its next update.
             detail?.pixelScale = pointScale
             upcoming?.view.pixelScale = pointScale
-            let started = timed ? clock.now() : now
+            observer?.phaseBegan(.update)
             detail?.update(now: now)
             upcoming?.view.update(now: now)
-            let updated = timed ? clock.now() : now
+            observer?.phaseEnded(.update)
+            observer?.phaseBegan(.draw)
             detail?.render(now: now)
             overlay()
-            guard timed else { return FramePhases() }
-            return FramePhases(updateMs: (updated - started).seconds * 1000, uploadMs: 0,
-                               drawMs: (clock.now() - updated).seconds * 1000)
+            observer?.phaseEnded(.draw)
         }
     }
 
@@ -107,7 +100,7 @@ final class ViewerModes {
     func applyFileChanges(now: Duration) {
         let changes = parts.fileChanges.drain()
         guard !changes.isEmpty else { return }
-        fileChangesApplied += changes.count
+        parts.observer?.fileChangesApplied(changes.count)
         apply(changes, now: now)
     }
 
@@ -201,7 +194,6 @@ final class ViewerModes {
     /// Back to the strip, scrolled to show the image that was shown alone.
     func close(now: Duration) {
         mode = .strip
-        if let detail { closedDetailMetrics.append(detail.metrics) }
         detail = nil
         detailItem = nil
         upcoming = nil
@@ -216,21 +208,20 @@ final class ViewerModes {
     @discardableResult
     private func showDetail(_ index: Int, now: Duration) -> Bool {
         let item = model.items[index]
-        if let old = detail { closedDetailMetrics.append(old.metrics) }
         parts.pipeline.retainOnly([])
         if let upcoming, upcoming.item == item {
             detail = upcoming.view
             self.upcoming = nil
         } else {
-            guard let view = makeView(of: index, now: now) else { return false }
+            guard let view = makeView(of: index, now: now, observer: parts.observer) else { return false }
             detail = view
         }
         detailItem = item
         return true
     }
 
-    /// A zoomable view of item `index`; nil for a download not here yet.
-    private func makeView(of index: Int, now: Duration) -> TiledImageView? {
+    /// A zoomable view of item `index`, heard by `observer` when measured; nil for a download not here yet.
+    private func makeView(of index: Int, now: Duration, observer: (any RunObserver)?) -> TiledImageView? {
         let item = model.items[index]
         var path = item.path
         if item.isRemote {
@@ -244,7 +235,7 @@ final class ViewerModes {
         tiled.turn = ImageOrientation(rawValue: item.sessionOrientation) ?? .up
         return TiledImageView(path: path, displayName: item.displayName, renderer: parts.renderer, text: parts.text,
                               assets: parts.assets, options: tiled, pixelScale: pointScale, now: now,
-                              preview: model.cachedImage(for: index), waker: parts.system.waker)
+                              preview: model.cachedImage(for: index), waker: parts.system.waker, observer: observer)
     }
 
     // MARK: Slideshow
@@ -254,7 +245,8 @@ final class ViewerModes {
         guard mode == .detail, model.items.indices.contains(index) else { return }
         let item = model.items[index]
         if upcoming?.item == item || (index == model.selectedIndex && detailItem == item) { return }
-        upcoming = makeView(of: index, now: now).map { (item, $0) }
+        // Not measured: a report's zoomable views are those opened to be seen.
+        upcoming = makeView(of: index, now: now, observer: nil).map { (item, $0) }
     }
 
     /// Whether item `index` is opened ahead and shows sharp (or failed, which the slideshow shows too).
