@@ -24,11 +24,17 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         // OpenSSL's libcrypto: MD5 for cache file names (a system library, so a fresh clone compiles no crypto).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Little CMS: colour management (embedded ICC profiles, CMYK, the display's profile) and the
+        // descriptions of profiles for the image information.
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // Cairo's pixel compositor (SIMD): a fading picture mixed over its placeholder on the CPU.
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
-        // Little CMS: colour profiles (their descriptions for the image information).
-        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
-        // zlib: a PNG's iCCP profile is deflated, and a gzipped SVG is told from other gzip by its text.
+        // Xlib: the display's colour profile (a property of the root window).
+        .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
+        // The one C function that reads it through SDL's X11 window info: Xlib's names stay in C.
+        .target(name: "CTesseraX11", dependencies: ["CSDL2", "CX11"]),
+        // zlib: a gzipped SVG is told from other gzip by its text; the tests deflate PNG chunks they write
+        // by hand (libpng links its own for PNG itself).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The decoders of the formats beyond JPEG, PNG and WebP, one library each (docs/FORMATS.md says why).
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
@@ -65,7 +71,7 @@ let package = Package(
         // The only module that imports CSDL2: Swift classes owning SDL's windows, renderers, textures and
         // fonts, its events as a Swift enum, SDL_image's files. No other C type or pointer leaves it.
         .target(name: "TesseraSDL",
-                dependencies: ["TesseraCore", "CSDL2", .product(name: "Logging", package: "swift-log")]),
+                dependencies: ["TesseraCore", "CSDL2", "CTesseraX11", .product(name: "Logging", package: "swift-log")]),
         // Windows, views and the frame loop, drawing through TesseraSDL.
         .target(name: "TesseraUI",
                 dependencies: ["TesseraCore", "TesseraImaging", "TesseraRemote", "TesseraSDL", "CPixman",
@@ -81,15 +87,19 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log")]),
 
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
-        // CPNG: fixtures written with libpng's own simplified API, apart from the code under test.
-        // TesseraBench: its seeded random generator, for noise that is the same on every run. CGIF: GIF
-        // fixtures written with giflib's own encoder.
+        // CPNG, CLCMS2 and CZlib: fixtures written with libpng and zlib, and colour references and test
+        // profiles made with lcms2, apart from the code under test. TesseraBench: its seeded random
+        // generator, for noise that is the same on every run. CGIF: GIF fixtures written with giflib's own
+        // encoder.
         .testTarget(name: "TesseraImagingTests",
-                    dependencies: ["TesseraImaging", "TesseraCore", "TesseraBench", "TesseraTestSupport", "CPNG", "CGIF"]),
+                    dependencies: ["TesseraImaging", "TesseraCore", "TesseraBench", "TesseraTestSupport", "CPNG", "CLCMS2",
+                                   "CZlib", "CGIF"]),
         // TesseraImaging: PNGs for SDL_image to read, from the product's own writer.
         .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
+        // CX11: a test sets the root window's colour profile on Xvfb as colord would.
         .testTarget(name: "TesseraUITests",
-                    dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG"]),
+                    dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG",
+                                   "CX11"]),
         .testTarget(name: "TesseraRemoteTests",
                     dependencies: ["TesseraRemote", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
         // TesseraUI: the viewer's script parser, which the scroll bench's inputs must pass.

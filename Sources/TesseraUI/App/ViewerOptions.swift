@@ -1,4 +1,5 @@
 import TesseraCore
+import TesseraImaging
 import TesseraRemote
 
 /// Everything the viewer needs from the command line.
@@ -29,10 +30,25 @@ public struct ViewerOptions: Sendable {
     /// Read and write the freedesktop thumbnail cache (~/.cache/thumbnails) for cell-sized images. Off unless
     /// asked for (the command line asks), so tests and embedders never write to the user's cache by accident.
     public var useThumbnailCache = false
+    /// Convert images from the colour space they declare to the display's (`--no-colour-management`
+    /// turns it off: pixels are shown as decoded).
+    public var colourManagement = true
     /// Folders and files to watch for changes (inotify); nil watches nothing.
     public var watch: WatchTargets?
     /// How remote (http/https) items are downloaded.
     public var downloads = RemoteImageStore.Configuration()
+    /// Which key does what (a configuration file may change the defaults).
+    public var keyBindings = KeyBindings.defaults
+    /// How long the slideshow shows each image.
+    public var slideshowDelay: Duration = .seconds(5)
+    /// Start with the slideshow, in the single view.
+    public var startsSlideshow = false
+    /// Paths go to the key-handler separated by NUL instead of newlines (nsxiv's `-0`).
+    public var nulSeparated = false
+    /// Where `Delete` moves files: the user's trash (from XDG_DATA_HOME) unless a test names another.
+    public var trash = Trash()
+    /// Who runs the key-handler: the user's (from XDG_CONFIG_HOME) unless a test names another.
+    public var keyHandler = KeyHandlerRunner()
 
     public init(items: [CarouselItem]) { self.items = items }
 }

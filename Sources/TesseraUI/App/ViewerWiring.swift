@@ -19,12 +19,21 @@ final class ViewerWiring {
     let assets: AssetCatalog
     let text: TextCache
     let pipeline: ImagePipeline
+    /// From the images' colour spaces to the display's; nil with colour management off.
+    let colour: ColourConversion?
     /// Downloads of remote items; nil when every item is a file.
     let remote: RemoteImageStore?
     let model: CarouselModel
     let carouselView: CarouselView
     /// What the watcher saw, waiting for the main thread.
     let fileChanges = Inbox<ItemChange>()
+    /// The trash and the turns, and their undo, on a worker.
+    let fileActions: FileActions
+    /// The key-handler, one run at a time.
+    let keyHandler: KeyHandlerSession
+    /// The `i` overlay's information, read on a worker.
+    let information: ImageInformationCache
+    let overlay: OverlayPainter
     /// Watches the browsed folders; nil when not asked for or inotify is unavailable.
     private var watcher: FolderWatcher?
     private let logger = Logger(label: "tessera.viewer")
@@ -43,6 +52,7 @@ final class ViewerWiring {
         text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
         if !text.hasFont { logger.warning("no TrueType font found (install fonts-dejavu-core); text is hidden") }
 
+        colour = DisplayColour.conversion(for: window, enabled: options.colourManagement)
         let waker = system.waker
         let remote = options.items.contains(where: \.isRemote)
             ? RemoteImageStore(configuration: options.downloads, onChange: { waker.wake() }) : nil
@@ -54,7 +64,8 @@ final class ViewerWiring {
         let decodeTimes = DecodeTimeEstimator()
         pipeline = .strip(strategy: strategy, scheduler: scheduler,
                           cacheCountLimit: options.cacheCountLimit, cacheCostLimit: options.cacheLimitBytes,
-                          decodeTimes: decodeTimes, decode: Self.decoder(options: options, remote: remote, logger: logger),
+                          decodeTimes: decodeTimes,
+                          decode: Self.decoder(options: options, colour: colour, remote: remote, logger: logger),
                           waker: { waker.wake() }, observer: observer)
 
         let points = Self.viewportPoints(window: window, renderer: renderer, forcedScale: options.pixelScale)
@@ -63,6 +74,14 @@ final class ViewerWiring {
                               viewportWidth: points.width, viewportHeight: points.height, pixelScale: points.scale)
         carouselView = CarouselView(model: model, renderer: renderer, assets: assets, text: text,
                                     uploadBudgetBytes: options.uploadBudgetBytes, observer: observer)
+        let wake: @Sendable () -> Void = { waker.wake() }
+        let actionQueue = DispatchQueue(label: "tessera.actions", qos: .userInitiated)
+        fileActions = FileActions(trash: options.trash, rotator: LosslessRotator(thumbnails: options.useThumbnailCache ? ThumbnailStore() : nil),
+                                  wake: wake, perform: { actionQueue.async(execute: $0) })
+        keyHandler = KeyHandlerSession(runner: options.keyHandler, wake: wake)
+        let informationQueue = DispatchQueue(label: "tessera.information", qos: .utility)
+        information = ImageInformationCache(wake: wake, perform: { informationQueue.async(execute: $0) })
+        overlay = OverlayPainter(renderer: renderer, text: text)
         // Named UI images and the overlay font load once here, not inside the first frames.
         carouselView.prepareIcons()
         carouselView.prepareCellTextures()
@@ -78,20 +97,25 @@ final class ViewerWiring {
 
     /// The strip's decode of one key, on a worker: a file through the thumbnail cache, a download from its
     /// cached copy. A decode stopped because nobody wants it is no failure; a failure is logged once here.
-    private static func decoder(options: ViewerOptions, remote: RemoteImageStore?, logger: Logger) -> ImagePipeline.Loader {
-        let imageLoader = ImageLoader(decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit)
+    private static func decoder(options: ViewerOptions, colour: ColourConversion?, remote: RemoteImageStore?,
+                                logger: Logger) -> ImagePipeline.Loader {
+        let imageLoader = ImageLoader(decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit, colour: colour)
         let loader = ThumbnailingLoader(loader: imageLoader, store: options.useThumbnailCache ? ThumbnailStore() : nil)
         return { key, cancellation in
             do {
+                // A turn kept for the session comes last: the picture is fitted to the box as it will be
+                // seen, so it is decoded to fit the box turned back.
+                let turn = ImageOrientation(rawValue: key.sessionOrientation) ?? .up
+                let box = key.fittingBox.map(turn.orientedSize)
                 guard CarouselItem.isRemote(key.path) else {
-                    return try loader.load(path: key.path, fitting: key.fittingBox, cancellation: cancellation)
+                    return turn.apply(to: try loader.load(path: key.path, fitting: box, cancellation: cancellation))
                 }
                 // A download is decoded from its cached copy, without the shared thumbnail cache (that is
                 // for the user's files, not for our private downloads).
                 guard case .ready(let localPath, _)? = remote?.state(of: key.path) else {
                     throw LoadFailure(shortText: "Not downloaded", detail: "\(key.path): not downloaded yet")
                 }
-                return try imageLoader.load(path: localPath, fitting: key.fittingBox, cancellation: cancellation)
+                return turn.apply(to: try imageLoader.load(path: localPath, fitting: box, cancellation: cancellation))
             } catch let error as ImageLoadError where error.reason == .cancelled {
                 throw DecodeCancelled()  // nobody wants it any more: not a failure
             } catch let error as ImageLoadError {

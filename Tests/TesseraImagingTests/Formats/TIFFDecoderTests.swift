@@ -9,7 +9,8 @@ final class TIFFDecoderTests: XCTestCase {
     private typealias Tools = FormatFixtureTools
     private typealias Page = TestTIFF.Page
     private var directory: TemporaryDirectory!
-    private let loader = ImageLoader(decoders: [TIFFDecoder()])
+    /// The colour stage is off, so what the decoder declares stays on the pixels.
+    private let loader = ImageLoader(decoders: [TIFFDecoder()], colour: nil)
     private let colours = Tools.upright.map { ($0.r, $0.g, $0.b) }
 
     override func setUpWithError() throws { directory = try TemporaryDirectory() }
