@@ -4,10 +4,13 @@
 /* libtiff over a file held in memory, with its messages caught per file: Swift cannot call libtiff's
  * variadic tag getter, and libtiff's default handlers print to stderr from any thread. Nothing here prints.
  *
- * Pixels come out through libtiff's RGBA interface (every photometric interpretation, bit depth and
- * compression it knows: strips or tiles, grey, palette, RGB, YCbCr, CMYK, 1 to 16 bits, 16-bit samples
- * rounded to 8) as B, G, R, A bytes (Tessera's ARGB8888) with straight alpha, rows as stored (the file's
- * orientation is not applied). */
+ * Pixels come out as B, G, R, A bytes (Tessera's ARGB8888) with straight alpha, rows as stored (the file's
+ * orientation is not applied), 16-bit samples rounded to 8. The common layouts (8 or 16-bit grey, RGB and
+ * CMYK samples stored together, with or without alpha, in strips or tiles, and JPEG-compressed YCbCr) are
+ * read straight from libtiff's decoded strips and tiles; the rest (palettes, other subsampled YCbCr, 1 to
+ * 4-bit samples, separate planes, white-is-zero, ...) go through libtiff's RGBA interface, which knows
+ * every photometric interpretation, bit depth and compression it reads but packs each pixel into a word
+ * on the way. CMYK read straight comes out as C, M, Y, K bytes for the caller's colour conversion. */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -40,6 +43,16 @@ typedef struct {
 
 typedef struct tessera_tiff tessera_tiff;
 
+/* How tessera_tiff_read_rows fills its rows for the current directory. */
+typedef enum {
+    /* B, G, R, A through libtiff's RGBA interface. */
+    TESSERA_TIFF_PIXELS_RGBA = 0,
+    /* B, G, R, A from the decoded strips or tiles. */
+    TESSERA_TIFF_PIXELS_DIRECT = 1,
+    /* C, M, Y, K (0 is no ink, InkSet 1) from the decoded strips or tiles, for the caller to convert. */
+    TESSERA_TIFF_PIXELS_CMYK = 2
+} tessera_tiff_pixels;
+
 /* Opens `size` bytes at `data` (which must outlive the reader) at the first directory. NULL with *status
  * and message set on failure. */
 tessera_tiff *tessera_tiff_open(const uint8_t *data, size_t size, tessera_tiff_status *status, char *message,
@@ -61,11 +74,13 @@ tessera_tiff_status tessera_tiff_select_subdirectory(tessera_tiff *tiff, uint64_
 /* The current directory's ICC profile (tag 34675), valid until the directory changes; 0 when it has none. */
 int tessera_tiff_icc_profile(tessera_tiff *tiff, const uint8_t **profile, uint32_t *size);
 
-/* Prepares to read the current directory's pixels; fails with libtiff's reason for images its RGBA
- * interface cannot convert. */
-tessera_tiff_status tessera_tiff_begin_pixels(tessera_tiff *tiff);
+/* Prepares to read the current directory's pixels and says how they come (*pixels); fails with libtiff's
+ * reason for images neither way can read. */
+tessera_tiff_status tessera_tiff_begin_pixels(tessera_tiff *tiff, tessera_tiff_pixels *pixels);
 
-/* Reads `count` rows from `first_row` into `bgra` (width * count * 4 bytes), after tessera_tiff_begin_pixels. */
+/* Reads `count` rows from `first_row` into `bgra` (width * count * 4 bytes), after tessera_tiff_begin_pixels.
+ * Each strip or row of tiles is decoded once when the rows asked for start and end on their boundaries
+ * (`rows_per_block`); a strip read whole into its rows is decoded in place, with no buffer of its own. */
 tessera_tiff_status tessera_tiff_read_rows(tessera_tiff *tiff, uint32_t first_row, uint32_t count, uint8_t *bgra);
 
 /* The message of the last failure (never NULL). */

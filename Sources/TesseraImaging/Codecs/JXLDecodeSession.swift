@@ -78,6 +78,18 @@ final class JXLDecodeSession {
         return pixels
     }
 
+    /// Runs to the colour encoding (the session must subscribe to `JXL_DEC_COLOR_ENCODING`) and returns
+    /// the profile `decodeFirstFrame` gives its pixels; call after `readBasicInfo`.
+    func readColourProfile() throws(ImageLoadError.Reason) -> [UInt8]? {
+        while true {
+            switch try next() {
+            case JXL_DEC_COLOR_ENCODING: return dataProfile()
+            case JXL_DEC_SUCCESS: return nil
+            default: continue
+            }
+        }
+    }
+
     /// The next event; libjxl's failures in the loader's words.
     private func next() throws(ImageLoadError.Reason) -> JxlDecoderStatus {
         let status = JxlDecoderProcessInput(decoder)

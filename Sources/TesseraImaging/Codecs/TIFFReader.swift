@@ -72,13 +72,24 @@ final class TIFFReader {
         return Array(UnsafeBufferPointer(start: profile, count: Int(size)))
     }
 
-    /// Gets ready to read the current directory's pixels.
-    func beginPixels() throws(ImageLoadError.Reason) {
-        let status = tessera_tiff_begin_pixels(tiff)
-        guard status == TESSERA_TIFF_OK else { throw failure(status) }
+    /// What `readRows` fills each pixel's four bytes with.
+    enum Samples {
+        /// B, G, R, A.
+        case bgra
+        /// C, M, Y, K, 0 being no ink, for a `CMYKConversion` to turn into B, G, R, A.
+        case cmyk
     }
 
-    /// `count` rows from `firstRow` of the current directory, B, G, R, A, as stored, into `into`.
+    /// Gets ready to read the current directory's pixels, and says what they will come as.
+    func beginPixels() throws(ImageLoadError.Reason) -> Samples {
+        var pixels = TESSERA_TIFF_PIXELS_RGBA
+        let status = tessera_tiff_begin_pixels(tiff, &pixels)
+        guard status == TESSERA_TIFF_OK else { throw failure(status) }
+        return pixels == TESSERA_TIFF_PIXELS_CMYK ? .cmyk : .bgra
+    }
+
+    /// `count` rows from `firstRow` of the current directory, as stored, four bytes a pixel, into `into`.
+    /// Reads starting and ending on the directory's blocks (`Directory.rowsPerBlock`) decode each once.
     func readRows(_ firstRow: Int, count: Int, into: UnsafeMutablePointer<UInt8>) throws(ImageLoadError.Reason) {
         let status = tessera_tiff_read_rows(tiff, UInt32(firstRow), UInt32(count), into)
         guard status == TESSERA_TIFF_OK else { throw failure(status) }

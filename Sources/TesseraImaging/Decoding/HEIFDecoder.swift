@@ -24,6 +24,13 @@ public struct HEIFDecoder: ImageDecoding {
         }
     }
 
+    /// The ICC profile of the primary image's `prof` or `rICC` colour box, as `decode` hands it on; nil
+    /// when it has none (an `nclx` box names its colours by code points instead) or the file cannot be read.
+    static func iccProfile(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard let file = try? HEIFFile(bytes), let primary = try? file.primaryImage() else { return nil }
+        return primary.iccProfile
+    }
+
     /// The smallest thumbnail at least `target` (fitted to the primary image) in both dimensions.
     static func smallestThumbnail(of primary: HEIFImage, covering target: PixelSize) -> HEIFImage? {
         let wanted = primary.size.aspectFit(in: target)

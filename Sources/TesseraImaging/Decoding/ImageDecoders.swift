@@ -1,6 +1,6 @@
 /// The one list of decoders, one per format, in the order they are tried: JPEG (TurboJPEG, shrinking by
 /// DCT scaling), WebP (libwebp's row scaler), PNG (libpng rows into the streaming area average), HEIC and
-/// AVIF (libheif, its stored thumbnail), JPEG XL (libjxl, its DC image), SVG (librsvg, at the target size),
+/// AVIF (libheif, its stored thumbnail), JPEG XL (libjxl, whole), SVG (librsvg, at the target size),
 /// TIFF (libtiff, reduced levels and streamed rows), GIF (giflib), BMP (gdk-pixbuf), camera RAW (libraw,
 /// its embedded preview). `fallback` decoders are asked after them.
 public enum ImageDecoders {

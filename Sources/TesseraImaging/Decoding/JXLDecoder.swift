@@ -19,4 +19,12 @@ public struct JXLDecoder: ImageDecoding {
             return try session.decodeFirstFrame()
         }
     }
+
+    /// The ICC profile `decode` hands on with the pixels (see `JXLDecodeSession.readColourProfile`),
+    /// from the headers alone; nil for sRGB or a file libjxl cannot read.
+    static func iccProfile(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard let session = try? JXLDecodeSession(bytes, events: JXL_DEC_COLOR_ENCODING),
+              (try? session.readBasicInfo()) != nil else { return nil }
+        return (try? session.readColourProfile()) ?? nil
+    }
 }

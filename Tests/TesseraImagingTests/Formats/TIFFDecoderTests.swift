@@ -81,14 +81,64 @@ final class TIFFDecoderTests: XCTestCase {
         XCTAssertEqual(try load([page]).pixel(x: 1, y: 1), RGBA(r: 2, g: 253, b: 128))
     }
 
-    func testCMYKThroughLibtiffsConversion() throws {
-        // No ink is white; full cyan is cyan.
-        let page = Page(width: 4, height: 2, samples: (0..<8).flatMap { $0 < 4 ? [UInt16(0), 0, 0, 0] : [UInt16(255), 0, 0, 0] },
-                        samplesPerPixel: 4, photometric: 5, icc: Array(repeating: 7, count: 200))
+    /// CMYK (InkSet 1) goes through the colour-managed conversion, not libtiff's formula (which makes full
+    /// cyan 0, 255, 255); a profile that is not a usable CMYK one gives way to the standard profile, and
+    /// none is handed on with the sRGB pixels. ColourFormatsTests compares whole pictures.
+    func testCMYKThroughTheColourManagedConversion() throws {
+        let values: [UInt8] = (0..<8).flatMap { $0 < 4 ? [0, 0, 0, 0] : [255, 0, 0, 0] as [UInt8] }
+        let page = Page(width: 4, height: 2, samples: values.map(UInt16.init), samplesPerPixel: 4, photometric: 5,
+                        icc: Array(repeating: 7, count: 200))
         let image = try load([page])
-        XCTAssertEqual(image.pixel(x: 0, y: 0), RGBA(r: 255, g: 255, b: 255))
-        XCTAssertEqual(image.pixel(x: 0, y: 1), RGBA(r: 0, g: 255, b: 255))
+        let reference = ColourFixtures.referenceCMYK(values, width: 4, height: 2, profile: DefaultCMYKProfile.bytes,
+                                                     inverted: false)
+        for y in 0..<2 {
+            XCTAssertTrue(image.pixel(x: 1, y: y).isClose(to: reference.pixel(x: 1, y: y), tolerance: 1),
+                          "\(image.pixel(x: 1, y: y)), expected \(reference.pixel(x: 1, y: y))")
+        }
+        XCTAssertGreaterThan(Int(image.pixel(x: 0, y: 0).r) + Int(image.pixel(x: 0, y: 0).g) + Int(image.pixel(x: 0, y: 0).b),
+                             3 * 240, "no ink is paper white")
+        XCTAssertFalse(image.pixel(x: 0, y: 1).isClose(to: RGBA(r: 0, g: 255, b: 255), tolerance: 20), "not libtiff's formula")
         XCTAssertNil(image.colourProfile, "a CMYK profile does not describe the RGB pixels that come out")
+    }
+
+    /// The layouts read straight from libtiff's strips and tiles show what its RGBA interface shows:
+    /// alpha stored premultiplied comes out straight, a fourth RGB sample the file says nothing of is
+    /// taken as premultiplied alpha (as libtiff takes it), 16-bit samples round, JPEG-compressed YCbCr comes
+    /// out RGB; white-is-zero grey, still read through the RGBA interface, comes out inverted.
+    func testStraightAndRGBAInterfaceLayouts() throws {
+        let (w, h) = (64, 48)
+        let half = Tools.upright.map { RGBA(r: $0.r, g: $0.g, b: $0.b, a: 128) }
+        // Premultiplied by 128/255, as associated alpha is stored.
+        let premultiplied = TestTIFF.quadrantSamples(width: w, height: h, colours: colours.map {
+            (UInt8((Int($0.0) * 128 + 127) / 255), UInt8((Int($0.1) * 128 + 127) / 255), UInt8((Int($0.2) * 128 + 127) / 255))
+        }, alpha: 128)
+        let associated = Page(width: w, height: h, samples: premultiplied, samplesPerPixel: 4, photometric: 2, extraSample: 1)
+        Tools.assertQuadrants(try load([associated]), half, tolerance: 2, "associated alpha")
+        let untold = Page(width: w, height: h, samples: premultiplied, samplesPerPixel: 4, photometric: 2)
+        Tools.assertQuadrants(try load([untold]), half, tolerance: 2, "a fourth sample, untold")
+
+        let greyAlpha16 = Page(width: w, height: h, samples: (0..<(w * h)).flatMap { _ in [UInt16(100 * 257 + 100), UInt16(128 * 257)] },
+                               samplesPerPixel: 2, bitsPerSample: 16, photometric: 1, extraSample: 2)
+        XCTAssertEqual(try load([greyAlpha16]).pixel(x: 5, y: 5), RGBA(r: 100, g: 100, b: 100, a: 128), "16-bit grey with alpha")
+
+        var rgb16 = rgbPage()
+        rgb16.bitsPerSample = 16
+        rgb16.samples = rgb16.samples.map { $0 * 257 }
+        let source16 = try directory.write(TestTIFF.file([rgb16]), to: "rgb16.tif")
+        let tiled16 = directory.path("rgb16-tiled.tif")
+        try Tools.run("tiffcp", ["-t", "-w", "16", "-l", "16", source16, tiled16], package: "libtiff-tools")
+        Tools.assertQuadrants(try loader.load(path: tiled16, fitting: nil), tolerance: 0, "16-bit tiles")
+        Tools.assertQuadrants(try loader.load(path: tiled16, fitting: PixelSize(width: 32, height: 32)), tolerance: 1,
+                              "16-bit tiles shrunk")
+
+        let plain = try directory.write(TestTIFF.file([rgbPage()]), to: "plain.tif")
+        let jpegTiles = directory.path("jpeg-tiles.tif")
+        try Tools.run("tiffcp", ["-t", "-w", "32", "-l", "16", "-c", "jpeg:95", plain, jpegTiles], package: "libtiff-tools")
+        Tools.assertQuadrants(try loader.load(path: jpegTiles, fitting: nil), tolerance: 12, "JPEG-compressed YCbCr tiles")
+
+        let whiteIsZero = Page(width: w, height: h, samples: (0..<(w * h)).map { UInt16($0 % w < w / 2 ? 40 : 200) },
+                               samplesPerPixel: 1, photometric: 0)
+        XCTAssertEqual(try load([whiteIsZero]).pixel(x: 10, y: 10), RGBA(r: 215, g: 215, b: 215))
     }
 
     /// The Orientation tag is honoured for all eight values (6: turned 90° clockwise).
