@@ -62,8 +62,8 @@ void tessera_svg_size(const tessera_svg *svg, double *width, double *height) {
     }
 }
 
-tessera_glib_status tessera_svg_render(tessera_svg *svg, int width, int height, uint8_t *bgra, char *message,
-                                       size_t message_size) {
+tessera_glib_status tessera_svg_render(tessera_svg *svg, double drawn_width, double drawn_height, int x, int y,
+                                       int width, int height, uint8_t *bgra, char *message, size_t message_size) {
     int stride = width * 4;
     if (cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, width) != stride) {
         copy_text(message, message_size, "unexpected cairo row layout");
@@ -72,7 +72,9 @@ tessera_glib_status tessera_svg_render(tessera_svg *svg, int width, int height, 
     memset(bgra, 0, (size_t)stride * (size_t)height);
     cairo_surface_t *surface = cairo_image_surface_create_for_data(bgra, CAIRO_FORMAT_ARGB32, width, height, stride);
     cairo_t *cr = cairo_create(surface);
-    RsvgRectangle viewport = {0, 0, width, height};
+    /* The drawing's viewport placed so the part asked for falls on the surface; librsvg draws only what
+     * lands there. */
+    RsvgRectangle viewport = {-x, -y, drawn_width, drawn_height};
     GError *error = NULL;
     gboolean drawn = rsvg_handle_render_document(svg->handle, cr, &viewport, &error);
     cairo_status_t cairo_failure = cairo_status(cr);

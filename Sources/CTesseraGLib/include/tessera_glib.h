@@ -35,10 +35,12 @@ tessera_svg *tessera_svg_open(const uint8_t *data, size_t size, tessera_glib_sta
  * relative (percentages), its viewBox's. 0 x 0 when it states neither. */
 void tessera_svg_size(const tessera_svg *svg, double *width, double *height);
 
-/* Renders the whole document fitted into width x height (its aspect kept, as preserveAspectRatio says)
- * onto transparent pixels at `bgra`, which must hold width * height * 4 bytes. */
-tessera_glib_status tessera_svg_render(tessera_svg *svg, int width, int height, uint8_t *bgra, char *message,
-                                       size_t message_size);
+/* Renders the part (x, y, width, height) of the document drawn fitted into drawn_width x drawn_height (its
+ * aspect kept, as preserveAspectRatio says) onto transparent pixels at `bgra`, which must hold
+ * width * height * 4 bytes: the whole document when the part is all of it, one tile of a larger drawing
+ * otherwise. */
+tessera_glib_status tessera_svg_render(tessera_svg *svg, double drawn_width, double drawn_height, int x, int y,
+                                       int width, int height, uint8_t *bgra, char *message, size_t message_size);
 
 void tessera_svg_close(tessera_svg *svg);
 

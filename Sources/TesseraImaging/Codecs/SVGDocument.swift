@@ -35,13 +35,23 @@ final class SVGDocument {
 
     /// The whole document drawn into `size` (its aspect kept, as the document says), on transparency.
     func render(_ size: PixelSize) throws(ImageLoadError.Reason) -> PixelBuffer {
-        var bytes = [UInt8](repeating: 0, count: size.area * 4)
+        try render(PixelRegion(x: 0, y: 0, width: size.width, height: size.height),
+                   ofDrawing: (Double(size.width), Double(size.height)))
+    }
+
+    /// The part `region` of the document drawn `drawing` pixels wide and high (its aspect kept), on
+    /// transparency: one tile of a drawing that is never made whole.
+    func render(_ region: PixelRegion, ofDrawing drawing: (width: Double, height: Double)) throws(ImageLoadError.Reason) -> PixelBuffer {
         var message = [CChar](repeating: 0, count: 256)
-        let status = bytes.withUnsafeMutableBufferPointer { pixels in
-            tessera_svg_render(svg, Int32(size.width), Int32(size.height), pixels.baseAddress, &message, message.count)
+        var status = TESSERA_GLIB_OK
+        // librsvg's cairo surface clears every byte before drawing.
+        let bytes = [UInt8](unsafeUninitializedCapacity: region.width * region.height * 4) { pixels, initialised in
+            status = tessera_svg_render(svg, drawing.width, drawing.height, Int32(region.x), Int32(region.y),
+                                        Int32(region.width), Int32(region.height), pixels.baseAddress, &message, message.count)
+            initialised = pixels.count
         }
         guard status == TESSERA_GLIB_OK else { throw ImageLoadError.Reason(status, message) }
-        return PixelBuffer(width: size.width, height: size.height, bytes: bytes)
+        return PixelBuffer(width: region.width, height: region.height, bytes: bytes)
     }
 
     /// The document's size for `ImageHeader`; nil when it cannot be parsed.

@@ -4,8 +4,8 @@ import TesseraCore
 /// SVG (and gzip-compressed SVG) through librsvg, rendered at the size it is shown: the target size when
 /// there is one, so a cell is drawn at its own resolution rather than scaled from another; its own size
 /// (or `SVGDocument.defaultSize` when it states none) otherwise. A target larger than its own size is
-/// drawn at that size too, sharp: the loader never asks for one (it never enlarges), but a zoomed view
-/// asking for magnified levels would (docs/FORMATS.md).
+/// drawn at that size too, sharp, though the loader never asks for one (it never enlarges). The single
+/// view draws an SVG tile by tile at every zoom instead (`SVGTileSource`).
 public struct SVGDecoder: ImageDecoding {
     public init() {}
 
