@@ -299,26 +299,39 @@ static void unpremultiply(uint8_t *bgra, size_t count) {
 
 /* `count` pixels of 8-bit samples at `src` as B, G, R, A (or C, M, Y, K) at `dst`. Pixel by pixel from the
  * first, each read whole before it is written, so `src` may lie inside `dst` at or after
- * dst + count * (4 - samples): a strip decoded into the end of its rows is spread out in place. */
+ * dst + count * (4 - samples): a strip decoded into the end of its rows is spread out in place. One loop
+ * per layout, so none asks about the layout per pixel. */
 static void convert8(const struct direct_layout *layout, const uint8_t *src, uint8_t *dst, size_t count) {
     const int samples = layout->samples;
-    switch (layout->colour) {
-    case 1:
-        for (size_t i = 0; i < count; i++, src += samples, dst += 4) {
-            uint8_t v = src[0], a = layout->alpha ? src[1] : 255;
-            dst[0] = v; dst[1] = v; dst[2] = v; dst[3] = a;
-        }
-        break;
-    case 3:
-        for (size_t i = 0; i < count; i++, src += samples, dst += 4) {
-            uint8_t r = src[0], g = src[1], b = src[2], a = layout->alpha ? src[3] : 255;
-            dst[0] = b; dst[1] = g; dst[2] = r; dst[3] = a;
-        }
-        break;
-    default:
+    if (layout->colour == 4) {
         /* CMYK: the bytes are already where they go (memmove: they may be in place). */
         memmove(dst, src, count * 4);
-        break;
+    } else if (layout->colour == 3 && layout->alpha) {
+        for (size_t i = 0; i < count; i++, src += 4, dst += 4) {
+            uint8_t r = src[0], g = src[1], b = src[2], a = src[3];
+            dst[0] = b; dst[1] = g; dst[2] = r; dst[3] = a;
+        }
+    } else if (layout->colour == 3 && samples == 3) {
+        /* The commonest layout, with its stride known to the compiler. */
+        for (size_t i = 0; i < count; i++, src += 3, dst += 4) {
+            uint8_t r = src[0], g = src[1], b = src[2];
+            dst[0] = b; dst[1] = g; dst[2] = r; dst[3] = 255;
+        }
+    } else if (layout->colour == 3) {
+        for (size_t i = 0; i < count; i++, src += samples, dst += 4) {
+            uint8_t r = src[0], g = src[1], b = src[2];
+            dst[0] = b; dst[1] = g; dst[2] = r; dst[3] = 255;
+        }
+    } else if (layout->alpha) {
+        for (size_t i = 0; i < count; i++, src += 2, dst += 4) {
+            uint8_t v = src[0], a = src[1];
+            dst[0] = v; dst[1] = v; dst[2] = v; dst[3] = a;
+        }
+    } else {
+        for (size_t i = 0; i < count; i++, src += samples, dst += 4) {
+            uint8_t v = src[0];
+            dst[0] = v; dst[1] = v; dst[2] = v; dst[3] = 255;
+        }
     }
 }
 
