@@ -6,7 +6,7 @@
 # property). zlib1g-dev: a gzipped SVG is told from other gzip by its text.
 # The format libraries: libheif (HEIC, AVIF), libjxl, librsvg with GLib and cairo (SVG), gdk-pixbuf (BMP),
 # libtiff, giflib, libraw.
-APT_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libsdl2-ttf-dev \
+APT_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev \
                 libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libexif-dev libpixman-1-dev libssl-dev \
                 liblcms2-dev libx11-dev zlib1g-dev \
                 libheif-dev libjxl-dev librsvg2-dev libglib2.0-dev libcairo2-dev libgdk-pixbuf-2.0-dev libtiff-dev \

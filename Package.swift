@@ -16,7 +16,7 @@ let package = Package(
         // No pkgConfig for SDL2: its cflags carry -D_REENTRANT, which SwiftPM warns about; the shim's
         // <SDL2/...> includes find everything under /usr/include without it.
         .systemLibrary(name: "CSDL2",
-                       providers: [.apt(["libsdl2-dev", "libsdl2-image-dev", "libsdl2-ttf-dev"])]),
+                       providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev", "libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -69,7 +69,7 @@ let package = Package(
                                "CHeif", "CJXL", "CGIF", "CRaw", "CTesseraTIFF", "CTesseraGLib",
                                .product(name: "Logging", package: "swift-log")]),
         // The only module that imports CSDL2: Swift classes owning SDL's windows, renderers, textures and
-        // fonts, its events as a Swift enum, SDL_image's files. No other C type or pointer leaves it.
+        // fonts, its events as a Swift enum. No other C type or pointer leaves it.
         .target(name: "TesseraSDL",
                 dependencies: ["TesseraCore", "CSDL2", "CTesseraX11", .product(name: "Logging", package: "swift-log")]),
         // Windows, views and the frame loop, drawing through TesseraSDL.
@@ -94,8 +94,7 @@ let package = Package(
         .testTarget(name: "TesseraImagingTests",
                     dependencies: ["TesseraImaging", "TesseraCore", "TesseraBench", "TesseraTestSupport", "CPNG", "CLCMS2",
                                    "CZlib", "CGIF"]),
-        // TesseraImaging: PNGs for SDL_image to read, from the product's own writer.
-        .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
+        .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraTestSupport"]),
         // CX11: a test sets the root window's colour profile on Xvfb as colord would.
         .testTarget(name: "TesseraUITests",
                     dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG",
