@@ -54,8 +54,11 @@ let package = Package(
         // Remote images: the download table over URLSession (FoundationNetworking), with a disk cache.
         .target(name: "TesseraRemote",
                 dependencies: ["TesseraCore", "TesseraImaging", .product(name: "Logging", package: "swift-log")]),
+        // What makes Tessera an installed desktop application: the configuration file, the manual page, the
+        // desktop entry.
+        .target(name: "TesseraDesktop", dependencies: ["TesseraCore", "TesseraImaging"]),
         .executableTarget(name: "tessera",
-                          dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore",
+                          dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraDesktop",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")]),
 
@@ -66,6 +69,7 @@ let package = Package(
         .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
         .testTarget(name: "TesseraUITests",
                     dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG"]),
+        .testTarget(name: "TesseraDesktopTests", dependencies: ["TesseraDesktop", "TesseraCore", "TesseraImaging"]),
         .testTarget(name: "TesseraRemoteTests",
                     dependencies: ["TesseraRemote", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
         // Runs the built binary; depending on it makes `swift test` build it first.

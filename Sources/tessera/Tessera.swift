@@ -10,7 +10,8 @@ struct Tessera: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera",
         abstract: "An image viewer for Linux: a scrolling strip of images that loads in the background.",
-        subcommands: [Browse.self, View.self, Bench.self, Tile.self],
+        version: "0.1.0",
+        subcommands: [Browse.self, View.self, Bench.self, Tile.self, Generate.self],
         defaultSubcommand: Browse.self)
 }
 
