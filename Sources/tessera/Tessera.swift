@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import Logging
 import TesseraCore
+import TesseraDesktop
 import TesseraImaging
+import TesseraRemote
 import TesseraUI
 
 @main
@@ -13,6 +15,21 @@ struct Tessera: ParsableCommand {
         version: "0.1.0",
         subcommands: [Browse.self, View.self, Bench.self, Tile.self, Generate.self],
         defaultSubcommand: Browse.self)
+
+    /// Runs the command line with the configuration file's settings in front of it; a file with a problem
+    /// stops the program before anything starts.
+    static func main() {
+        let commands = Set(configuration.subcommands.map { $0._commandName } + ["help"])
+        let defaults = CommandLineDefaults(schema: TesseraSettings.schema, defaultCommand: .browse,
+                                           otherCommands: commands.subtracting(SettingCommand.allCases.map(\.rawValue)),
+                                           environment: ProcessInfo.processInfo.environment)
+        do {
+            main(try defaults.arguments(Array(CommandLine.arguments.dropFirst())))
+        } catch {
+            for line in error.lines { FileHandle.standardError.write(Data("tessera: \(line)\n".utf8)) }
+            Foundation.exit(1)
+        }
+    }
 }
 
 /// Prints one clear line on stderr and exits non-zero: how every user-facing failure ends.
@@ -39,7 +56,7 @@ struct Size: ExpressibleByArgument {
 struct RunOptions: ParsableArguments {
     @Option(help: "Window size in points.")
     var window = Size(argument: "1280x720")!
-    @Flag(help: "Start fullscreen.")
+    @Flag(inversion: .prefixedNo, help: "Start fullscreen.")
     var fullscreen = false
     @Flag(help: "Render with SDL's dummy video driver (no display needed).")
     var headless = false
@@ -57,6 +74,11 @@ struct RunOptions: ParsableArguments {
     var frameTimes = false
     @Flag(help: "Log more (also TESSERA_LOG=debug).")
     var verbose = false
+    @Option(help: ArgumentHelp("Read the settings from FILE instead of $XDG_CONFIG_HOME/tessera/config.toml.",
+                               valueName: "FILE"))
+    var config: String?
+    @Flag(help: "Read no configuration file.")
+    var noConfig = false
 
     func validate() throws {
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
@@ -126,15 +148,15 @@ struct Browse: ParsableCommand {
     @Option(name: [.customShort("i"), .customLong("input-list")],
             help: ArgumentHelp("Also read paths and URLs from FILE, one per line ('-' for standard input).", valueName: "FILE"))
     var inputList: String?
-    @Flag(help: "Do not watch the folders for changes.")
-    var noWatch = false
+    @Flag(inversion: .prefixedNo, help: "Watch the folders for changes.")
+    var watch = true
     @Option(help: "Downloads from one host at a time.")
     var downloadsPerHost = 4
     @Option(help: "Give up on a download after this many seconds without data.")
     var downloadTimeout = 15.0
     @Option(help: "Largest download, in MB.")
     var downloadLimitMb = 64
-    @Flag(name: .shortAndLong, help: "Include images in subfolders.")
+    @Flag(name: .shortAndLong, inversion: .prefixedNo, help: "Include images in subfolders.")
     var recursive = false
     @Option(help: "Rows of cells (a grid that scrolls horizontally).")
     var rows = 1
@@ -157,8 +179,8 @@ struct Browse: ParsableCommand {
     var strategy = "adaptive"
     @Option(help: "Largest image to decode, in megapixels.")
     var pixelLimitMp = 100
-    @Flag(help: "Neither read nor write the freedesktop thumbnail cache (~/.cache/thumbnails).")
-    var noThumbnailCache = false
+    @Flag(inversion: .prefixedNo, help: "Read and write the freedesktop thumbnail cache (~/.cache/thumbnails).")
+    var thumbnailCache = true
     @OptionGroup var display: RunOptions
 
     func validate() throws {
@@ -212,8 +234,8 @@ struct Browse: ParsableCommand {
         if let workers { options.workerCount = workers }
         options.pixelLimit = pixelLimitMp * 1_000_000
         options.strategy = strategy
-        options.useThumbnailCache = !noThumbnailCache
-        if !noWatch {
+        options.useThumbnailCache = thumbnailCache
+        if watch {
             let targets = ImagePathCollector.watchTargets(for: sources)
             options.watch = WatchTargets(folders: targets.folders, files: targets.files, recursive: recursive)
         }

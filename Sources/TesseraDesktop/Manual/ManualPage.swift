@@ -1,3 +1,5 @@
+import Foundation
+
 /// A manual page (man(7) source) written from the command tree `--help` prints from, so the two say the
 /// same: the synopsis, each command's abstract, discussion and options with their defaults, then the keys
 /// from the key table and whatever fixed sections the program adds (files, environment).

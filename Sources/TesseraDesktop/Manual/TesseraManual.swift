@@ -7,8 +7,29 @@ public enum TesseraManual {
         page.date = date
         page.defaultCommand = "browse"
         page.keys = keys
-        page.trailing = [files, environment]
+        page.trailing = [configuration, files, environment]
         return page
+    }
+
+    /// What the configuration file holds, every setting listed from the table the file is checked against.
+    static var configuration: ManualPage.Section {
+        ManualPage.Section(
+            title: "Configuration",
+            intro: """
+            Settings are read from $XDG_CONFIG_HOME/tessera/config.toml (~/.config/tessera/config.toml), or from \
+            the file --config names; --no-config reads none. Each is the default of the command-line option of \
+            the same name, and the option, when given, wins. A setting at the top applies to every command that \
+            has the option, one in a [browse] or [view] section to that command alone. A flag is true or false \
+            (watch = false is --no-watch). A file with an unknown setting, a value of the wrong kind or out of \
+            range, or broken TOML is refused with the line of each problem, and the viewer does not start.
+            """,
+            entries: TesseraSettings.all.map { setting in
+                let commands = setting.commands.sorted().map(\.rawValue).joined(separator: ", ")
+                let expectation = setting.expectation.prefix(1).uppercased() + setting.expectation.dropFirst()
+                return ManualPage.Entry(term: setting.name, text: "\(expectation) (\(commands)).")
+            },
+            example: ["# ~/.config/tessera/config.toml", "rows = 2", "cell = \"320x240\"", "watch = true", "",
+                      "[view]", "fade = 0"])
     }
 
     static let files = ManualPage.Section(title: "Files", entries: [
