@@ -68,15 +68,20 @@ let package = Package(
         .target(name: "TesseraDesktop",
                 dependencies: ["TesseraCore", "TesseraImaging", .product(name: "TOMLKit", package: "TOMLKit")],
                 swiftSettings: onlyImportedMembers),
+        // The benchmarks beside the product: `tessera bench`'s runners, their statistics and tables.
+        .target(name: "TesseraBench", dependencies: ["TesseraCore", "TesseraImaging"]),
         .executableTarget(name: "tessera",
-                          dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraDesktop", "TesseraRemote",
+                          dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraBench",
+                                         "TesseraDesktop", "TesseraRemote",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: onlyImportedMembers),
 
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
         // CPNG: fixtures written with libpng's own simplified API, apart from the code under test.
-        .testTarget(name: "TesseraImagingTests", dependencies: ["TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG"]),
+        // TesseraBench: its seeded random generator, for noise that is the same on every run.
+        .testTarget(name: "TesseraImagingTests",
+                    dependencies: ["TesseraImaging", "TesseraCore", "TesseraBench", "TesseraTestSupport", "CPNG"]),
         // TesseraImaging: PNGs for SDL_image to read, from the product's own writer.
         .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
         .testTarget(name: "TesseraUITests",
@@ -85,6 +90,9 @@ let package = Package(
                     swiftSettings: onlyImportedMembers),
         .testTarget(name: "TesseraRemoteTests",
                     dependencies: ["TesseraRemote", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
+        // TesseraUI: the viewer's script parser, which the scroll bench's inputs must pass.
+        .testTarget(name: "TesseraBenchTests",
+                    dependencies: ["TesseraBench", "TesseraCore", "TesseraImaging", "TesseraUI", "TesseraTestSupport"]),
         // Runs the built binary; depending on it makes `swift test` build it first.
         // TesseraDesktop: the settings a configuration file takes, to try each on the binary.
         .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraTestSupport", "TesseraDesktop"],

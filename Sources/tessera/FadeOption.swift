@@ -5,7 +5,7 @@ enum FadeOption {
     static let seconds = 0.0...10.0
     static let outOfRange = "--fade must be between 0 and 10 seconds"
 
-    static func timing(_ seconds: Double) -> FadeTiming {
-        FadeTiming(duration: .milliseconds(Int((seconds * 1000).rounded())))
-    }
+    static func isValid(_ fade: Seconds) -> Bool { seconds.contains(fade.value) }
+
+    static func timing(_ fade: Seconds) -> FadeTiming { FadeTiming(duration: fade.duration) }
 }

@@ -38,7 +38,8 @@ func fail(_ message: String, code: Int32 = 1) -> ExitCode {
     return ExitCode(code)
 }
 
-struct Size: ExpressibleByArgument {
+/// WIDTHxHEIGHT on the command line, shown in `--help` the same way.
+struct Size: ExpressibleByArgument, CustomStringConvertible {
     let width: Int
     let height: Int
 
@@ -50,6 +51,8 @@ struct Size: ExpressibleByArgument {
         width = w
         height = h
     }
+
+    var description: String { "\(width)x\(height)" }
 }
 
 /// Options every viewing command shares: window, headless runs and measurement.
@@ -112,8 +115,7 @@ struct RunOptions: ParsableArguments {
         options.frameLimit = frames
         options.script = try loadScript()
         options.screenshotPath = screenshot
-        options.reportPath = report
-        options.recordsFrameTimes = frameTimes
+        options.report = report.map { ReportOptions(path: $0, frameTimes: frameTimes) }
         options.pixelScale = pixelScale
     }
 }
@@ -134,13 +136,20 @@ struct Browse: ParsableCommand {
           Home/End, g/G       first / last image
           Enter, double-click show the image alone, fitted to the window
                               (Enter or a click on an error cell retries it)
-          Esc                 back to the strip from the single image; quits from the strip
+          Esc                 quit (in the single image: back to the strip)
           f                   toggle fullscreen
           i                   toggle the file name overlay
           q                   quit
         Mouse: drag to scroll (release while moving to fling), wheel or touchpad to scroll, click to select.
         Scrolling the selection off screen brings it to the nearest image on screen when the strip rests.
-        In the single image: Left/Right or the wheel step through the images.
+
+        In the single image:
+          PageUp/PageDown     previous / next image (also Space: next)
+          arrows, h/j/k/l     pan
+          + / -, wheel        zoom in / out about the pointer
+          0 / 1               fit the window / 100 %
+          Enter, Esc          back to the strip
+        Mouse: drag to pan, double-click to zoom in 2x.
         """)
 
     @Argument(help: "Image files, folders and http(s) URLs.")
@@ -153,7 +162,7 @@ struct Browse: ParsableCommand {
     @Option(help: "Downloads from one host at a time.")
     var downloadsPerHost = 4
     @Option(help: "Give up on a download after this many seconds without data.")
-    var downloadTimeout = 15.0
+    var downloadTimeout = Seconds(15)
     @Option(help: "Largest download, in MB.")
     var downloadLimitMb = 64
     @Flag(name: .shortAndLong, inversion: .prefixedNo, help: "Include images in subfolders.")
@@ -167,7 +176,7 @@ struct Browse: ParsableCommand {
     @Option(help: "Most decoded images kept in the cache; 0: no count limit, only --cache-mb.")
     var cacheCount = 0
     @Option(help: "Fade-in time of an arriving image, in seconds; 0 turns fading off.")
-    var fade = 0.25
+    var fade = Seconds(0.25)
     @Option(help: "Images to preload ahead of the scroll direction.")
     var preloadAhead = 2
     @Option(help: "Images to preload behind the scroll direction.")
@@ -186,11 +195,11 @@ struct Browse: ParsableCommand {
     func validate() throws {
         if !(1...32).contains(rows) { throw ValidationError("--rows must be between 1 and 32") }
         if cacheMb < 1 { throw ValidationError("--cache-mb must be at least 1") }
-        if !FadeOption.seconds.contains(fade) { throw ValidationError(FadeOption.outOfRange) }
+        if !FadeOption.isValid(fade) { throw ValidationError(FadeOption.outOfRange) }
         if preloadAhead < 0 || preloadBehind < 0 { throw ValidationError("preload counts cannot be negative") }
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64") }
         if !(1...32).contains(downloadsPerHost) { throw ValidationError("--downloads-per-host must be between 1 and 32") }
-        if !(0.1...600).contains(downloadTimeout) { throw ValidationError("--download-timeout must be between 0.1 and 600 seconds") }
+        if !(0.1...600).contains(downloadTimeout.value) { throw ValidationError("--download-timeout must be between 0.1 and 600 seconds") }
         if !(1...4096).contains(downloadLimitMb) { throw ValidationError("--download-limit-mb must be between 1 and 4096") }
         if !LoadingStrategies.names.contains(strategy) {
             throw ValidationError("--strategy must be one of \(LoadingStrategies.names.joined(separator: ", "))")
@@ -240,7 +249,7 @@ struct Browse: ParsableCommand {
             options.watch = WatchTargets(folders: targets.folders, files: targets.files, recursive: recursive)
         }
         options.downloads.perHostLimit = downloadsPerHost
-        options.downloads.timeout = .milliseconds(Int((downloadTimeout * 1000).rounded()))
+        options.downloads.timeout = downloadTimeout.duration
         options.downloads.maxBodyBytes = downloadLimitMb << 20
         try display.apply(to: &options)
         do {

@@ -26,7 +26,7 @@ struct View: ParsableCommand {
     @Argument(help: "A .dzi file, a tile folder or an image.")
     var path: String
     @Option(help: "Fade-in time of an arriving tile, in seconds; 0 turns fading off.")
-    var fade = 0.25
+    var fade = Seconds(0.25)
     @Option(help: "Tile texture cache limit in MB (the coarse levels are kept on top).")
     var cacheMb = 192
     @Option(help: "Tile reading threads (default: all cores but one, at least 2).")
@@ -36,7 +36,7 @@ struct View: ParsableCommand {
     @OptionGroup var display: RunOptions
 
     func validate() throws {
-        if !FadeOption.seconds.contains(fade) { throw ValidationError(FadeOption.outOfRange) }
+        if !FadeOption.isValid(fade) { throw ValidationError(FadeOption.outOfRange) }
         if cacheMb < 1 { throw ValidationError("--cache-mb must be at least 1") }
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64") }
         if pixelLimitMp < 1 { throw ValidationError("--pixel-limit-mp must be at least 1") }

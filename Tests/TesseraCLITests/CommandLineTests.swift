@@ -84,6 +84,33 @@ final class CommandLineTests: XCTestCase {
         for key in ["Left/Right", "PageUp/PageDown", "Home/End", "Enter", "Esc", "fullscreen", "q "] {
             XCTAssertTrue(result.stdout.contains(key), "help mentions \(key)")
         }
+        // The single view steps with PageUp/PageDown and Space; its arrows pan.
+        let single = try XCTUnwrap(result.stdout.components(separatedBy: "In the single image:").last)
+        XCTAssertTrue(single.contains("PageUp/PageDown     previous / next image"), single)
+        XCTAssertTrue(single.contains("arrows, h/j/k/l     pan"), single)
+        XCTAssertFalse(result.stdout.contains("Left/Right or the wheel step"), result.stdout)
+    }
+
+    /// Every subcommand's defaults read as they are typed on the command line.
+    func testOptionDefaultsPrintAsTheyAreTyped() throws {
+        var helps: [String: String] = [:]
+        for command in [["browse"], ["view"], ["tile"], ["bench", "thumbs"], ["bench", "scroll"]] {
+            let result = try run(command + ["--help"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            // Defaults, with the help's line wrapping undone.
+            let text = result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            helps[command.joined(separator: " ")] = text
+            for match in text.components(separatedBy: "(default: ").dropFirst() {
+                let value = String(match.prefix { $0 != ")" })
+                XCTAssertFalse(value.contains("(") || value.contains(":") || value.hasSuffix(".0"),
+                               "\(command): default \(value)")
+            }
+        }
+        XCTAssertTrue(helps["browse"]!.contains("Cell size in points. (default: 400x300)"), helps["browse"]!)
+        XCTAssertTrue(helps["browse"]!.contains("Window size in points. (default: 1280x720)"), helps["browse"]!)
+        XCTAssertTrue(helps["view"]!.contains("Window size in points. (default: 1280x720)"), helps["view"]!)
+        XCTAssertTrue(helps["browse"]!.contains("without data. (default: 15)"), helps["browse"]!)
+        XCTAssertTrue(helps["bench scroll"]!.contains("turns fading off. (default: 0.25)"), helps["bench scroll"]!)
     }
 
     func testAHeadlessRunOverTheSamplesWritesTheReportAndScreenshot() throws {
@@ -103,6 +130,36 @@ final class CommandLineTests: XCTestCase {
         for field in ["p50", "p90", "p99", "max"] { XCTAssertNotNil(frameMs[field]) }
         let png = try Data(contentsOf: shot)
         XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+    }
+
+    /// `bench thumbs`: the median of the runs, as JSON or as text, through the viewer's decoders, with the
+    /// thumbnail cache in a temporary folder.
+    func testThumbsBenchReportsTheMedianRun() throws {
+        let images = try sampleFolder()
+        let result = try run(["bench", "thumbs", images.path, "--runs", "3", "--workers", "2", "--quality", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        XCTAssertEqual(json["size"] as? Int, 256)
+        XCTAssertEqual(json["workers"] as? Int, 2)
+        XCTAssertEqual(json["cache"] as? String, "none")
+        let runs = try XCTUnwrap(json["runs"] as? [Double])
+        XCTAssertEqual(runs.count, 3)
+        let median = try XCTUnwrap(json["result"] as? [String: Any])
+        XCTAssertEqual(median["files"] as? Int, 4)
+        XCTAssertEqual(median["failures"] as? [String], [])
+        XCTAssertEqual(median["wallSeconds"] as? Double, runs.sorted()[1])
+        let quality = try XCTUnwrap(json["quality"] as? [[String: Any]])
+        XCTAssertEqual(quality.first?["format"] as? String, "JPEG")
+
+        let warm = try run(["bench", "thumbs", images.path, "--cache", "warm", "--size", "128"])
+        XCTAssertEqual(warm.status, 0, warm.stderr)
+        XCTAssertTrue(warm.stdout.hasPrefix("4 files to 128 px, "), warm.stdout)
+        XCTAssertTrue(warm.stdout.contains("thumbnail cache: warm\n"), warm.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("cache/thumbnails").path),
+                       "the user's cache is left alone")
+        let refused = try run(["bench", "thumbs", images.path, "--cache", "save", "--size", "2000"])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("--cache save needs --size 1024 or less"), refused.stderr)
     }
 
     /// `--runs 2`: every figure of a row is one of the two runs' (the median by nearest rank), and both

@@ -104,6 +104,7 @@ final class PreemptionTests: XCTestCase {
         let gate = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
         let seen = Seen()
+        let loads = CountingObserver()
 
         /// The strip's pipeline for `strategy` over the gated loader.
         func makePipeline(for strategy: LoadingStrategy = AdaptiveStrategy(decodeWorkers: 2)) -> ImagePipeline {
@@ -117,7 +118,7 @@ final class PreemptionTests: XCTestCase {
                               gate.wait()
                               try cancellation.check()
                               return try base(key)
-                          }, waker: { finished.signal() })
+                          }, waker: { finished.signal() }, observer: loads)
         }
     }
 
@@ -135,8 +136,8 @@ final class PreemptionTests: XCTestCase {
         load.gate.signal()
         XCTAssertEqual(load.finished.wait(timeout: timeout), .success)
         XCTAssertTrue(pipeline.drain().isEmpty)
-        XCTAssertEqual(pipeline.counters.stoppedRunning, 1)
-        XCTAssertEqual(pipeline.counters.failed, 0)
+        XCTAssertEqual(load.loads.strip.stoppedRunning, 1)
+        XCTAssertEqual(load.loads.strip.failed, 0)
         XCTAssertNil(pipeline.failure(for: key))
         XCTAssertEqual(pipeline.state(of: key), .none, "no longer in flight")
 
@@ -161,7 +162,7 @@ final class PreemptionTests: XCTestCase {
         load.gate.signal()
         XCTAssertEqual(load.finished.wait(timeout: timeout), .success)
         XCTAssertEqual(pipeline.drain().map(\.key), [key])
-        XCTAssertEqual(pipeline.counters.stoppedRunning, 0)
+        XCTAssertEqual(load.loads.strip.stoppedRunning, 0)
     }
 
     /// The strip starts decoding what it shows, then is flung far away: is the running decode asked to stop?

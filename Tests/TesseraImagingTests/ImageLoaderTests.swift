@@ -1,4 +1,5 @@
 import Foundation
+import TesseraBench
 import TesseraCore
 import TesseraImaging
 import XCTest

@@ -1,5 +1,6 @@
 import CTurboJPEG
 import Foundation
+import TesseraBench
 import TesseraCore
 import TesseraImaging
 import XCTest

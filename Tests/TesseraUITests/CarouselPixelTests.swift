@@ -36,9 +36,10 @@ final class CarouselPixelTests: XCTestCase {
         var options = ViewerOptions(items: paths.map { CarouselItem(path: $0) })
         options.headless = true
         options.screenshotPath = folder.appendingPathComponent("frame.png").path
+        options.report = ReportOptions()
         configure(&options)
         let viewer = try Viewer(options: options)
-        let report = try viewer.run()
+        let report = try XCTUnwrap(try viewer.run())
         if let keep = ProcessInfo.processInfo.environment["TESSERA_TEST_KEEP_FRAMES"] {
             // For a person to look at: TESSERA_TEST_KEEP_FRAMES=/tmp make test
             try? FileManager.default.copyItem(atPath: options.screenshotPath!, toPath: "\(keep)/\(name.prefix { $0 != "(" }).png")

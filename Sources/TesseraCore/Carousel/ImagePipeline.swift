@@ -11,13 +11,16 @@ extension LoadPipeline where Key == ImageKey, Value == PixelBuffer {
     /// - Parameters:
     ///   - decode: decodes one key on a worker (`stripLoader` wraps it).
     ///   - waker: wakes the main loop when a result lands.
+    ///   - observer: a measured run's observer, which counts these loads as the strip's.
     public static func strip(strategy: LoadingStrategy, scheduler: WorkScheduler<ImageKey, PixelBuffer>,
                              cacheCountLimit: Int = 0, cacheCostLimit: Int, decodeTimes: DecodeTimeEstimator? = nil,
-                             decode: @escaping Loader, waker: @escaping @Sendable () -> Void = {}) -> ImagePipeline {
+                             decode: @escaping Loader, waker: @escaping @Sendable () -> Void = {},
+                             observer: (any RunObserver)? = nil) -> ImagePipeline {
         let storage = strategy.cachePolicy == .none
             ? nil : CostCache<ImageKey, PixelBuffer>(countLimit: cacheCountLimit, totalCostLimit: cacheCostLimit)
         return ImagePipeline(scheduler: scheduler, storage: storage, cost: \.cost,
-                             loader: stripLoader(decode, decodeTimes: decodeTimes), waker: waker)
+                             loader: stripLoader(decode, decodeTimes: decodeTimes), waker: waker,
+                             observation: observer.map { LoadObservation($0, view: .strip) })
     }
 
     /// `decode`, as the strip needs it on the worker: the pixels' opacity found there, whatever made them

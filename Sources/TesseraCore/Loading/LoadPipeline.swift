@@ -24,10 +24,11 @@ public enum LoadState: Sendable, Equatable {
 ///   drained is stored. The pipeline is its only writer, always on the main thread, so the storage's
 ///   evictions (and any eviction ranking) happen there too.
 /// - **Failures** are remembered: a failed key is not loaded again until `forgetFailure` (a user's retry).
+/// - **Measurement**, when a run is measured, goes to its `LoadObservation`; otherwise nothing is counted.
 ///
-/// Main thread only. Its bookkeeping (the in-flight set, the failure memo, the counters) is plain state
-/// touched by `request`, `retainOnly`, `loadNow` and `drain`; workers only run the loader and push what
-/// it returned into the inbox, then call the waker. A key stays in flight until its result is drained, so
+/// Main thread only. Its bookkeeping (the in-flight set, the failure memo) is plain state touched by
+/// `request`, `retainOnly`, `loadNow` and `drain`; workers only run the loader and push what it returned
+/// into the inbox, then call the waker. A key stays in flight until its result is drained, so
 /// nothing between a worker's finish and the drain can start a second load of it.
 public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
     /// Loads one key on a worker. It may look at its cancellation signal and throw `DecodeCancelled` when
@@ -41,11 +42,10 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
         public let result: Result<Value, LoadFailure>
     }
 
-    /// What a worker pushes: the loader's own result, with the thread it ran on.
+    /// What a worker pushes: the loader's own result.
     private struct Outcome: Sendable {
         let key: Key
         let result: Result<Value, any Error>
-        let onMainThread: Bool
     }
 
     private let scheduler: WorkScheduler<Key, Value>
@@ -54,11 +54,11 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
     private let loader: Loader
     private let inbox = Inbox<Outcome>()
     private let waker: @Sendable () -> Void
+    /// Where a measured run hears what the pipeline does; nil when nobody measures.
+    public let observation: LoadObservation?
 
     private var inFlight: Set<Key> = []
     private var failures: [Key: LoadFailure] = [:]
-    /// Everything but `started`, which the scheduler counts.
-    private var ownCounters = LoadCounters()
 
     /// Moves at least whenever `request` could start a load for a key it would have ignored before: a
     /// drained load that stopped or that the storage did not keep, a queued load dropped, a failure
@@ -71,16 +71,19 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
     ///   - scheduler: runs the loads; the pipeline's own from now on.
     ///   - storage: keeps what was loaded; nil keeps nothing (every request for a key not in flight loads).
     ///     The pipeline is its only writer from now on.
-    ///   - cost: what a value costs the storage, and counts towards `loadedCost`.
+    ///   - cost: what a value costs the storage (and what a measured run counts of it).
     ///   - loader: loads one key, on a worker.
     ///   - waker: called on the worker after a result is pushed into the inbox (wakes the main loop).
+    ///   - observation: hears every load asked for, begun, finished, dropped or stopped; nil counts nothing.
     public init(scheduler: WorkScheduler<Key, Value>, storage: CostCache<Key, Value>? = nil,
-                cost: @escaping (Value) -> Int, loader: @escaping Loader, waker: @escaping @Sendable () -> Void = {}) {
+                cost: @escaping (Value) -> Int, loader: @escaping Loader, waker: @escaping @Sendable () -> Void = {},
+                observation: LoadObservation? = nil) {
         self.scheduler = scheduler
         self.storage = storage
         self.cost = cost
         self.loader = loader
         self.waker = waker
+        self.observation = observation
     }
 
     deinit { scheduler.shutdown() }
@@ -96,9 +99,10 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
         }
         guard failures[key] == nil, storage?.peek(key) == nil else { return }
         inFlight.insert(key)
-        ownCounters.requested += 1
-        let loader = self.loader, inbox = self.inbox, waker = self.waker
+        observation?(.requested)
+        let loader = self.loader, inbox = self.inbox, waker = self.waker, observation = self.observation
         scheduler.request(key, priority: priority, cancellableWork: { cancellation in
+            if let observation { observation(.started(onMainThread: Thread.isMainThread)) }
             do {
                 return try loader(key, cancellation)
             } catch let error where cancellation.isCancelled && !(error is DecodeCancelled) {
@@ -108,7 +112,7 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
         }, completion: { key, result in
             // A load dropped before it ran is `retainOnly`'s to account for; after shutdown nobody asks.
             if case .failure(let error) = result, error is WorkSchedulerError { return }
-            inbox.push(Outcome(key: key, result: result, onMainThread: Thread.isMainThread))
+            inbox.push(Outcome(key: key, result: result))
             waker()
         })
     }
@@ -120,7 +124,7 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
         let dropped = scheduler.retainOnly(keep)
         if !dropped.isEmpty {
             for key in dropped { inFlight.remove(key) }
-            ownCounters.droppedQueued += dropped.count
+            observation?(.droppedQueued(count: dropped.count))
             revision &+= 1
         }
         if cancellingRunning { scheduler.cancelRunning(except: keep) }
@@ -131,8 +135,7 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
     public func loadNow(_ key: Key) -> Result<Value, LoadFailure> {
         if let value = storage?.peek(key) { return .success(value) }
         if let failure = failures[key] { return .failure(failure) }
-        ownCounters.started += 1
-        if Thread.isMainThread { ownCounters.mainThreadLoads += 1 }
+        if let observation { observation(.started(onMainThread: Thread.isMainThread)) }
         do {
             let value = try loader(key, DecodeCancellation())
             accept(value, for: key)
@@ -156,13 +159,12 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
         for outcome in outcomes {
             let key = outcome.key
             inFlight.remove(key)
-            if outcome.onMainThread { ownCounters.mainThreadLoads += 1 }
             switch outcome.result {
             case .success(let value):
                 accept(value, for: key)
                 deliveries.append(Delivery(key: key, result: .success(value)))
             case .failure(let error) where error is DecodeCancelled:
-                ownCounters.stoppedRunning += 1
+                observation?(.stoppedRunning)
                 revision &+= 1
             case .failure(let error):
                 deliveries.append(Delivery(key: key, result: .failure(remember(LoadFailure(error), for: key))))
@@ -171,11 +173,10 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
         return deliveries
     }
 
-    /// Counts a value and stores it; when the storage lets it or others go, `revision` moves.
+    /// Stores a value; when the storage lets it or others go, `revision` moves.
     private func accept(_ value: Value, for key: Key) {
         let valueCost = cost(value)
-        ownCounters.succeeded += 1
-        ownCounters.loadedCost += valueCost
+        observation?(.succeeded(cost: valueCost))
         guard let storage else {
             revision &+= 1
             return
@@ -188,7 +189,7 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
 
     private func remember(_ failure: LoadFailure, for key: Key) -> LoadFailure {
         failures[key] = failure
-        ownCounters.failed += 1
+        observation?(.failed)
         revision &+= 1
         return failure
     }
@@ -223,12 +224,6 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
     /// Forgets a failure so the next request loads the key again (the user asked to retry).
     public func forgetFailure(_ key: Key) {
         if failures.removeValue(forKey: key) != nil { revision &+= 1 }
-    }
-
-    public var counters: LoadCounters {
-        var counters = ownCounters
-        counters.started += scheduler.stats.started
-        return counters
     }
 
     // MARK: Storage

@@ -15,16 +15,10 @@ protocol FrameLoopScreen: AnyObject {
 
 /// The main-thread frame loop shared by the strip (`Viewer`) and the standalone tiled view
 /// (`TiledViewer`): poll input (sleeping while idle on a real display), replay the script, draw, take the
-/// screenshot on the last frame, present, time the frame, and pace headless runs like a 60 Hz display.
+/// screenshot on the last frame, present, and pace headless runs like a 60 Hz display. A measured run's
+/// observer hears when each frame begins and ends: the frame time is the main thread's own work from
+/// its events to its present.
 struct FrameLoop {
-    struct Result {
-        var frames = 0
-        /// The main thread's own work per frame, in milliseconds.
-        var frameSamples: [Double] = []
-        /// When each frame started, in seconds on the loop's clock.
-        var frameStarts: [Double] = []
-    }
-
     let system: SDLSystem
     let renderer: Renderer
     let clock: any FrameClock
@@ -32,11 +26,13 @@ struct FrameLoop {
     let frameLimit: Int?
     let script: InputScript?
     let screenshotPath: String?
+    let observer: (any RunObserver)?
 
-    init(system: SDLSystem, renderer: Renderer, clock: any FrameClock, options: ViewerOptions) {
+    init(system: SDLSystem, renderer: Renderer, clock: any FrameClock, options: ViewerOptions, observer: (any RunObserver)?) {
         self.system = system
         self.renderer = renderer
         self.clock = clock
+        self.observer = observer
         headless = options.headless
         frameLimit = options.frameLimit
         script = options.script
@@ -45,33 +41,33 @@ struct FrameLoop {
 
     /// Runs until the screen wants to quit, the script ends, the frame limit is reached, or (headless,
     /// with neither script nor limit) the screen is idle.
-    func run(_ screen: FrameLoopScreen) throws -> Result {
+    func run(_ screen: FrameLoopScreen) throws {
         let player = script.map(ScriptPlayer.init)
-        var result = Result()
+        var frames = 0
         var lastFrameWasIdle = false
         while !screen.wantsToQuit {
             // Nothing is loading before the first frame has asked for anything: that is not idle, or a
             // script's `wait-idle` would end the run on a screen of placeholders.
-            let idle = result.frames > 0 && screen.isIdle(now: clock.now())
+            let idle = frames > 0 && screen.isIdle(now: clock.now())
             // An idle interactive viewer sleeps until input or a worker wakes it; otherwise poll.
             let wait: Int32? = (!headless && idle && lastFrameWasIdle) ? 500 : nil
             var events = InputEvent.poll(wakeType: system.wakeEventType, waitMs: wait)
             let frameStart = clock.now()
+            observer?.frameBegan(at: frameStart)
             if let player {
                 events += player.events(screen.scriptContext(now: frameStart, idle: idle))
             }
             for event in events { screen.handle(event, now: frameStart) }
 
             let isLastFrame = screen.wantsToQuit
-                || (frameLimit.map { result.frames + 1 >= $0 } ?? false)
+                || (frameLimit.map { frames + 1 >= $0 } ?? false)
                 || (player?.isFinished ?? false)
                 || (headless && player == nil && frameLimit == nil && idle)
             screen.renderFrame(now: frameStart)
             if isLastFrame, let screenshotPath { try PNGWriter.write(try renderer.readPixels(), to: screenshotPath) }
             renderer.present()
-            result.frameSamples.append((clock.now() - frameStart).seconds * 1000)
-            result.frameStarts.append(frameStart.seconds)
-            result.frames += 1
+            observer?.frameEnded()
+            frames += 1
             lastFrameWasIdle = idle
             if isLastFrame { break }
             if headless {
@@ -81,15 +77,5 @@ struct FrameLoop {
                 if spent < budget { Thread.sleep(forTimeInterval: (budget - spent).seconds) }
             }
         }
-        return result
-    }
-}
-
-extension RunReport {
-    /// The frame figures every run reports.
-    mutating func addFrames(_ result: FrameLoop.Result) {
-        frames = result.frames
-        frameMs = SampleSummary(samples: result.frameSamples)
-        framesOver16ms = result.frameSamples.filter { $0 > 1000.0 / 60 }.count
     }
 }

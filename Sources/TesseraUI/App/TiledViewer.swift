@@ -14,17 +14,20 @@ public final class TiledViewer: FrameLoopScreen {
     private let text: TextCache
     private let assets: AssetCatalog
     private let view: TiledImageView
-    private let clock = MonotonicClock()
+    private let clock: MonotonicClock
+    /// Hears the run when a report is asked for; nil otherwise, and then nothing is measured.
+    let recorder: RunRecorder?
     private var running = true
     private var lastTitle = ""
-    /// Whether the view moved in each frame, to single out the panning frames in the report.
-    private var movingFrames: [Bool] = []
 
     /// - Parameters:
     ///   - path: a `.dzi`, a tile folder or an image.
     ///   - options: window, headless run, script, screenshot and report settings (its items are ignored).
     public init(path: String, options: ViewerOptions, view viewOptions: TiledViewOptions) throws {
         self.options = options
+        let clock = MonotonicClock()
+        self.clock = clock
+        recorder = options.report.map { _ in RunRecorder(clock: clock, host: .tiled) }
         system = try SDLSystem(headless: options.headless)
         let sizeFactor = options.pixelScale ?? 1
         window = try Window(system: system, title: "Tessera", width: Int(Double(options.windowWidth) * sizeFactor),
@@ -34,7 +37,7 @@ public final class TiledViewer: FrameLoopScreen {
         assets = AssetCatalog(folder: ResourceLocator.resourcesFolder()?.appendingPathComponent("UI"), renderer: renderer)
         text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
         view = TiledImageView(path: path, renderer: renderer, text: text, assets: assets, options: viewOptions,
-                              pixelScale: 1, now: clock.now(), waker: system.waker)
+                              pixelScale: 1, now: clock.now(), waker: system.waker, observer: recorder)
         view.pixelScale = pixelScale
         updateTitle()
     }
@@ -44,22 +47,16 @@ public final class TiledViewer: FrameLoopScreen {
         options.pixelScale ?? max(1, Double(renderer.outputSize.width) / Double(max(1, window.size.width)))
     }
 
+    /// Runs until the user quits, the script ends, or the frame limit is reached. Returns the report when
+    /// one was asked for (`ViewerOptions.report`), after writing it to its path if it has one.
     @discardableResult
-    public func run() throws -> RunReport {
-        let loop = FrameLoop(system: system, renderer: renderer, clock: clock, options: options)
-        let result = try loop.run(self)
-        var report = RunReport()
-        report.addFrames(result)
-        report.add(view.metrics)
-        report.uploadBytes = view.metrics.uploadBytes
-        report.addMovingFrames(samples: result.frameSamples, moving: movingFrames)
-        report.peakRSSBytes = RunReport.peakResidentBytes()
-        if let path = options.reportPath { try report.write(to: path) }
+    public func run() throws -> RunReport? {
+        try FrameLoop(system: system, renderer: renderer, clock: clock, options: options, observer: recorder).run(self)
+        guard let recorder else { return nil }
+        let report = recorder.report()
+        if let path = options.report?.path { try report.write(to: path) }
         return report
     }
-
-    /// What the view measured so far.
-    public var metrics: TiledViewMetrics { view.metrics }
 
     // MARK: FrameLoopScreen
 
@@ -93,7 +90,8 @@ public final class TiledViewer: FrameLoopScreen {
     func renderFrame(now: Duration) {
         view.update(now: now)
         view.render(now: now)
-        movingFrames.append(view.isMoving)
+        // The panning frames, singled out in the report.
+        if view.isMoving { recorder?.frameShowedMotion() }
         updateTitle()
     }
 

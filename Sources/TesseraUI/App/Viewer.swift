@@ -4,35 +4,42 @@ import TesseraSDL
 
 /// The application: owns SDL on the main thread and runs the frame loop over the strip and the
 /// single-image view. What it is made of is `ViewerWiring`'s business, which view has the window and where
-/// input goes is `ViewerModes`'s; this type runs the frames and writes the report.
+/// input goes is `ViewerModes`'s; this type runs the frames and, when a report is asked for, makes the
+/// run's observer (`RunRecorder`) and adds the state at exit to what it heard.
 public final class Viewer {
     private let options: ViewerOptions
-    private let parts: ViewerWiring
-    private let modes: ViewerModes
-    private let clock = MonotonicClock()
-    private var recorder = FrameRecorder()
+    /// Hears the run when a report is asked for; nil otherwise, and then nothing is measured.
+    let recorder: RunRecorder?
+    let parts: ViewerWiring
+    let modes: ViewerModes
+    private let clock: MonotonicClock
 
     public init(options: ViewerOptions) throws {
         self.options = options
-        parts = try ViewerWiring(options: options)
+        let clock = MonotonicClock()
+        self.clock = clock
+        recorder = options.report.map { RunRecorder(clock: clock, host: .strip, recordsFrameTimes: $0.frameTimes) }
+        parts = try ViewerWiring(options: options, observer: recorder)
         modes = ViewerModes(parts: parts)
     }
 
-    /// Runs until the user quits, the script ends, or the frame limit is reached.
+    /// Runs until the user quits, the script ends, or the frame limit is reached. Returns the report when
+    /// one was asked for (`ViewerOptions.report`), after writing it to its path if it has one.
     @discardableResult
-    public func run() throws -> RunReport {
-        let result = try FrameLoop(system: parts.system, renderer: parts.renderer, clock: clock, options: options).run(self)
-        let report = makeReport(result)
-        if let path = options.reportPath { try report.write(to: path) }
+    public func run() throws -> RunReport? {
+        try FrameLoop(system: parts.system, renderer: parts.renderer, clock: clock, options: options, observer: recorder)
+            .run(self)
+        guard let recorder else { return nil }
+        var report = recorder.report()
+        addStateAtExit(to: &report)
+        if let path = options.report?.path { try report.write(to: path) }
         return report
     }
 
-    private func makeReport(_ result: FrameLoop.Result) -> RunReport {
-        let model = parts.model, view = parts.carouselView
-        var report = RunReport()
-        report.addFrames(result)
+    /// What the report says of the viewer as the run ends, beside what the recorder heard during it.
+    private func addStateAtExit(to report: inout RunReport) {
+        let model = parts.model
         report.items = model.items.count
-        report.fileChanges = modes.fileChangesApplied
         report.errors = model.knownFailures.map { .init(item: $0.item.path, reason: $0.failure.shortText) }
         if let remote = parts.remote {
             let counters = remote.counterValues
@@ -40,24 +47,11 @@ public final class Viewer {
                                      notModified: counters.notModified, failed: counters.failed,
                                      bytes: Int(counters.bytesDownloaded))
         }
-        let counters = parts.pipeline.counters
-        report.decodes = counters.started
-        report.mainThreadDecodes = counters.mainThreadLoads
-        report.decodedBytes = counters.loadedCost
         let stats = parts.pipeline.storageStats ?? CacheStats()
         report.cache = .init(hits: stats.hits, misses: stats.misses, evictions: stats.evictions,
                              peakCostBytes: stats.peakCost, costLimitBytes: options.cacheLimitBytes)
         report.cellsCreated = model.cellsCreated
-        report.placeholderCellFrames = view.placeholderCellFrames
-        report.visibleCellFrames = view.visibleCellFrames
-        report.fadingFrames = view.fadingFrames
-        report.cellTexturesMadeInFrames = view.texturesMadeInFrames
         report.strategy = model.strategy.name
-        if options.recordsFrameTimes { report.frameTimes = recorder.timeline(result) }
-        report.uploadBytes = view.uploadBytes
-        report.peakRSSBytes = RunReport.peakResidentBytes()
-        for metrics in modes.detailMetrics { report.add(metrics) }
-        return report
     }
 }
 
@@ -72,9 +66,6 @@ extension Viewer: FrameLoopScreen {
 
     func renderFrame(now: Duration) {
         modes.applyFileChanges(now: now)
-        let timed = options.recordsFrameTimes
-        let phases = modes.drawFrame(now: now, clock: clock, timed: timed)
-        // Every frame, the zoom view's too, so the timeline's columns stay in step with its frames.
-        if timed { recorder.record(phases, placeholderCellFrames: parts.carouselView.placeholderCellFrames) }
+        modes.drawFrame(now: now, clock: clock)
     }
 }

@@ -10,10 +10,6 @@ final class ViewerModes {
     private(set) var mode = Mode.strip
     /// The image alone, zoomable; nil in the strip.
     private(set) var detail: TiledImageView?
-    /// Figures of the zoomable views closed so far, for the report.
-    private(set) var closedDetailMetrics: [TiledViewMetrics] = []
-    /// File changes handed to the strip so far, for the report.
-    private(set) var fileChangesApplied = 0
     /// Set when the user or the script asked to quit.
     private(set) var wantsToQuit = false
 
@@ -31,37 +27,34 @@ final class ViewerModes {
         updateTitle()
     }
 
-    /// The figures of every zoomable view shown, the open one included.
-    var detailMetrics: [TiledViewMetrics] { closedDetailMetrics + (detail.map { [$0.metrics] } ?? []) }
-
     // MARK: Frame
 
-    /// Updates and draws the view shown; when `timed`, returns how long each phase took by `clock`.
-    func drawFrame(now: Duration, clock: MonotonicClock, timed: Bool) -> FramePhases {
+    /// Updates and draws the view shown, telling a measured run's observer where the frame's time goes.
+    /// `clock` is the frame loop's: the strip's upload budget may follow the time the frame has taken.
+    func drawFrame(now: Duration, clock: any FrameClock) {
+        let observer = parts.observer
         switch mode {
         case .strip:
-            let started = timed ? clock.now() : now
+            observer?.phaseBegan(.update)
             model.update(now: now)
             // A scroll that came to rest can have moved the selection on screen.
             if model.selectedIndex != titledSelection { updateTitle() }
-            // Read whether timed or not: the upload budget may follow the time the frame has taken so far.
-            let updated = clock.now()
-            parts.carouselView.uploadPending(now: now, frameElapsedMs: (updated - now).seconds * 1000)
-            let uploaded = timed ? clock.now() : updated
+            observer?.phaseEnded(.update)
+            observer?.phaseBegan(.upload)
+            parts.carouselView.uploadPending(now: now, frameElapsedMs: (clock.now() - now).seconds * 1000)
+            observer?.phaseEnded(.upload)
+            observer?.phaseBegan(.draw)
             parts.carouselView.render(now: now)
-            guard timed else { return FramePhases() }
-            return FramePhases(updateMs: (updated - started).seconds * 1000, uploadMs: (uploaded - updated).seconds * 1000,
-                               drawMs: (clock.now() - uploaded).seconds * 1000)
+            observer?.phaseEnded(.draw)
         case .detail:
             // The strip's finished decodes wait in its pipeline's inbox for its next update.
             detail?.pixelScale = pointScale
-            let started = timed ? clock.now() : now
+            observer?.phaseBegan(.update)
             detail?.update(now: now)
-            let updated = timed ? clock.now() : now
+            observer?.phaseEnded(.update)
+            observer?.phaseBegan(.draw)
             detail?.render(now: now)
-            guard timed else { return FramePhases() }
-            return FramePhases(updateMs: (updated - started).seconds * 1000, uploadMs: 0,
-                               drawMs: (clock.now() - updated).seconds * 1000)
+            observer?.phaseEnded(.draw)
         }
     }
 
@@ -91,7 +84,7 @@ final class ViewerModes {
     func applyFileChanges(now: Duration) {
         let changes = parts.fileChanges.drain()
         guard !changes.isEmpty else { return }
-        fileChangesApplied += changes.count
+        parts.observer?.fileChangesApplied(changes.count)
         let shownItem = model.items.indices.contains(model.selectedIndex) ? model.items[model.selectedIndex] : nil
         model.apply(changes)
         updateTitle()
@@ -205,14 +198,13 @@ final class ViewerModes {
             guard case .ready(let localPath, _)? = parts.remote?.state(of: item.path) else { return false }
             path = localPath
         }
-        if let old = detail { closedDetailMetrics.append(old.metrics) }
         parts.pipeline.retainOnly([])
         var tiled = TiledViewOptions()
         tiled.fade = model.fade
         tiled.pixelLimit = parts.options.pixelLimit
         detail = TiledImageView(path: path, displayName: item.displayName, renderer: parts.renderer, text: parts.text,
                                 assets: parts.assets, options: tiled, pixelScale: pointScale, now: now,
-                                preview: model.cachedImage(for: index), waker: parts.system.waker)
+                                preview: model.cachedImage(for: index), waker: parts.system.waker, observer: parts.observer)
         return true
     }
 
@@ -226,7 +218,6 @@ final class ViewerModes {
 
     private func closeDetail(now: Duration) {
         mode = .strip
-        if let detail { closedDetailMetrics.append(detail.metrics) }
         detail = nil
         model.refreshVisibleCells()
         updateTitle()

@@ -13,7 +13,8 @@ public struct ViewerOptions: Sendable {
     public var frameLimit: Int?
     public var script: InputScript?
     public var screenshotPath: String?
-    public var reportPath: String?
+    /// What `--report` asks of the run; nil measures nothing.
+    public var report: ReportOptions?
     public var cacheLimitBytes = 256 << 20
     public var cacheCountLimit = 0
     public var workerCount = WorkScheduler<ImageKey, PixelBuffer>.defaultWorkerCount
@@ -25,8 +26,6 @@ public struct ViewerOptions: Sendable {
     public var fullscreen = false
     /// How the strip loads images: one of `LoadingStrategies.names`.
     public var strategy = "adaptive"
-    /// Put every frame's start time and duration in the report (for plots).
-    public var recordsFrameTimes = false
     /// Read and write the freedesktop thumbnail cache (~/.cache/thumbnails) for cell-sized images. Off unless
     /// asked for (the command line asks), so tests and embedders never write to the user's cache by accident.
     public var useThumbnailCache = false

@@ -7,10 +7,12 @@ import TesseraSDL
 
 /// What the strip viewer is made of, built once from the options: SDL's window and renderer, the UI's
 /// images and text, the image pipeline with its loader (files through the thumbnail cache, downloads from
-/// their cached copies), the download store, the folder watcher, and the carousel model and its view.
-/// Main thread only.
+/// their cached copies), the download store, the folder watcher, and the carousel model and its view;
+/// and the observer of a measured run, handed to each part that tells it something. Main thread only.
 final class ViewerWiring {
     let options: ViewerOptions
+    /// Hears the run when a report is asked for; nil otherwise.
+    let observer: (any RunObserver)?
     let system: SDLSystem
     let window: Window
     let renderer: Renderer
@@ -27,8 +29,9 @@ final class ViewerWiring {
     private var watcher: FolderWatcher?
     private let logger = Logger(label: "tessera.viewer")
 
-    init(options: ViewerOptions) throws {
+    init(options: ViewerOptions, observer: (any RunObserver)?) throws {
         self.options = options
+        self.observer = observer
         system = try SDLSystem(headless: options.headless)
         // With a forced scale the window is made in pixels and points are derived from it.
         let sizeFactor = options.pixelScale ?? 1
@@ -52,14 +55,14 @@ final class ViewerWiring {
         pipeline = .strip(strategy: strategy, scheduler: scheduler,
                           cacheCountLimit: options.cacheCountLimit, cacheCostLimit: options.cacheLimitBytes,
                           decodeTimes: decodeTimes, decode: Self.decoder(options: options, remote: remote, logger: logger),
-                          waker: { waker.wake() })
+                          waker: { waker.wake() }, observer: observer)
 
         let points = Self.viewportPoints(window: window, renderer: renderer, forcedScale: options.pixelScale)
         model = CarouselModel(items: options.items, configuration: options.carousel, pipeline: pipeline,
                               decodeTimes: decodeTimes, remote: remote, strategy: strategy,
                               viewportWidth: points.width, viewportHeight: points.height, pixelScale: points.scale)
         carouselView = CarouselView(model: model, renderer: renderer, assets: assets, text: text,
-                                    uploadBudgetBytes: options.uploadBudgetBytes)
+                                    uploadBudgetBytes: options.uploadBudgetBytes, observer: observer)
         // Named UI images and the overlay font load once here, not inside the first frames.
         carouselView.prepareIcons()
         carouselView.prepareCellTextures()

@@ -13,20 +13,11 @@ public final class CarouselView {
     /// Cell-sized textures not held by a cell, taken by cells as they need one: opaque ones made ahead of
     /// need (`prepareCellTextures`), and those a cell gave up when its image needed the other kind.
     private var spareTextures: [ImageTexture] = []
-    /// Cell textures made inside a frame (not ahead of it): each cost the frame 0.2 to 0.3 ms.
-    public private(set) var texturesMadeInFrames = 0
     /// How much each frame uploads: the strategy's pacing over the view's byte budget (one upload always
     /// goes through, so progress is made).
     private var pacer: UploadPacer
-    public private(set) var uploadBytes = 0
-    /// Visible-cell frames that showed a placeholder instead of the image.
-    public private(set) var placeholderCellFrames = 0
-    /// Visible-cell frames in all.
-    public private(set) var visibleCellFrames = 0
-    /// Frames in which some cell's image was part-way through its fade-in. They are the strip's dearest:
-    /// the software renderer blends every pixel of a fading picture, where a shown one is a plain copy.
-    public private(set) var fadingFrames = 0
-    private var fadedThisFrame = false
+    /// Hears what each frame drew and uploaded when the run is measured; nil otherwise.
+    let observer: (any RunObserver)?
     public var showsOverlay = true
     /// Whether a fading opaque picture is mixed with its placeholder on the CPU and drawn as a copy
     /// (`FadeComposer`) instead of blended by the renderer: on for the software renderer, where that is
@@ -37,13 +28,14 @@ public final class CarouselView {
     private var composerIcons: [Int: FadeComposer.Icon] = [:]
 
     public init(model: CarouselModel, renderer: Renderer, assets: AssetCatalog, text: TextCache,
-                uploadBudgetBytes: Int = 6 << 20) {
+                uploadBudgetBytes: Int = 6 << 20, observer: (any RunObserver)? = nil) {
         self.model = model
         self.renderer = renderer
         self.assets = assets
         self.text = text
         pacer = UploadPacer(viewBudgetBytes: uploadBudgetBytes)
         composesFades = renderer.isSoftware
+        self.observer = observer
     }
 
     /// Copies decoded pixels into cell textures, most urgent first, until this frame's budget (the
@@ -65,7 +57,7 @@ public final class CarouselView {
             spent += uploaded
             model.didUpload(cell, now: now)
         }
-        uploadBytes += spent
+        observer?.uploaded(bytes: spent, in: .strip)
         pacer.record(bytes: spent, milliseconds: (clock.now - started).seconds * 1000)
     }
 
@@ -94,17 +86,17 @@ public final class CarouselView {
         }
         let texture = (try? renderer.makeTexture(width: needed.width, height: needed.height, opaque: opaque))
             .map { ImageTexture(texture: $0, isOpaque: opaque) }
-        if texture != nil { texturesMadeInFrames += 1 }
+        // Made inside a frame rather than ahead of it (`prepareCellTextures`): a cost the report shows.
+        if texture != nil { observer?.cellTextureMade() }
         cellTextures[cell.id] = texture
         return texture
     }
 
     /// Makes the cell textures the screen will need now, before the frames that fill them: SDL's software
-    /// renderer clears a new texture's memory, first touching every page of it: 0.23 to 0.29 ms for a
-    /// 400x267 texture and its upload, against 0.01 ms for an upload into one already made
-    /// (tools/sdl-blit-costs.c). Three pictures arriving in one frame of the first screen made that frame
-    /// some 0.7 ms longer. Opaque ones, as photos are; the first cells to show transparent images make
-    /// their own. Called again after a resize, it makes only the difference.
+    /// renderer clears a new texture's memory, first touching every page of it, which costs a frame many
+    /// times an upload into a texture already made (tools/sdl-blit-costs.c measures both). Opaque ones, as
+    /// photos are; the first cells to show transparent images make their own. Called again after a
+    /// resize, it makes only the difference.
     public func prepareCellTextures() {
         let cell = model.cellPixelSize
         spareTextures.removeAll { !isCellSized($0) }
@@ -134,7 +126,6 @@ public final class CarouselView {
             return (cell, index, rect)
         }
         let output = renderer.outputSize
-        fadedThisFrame = false
         for gap in PixelRect(x: 0, y: 0, width: output.width, height: output.height).subtracting(cells.map(\.rect)) {
             renderer.fill(gap, Theme.background)
         }
@@ -143,9 +134,7 @@ public final class CarouselView {
             let composed = composedFadeStep(of: cell, in: rect, alpha: alpha, scale: scale, output: output)
             let picture = composed?.destination ?? opaquePicture(of: cell, in: rect, alpha: alpha)
             for part in rect.subtracting(picture.map { [$0] } ?? []) { renderer.fill(part, Theme.cellBackground) }
-            visibleCellFrames += 1
             if let composed {
-                fadedThisFrame = true
                 renderer.draw(composed.texture.texture, source: composed.source, destination: composed.destination)
             } else {
                 drawContent(of: cell, in: rect, alpha: alpha, scale: scale)
@@ -155,7 +144,30 @@ public final class CarouselView {
             }
         }
         if showsOverlay { drawOverlay(scale: scale) }
-        if fadedThisFrame { fadingFrames += 1 }
+        if let observer { tell(observer, aboutFrameOf: cells.map(\.cell), now: now) }
+    }
+
+    /// What a measured frame drew, worked out apart from the drawing so an unmeasured frame counts
+    /// nothing: the cells with no picture shown yet (a placeholder, or an image whose fade has not
+    /// begun), and whether some picture was part-way through its fade-in (those are the strip's dearest
+    /// frames: the software renderer blends every pixel of a fading picture, where a shown one is a plain
+    /// copy).
+    private func tell(_ observer: any RunObserver, aboutFrameOf cells: [CarouselCell], now: Duration) {
+        var placeholders = 0
+        var fading = false
+        for cell in cells {
+            switch cell.content {
+            case .placeholder:
+                placeholders += 1
+            case .image:
+                let alpha = cell.imageAlpha(now: now, fade: model.fade)
+                if alpha == 0 { placeholders += 1 }
+                if alpha > 0 && alpha < 1 && cellTextures[cell.id] != nil { fading = true }
+            case .failed:
+                break
+            }
+        }
+        observer.cellsDrawn(placeholders: placeholders, visible: cells.count, fading: fading)
     }
 
     /// Where the cell's picture goes: its display size, centred in the cell.
@@ -176,8 +188,8 @@ public final class CarouselView {
     /// Mixes this frame's step of a fading opaque picture with the placeholder under it into the cell's
     /// texture (`FadeComposer`), when it can: the picture is drawn at its own size and covers the icon, as
     /// nearly every photo in a cell does. Only the part on screen is mixed. Returns the texture, the part
-    /// (picture coordinates) and where it goes, now a plain copy that covers what is under it; nil to
-    /// blend as before.
+    /// (picture coordinates) and where it goes, as a plain copy that covers what is under it; nil when
+    /// the renderer is to blend the picture over its placeholder instead (`drawContent`).
     private func composedFadeStep(of cell: CarouselCell, in rect: PixelRect, alpha: Double, scale: Double,
                                   output: PixelSize) -> (texture: ImageTexture, source: PixelRect, destination: PixelRect)? {
         // Once uploaded, the cell's texture was chosen for these pixels (`texture(for:holding:)`): the right
@@ -207,23 +219,19 @@ public final class CarouselView {
     private func drawContent(of cell: CarouselCell, in rect: PixelRect, alpha: Double, scale: Double) {
         switch cell.content {
         case .placeholder:
-            placeholderCellFrames += 1
             drawIcon("placeholder", at: iconRect(in: rect, scale: scale), alpha: 1)
         case .image(let pixels):
             let texture = cellTextures[cell.id]
             let destination = pictureRect(of: cell, showing: pixels, in: rect)
             if alpha < 1 {
-                placeholderCellFrames += alpha == 0 ? 1 : 0
                 // An opaque picture fading in over the whole icon hides it as it comes in, so the icon
-                // stays at full alpha under it. SDL's software renderer draws an icon at part alpha through
-                // its generic blitter: three fading cells took 0.43 ms that way, 0.38 ms this way
-                // (tools/sdl-blit-costs.c).
+                // stays at full alpha under it: SDL's software renderer draws an icon at part alpha through
+                // its slower generic blitter (tools/sdl-blit-costs.c).
                 let icon = iconRect(in: rect, scale: scale)
                 let hidesIcon = alpha > 0 && texture?.isOpaque == true && destination.contains(icon)
                 drawIcon("placeholder", at: icon, alpha: hidesIcon ? 1 : 1 - alpha)
             }
             guard alpha > 0, let texture else { return }
-            if alpha < 1 { fadedThisFrame = true }
             texture.restorePicture(pixels)
             // The backdrop shows through transparent images only.
             if !texture.isOpaque { renderer.fill(destination, Theme.imageBackdrop.withAlpha(alpha)) }

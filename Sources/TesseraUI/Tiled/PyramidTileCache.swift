@@ -23,14 +23,19 @@ final class PyramidTileCache {
 
     private let pipeline: Pipeline
     private let pool: TileTexturePool
+    private let observer: (any RunObserver)?
     /// Decoded tiles waiting for a frame with upload budget left, by tile.
     private var arrivals: [TileID: Pipeline.Delivery] = [:]
     /// The tiles whose queued loads the last frame kept.
     private var retained: Set<TileID> = []
     private let logger = Logger(label: "tessera.view")
 
-    init(source: any TileSource, renderer: Renderer, options: TiledViewOptions, waker: EventLoopWaker?) {
+    /// - Parameter observer: hears the tiles' loads and uploads, and fades beginning on screen, when the
+    ///   run is measured.
+    init(source: any TileSource, renderer: Renderer, options: TiledViewOptions, waker: EventLoopWaker?,
+         observer: (any RunObserver)?) {
         self.source = source
+        self.observer = observer
         let geometry = source.geometry
         planner = TileDrawPlanner(geometry: geometry)
         let limit = renderer.maxTextureSize
@@ -44,7 +49,8 @@ final class PyramidTileCache {
                                     throw LoadFailure(shortText: "Missing tile", detail: error.description)
                                 }
                             },
-                            waker: { waker?.wake() })
+                            waker: { waker?.wake() },
+                            observation: observer.map { LoadObservation($0, view: .tiled) })
         pool = TileTexturePool(renderer: renderer, geometry: geometry)
         // The bound must hold a few of the largest tiles, or a plain image's full level could never stay.
         let largest = min(geometry.tileSize + 2 * geometry.overlap, max(geometry.width, geometry.height))
@@ -56,7 +62,8 @@ final class PyramidTileCache {
     }
 
     var geometry: DeepZoomGeometry { source.geometry }
-    var counters: LoadCounters { pipeline.counters }
+    /// Where the tiles' loads are counted in a measured run.
+    var loadObservation: LoadObservation? { pipeline.observation }
     /// Nothing is loading or waiting to be uploaded.
     var isSettled: Bool { !pipeline.isLoading && arrivals.isEmpty }
 
@@ -84,18 +91,15 @@ final class PyramidTileCache {
     /// tiles first, until the frame's byte budgets are spent (`budget` in all, `aheadBudget` for tiles of
     /// the current level not on screen yet); the rest wait for the next frame. A tile arriving on screen
     /// over something opaque fades in; the first picture of a place appears at once.
-    /// Returns the bytes uploaded and when each tile fading in on screen started.
-    func upload(onScreen: Set<TileID>, now: Duration, fade: TileFade, hasBackdrop: Bool, budget: Int,
-                aheadBudget: Int) -> (bytes: Int, fadingIn: [TileID: Duration]) {
+    func upload(onScreen: Set<TileID>, now: Duration, fade: TileFade, hasBackdrop: Bool, budget: Int, aheadBudget: Int) {
         for arrival in pipeline.drain() { arrivals[arrival.key] = arrival }
-        guard !arrivals.isEmpty else { return (0, [:]) }
+        guard !arrivals.isEmpty else { return }
         // Coarse first: they are small, and a finer tile arriving in the same frame can then fade in over them.
         let pending = arrivals.values.sorted {
             ($0.key.level, onScreen.contains($0.key) ? 0 : 1, $0.key.row, $0.key.column)
                 < ($1.key.level, onScreen.contains($1.key) ? 0 : 1, $1.key.row, $1.key.column)
         }
         var spent = 0, spentAhead = 0
-        var fadingIn: [TileID: Duration] = [:]
         for arrival in pending {
             let tile = arrival.key
             guard case .success(let pixels) = arrival.result else {
@@ -113,14 +117,14 @@ final class PyramidTileCache {
                     availability($0, now: now, fade: fade)
                 }
                 let start = fade.start(arrivingAt: now, onScreen: visible)
-                if visible { fadingIn[tile] = start }
+                if visible, let observer, fade.timing.duration > .zero { observer.tileFadeBegan(tile, at: start) }
                 try hold(pixels, for: tile, fadeStart: start)
                 spent += pixels.cost
             } catch {
                 logger.warning("tile \(tile) not shown: \(error)")
             }
         }
-        return (spent, fadingIn)
+        observer?.uploaded(bytes: spent, in: .tiled)
     }
 
     /// Asks for what `requests` lists (a tile already decoded and waiting for upload is not asked for

@@ -23,7 +23,6 @@ public final class TiledImageView {
     public let name: String
     /// Device pixels per point; the host keeps it current.
     public var pixelScale: Double
-    public private(set) var metrics = TiledViewMetrics()
 
     private let renderer: Renderer
     private let options: TiledViewOptions
@@ -33,6 +32,8 @@ public final class TiledImageView {
     private let logger = Logger(label: "tessera.view")
     private let openedAt: Duration
     private let painter: TiledViewPainter
+    /// Hears what the view loads, uploads and shows when the run is measured; nil otherwise.
+    let observer: (any RunObserver)?
 
     private enum Phase {
         case opening
@@ -48,18 +49,16 @@ public final class TiledImageView {
     private var input = TiledViewInput()
     private var backdrop: TiledBackdrop?
     private var outputSize: PixelSize
-    /// Tiles fading in on screen since `TileFade.start`, watched to measure the fade actually seen.
-    private var fadeWatch: [TileID: Duration] = [:]
-    /// What the pyramids shown before this one loaded (a plain image being cut opens twice).
-    private var earlierCounters = LoadCounters()
 
     /// - Parameters:
     ///   - preview: a small picture of the image to show until tiles arrive (the strip's cell image).
     ///   - waker: wakes the host loop when a tile or an opening step finishes.
     ///   - displayName: what the user knows the image as (a URL's file name for a download); the file's
     ///     name by default.
+    ///   - observer: a measured run's observer; this view counts as a new opening in its report.
     public init(path: String, displayName: String? = nil, renderer: Renderer, text: TextCache, assets: AssetCatalog?, options: TiledViewOptions,
-                pixelScale: Double, now: Duration, preview: PixelBuffer? = nil, waker: EventLoopWaker? = nil) {
+                pixelScale: Double, now: Duration, preview: PixelBuffer? = nil, waker: EventLoopWaker? = nil,
+                observer: (any RunObserver)? = nil) {
         self.path = path
         name = displayName ?? path.split(separator: "/").last.map(String.init) ?? path
         self.renderer = renderer
@@ -69,6 +68,8 @@ public final class TiledImageView {
         requestPolicy = TileRequestPolicy(lookahead: options.preloadLookahead, marginScreens: options.preloadMarginScreens)
         self.waker = waker
         openedAt = now
+        self.observer = observer
+        observer?.tiledViewOpened()
         outputSize = renderer.outputSize
         painter = TiledViewPainter(renderer: renderer, text: text, assets: assets, pixelScale: pixelScale)
         if let preview { backdrop = TiledBackdrop(preview, renderer: renderer) }
@@ -117,6 +118,10 @@ public final class TiledImageView {
     public var errorText: String? { if case .failed(let text) = phase { text } else { nil } }
     /// Tiles held now (for tests).
     public var heldTiles: [TileID] { tiles?.store.tiles ?? [] }
+    /// Tiles the open pyramid's store has let go (for tests).
+    var evictedTiles: Int { tiles?.store.evictionCount ?? 0 }
+    /// Where the open pyramid's loads are counted, nil when unmeasured or not open yet (for tests).
+    var tilePipelineObservation: LoadObservation? { tiles?.loadObservation }
 
     // MARK: - Input
 
@@ -140,7 +145,7 @@ public final class TiledImageView {
             camera?.resize(viewportSize: viewportPoints, pixelScale: pixelScale, time: now)
         }
         // Before tiles can be read, the preview or overview (when there is one) is the whole picture.
-        if tiles == nil, backdrop != nil, metrics.firstFrameMs == nil { metrics.firstFrameMs = (now - openedAt).milliseconds }
+        if tiles == nil, backdrop != nil { observer?.tiledFrameDrawn(complete: true, sharp: false, sinceOpening: now - openedAt) }
         guard var camera else { return }
         if camera.needsStep { camera.step(to: now) }
         self.camera = camera
@@ -149,10 +154,8 @@ public final class TiledImageView {
         let level = camera.level(in: geometry)
         let visible = camera.visibleImageRegion
         let onScreen = Set(geometry.tiles(in: level, intersecting: geometry.levelRegion(covering: visible, in: level)))
-        let uploaded = tiles.upload(onScreen: onScreen, now: now, fade: fade, hasBackdrop: backdrop != nil,
-                                    budget: options.uploadBudgetBytes, aheadBudget: options.preloadUploadBudgetBytes)
-        metrics.uploadBytes += uploaded.bytes
-        if options.fade.duration > .zero { fadeWatch.merge(uploaded.fadingIn) { _, new in new } }
+        tiles.upload(onScreen: onScreen, now: now, fade: fade, hasBackdrop: backdrop != nil,
+                     budget: options.uploadBudgetBytes, aheadBudget: options.preloadUploadBudgetBytes)
 
         let fade = self.fade
         let plan = tiles.planner.plan(level: level, visible: visible, hasBackdrop: backdrop != nil) {
@@ -166,12 +169,7 @@ public final class TiledImageView {
                                              baseTiles: tiles.baseTiles, isHeld: tiles.store.contains,
                                              hasFailed: tiles.hasFailed))
 
-        if plan.isComplete, metrics.firstFrameMs == nil { metrics.firstFrameMs = (now - openedAt).milliseconds }
-        if !plan.isComplete, metrics.firstFrameMs != nil { metrics.holeFrames += 1 }
-        if plan.isSharp, metrics.sharpMs == nil { metrics.sharpMs = (now - openedAt).milliseconds }
-        metrics.tiles = earlierCounters + tiles.counters
-        metrics.evictions = tiles.store.evictionCount
-        metrics.peakTextureBytes = max(metrics.peakTextureBytes, tiles.store.totalCost)
+        observer?.tiledFrameDrawn(complete: plan.isComplete, sharp: plan.isSharp, sinceOpening: now - openedAt)
     }
 
     private func apply(_ event: TiledOpenEvent, now: Duration) {
@@ -184,17 +182,22 @@ public final class TiledImageView {
                                       maxDeviceScale: options.maxDeviceScale)
             }
             if let backdrop, !backdrop.fits(size) { self.backdrop = nil }
-            if let old = tiles { earlierCounters = earlierCounters + old.counters }
-            let tiles = PyramidTileCache(source: source, renderer: renderer, options: options, waker: waker)
+            let tiles = PyramidTileCache(source: source, renderer: renderer, options: options, waker: waker,
+                                         observer: observer)
             for (tile, pixels) in base {
                 do { try tiles.hold(pixels, for: tile, fadeStart: fade.start(arrivingAt: now, onScreen: false)) } catch {
                     logger.warning("tile \(tile) not shown: \(error)")
                 }
             }
+            // The opener read these: loads of the view all the same.
+            if let observer {
+                for pixels in base.values {
+                    observer.load(.requested, in: .tiled)
+                    observer.load(.succeeded(cost: pixels.cost), in: .tiled)
+                }
+            }
             // Base tiles that could not be read are tried once more, and marked if they fail again.
             tiles.requestBaseTiles(except: Set(base.keys))
-            earlierCounters.requested += base.count
-            earlierCounters.succeeded += base.count
             self.tiles = tiles
             phase = .showing
         case .cutting(let imageSize):
@@ -231,9 +234,7 @@ public final class TiledImageView {
             painter.drawProgress(progress, name: name)
         case .showing:
             guard let tiles, let camera, let plan = tiles.plan else { return }
-            painter.draw(plan, from: tiles, camera: camera, backdrop: backdrop, fade: fade, now: now) { tile in
-                if let started = fadeWatch.removeValue(forKey: tile) { metrics.fadeSamplesMs.append((now - started).milliseconds) }
-            }
+            painter.draw(plan, from: tiles, camera: camera, backdrop: backdrop, fade: fade, now: now, observer: observer)
         }
     }
 
@@ -245,8 +246,4 @@ public final class TiledImageView {
         return TiledViewPainter.Mapping(camera: camera, pixelScale: pixelScale)
             .rect(PixelRegion(x: 0, y: 0, width: geometry.width, height: geometry.height))
     }
-}
-
-extension Duration {
-    var milliseconds: Double { seconds * 1000 }
 }

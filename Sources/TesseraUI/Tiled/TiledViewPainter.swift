@@ -58,10 +58,10 @@ final class TiledViewPainter {
 
     // MARK: Tiles
 
-    /// Draws `plan`'s layers from `cache`, telling `drawnOpaque` of each tile drawn at full opacity (where a
+    /// Draws `plan`'s layers from `cache`, telling `observer` of each tile drawn at full opacity (where a
     /// fade was seen to its end).
     func draw(_ plan: TileDrawPlan, from cache: PyramidTileCache, camera: ZoomPanModel, backdrop: TiledBackdrop?,
-              fade: TileFade, now: Duration, drawnOpaque: (TileID) -> Void) {
+              fade: TileFade, now: Duration, observer: (any RunObserver)?) {
         let geometry = cache.geometry
         let mapping = Mapping(camera: camera, pixelScale: pixelScale)
         let magnified = camera.deviceScale > 1.0001
@@ -82,7 +82,7 @@ final class TiledViewPainter {
                 let area = geometry.imageRegion(of: tile).intersection(target)
                 guard !area.isEmpty else { continue }
                 let alpha = fade.alpha(fadeStart: entry.fadeStart, now: now)
-                if alpha >= 1 { drawnOpaque(tile) }
+                if alpha >= 1 { observer?.tileShownOpaque(tile, at: now) }
                 let factor = Double(1 << geometry.reduction(of: tile.level))
                 let file = geometry.region(of: tile)
                 let texture = entry.value

@@ -3,11 +3,12 @@ import XCTest
 @testable import TesseraCore
 
 final class CarouselModelTests: XCTestCase {
-    private func makeModel(count: Int, scheduler: WorkScheduler<ImageKey, PixelBuffer>, loader: @escaping Fixture.Loader,
+    private func makeModel(count: Int, scheduler: WorkScheduler<ImageKey, PixelBuffer>, loads: CountingObserver? = nil,
+                           loader: @escaping Fixture.Loader,
                            configure: (inout CarouselConfiguration) -> Void = { _ in }) -> (CarouselModel, ImagePipeline) {
         var configuration = CarouselConfiguration()
         configure(&configuration)
-        let pipeline = ImagePipeline.fixture(scheduler, loader: loader)
+        let pipeline = ImagePipeline.fixture(scheduler, loads: loads, loader: loader)
         let model = CarouselModel(items: Fixture.items(count), configuration: configuration, pipeline: pipeline,
                                   viewportWidth: 1280, viewportHeight: 720)
         return (model, pipeline)
@@ -122,7 +123,9 @@ final class CarouselModelTests: XCTestCase {
         let log = CallLog()
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
         let base = Fixture.loader()
-        let pipeline = ImagePipeline.fixture(scheduler, cacheBytes: 1 << 20, loader: { key in log.record(key); return try base(key) })
+        let loads = CountingObserver()
+        let pipeline = ImagePipeline.fixture(scheduler, cacheBytes: 1 << 20, loads: loads,
+                                             loader: { key in log.record(key); return try base(key) })
         let key = ImageKey(path: "/fake/img7.jpg", size: PixelSize(width: 400, height: 300))
         for priority in [2, 1, 0, 0, 3] { pipeline.request(key, priority: priority) }
         scheduler.runPending()
@@ -131,8 +134,8 @@ final class CarouselModelTests: XCTestCase {
         pipeline.request(key, priority: 0)  // cached now: no second decode
         scheduler.runPending()
         XCTAssertEqual(log.all.count, 1)
-        XCTAssertEqual(pipeline.counters.started, 1)
-        XCTAssertEqual(pipeline.counters.mainThreadLoads, 1, "the inline executor runs on this (main) thread")
+        XCTAssertEqual(loads.strip.started, 1)
+        XCTAssertEqual(loads.strip.mainThreadLoads, 1, "the inline executor runs on this (main) thread")
     }
 
     func testArrivingImageFadesInAndCachedImageAppearsAtOnce() {
@@ -237,13 +240,15 @@ final class CarouselModelTests: XCTestCase {
         let log = CallLog()
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
         let base = Fixture.loader()
-        let (model, pipeline) = makeModel(count: 500, scheduler: scheduler, loader: { key in log.record(key); return try base(key) })
+        let loads = CountingObserver()
+        let (model, _) = makeModel(count: 500, scheduler: scheduler, loads: loads,
+                                   loader: { key in log.record(key); return try base(key) })
         model.update(now: .zero)
         model.scrollBy(100 * 416, time: .zero)
         model.update(now: .milliseconds(16))
         scheduler.runPending()
         XCTAssertTrue(log.all.allSatisfy { Fixture.index(of: $0.path) >= 90 }, "work for the first screen was dropped")
-        XCTAssertGreaterThan(pipeline.counters.droppedQueued, 0)
+        XCTAssertGreaterThan(loads.strip.droppedQueued, 0)
     }
 
     func testKeyboardSelectionScrollsToShowTheSelectedCell() {

@@ -39,12 +39,13 @@ enum Fixture {
 }
 
 extension LoadPipeline where Key == ImageKey, Value == PixelBuffer {
-    /// The strip's pipeline as the viewer makes it for `strategy`, over a fake decoder.
+    /// The strip's pipeline as the viewer makes it for `strategy`, over a fake decoder; `loads` counts
+    /// its loads.
     static func fixture(_ scheduler: WorkScheduler<ImageKey, PixelBuffer>, strategy: LoadingStrategy = AdaptiveStrategy(decodeWorkers: 2),
-                        cacheBytes: Int = 64 << 20, decodeTimes: DecodeTimeEstimator? = nil,
+                        cacheBytes: Int = 64 << 20, decodeTimes: DecodeTimeEstimator? = nil, loads: CountingObserver? = nil,
                         loader: @escaping Fixture.Loader) -> ImagePipeline {
         .strip(strategy: strategy, scheduler: scheduler, cacheCostLimit: cacheBytes, decodeTimes: decodeTimes,
-               decode: { key, _ in try loader(key) })
+               decode: { key, _ in try loader(key) }, observer: loads)
     }
 }
 

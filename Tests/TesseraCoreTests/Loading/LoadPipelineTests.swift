@@ -21,25 +21,26 @@ final class LoadPipelineTests: XCTestCase {
         let count = Atomic<Int>(0)
     }
 
-    /// A pipeline of string keys whose values are their lengths; `bad` keys fail.
+    /// A pipeline of string keys whose values are their lengths; `bad` keys fail. `loads` hears it.
     private func makePipeline(storage: CostCache<String, Int>? = CostCache(), bad: Set<String> = [],
-                              calls: Calls = Calls(), wakes: Wakes = Wakes())
+                              calls: Calls = Calls(), wakes: Wakes = Wakes(), loads: CountingObserver = CountingObserver())
         -> (LoadPipeline<String, Int>, WorkScheduler<String, Int>) {
         let scheduler = WorkScheduler<String, Int>.inline()
         let pipeline = LoadPipeline(scheduler: scheduler, storage: storage, cost: { $0 }, loader: { key, _ in
             calls.record(key)
             if bad.contains(key) { throw Broken() }
             return key.count
-        }, waker: { wakes.count.add(1, ordering: .relaxed) })
+        }, waker: { wakes.count.add(1, ordering: .relaxed) }, observation: loads.stripLoads)
         return (pipeline, scheduler)
     }
 
     func testRequestersOfOneKeyShareOneLoadAndOneDelivery() {
         let calls = Calls(), wakes = Wakes()
-        let (pipeline, scheduler) = makePipeline(calls: calls, wakes: wakes)
+        let loads = CountingObserver()
+        let (pipeline, scheduler) = makePipeline(calls: calls, wakes: wakes, loads: loads)
         for priority in [2, 1, 0, 0, 3] { pipeline.request("seven", priority: priority) }
         XCTAssertEqual(scheduler.queuedCount, 1)
-        XCTAssertEqual(pipeline.counters.requested, 1)
+        XCTAssertEqual(loads.strip.requested, 1)
         scheduler.runPending()
         XCTAssertEqual(calls.all, ["seven"])
         XCTAssertEqual(wakes.count.load(ordering: .relaxed), 1, "the waker is called when a result lands")
@@ -47,31 +48,31 @@ final class LoadPipelineTests: XCTestCase {
         XCTAssertEqual(deliveries.map(\.key), ["seven"])
         XCTAssertEqual(try deliveries[0].result.get(), 5)
         XCTAssertTrue(pipeline.drain().isEmpty, "each result is delivered once")
-        XCTAssertEqual(pipeline.counters.started, 1)
-        XCTAssertEqual(pipeline.counters.succeeded, 1)
-        XCTAssertEqual(pipeline.counters.loadedCost, 5)
-        XCTAssertEqual(pipeline.counters.mainThreadLoads, 1, "the inline scheduler ran it on this (main) thread")
+        XCTAssertEqual(loads.strip.started, 1)
+        XCTAssertEqual(loads.strip.succeeded, 1)
+        XCTAssertEqual(loads.strip.loadedCost, 5)
+        XCTAssertEqual(loads.strip.mainThreadLoads, 1, "the inline scheduler ran it on this (main) thread")
     }
 
     func testARequestForAKeyInFlightOnlyChangesItsPriority() {
-        let calls = Calls()
-        let (pipeline, scheduler) = makePipeline(calls: calls)
+        let calls = Calls(), loads = CountingObserver()
+        let (pipeline, scheduler) = makePipeline(calls: calls, loads: loads)
         pipeline.request("a", priority: 5)
         pipeline.request("bb", priority: 3)
         pipeline.request("a", priority: 1)  // now more urgent than "bb"
         XCTAssertEqual(scheduler.queuedCount, 2)
         scheduler.runPending()
         XCTAssertEqual(calls.all, ["a", "bb"])
-        XCTAssertEqual(pipeline.counters.requested, 2)
+        XCTAssertEqual(loads.strip.requested, 2)
     }
 
     func testQueuedWorkForKeysNobodyWantsIsDroppedAndCanBeAskedForAgain() {
-        let calls = Calls()
-        let (pipeline, scheduler) = makePipeline(calls: calls)
+        let calls = Calls(), loads = CountingObserver()
+        let (pipeline, scheduler) = makePipeline(calls: calls, loads: loads)
         for key in ["a", "b", "c"] { pipeline.request(key, priority: 0) }
         let revision = pipeline.revision
         pipeline.retainOnly(["b"])
-        XCTAssertEqual(pipeline.counters.droppedQueued, 2)
+        XCTAssertEqual(loads.strip.droppedQueued, 2)
         XCTAssertNotEqual(pipeline.revision, revision, "dropped keys can be asked for again")
         XCTAssertEqual(pipeline.state(of: "a"), .none)
         XCTAssertEqual(pipeline.state(of: "b"), .queued)
@@ -82,12 +83,12 @@ final class LoadPipelineTests: XCTestCase {
         pipeline.request("a", priority: 0)
         scheduler.runPending()
         XCTAssertEqual(calls.all, ["b", "a"])
-        XCTAssertEqual(pipeline.counters.requested, 4)
+        XCTAssertEqual(loads.strip.requested, 4)
     }
 
     func testAFailedKeyIsRememberedUntilForgotten() {
-        let calls = Calls()
-        let (pipeline, scheduler) = makePipeline(bad: ["bad"], calls: calls)
+        let calls = Calls(), loads = CountingObserver()
+        let (pipeline, scheduler) = makePipeline(bad: ["bad"], calls: calls, loads: loads)
         pipeline.request("bad", priority: 0)
         scheduler.runPending()
         let deliveries = pipeline.drain()
@@ -97,7 +98,7 @@ final class LoadPipelineTests: XCTestCase {
         XCTAssertTrue(failure.detail.contains("Broken"), failure.detail)
         XCTAssertEqual(pipeline.failure(for: "bad"), failure)
         XCTAssertEqual(pipeline.state(of: "bad"), .done)
-        XCTAssertEqual(pipeline.counters.failed, 1)
+        XCTAssertEqual(loads.strip.failed, 1)
 
         pipeline.request("bad", priority: 0)
         XCTAssertEqual(scheduler.queuedCount, 0, "a failed key is not tried again")
@@ -207,17 +208,17 @@ final class LoadPipelineTests: XCTestCase {
     }
 
     func testLoadNowRunsOnTheCallingThreadAndStores() {
-        let calls = Calls()
-        let (pipeline, scheduler) = makePipeline(bad: ["bad"], calls: calls)
+        let calls = Calls(), loads = CountingObserver()
+        let (pipeline, scheduler) = makePipeline(bad: ["bad"], calls: calls, loads: loads)
         XCTAssertEqual(try pipeline.loadNow("four").get(), 4)
         XCTAssertEqual(try pipeline.loadNow("four").get(), 4, "stored")
         XCTAssertThrowsError(try pipeline.loadNow("bad").get())
         XCTAssertThrowsError(try pipeline.loadNow("bad").get())
         XCTAssertEqual(calls.all, ["four", "bad"])
         XCTAssertEqual(scheduler.stats.submitted, 0)
-        XCTAssertEqual(pipeline.counters.started, 2)
-        XCTAssertEqual(pipeline.counters.mainThreadLoads, 2)
-        XCTAssertEqual(pipeline.counters.failed, 1)
+        XCTAssertEqual(loads.strip.started, 2)
+        XCTAssertEqual(loads.strip.mainThreadLoads, 2)
+        XCTAssertEqual(loads.strip.failed, 1)
     }
 
     // MARK: Running loads
@@ -230,6 +231,7 @@ final class LoadPipelineTests: XCTestCase {
         let gate = DispatchSemaphore(value: 0)
         let woken = DispatchSemaphore(value: 0)
         let calls = Calls()
+        let loads = CountingObserver()
 
         func makePipeline() -> LoadPipeline<String, Int> {
             let started = started, gate = gate, woken = woken, calls = calls
@@ -240,7 +242,7 @@ final class LoadPipelineTests: XCTestCase {
                                     gate.wait()
                                     try cancellation.check()
                                     return key.count
-                                }, waker: { woken.signal() })
+                                }, waker: { woken.signal() }, observation: loads.stripLoads)
         }
     }
 
@@ -259,8 +261,8 @@ final class LoadPipelineTests: XCTestCase {
         let revision = pipeline.revision
         XCTAssertTrue(pipeline.drain().isEmpty, "a stopped load delivers nothing")
         XCTAssertNotEqual(pipeline.revision, revision)
-        XCTAssertEqual(pipeline.counters.stoppedRunning, 1)
-        XCTAssertEqual(pipeline.counters.failed, 0)
+        XCTAssertEqual(gated.loads.strip.stoppedRunning, 1)
+        XCTAssertEqual(gated.loads.strip.failed, 0)
         XCTAssertNil(pipeline.failure(for: "run"))
         XCTAssertEqual(pipeline.state(of: "run"), .none)
 
@@ -283,7 +285,7 @@ final class LoadPipelineTests: XCTestCase {
         XCTAssertEqual(gated.woken.wait(timeout: timeout), .success)
         XCTAssertEqual(pipeline.drain().map(\.key), ["run"])
         XCTAssertEqual(pipeline.storedValue(for: "run"), 3)
-        XCTAssertEqual(pipeline.counters.stoppedRunning, 0)
+        XCTAssertEqual(gated.loads.strip.stoppedRunning, 0)
     }
 
     func testARunningLoadWantedAgainBeforeItLooksCarriesOn() {
@@ -297,7 +299,7 @@ final class LoadPipelineTests: XCTestCase {
         gated.gate.signal()
         XCTAssertEqual(gated.woken.wait(timeout: timeout), .success)
         XCTAssertEqual(pipeline.drain().map(\.key), ["run"])
-        XCTAssertEqual(pipeline.counters.stoppedRunning, 0)
+        XCTAssertEqual(gated.loads.strip.stoppedRunning, 0)
         XCTAssertEqual(gated.calls.all, ["run"])
     }
 }

@@ -5,12 +5,13 @@ import XCTest
 /// Each strategy's defining behaviour, with a fake decoder and a stepped clock.
 final class LoadingStrategyTests: XCTestCase {
     private let log = CallLog()
+    private let loads = CountingObserver()
 
     private func makeModel(_ strategy: LoadingStrategy, count: Int = 200, scheduler: WorkScheduler<ImageKey, PixelBuffer> = .inline(),
                            cacheBytes: Int = 64 << 20) -> (CarouselModel, ImagePipeline, WorkScheduler<ImageKey, PixelBuffer>) {
         let base = Fixture.loader()
         let log = self.log
-        let pipeline = ImagePipeline.fixture(scheduler, strategy: strategy, cacheBytes: cacheBytes,
+        let pipeline = ImagePipeline.fixture(scheduler, strategy: strategy, cacheBytes: cacheBytes, loads: loads,
                                              loader: { key in log.record(key); return try base(key) })
         let model = CarouselModel(items: Fixture.items(count), configuration: CarouselConfiguration(), pipeline: pipeline,
                                   strategy: strategy, viewportWidth: 1280, viewportHeight: 720)
@@ -21,12 +22,12 @@ final class LoadingStrategyTests: XCTestCase {
 
     func testSyncDecodesOnTheCallingThreadWhenACellAppears() {
         // Real worker threads exist, but sync must not use them.
-        let (model, pipeline, scheduler) = makeModel(SyncStrategy(), scheduler: WorkScheduler(workerCount: 2))
+        let (model, _, scheduler) = makeModel(SyncStrategy(), scheduler: WorkScheduler(workerCount: 2))
         defer { scheduler.shutdown() }
         model.update(now: .zero)
         let visible = model.layout.visibleRange(offset: 0)
         XCTAssertTrue(model.visibleCells.allSatisfy(\.hasImage), "images are there in the same frame")
-        XCTAssertEqual(pipeline.counters.mainThreadLoads, visible.count)
+        XCTAssertEqual(loads.strip.mainThreadLoads, visible.count)
         XCTAssertEqual(scheduler.stats.submitted, 0)
     }
 
@@ -87,14 +88,14 @@ final class LoadingStrategyTests: XCTestCase {
     }
 
     func testWithoutACacheAShownImageIsNotDecodedAgainEveryFrame() {
-        let (model, pipeline, scheduler) = makeModel(PredrawStrategy())
+        let (model, _, scheduler) = makeModel(PredrawStrategy())
         for frame in 0..<10 {
             model.update(now: .milliseconds(16 * frame))
             scheduler.runPending()
         }
         let visible = model.layout.visibleRange(offset: 0)
         XCTAssertTrue(model.visibleCells.allSatisfy(\.hasImage))
-        XCTAssertEqual(pipeline.counters.started, visible.count)
+        XCTAssertEqual(loads.strip.started, visible.count)
     }
 
     func testTiledFadesEveryAppearanceAndKeepsNothing() {

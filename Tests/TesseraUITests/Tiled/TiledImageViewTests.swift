@@ -148,7 +148,7 @@ final class TiledImageViewTests: XCTestCase {
         harness.send(.keyDown(.character("1"), isRepeat: false))
         let frame = try harness.runUntilSharp()
         XCTAssertTrue(harness.view.isComplete, "a marked square is not a hole")
-        XCTAssertEqual(harness.view.metrics.tiles.failed, 2)
+        XCTAssertEqual(harness.recorder.report().tilesFailed, 2)
         for (column, expectMark) in [(1, true), (2, true), (0, false), (3, false)] {
             var dark = 0, red = 0
             for y in (128 + 4)..<(256 - 4) {
@@ -219,7 +219,7 @@ final class TiledImageViewTests: XCTestCase {
         XCTAssertFalse(view.isIdle(now: harness.clock.now()))
         frame = try harness.frame(advance: .milliseconds(125))
         XCTAssertTrue(frame.pixel(x: 128, y: 128).isClose(to: blue, tolerance: 1), "opaque at 0.25 s")
-        XCTAssertEqual(view.metrics.fadeSamplesMs, [250])
+        XCTAssertEqual(harness.recorder.tiledViews.map(\.fadeSamplesMs), [[250]])
     }
 
     func testTextureCacheKeepsCoarseLevelsWhilePanningFar() throws {
@@ -240,7 +240,7 @@ final class TiledImageViewTests: XCTestCase {
             try harness.runUntilSharp()
         }
         XCTAssertTrue(view.isAtRightEdge)
-        XCTAssertGreaterThan(view.metrics.evictions, 0, "panning far must evict")
+        XCTAssertGreaterThan(view.evictedTiles, 0, "panning far must evict")
         for level in [7, 8] {
             for column in 0..<geometry.columns(level) {
                 XCTAssertTrue(view.heldTiles.contains(TileID(level: level, column: column, row: 0)), "level \(level) kept")

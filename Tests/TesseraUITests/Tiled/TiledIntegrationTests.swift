@@ -51,17 +51,18 @@ final class TiledIntegrationTests: XCTestCase {
         options.windowWidth = 320
         options.windowHeight = 240
         options.script = try InputScript.parse("wait-idle\nzoom in\nwait 0.05\nwait-idle\npan 100 0\nwait-idle\n")
-        options.reportPath = folder.appendingPathComponent("report.json").path
+        let reportPath = folder.appendingPathComponent("report.json").path
+        options.report = ReportOptions(path: reportPath)
         var view = TiledViewOptions()
         view.pyramidCache = TilePyramidCache(root: folder.appendingPathComponent("cache").path)
-        let report = try TiledViewer(path: path, options: options, view: view).run()
+        let report = try XCTUnwrap(try TiledViewer(path: path, options: options, view: view).run())
         XCTAssertGreaterThan(report.tilesDecoded ?? 0, 4)
         XCTAssertGreaterThanOrEqual(report.tilesRequested ?? 0, report.tilesDecoded ?? 0)
         XCTAssertNotNil(report.firstFrameMs)
         XCTAssertNotNil(report.sharpMs)
         XCTAssertEqual(report.holeFrames, 0)
         XCTAssertEqual(report.mainThreadDecodes, 0)
-        let json = try String(contentsOfFile: options.reportPath!, encoding: .utf8)
+        let json = try String(contentsOfFile: reportPath, encoding: .utf8)
         for key in ["tiles_requested", "tiles_decoded", "tiles_cancelled", "first_frame_ms", "sharp_ms", "fade_ms_observed"] {
             XCTAssertTrue(json.contains("\"\(key)\""), key)
         }
@@ -73,9 +74,10 @@ final class TiledIntegrationTests: XCTestCase {
         var options = ViewerOptions(items: [CarouselItem(path: path)])
         options.headless = true
         options.useThumbnailCache = false
-        options.reportPath = folder.appendingPathComponent("strip.json").path
+        let reportPath = folder.appendingPathComponent("strip.json").path
+        options.report = ReportOptions(path: reportPath)
         try Viewer(options: options).run()
-        let json = try String(contentsOfFile: options.reportPath!, encoding: .utf8)
+        let json = try String(contentsOfFile: reportPath, encoding: .utf8)
         XCTAssertFalse(json.contains("tiles_requested"))
         XCTAssertFalse(json.contains("first_frame_ms"))
     }
@@ -94,7 +96,8 @@ final class TiledIntegrationTests: XCTestCase {
             options.useThumbnailCache = false
             options.script = try InputScript.parse(script)
             options.screenshotPath = folder.appendingPathComponent("frame.png").path
-            let report = try Viewer(options: options).run()
+            options.report = ReportOptions()
+            let report = try XCTUnwrap(try Viewer(options: options).run())
             let data = try Data(contentsOf: URL(fileURLWithPath: options.screenshotPath!))
             return (try SDLImageDecoder().decode(data, format: .png, targetSize: nil), report)
         }

@@ -7,7 +7,8 @@ import XCTest
 import TesseraTestSupport
 
 /// A headless SDL stack (dummy driver, software renderer) with one `TiledImageView`, driven frame by frame
-/// on the test's thread, and the small pyramids the tests open.
+/// on the test's thread and measured by a `RunRecorder` on the test's clock, and the small pyramids the
+/// tests open.
 final class TiledViewHarness {
     let system: SDLSystem
     let window: Window
@@ -15,6 +16,7 @@ final class TiledViewHarness {
     let text: TextCache
     let view: TiledImageView
     let clock: ManualClock
+    let recorder: RunRecorder
 
     init(path: String, width: Int, height: Int, options: TiledViewOptions = TiledViewHarness.options()) throws {
         system = try SDLSystem(headless: true)
@@ -22,8 +24,9 @@ final class TiledViewHarness {
         renderer = try Renderer(window: window, software: true, vsync: false)
         text = TextCache(renderer: renderer, fontPath: nil)
         clock = ManualClock(start: .seconds(100))
+        recorder = RunRecorder(clock: clock, host: .tiled)
         view = TiledImageView(path: path, renderer: renderer, text: text, assets: nil, options: options,
-                              pixelScale: 1, now: clock.now())
+                              pixelScale: 1, now: clock.now(), observer: recorder)
     }
 
     /// No fade, a private pyramid cache.

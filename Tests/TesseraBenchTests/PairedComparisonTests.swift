@@ -1,5 +1,6 @@
 import XCTest
-@testable import TesseraCore
+import TesseraBench
+import TesseraCore
 
 /// The benchmark's verdict on two strategies' p99 must follow what their runs show: a gap larger than the
 /// runs' own spread is called, one within it is not, and the same runs give the same interval every time.
