@@ -26,7 +26,7 @@ ARGS ?=
 
 PREFIX ?= /usr/local
 DESTDIR ?=
-# The binary `install-built` installs; `install` builds it first.
+# The binary `install-built` installs (what `make build` made); `install` builds it first.
 BINARY ?= .build/release/tessera
 # The Swift runtime goes into the release binary, so an installed one needs only Debian's libraries, not
 # the toolchain.
