@@ -33,6 +33,10 @@ public struct ViewerOptions: Sendable {
     public var watch: WatchTargets?
     /// How remote (http/https) items are downloaded.
     public var downloads = RemoteImageStore.Configuration()
+    /// Which key does what (a configuration file may change the defaults).
+    public var keyBindings = KeyBindings.defaults
+    /// How long the slideshow shows each image.
+    public var slideshowDelay: Duration = .seconds(5)
 
     public init(items: [CarouselItem]) { self.items = items }
 }

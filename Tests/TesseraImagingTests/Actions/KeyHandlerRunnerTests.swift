@@ -29,7 +29,7 @@ final class KeyHandlerRunnerTests: XCTestCase {
     }
 
     /// Runs and waits for the completion.
-    private func runAndWait(_ runner: KeyHandlerRunner, _ combo: KeyHandlerCombo, paths: [String], nulSeparated: Bool = false,
+    private func runAndWait(_ runner: KeyHandlerRunner, _ combo: KeyCombo, paths: [String], nulSeparated: Bool = false,
                             timeout: TimeInterval = 20, whileRunning: (KeyHandlerRun) throws -> Void = { _ in }) throws -> Result<KeyHandlerResult, KeyHandlerError> {
         let done = expectation(description: "completion")
         let outcome = Mutex<Result<KeyHandlerResult, KeyHandlerError>?>(nil)
@@ -51,7 +51,7 @@ final class KeyHandlerRunnerTests: XCTestCase {
         printf '%s' "$TESSERA_USING_NULL" > "\(record).null"
         """)
         let paths = [folder.path("a.jpg"), folder.path("b c.jpg")]
-        let result = try runAndWait(runner, KeyHandlerCombo(typed: "r", control: true)!, paths: paths).get()
+        let result = try runAndWait(runner, KeyCombo(typed: "r", control: true)!, paths: paths).get()
         XCTAssertEqual(result.termination, .exited(0))
         XCTAssertTrue(result.succeeded)
         XCTAssertEqual(result.combo, "C-r")
@@ -59,7 +59,7 @@ final class KeyHandlerRunnerTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: record + ".input", encoding: .utf8), paths.map { $0 + "\n" }.joined())
         XCTAssertEqual(try String(contentsOfFile: record + ".null", encoding: .utf8), "0")
 
-        let nul = try runAndWait(runner, KeyHandlerCombo(key: "Delete", shift: true), paths: paths, nulSeparated: true).get()
+        let nul = try runAndWait(runner, KeyCombo(key: "Delete", shift: true), paths: paths, nulSeparated: true).get()
         XCTAssertTrue(nul.succeeded)
         XCTAssertEqual(try String(contentsOfFile: record + ".argument", encoding: .utf8), "S-Delete\n")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: record + ".input")), Data(paths.map { $0 + "\0" }.joined().utf8))
@@ -75,7 +75,7 @@ final class KeyHandlerRunnerTests: XCTestCase {
         printf 'more' >> "$first"
         rm "$second"
         """)
-        let result = try runAndWait(runner, KeyHandlerCombo(typed: "e")!, paths: [edited, removed, untouched]).get()
+        let result = try runAndWait(runner, KeyCombo(typed: "e")!, paths: [edited, removed, untouched]).get()
         XCTAssertEqual(result.changed, [edited])
         XCTAssertEqual(result.vanished, [removed])
     }
@@ -83,7 +83,7 @@ final class KeyHandlerRunnerTests: XCTestCase {
     func testTheCallerIsNotBlockedAndIsRunningFollowsTheHandler() throws {
         let go = folder.path("go")
         let runner = try install("while [ ! -e \"\(go)\" ]; do sleep 0.02; done")
-        let result = try runAndWait(runner, KeyHandlerCombo(typed: "w")!, paths: []) { run in
+        let result = try runAndWait(runner, KeyCombo(typed: "w")!, paths: []) { run in
             // run() has returned while the handler waits for the go file the test has not made yet.
             XCTAssertTrue(run.isRunning)
             Thread.sleep(forTimeInterval: 0.2)
@@ -99,7 +99,7 @@ final class KeyHandlerRunnerTests: XCTestCase {
         echo "cannot convert $1" >&2
         exit 3
         """)
-        let result = try runAndWait(runner, KeyHandlerCombo(typed: "c")!, paths: []).get()
+        let result = try runAndWait(runner, KeyCombo(typed: "c")!, paths: []).get()
         XCTAssertEqual(result.termination, .exited(3))
         XCTAssertFalse(result.succeeded)
         XCTAssertTrue(result.standardErrorTail.hasSuffix("noise line 1999\ncannot convert c"), result.standardErrorTail)
@@ -110,21 +110,21 @@ final class KeyHandlerRunnerTests: XCTestCase {
         let paths = (0..<3000).map { folder.path("a-long-name-for-an-image-\($0)-so-that-the-paths-pass-the-pipe-buffer.jpg") }
         XCTAssertGreaterThan(paths.joined().utf8.count, 1 << 17)
         let ignoring = try install("exit 0")
-        XCTAssertTrue(try runAndWait(ignoring, KeyHandlerCombo(typed: "x")!, paths: paths).get().succeeded)
+        XCTAssertTrue(try runAndWait(ignoring, KeyCombo(typed: "x")!, paths: paths).get().succeeded)
 
         let count = folder.path("count")
         let chatty = try install("""
         head -c 300000 /dev/zero | tr '\\0' 'x' >&2
         wc -l > "\(count)"
         """)
-        XCTAssertTrue(try runAndWait(chatty, KeyHandlerCombo(typed: "x")!, paths: paths).get().succeeded)
+        XCTAssertTrue(try runAndWait(chatty, KeyCombo(typed: "x")!, paths: paths).get().succeeded)
         XCTAssertEqual(try String(contentsOfFile: count, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), "3000")
     }
 
     func testAHandlerThatNeverEndsIsCancelledWithWhatItStarted() throws {
         let pidFile = folder.path("sleep.pid")
         let runner = try install("sleep 1000 & echo $! > \"\(pidFile)\"; wait")
-        let result = try runAndWait(runner, KeyHandlerCombo(typed: "s")!, paths: []) { run in
+        let result = try runAndWait(runner, KeyCombo(typed: "s")!, paths: []) { run in
             try waitForFile(pidFile)
             run.cancel()
         }.get()
@@ -136,7 +136,7 @@ final class KeyHandlerRunnerTests: XCTestCase {
 
         // One that ignores SIGTERM is killed after the grace period.
         let stubborn = try install("trap '' TERM; echo started > \"\(pidFile).2\"; while true; do sleep 0.05; done")
-        let killed = try runAndWait(stubborn, KeyHandlerCombo(typed: "s")!, paths: []) { run in
+        let killed = try runAndWait(stubborn, KeyCombo(typed: "s")!, paths: []) { run in
             try waitForFile(pidFile + ".2")
             run.cancel()
         }.get()
@@ -146,22 +146,22 @@ final class KeyHandlerRunnerTests: XCTestCase {
 
     func testAMissingOrNonExecutableHandlerIsAClearError() throws {
         let runner = KeyHandlerRunner(handlerPath: handlerPath)
-        XCTAssertEqual(try runAndWait(runner, KeyHandlerCombo(typed: "a")!, paths: []),
+        XCTAssertEqual(try runAndWait(runner, KeyCombo(typed: "a")!, paths: []),
                        .failure(KeyHandlerError(handlerPath: handlerPath, reason: .missing)))
         XCTAssertEqual("\(KeyHandlerError(handlerPath: handlerPath, reason: .missing))", "no key handler at \(handlerPath)")
 
         let plain = try install("exit 0", executable: false)
-        guard case .failure(let error) = try runAndWait(plain, KeyHandlerCombo(typed: "a")!, paths: []),
+        guard case .failure(let error) = try runAndWait(plain, KeyCombo(typed: "a")!, paths: []),
               case .notExecutable = error.reason else { return XCTFail("a handler without x permission ran") }
         XCTAssertTrue("\(error)".contains("chmod +x"), "\(error)")
 
         // A script whose interpreter does not exist: the exec fails, which posix_spawn reports.
         try "#!/nonexistent/interpreter\n".write(toFile: handlerPath, atomically: true, encoding: .utf8)
         XCTAssertEqual(chmod(handlerPath, 0o755), 0)
-        XCTAssertEqual(try runAndWait(plain, KeyHandlerCombo(typed: "a")!, paths: []),
+        XCTAssertEqual(try runAndWait(plain, KeyCombo(typed: "a")!, paths: []),
                        .failure(KeyHandlerError(handlerPath: handlerPath, reason: .couldNotStart("No such file or directory"))))
 
-        XCTAssertEqual(try runAndWait(KeyHandlerRunner(handlerPath: nil), KeyHandlerCombo(typed: "a")!, paths: []),
+        XCTAssertEqual(try runAndWait(KeyHandlerRunner(handlerPath: nil), KeyCombo(typed: "a")!, paths: []),
                        .failure(KeyHandlerError(handlerPath: "", reason: .noConfigFolder)))
     }
 

@@ -5,7 +5,7 @@ import Foundation
 import TesseraCore
 
 /// Runs the user's key-handler script as nsxiv runs `exec/key-handler`: after the prefix key (`Ctrl-x`),
-/// the next key combo is its argument (`KeyHandlerCombo`, nsxiv's spelling) and the images to act on
+/// the next key combo is its argument (`KeyCombo`, nsxiv's spelling) and the images to act on
 /// are on its standard input, one path a line. Unlike nsxiv the viewer does not wait: the script runs
 /// on a thread of its own, `KeyHandlerRun.isRunning` says whether it still does, and the completion
 /// reports how it ended and which of the paths it changed or removed, for the viewer to reload.
@@ -52,7 +52,7 @@ public final class KeyHandlerRunner: Sendable {
     /// the handler's thread, when it has ended (or could not start): hand the result to the main thread
     /// through its inbox.
     @discardableResult
-    public func run(_ combo: KeyHandlerCombo, paths: [String], nulSeparated: Bool = false,
+    public func run(_ combo: KeyCombo, paths: [String], nulSeparated: Bool = false,
                     completion: @escaping @Sendable (Result<KeyHandlerResult, KeyHandlerError>) -> Void) -> KeyHandlerRun {
         let run = KeyHandlerRun()
         startWorker { [self] in

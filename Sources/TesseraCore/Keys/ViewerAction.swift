@@ -1,0 +1,65 @@
+/// What a key can ask the viewer to do. The raw values are the names a configuration file binds keys to
+/// (`"ctrl+d" = "trash"`).
+public enum ViewerAction: String, CaseIterable, Sendable {
+    case next, previous, first, last
+    /// In the strip, a column back or forward (one image in a single row), a row up or down in a grid; in
+    /// the single view, panning (and, sideways, the neighbouring image when the whole width is shown).
+    case left, right, up, down
+    case pageBack = "page-back", pageForward = "page-forward"
+    case open, close, quit, fullscreen, info
+    case mark, invertMarks = "invert-marks", clearMarks = "clear-marks"
+    case nextMark = "next-mark", previousMark = "previous-mark"
+    /// The prefix: the key after it goes to the key-handler.
+    case keyHandler = "key-handler"
+    case trash, undo
+    case rotateLeft = "rotate-left", rotateRight = "rotate-right"
+    case flipHorizontal = "flip-horizontal", flipVertical = "flip-vertical"
+    case sort, slideshow
+    case copyPath = "copy-path", copyImage = "copy-image"
+    case zoomIn = "zoom-in", zoomOut = "zoom-out", fit, actualSize = "actual-size"
+
+    /// One line saying what the action does in `view` (the same in both views for most).
+    public func summary(in view: KeyBindings.View) -> String {
+        switch (self, view) {
+        case (.next, _): "next image"
+        case (.previous, _): "previous image"
+        case (.first, _): "first image"
+        case (.last, _): "last image"
+        case (.left, .strip): "previous column (one image back in a single row)"
+        case (.right, .strip): "next column"
+        case (.up, .strip): "up inside a grid column"
+        case (.down, .strip): "down inside a grid column"
+        case (.left, .single): "pan left; the previous image when the whole width shows"
+        case (.right, .single): "pan right; the next image when the whole width shows"
+        case (.up, .single): "pan up"
+        case (.down, .single): "pan down"
+        case (.pageBack, _): "a screen back"
+        case (.pageForward, _): "a screen forward"
+        case (.open, _): "the selected image alone (on an error cell: try again)"
+        case (.close, _): "back to the strip, at this image"
+        case (.quit, _): "quit (with -o, the marked paths go to standard output)"
+        case (.fullscreen, _): "fullscreen on/off"
+        case (.info, _): "overlay: off, name and position, full information"
+        case (.mark, _): "mark or unmark the selected image"
+        case (.invertMarks, _): "invert all marks"
+        case (.clearMarks, _): "unmark all"
+        case (.nextMark, _): "next marked image"
+        case (.previousMark, _): "previous marked image"
+        case (.keyHandler, _): "then a key: run the key-handler on the marked (or selected) images"
+        case (.trash, _): "move the marked (or selected) images to the trash"
+        case (.undo, _): "undo the last trash or turn"
+        case (.rotateLeft, _): "rotate the marked (or selected) images 90° counter-clockwise (JPEG: in the file, losslessly)"
+        case (.rotateRight, _): "rotate them 90° clockwise"
+        case (.flipHorizontal, _): "flip them left to right"
+        case (.flipVertical, _): "flip them top to bottom"
+        case (.sort, _): "next sort order (name, modified, size), keeping the selected image"
+        case (.slideshow, _): "slideshow on/off"
+        case (.copyPath, _): "copy the selected image's path"
+        case (.copyImage, _): "copy the selected image as a file:// URI (files paste as files)"
+        case (.zoomIn, _): "zoom in"
+        case (.zoomOut, _): "zoom out"
+        case (.fit, _): "fit the window"
+        case (.actualSize, _): "100 %"
+        }
+    }
+}
