@@ -117,6 +117,20 @@ struct RunOptions: ParsableArguments {
         options.screenshotPath = screenshot
         options.report = report.map { ReportOptions(path: $0, frameTimes: frameTimes) }
         options.pixelScale = pixelScale
+        options.keyBindings = try keyBindings()
+    }
+
+    /// The default keys with the configuration file's `[keys]` applied (its settings are already in the
+    /// arguments, put there before parsing).
+    func keyBindings() throws -> KeyBindings {
+        do throws(ConfigurationError) {
+            let file = try ConfigurationFile.load(explicit: config, disabled: noConfig,
+                                                  environment: ProcessInfo.processInfo.environment,
+                                                  schema: TesseraSettings.schema)
+            return file?.applyingKeyBindings(to: .defaults) ?? .defaults
+        } catch {
+            throw fail(error.lines.joined(separator: "\ntessera: "))
+        }
     }
 }
 

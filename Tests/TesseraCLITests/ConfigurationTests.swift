@@ -96,6 +96,17 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertEqual(try run(["tile", "--help"]).status, 0)
     }
 
+    func testKeyBindingsAreCheckedBeforeTheViewerStarts() throws {
+        try writeConfig("[keys]\n\"ctrl+d\" = \"trash\"\n\"Delete\" = \"none\"\n")
+        XCTAssertEqual(try reportedStrategy(), "adaptive", "a good [keys] table runs")
+        try writeConfig("[keys]\n\"ctrl+d\" = \"trash\"\n\n[keys.single]\n\"x\" = \"trsh\"\n")
+        try FileManager.default.removeItem(at: report)
+        let result = try run(["--headless", "--frames", "1", "--report", report.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "tessera: \(configFile.path):5: \"x\" = \"trsh\": no such action; did you mean \"trash\"?\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: report.path))
+    }
+
     /// The file must never accept a value the command line refuses, or that value's error would come
     /// without its line. Each setting is given to the binary at both ends of its range (each choice, both
     /// spellings of a flag) for every command that has it; a path that does not exist ends the run just

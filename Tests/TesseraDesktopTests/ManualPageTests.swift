@@ -13,7 +13,7 @@ final class ManualPageTests: XCTestCase {
                      "shouldDisplay": true, "isOptional": true, "isRepeating": false}],
       "subcommands": [
         {"commandName": "browse", "abstract": "Browse images.", "shouldDisplay": true,
-         "discussion": "Folders are listed in natural order\\nand watched.\\n\\nKeys:\\n  Left/Right     previous / next\\n  q              quit\\nMouse: drag to scroll.",
+         "discussion": "Folders are listed in natural order\\nand watched.\\n\\nKeys:\\n  Left/Right     previous / next\\n  q              quit\\nMouse: drag to scroll.\\n\\nStrip:\\n  ctrl+x  then a key",
          "arguments": [
            {"kind": "positional", "valueName": "paths", "abstract": "Image files.", "isOptional": true, "isRepeating": true, "shouldDisplay": true},
            {"kind": "option", "names": [{"kind": "long", "name": "rows"}], "valueName": "rows", "defaultValue": "1",
@@ -39,6 +39,7 @@ final class ManualPageTests: XCTestCase {
         page.date = "2026-01-02"
         page.defaultCommand = "browse"
         page.keys = keys
+        page.keysHelpText = "Strip:\n  ctrl+x  then a key"
         page.trailing = [ManualPage.Section(title: "Files", entries: [.init(term: "~/.config/x", text: "A file.")],
                                             example: ["rows = 2", "[keys]"])]
         return page.render()
@@ -70,10 +71,11 @@ final class ManualPageTests: XCTestCase {
         XCTAssertTrue(text.contains(".RS 4\n.nf\nrows = 2\n[keys]\n.fi\n.RE\n"), text)
     }
 
-    func testTheKeySectionReplacesTheDiscussionsKeyTable() throws {
+    func testTheKeySectionReplacesTheDiscussionsKeyParagraph() throws {
+        XCTAssertTrue(try page().contains("Strip:\n.nf\n  ctrl+x  then a key\n.fi\n"), "without a KEYS section the help's keys stay")
         let text = try page(keys: [ManualPage.Section(title: "Strip", entries: [.init(term: "ctrl+x", text: "then a key")])])
-        XCTAssertFalse(text.contains("Keys:"), text)
-        XCTAssertTrue(text.contains("Mouse: drag to scroll."), "the rest of the paragraph stays")
+        XCTAssertFalse(text.contains("then a key\n.fi"), text)
+        XCTAssertTrue(text.contains("Mouse: drag to scroll."), "the other paragraphs stay")
         XCTAssertTrue(text.contains(".SH KEYS\n.SS Strip\n.TP\n\\fBctrl+x\\fR\nthen a key\n"), text)
     }
 

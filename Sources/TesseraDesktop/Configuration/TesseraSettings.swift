@@ -26,5 +26,34 @@ public enum TesseraSettings {
         Setting("pixel-scale", .number(0.5...4, unit: nil), in: [.browse, .view]),
     ]
 
-    public static var schema: ConfigurationSchema { ConfigurationSchema(settings: all) }
+    /// `[keys]`: a key as bindings spell it (`KeyCombo(parsing:)`), bound to a `ViewerAction`'s name, in
+    /// both views or in one (`[keys.strip]`, `[keys.single]`).
+    public static let keys = KeyBindingRules(
+        actions: ViewerAction.allCases.map(\.rawValue), views: KeyBindings.View.allCases.map(\.rawValue),
+        checkKey: { text in
+            do throws(KeyComboError) {
+                _ = try KeyCombo(parsing: text)
+                return nil
+            } catch {
+                return error.description
+            }
+        })
+
+    public static var schema: ConfigurationSchema { ConfigurationSchema(settings: all, keys: keys) }
+}
+
+extension ConfigurationFile {
+    /// `bindings` with this file's `[keys]` applied: bindings for both views first, then each view's.
+    public func applyingKeyBindings(to bindings: KeyBindings) -> KeyBindings {
+        var bindings = bindings
+        for setting in keyBindings {
+            // The file was checked against `TesseraSettings.keys`, so every key and action here reads.
+            guard let combo = try? KeyCombo(parsing: setting.key) else { continue }
+            let action = setting.action.map(ViewerAction.init(rawValue:))
+            if action == .some(nil) { continue }
+            let scope = setting.view.flatMap(KeyBindings.Scope.init(rawValue:)) ?? .both
+            bindings.bind(combo, to: action ?? nil, in: scope)
+        }
+        return bindings
+    }
 }

@@ -40,6 +40,9 @@ public struct ManualPage: Sendable {
     public var defaultCommand: String?
     /// The KEYS section's subsections ("Both views", "Strip", ...); none leaves the section out.
     public var keys: [Section] = []
+    /// The keys as a discussion gives them to `--help` (a paragraph of its own); left out of the discussion
+    /// when the KEYS section lists them.
+    public var keysHelpText: String?
     /// Sections after the commands and keys: FILES, ENVIRONMENT, SEE ALSO.
     public var trailing: [Section] = []
 
@@ -153,15 +156,11 @@ public struct ManualPage: Sendable {
     }
 
     /// A discussion as `--help` prints it: paragraphs between blank lines, filled; indented lines (a table
-    /// typed with spaces) kept as they are. A "Keys:" table is left out when the KEYS section lists them.
+    /// typed with spaces) kept as they are. The keys' paragraph is left out when the KEYS section lists them.
     private func describe(_ discussion: String, into roff: inout RoffText) {
         for paragraph in discussion.split(separator: "\n\n", omittingEmptySubsequences: true) {
-            var lines = paragraph.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            if !keys.isEmpty, let start = lines.firstIndex(of: "Keys:") {
-                var end = start + 1
-                while end < lines.count, lines[end].hasPrefix(" ") { end += 1 }
-                lines.removeSubrange(start..<end)
-            }
+            if !keys.isEmpty, String(paragraph) == keysHelpText { continue }
+            let lines = paragraph.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             guard lines.contains(where: { !$0.allSatisfy(\.isWhitespace) }) else { continue }
             roff.request("PP")
             var index = 0

@@ -1,12 +1,18 @@
-/// Tessera's manual page: the command tree and key table, then where its files are and what in the
-/// environment it reads.
+import TesseraCore
+
+/// Tessera's manual page: the command tree and key table, then the configuration file, where its files are
+/// and what in the environment it reads.
 public enum TesseraManual {
     public static func page(tool: ToolInfo, version: String, date: String = "",
-                            keys: [ManualPage.Section] = []) -> ManualPage {
+                            keys: KeyBindings = .defaults) -> ManualPage {
         var page = ManualPage(tool: tool, version: version)
         page.date = date
         page.defaultCommand = "browse"
-        page.keys = keys
+        page.keys = keys.helpSections.map { section in
+            ManualPage.Section(title: section.title,
+                               entries: section.lines.map { ManualPage.Entry(term: $0.keys, text: $0.summary) })
+        }
+        page.keysHelpText = keys.helpText
         page.trailing = [configuration, files, environment]
         return page
     }
@@ -27,9 +33,13 @@ public enum TesseraManual {
                 let commands = setting.commands.sorted().map(\.rawValue).joined(separator: ", ")
                 let expectation = setting.expectation.prefix(1).uppercased() + setting.expectation.dropFirst()
                 return ManualPage.Entry(term: setting.name, text: "\(expectation) (\(commands)).")
-            },
+            } + [ManualPage.Entry(
+                term: "[keys], [keys.strip], [keys.single]",
+                text: "\"KEY\" = \"ACTION\" binds a key (written as in KEYS) in both views or in one; "
+                    + "\"\(TesseraSettings.keys.unbound)\" unbinds it. The actions: "
+                    + TesseraSettings.keys.actions.joined(separator: ", ") + ".")],
             example: ["# ~/.config/tessera/config.toml", "rows = 2", "cell = \"320x240\"", "watch = true", "",
-                      "[view]", "fade = 0"])
+                      "[view]", "fade = 0", "", "[keys]", "\"ctrl+d\" = \"trash\"", "\"Delete\" = \"none\""])
     }
 
     static let files = ManualPage.Section(title: "Files", entries: [
