@@ -204,6 +204,8 @@ struct Browse: ParsableCommand {
     var pixelLimitMp = 100
     @Flag(inversion: .prefixedNo, help: "Read and write the freedesktop thumbnail cache (~/.cache/thumbnails).")
     var thumbnailCache = true
+    @Option(help: ArgumentHelp("How long the slideshow shows each image, in seconds.", valueName: "SECONDS"))
+    var slideshowDelay = Seconds(5)
     @OptionGroup var display: RunOptions
 
     func validate() throws {
@@ -217,6 +219,9 @@ struct Browse: ParsableCommand {
         if !(1...4096).contains(downloadLimitMb) { throw ValidationError("--download-limit-mb must be between 1 and 4096") }
         if !LoadingStrategies.names.contains(strategy) {
             throw ValidationError("--strategy must be one of \(LoadingStrategies.names.joined(separator: ", "))")
+        }
+        if !(0.1...86_400).contains(slideshowDelay.value) {
+            throw ValidationError("--slideshow-delay must be between 0.1 and 86400 seconds")
         }
     }
 
@@ -258,6 +263,7 @@ struct Browse: ParsableCommand {
         options.pixelLimit = pixelLimitMp * 1_000_000
         options.strategy = strategy
         options.useThumbnailCache = thumbnailCache
+        options.slideshowDelay = slideshowDelay.duration
         if watch {
             let targets = ImagePathCollector.watchTargets(for: sources)
             options.watch = WatchTargets(folders: targets.folders, files: targets.files, recursive: recursive)

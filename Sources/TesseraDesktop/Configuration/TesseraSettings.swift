@@ -18,6 +18,7 @@ public enum TesseraSettings {
         Setting("recursive", .flag, in: [.browse]),
         Setting("watch", .flag, in: [.browse]),
         Setting("thumbnail-cache", .flag, in: [.browse]),
+        Setting("slideshow-delay", .number(0.1...86_400, unit: "seconds"), in: [.browse]),
         Setting("downloads-per-host", .wholeNumber(1...32), in: [.browse]),
         Setting("download-timeout", .number(0.1...600, unit: "seconds"), in: [.browse]),
         Setting("download-limit-mb", .wholeNumber(1...4096), in: [.browse]),
