@@ -4,15 +4,17 @@
 # removes exactly those files.
 
 # libcurl4: what Foundation's URLSession (remote images) runs on. libssl-dev: libcrypto's MD5, which names
-# cache files.
+# cache files. liblcms2-dev: colour management. libx11-dev: the display's colour profile (a root window
+# property).
 APT_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libsdl2-ttf-dev \
                 libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libexif-dev libpixman-1-dev libssl-dev \
-                liblcms2-dev zlib1g-dev \
-                fonts-dejavu-core libcurl4
+                liblcms2-dev libx11-dev fonts-dejavu-core libcurl4
 SAMPLE_TOOLS := libjpeg-turbo-progs webp
-# Tools some tests use to make fixtures or check our output: cwebp (WebP files), gio (GLib's view of a
-# thumbnail's validity).
-TEST_PACKAGES := webp libglib2.0-bin
+# Tools some tests use to make fixtures or check our output: cwebp and webpmux (WebP files), gio (GLib's
+# view of a thumbnail's validity), Xvfb (an X server whose root window carries a colour profile),
+# libgs-common (Ghostscript's ICC profiles: a real CMYK and a non-sRGB RGB profile, read as test data),
+# zlib1g-dev (zlib's deflate, for PNG chunks a test writes by hand).
+TEST_PACKAGES := webp libglib2.0-bin xvfb libgs-common zlib1g-dev
 # What the install test checks the installed files with: desktop-file-validate, man and groff.
 INSTALL_TEST_PACKAGES := desktop-file-utils man-db groff-base
 # libcurl.so: the release binary carries the Swift runtime (RELEASE_SWIFT_FLAGS), and Foundation's

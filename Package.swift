@@ -33,11 +33,16 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         // OpenSSL's libcrypto: MD5 for cache file names (a system library, so a fresh clone compiles no crypto).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Little CMS: colour management (embedded ICC profiles, CMYK, the display's profile) and the
+        // descriptions of profiles for the image information.
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // Cairo's pixel compositor (SIMD): a fading picture mixed over its placeholder on the CPU.
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
-        // Little CMS: colour profiles (their descriptions for the image information).
-        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
-        // zlib: a PNG's iCCP profile is deflated.
+        // Xlib: the display's colour profile (a property of the root window).
+        .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
+        // The one C function that reads it through SDL's X11 window info: Xlib's names stay in C.
+        .target(name: "CTesseraX11", dependencies: ["CSDL2", "CX11"]),
+        // zlib: the tests deflate PNG chunks they write by hand (libpng links its own for the product).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libjpeg and libpng (the tile cutter's row readers, the one PNG reader and writer): their error
         // handlers must longjmp, which Swift cannot.
@@ -50,12 +55,12 @@ let package = Package(
         // Decoders, scaling, format sniffing. No SDL: SDL_image's decoder is injected from TesseraUI.
         .target(name: "TesseraImaging",
                 dependencies: ["TesseraCore", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG", "CCrypto",
-                               "CTesseraFiles", "CLCMS2", "CZlib",
+                               "CTesseraFiles", "CLCMS2",
                                .product(name: "Logging", package: "swift-log")]),
         // The only module that imports CSDL2: Swift classes owning SDL's windows, renderers, textures and
         // fonts, its events as a Swift enum, SDL_image's files. No other C type or pointer leaves it.
         .target(name: "TesseraSDL",
-                dependencies: ["TesseraCore", "CSDL2", .product(name: "Logging", package: "swift-log")]),
+                dependencies: ["TesseraCore", "CSDL2", "CTesseraX11", .product(name: "Logging", package: "swift-log")]),
         // Windows, views and the frame loop, drawing through TesseraSDL.
         .target(name: "TesseraUI",
                 dependencies: ["TesseraCore", "TesseraImaging", "TesseraRemote", "TesseraSDL", "CPixman",
@@ -78,14 +83,18 @@ let package = Package(
                           swiftSettings: onlyImportedMembers),
 
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
-        // CPNG: fixtures written with libpng's own simplified API, apart from the code under test.
-        // TesseraBench: its seeded random generator, for noise that is the same on every run.
+        // CPNG, CLCMS2 and CZlib: fixtures written with libpng and zlib, and colour references and test
+        // profiles made with lcms2, apart from the code under test. TesseraBench: its seeded random
+        // generator, for noise that is the same on every run.
         .testTarget(name: "TesseraImagingTests",
-                    dependencies: ["TesseraImaging", "TesseraCore", "TesseraBench", "TesseraTestSupport", "CPNG"]),
+                    dependencies: ["TesseraImaging", "TesseraCore", "TesseraBench", "TesseraTestSupport", "CPNG", "CLCMS2",
+                                   "CZlib"]),
         // TesseraImaging: PNGs for SDL_image to read, from the product's own writer.
         .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
+        // CX11: a test sets the root window's colour profile on Xvfb as colord would.
         .testTarget(name: "TesseraUITests",
-                    dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG"]),
+                    dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG",
+                                   "CX11"]),
         .testTarget(name: "TesseraDesktopTests", dependencies: ["TesseraDesktop", "TesseraCore", "TesseraImaging"],
                     swiftSettings: onlyImportedMembers),
         .testTarget(name: "TesseraRemoteTests",

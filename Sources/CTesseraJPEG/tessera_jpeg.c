@@ -18,7 +18,7 @@ struct tessera_jpeg_reader {
     jmp_buf jump;
     FILE *file;
     int started;
-    int is_cmyk;
+    tessera_jpeg_colour colour;
     /* Set by the warning handler when libjpeg ran out of data and padded the image. */
     int truncated;
     char message[JMSG_LENGTH_MAX + 32];
@@ -46,6 +46,51 @@ static void on_emit_message(j_common_ptr cinfo, int level) {
 }
 
 static void on_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+/* After jpeg_read_header with APP2 markers saved. A broken chunk sequence only loses the profile. */
+static void read_colour(j_decompress_ptr cinfo, tessera_jpeg_colour *colour) {
+    JOCTET *icc = NULL;
+    unsigned int icc_size = 0;
+    if (!jpeg_read_icc_profile(cinfo, &icc, &icc_size)) {
+        icc = NULL;
+        icc_size = 0;
+    }
+    colour->icc = icc;
+    colour->icc_size = icc_size;
+    colour->is_cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+    colour->saw_adobe_marker = cinfo->saw_Adobe_marker ? 1 : 0;
+}
+
+tessera_image_status tessera_jpeg_read_colour(const uint8_t *data, size_t size, tessera_jpeg_colour *colour,
+                                              char *message, size_t message_size) {
+    memset(colour, 0, sizeof(*colour));
+    /* The reader struct only for its error handling; nothing is decoded. */
+    tessera_jpeg_reader *reader = calloc(1, sizeof(*reader));
+    if (reader == NULL) {
+        copy_message(message, message_size, "out of memory");
+        return TESSERA_IMAGE_SYSTEM;
+    }
+    reader->cinfo.err = jpeg_std_error(&reader->error_manager);
+    reader->error_manager.error_exit = on_error_exit;
+    reader->error_manager.emit_message = on_emit_message;
+    reader->error_manager.output_message = on_output_message;
+    reader->cinfo.client_data = reader;
+    if (setjmp(reader->jump)) {
+        tessera_image_status status = reader->truncated ? TESSERA_IMAGE_TRUNCATED : TESSERA_IMAGE_ERROR;
+        copy_message(message, message_size, reader->message);
+        jpeg_destroy_decompress(&reader->cinfo);
+        free(reader);
+        return status;
+    }
+    jpeg_create_decompress(&reader->cinfo);
+    jpeg_mem_src(&reader->cinfo, data, (unsigned long)size);
+    jpeg_save_markers(&reader->cinfo, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_read_header(&reader->cinfo, TRUE);
+    read_colour(&reader->cinfo, colour);
+    jpeg_destroy_decompress(&reader->cinfo);
+    free(reader);
+    return TESSERA_IMAGE_OK;
+}
 
 tessera_jpeg_reader *tessera_jpeg_open(int fd, tessera_image_info *info, tessera_image_status *status,
                                        char *message, size_t message_size) {
@@ -77,12 +122,13 @@ tessera_jpeg_reader *tessera_jpeg_open(int fd, tessera_image_info *info, tessera
     }
     jpeg_create_decompress(&reader->cinfo);
     jpeg_stdio_src(&reader->cinfo, reader->file);
+    jpeg_save_markers(&reader->cinfo, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(&reader->cinfo, TRUE);
+    read_colour(&reader->cinfo, &reader->colour);
 
-    /* CMYK and YCCK cannot be converted to RGB by libjpeg: read CMYK and convert per row. */
+    /* CMYK and YCCK cannot be converted to RGB by libjpeg: they are read as CMYK, for the caller. */
     J_COLOR_SPACE space = reader->cinfo.jpeg_color_space;
-    reader->is_cmyk = space == JCS_CMYK || space == JCS_YCCK;
-    reader->cinfo.out_color_space = reader->is_cmyk ? JCS_CMYK : JCS_EXT_BGRA;
+    reader->cinfo.out_color_space = reader->colour.is_cmyk ? JCS_CMYK : JCS_EXT_BGRA;
 
     info->width = (int)reader->cinfo.image_width;
     info->height = (int)reader->cinfo.image_height;
@@ -93,16 +139,8 @@ tessera_jpeg_reader *tessera_jpeg_open(int fd, tessera_image_info *info, tessera
     return reader;
 }
 
-/* Adobe-style inverted CMYK (255 = no ink) to B, G, R, 255, in place: the convention TurboJPEGDecoder
- * uses for the same files. */
-static void cmyk_to_bgra(uint8_t *p, int width) {
-    for (int x = 0; x < width; x++, p += 4) {
-        unsigned c = p[0], m = p[1], y = p[2], k = p[3];
-        p[0] = (uint8_t)((y * k + 127) / 255);
-        p[1] = (uint8_t)((m * k + 127) / 255);
-        p[2] = (uint8_t)((c * k + 127) / 255);
-        p[3] = 255;
-    }
+void tessera_jpeg_colour_of(const tessera_jpeg_reader *reader, tessera_jpeg_colour *colour) {
+    *colour = reader->colour;
 }
 
 tessera_image_status tessera_jpeg_read_rows(tessera_jpeg_reader *reader, uint8_t *first_row, size_t stride,
@@ -127,9 +165,6 @@ tessera_image_status tessera_jpeg_read_rows(tessera_jpeg_reader *reader, uint8_t
         if (got == 0) {
             copy_message(reader->message, sizeof(reader->message), "no more scanlines");
             return TESSERA_IMAGE_ERROR;
-        }
-        if (reader->is_cmyk) {
-            for (JDIMENSION i = 0; i < got; i++) cmyk_to_bgra(rows[i], (int)reader->cinfo.output_width);
         }
         done += (int)got;
     }
@@ -156,5 +191,6 @@ void tessera_jpeg_close(tessera_jpeg_reader *reader) {
     /* jpeg_destroy never raises an error. */
     jpeg_destroy_decompress(&reader->cinfo);
     if (reader->file != NULL) fclose(reader->file);
+    free(reader->colour.icc);
     free(reader);
 }

@@ -208,6 +208,20 @@ void tessera_png_text_at(const tessera_png_reader *reader, int index, const char
         || chunks[index].compression == PNG_ITXT_COMPRESSION_zTXt;
 }
 
+int tessera_png_icc_profile(const tessera_png_reader *reader, const uint8_t **data, size_t *size) {
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep profile = NULL;
+    png_uint_32 length = 0;
+    if (png_get_iCCP(reader->png, reader->info, &name, &compression, &profile, &length) != PNG_INFO_iCCP
+        || profile == NULL || length == 0) {
+        return 0;
+    }
+    *data = profile;
+    *size = length;
+    return 1;
+}
+
 const char *tessera_png_message(const tessera_png_reader *reader) { return reader->message; }
 
 void tessera_png_close(tessera_png_reader *reader) {

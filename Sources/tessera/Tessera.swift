@@ -73,6 +73,9 @@ struct RunOptions: ParsableArguments {
     var report: String?
     @Option(help: "Device pixels per point (HiDPI); default: ask the window.")
     var pixelScale: Double?
+    @Flag(inversion: .prefixedNo,
+          help: "Convert pixels from the image's colour profile to the display's (X11's _ICC_PROFILE, else sRGB); --no-colour-management shows them as decoded.")
+    var colourManagement = true
     @Flag(help: ArgumentHelp("Put every frame's time in the report (for plots).", visibility: .hidden))
     var frameTimes = false
     @Flag(help: "Log more (also TESSERA_LOG=debug).")
@@ -117,6 +120,7 @@ struct RunOptions: ParsableArguments {
         options.screenshotPath = screenshot
         options.report = report.map { ReportOptions(path: $0, frameTimes: frameTimes) }
         options.pixelScale = pixelScale
+        options.colourManagement = colourManagement
         options.keyBindings = try keyBindings()
     }
 

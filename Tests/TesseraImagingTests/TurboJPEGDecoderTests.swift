@@ -2,7 +2,7 @@ import CTurboJPEG
 import Foundation
 import TesseraBench
 import TesseraCore
-import TesseraImaging
+@testable import TesseraImaging
 import XCTest
 
 final class TurboJPEGDecoderTests: XCTestCase {
@@ -31,13 +31,13 @@ final class TurboJPEGDecoderTests: XCTestCase {
         XCTAssertTrue(image.pixel(x: 4, y: 3).isClose(to: RGBA(r: 77, g: 77, b: 77), tolerance: 2))
     }
 
-    /// CMYK (stored as YCCK, with an Adobe marker, as TurboJPEG and Photoshop write it) converts to RGB.
-    /// The values are Adobe-inverted (255 = no ink), so R = C * K / 255 and so on.
+    /// CMYK (stored as YCCK, with an Adobe marker, as TurboJPEG and Photoshop write it) converts to RGB
+    /// through the standard CMYK profile (no profile is embedded). The values are Adobe-inverted (255 =
+    /// no ink): the top half is magenta and yellow ink, a red; the bottom half half black, a grey.
     func testCMYKJPEG() throws {
         var cmyk = [UInt8]()
         for y in 0..<16 {
             for _ in 0..<16 {
-                // Top half red (no cyan, full magenta and yellow, no black); bottom half 50% grey.
                 cmyk += y < 8 ? [255, 0, 0, 255] : [255, 255, 255, 128]
             }
         }
@@ -45,8 +45,13 @@ final class TurboJPEGDecoderTests: XCTestCase {
         XCTAssertEqual(ImageHeader.read(jpeg), ImageHeader(format: .jpeg, width: 16, height: 16))
         let image = try decoder.decode(jpeg, format: .jpeg, targetSize: nil)
         XCTAssertEqual(image.size, PixelSize(width: 16, height: 16))
-        XCTAssertTrue(image.pixel(x: 8, y: 2).isClose(to: RGBA(r: 255, g: 0, b: 0), tolerance: 6), "\(image.pixel(x: 8, y: 2))")
-        XCTAssertTrue(image.pixel(x: 8, y: 13).isClose(to: RGBA(r: 128, g: 128, b: 128), tolerance: 6), "\(image.pixel(x: 8, y: 13))")
+        let expected = ColourFixtures.referenceCMYK([255, 0, 0, 255, 255, 255, 255, 128], width: 2, height: 1,
+                                                    profile: DefaultCMYKProfile.bytes, inverted: true)
+        let red = expected.pixel(x: 0, y: 0), grey = expected.pixel(x: 1, y: 0)
+        XCTAssertTrue(red.r > 200 && red.g < 80 && red.b < 80, "\(red)")
+        XCTAssertTrue(abs(Int(grey.r) - Int(grey.g)) < 8 && abs(Int(grey.g) - Int(grey.b)) < 8, "\(grey)")
+        XCTAssertTrue(image.pixel(x: 8, y: 2).isClose(to: red, tolerance: 3), "\(image.pixel(x: 8, y: 2)) vs \(red)")
+        XCTAssertTrue(image.pixel(x: 8, y: 13).isClose(to: grey, tolerance: 3), "\(image.pixel(x: 8, y: 13)) vs \(grey)")
         // Shrink-on-load works for CMYK too.
         XCTAssertEqual(try decoder.decode(jpeg, format: .jpeg, targetSize: PixelSize(width: 2, height: 2)).size,
                        PixelSize(width: 4, height: 4))  // 1/4: twice the target

@@ -8,7 +8,8 @@
  * here sets its own setjmp point, so every libjpeg/libpng error comes back as a status code and a message.
  * Nothing here prints: warnings are recorded, never written to stderr.
  *
- * Pixels come out as B, G, R, A bytes (Tessera's ARGB8888), alpha 255 where the file has none. */
+ * Pixels come out as B, G, R, A bytes (Tessera's ARGB8888), alpha 255 where the file has none; CMYK JPEGs
+ * as C, M, Y, K bytes, for the caller's colour management. */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -41,6 +42,23 @@ typedef struct {
 
 /* ---- JPEG (libjpeg API, so rows are decoded as they are asked for) ---- */
 
+/* What a JPEG says about its colours, read from its markers by libjpeg (jpeg_read_icc_profile puts the
+ * APP2 "ICC_PROFILE" chunks back together in their numbered order). */
+typedef struct {
+    /* The embedded ICC profile (malloc'ed: release with free()), or NULL. */
+    uint8_t *icc;
+    unsigned int icc_size;
+    /* CMYK or YCCK: the pixels come out as C, M, Y, K. */
+    int is_cmyk;
+    /* An Adobe APP14 marker: CMYK is stored inverted (255 = no ink), as Photoshop writes it. */
+    int saw_adobe_marker;
+} tessera_jpeg_colour;
+
+/* Reads the header of the JPEG in `size` bytes at `data` for its colour description. A damaged ICC
+ * chunk sequence gives no profile rather than an error; a header libjpeg cannot read is an error. */
+tessera_image_status tessera_jpeg_read_colour(const uint8_t *data, size_t size, tessera_jpeg_colour *colour,
+                                              char *message, size_t message_size);
+
 typedef struct tessera_jpeg_reader tessera_jpeg_reader;
 
 /* Reads the header from `fd` (taken over: closed by tessera_jpeg_close, or here on failure).
@@ -48,8 +66,12 @@ typedef struct tessera_jpeg_reader tessera_jpeg_reader;
 tessera_jpeg_reader *tessera_jpeg_open(int fd, tessera_image_info *info, tessera_image_status *status,
                                        char *message, size_t message_size);
 
+/* The opened JPEG's colour description (its header has been read); the reader keeps owning `icc`. */
+void tessera_jpeg_colour_of(const tessera_jpeg_reader *reader, tessera_jpeg_colour *colour);
+
 /* Reads the next `count` rows into first_row, first_row + stride, ... Decoding starts on the first call.
- * A file that ends early reports TESSERA_IMAGE_TRUNCATED rather than grey padding. */
+ * A file that ends early reports TESSERA_IMAGE_TRUNCATED rather than grey padding. CMYK and YCCK JPEGs
+ * give C, M, Y, K bytes (see tessera_jpeg_colour), which the caller converts. */
 tessera_image_status tessera_jpeg_read_rows(tessera_jpeg_reader *reader, uint8_t *first_row, size_t stride,
                                             int count);
 
@@ -88,6 +110,10 @@ int tessera_png_text_count(const tessera_png_reader *reader);
  * The text is UTF-8 when *is_utf8 (iTXt), Latin-1 otherwise; keywords are always Latin-1. */
 void tessera_png_text_at(const tessera_png_reader *reader, int index, const char **keyword, const char **text,
                          int *is_utf8);
+
+/* The ICC profile of the iCCP chunk (decompressed; libpng drops one it finds malformed), valid until
+ * tessera_png_close: returns 1 with *data and *size set, 0 when there is none. */
+int tessera_png_icc_profile(const tessera_png_reader *reader, const uint8_t **data, size_t *size);
 
 const char *tessera_png_message(const tessera_png_reader *reader);
 

@@ -25,6 +25,7 @@ public enum TesseraSettings {
         Setting("window", .size(1...16384), in: [.browse, .view]),
         Setting("fullscreen", .flag, in: [.browse, .view]),
         Setting("pixel-scale", .number(0.5...4, unit: nil), in: [.browse, .view]),
+        Setting("colour-management", .flag, in: [.browse, .view]),
     ]
 
     /// `[keys]`: a key as bindings spell it (`KeyCombo(parsing:)`), bound to a `ViewerAction`'s name, in

@@ -2,14 +2,17 @@ import CTesseraJPEG
 import TesseraCore
 
 /// JPEG through libjpeg's scanline API (decoded as rows are asked for), for the tile cutter. C underneath
-/// because libjpeg's error handler must longjmp (see `tessera_jpeg.h`).
+/// because libjpeg's error handler must longjmp (see `tessera_jpeg.h`). CMYK rows are turned into sRGB
+/// as they are read (`CMYKConversion`); an RGB or grey JPEG's embedded profile is its `colourSpace`.
 final class JPEGRowReader: ScanlineSource, WholeImageNeeding {
     private let reader: OpaquePointer
     let width: Int, height: Int, isGrayscale: Bool, needsWholeImage: Bool
+    let colourSpace: ColourSpace
+    private let cmyk: CMYKConversion?
     var hasAlpha: Bool { false }
 
-    /// Takes over `fd`.
-    init(fd: Int32) throws(TileCutError.Reason) {
+    /// Takes over `fd`; `name` is the file, for the log.
+    init(fd: Int32, name: String) throws(TileCutError.Reason) {
         let (reader, info) = try CReaderOpening.open { info, status, message, length in
             tessera_jpeg_open(fd, info, status, message, length)
         }
@@ -18,6 +21,11 @@ final class JPEGRowReader: ScanlineSource, WholeImageNeeding {
         height = Int(info.height)
         isGrayscale = info.is_grayscale != 0
         needsWholeImage = info.needs_whole_image != 0
+        var raw = tessera_jpeg_colour()
+        tessera_jpeg_colour_of(reader, &raw)
+        let colour = JPEGColour(raw)
+        cmyk = colour.isCMYK ? colour.cmykConversion(name: name) : nil
+        colourSpace = colour.isCMYK ? .sRGB : ColourSpace(profile: colour.profile)
     }
 
     deinit { tessera_jpeg_close(reader) }
@@ -27,6 +35,7 @@ final class JPEGRowReader: ScanlineSource, WholeImageNeeding {
         guard status == TESSERA_IMAGE_OK else {
             throw CReaderOpening.reason(status, message: String(cString: tessera_jpeg_message(reader)))
         }
+        cmyk?.apply(rows: first, width: width, stride: stride, count: count)
     }
 
     func finish() throws(TileCutError.Reason) {

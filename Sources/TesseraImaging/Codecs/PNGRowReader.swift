@@ -57,6 +57,17 @@ final class PNGRowReader: ScanlineSource, WholeImageNeeding {
         }
     }
 
+    /// The ICC profile of the iCCP chunk, if the file has one libpng accepts. gAMA and cHRM without
+    /// iCCP are not used, as libvips and the desktop's thumbnailers do not use them: the image is sRGB.
+    var colourProfile: [UInt8]? {
+        var data: UnsafePointer<UInt8>?
+        var size = 0
+        guard tessera_png_icc_profile(reader, &data, &size) != 0, let data else { return nil }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
+    var colourSpace: ColourSpace { ColourSpace(profile: colourProfile) }
+
     /// The text chunks read so far (see `readToEnd`), keyword to text; a later chunk with the same keyword
     /// wins.
     var textFields: [String: String] {

@@ -1,10 +1,10 @@
 import Foundation
 import TesseraCore
 
-/// PNG through `PNGRowReader` (libpng), row by row. With a target size the rows go straight into a
-/// `StreamingDownscaler`, so a big PNG shown in a small cell never holds its full-size pixels. Interlaced
-/// PNGs are decoded whole first: their rows only exist after the last pass. A cancellation signal is
-/// looked at before every batch of `batchRows` rows.
+/// PNG through `PNGRowReader` (libpng), row by row, with the profile of its iCCP chunk. With a target size
+/// the rows go straight into a `StreamingDownscaler`, so a big PNG shown in a small cell never holds its
+/// full-size pixels. Interlaced PNGs are decoded whole first: their rows only exist after the last pass. A
+/// cancellation signal is looked at before every batch of `batchRows` rows.
 public struct PNGDecoder: ImageDecoding {
     /// Rows fetched from libpng per call (and between two looks at the cancellation signal).
     public static let batchRows = 16
@@ -38,7 +38,9 @@ public struct PNGDecoder: ImageDecoding {
                             row += count
                         }
                     }
-                    return PixelBuffer(width: full.width, height: full.height, bytes: bytes)
+                    var pixels = PixelBuffer(width: full.width, height: full.height, bytes: bytes)
+                    pixels.colourProfile = reader.colourProfile
+                    return pixels
                 }
 
                 let scaler = StreamingDownscaler(from: full, to: output)
@@ -57,7 +59,9 @@ public struct PNGDecoder: ImageDecoding {
                     }
                     row += count
                 }
-                return scaler.result()
+                var pixels = scaler.result()
+                pixels.colourProfile = reader.colourProfile
+                return pixels
             }
         } catch let reason as TileCutError.Reason {
             throw Self.reason(reason)

@@ -10,10 +10,10 @@ import TesseraCore
 ///
 /// TJPF_BGRA writes B, G, R, A bytes with A = 0xFF, which is exactly ARGB8888 on little-endian machines.
 /// Grayscale JPEGs are expanded by TurboJPEG. CMYK/YCCK JPEGs are not: libjpeg refuses to convert them to
-/// RGB ("Unsupported color conversion request"), so they are decoded as TJPF_CMYK and converted here with
-/// the naive formula for Adobe-style inverted CMYK (R = C·K/255, …), the convention libjpeg-turbo itself
-/// and browsers use for such files. Without a colour management system that is approximate, but it beats
-/// an error cell for the CMYK photos print workflows leave behind.
+/// RGB ("Unsupported color conversion request"), so they are decoded as TJPF_CMYK and turned into sRGB
+/// here through their embedded CMYK profile, or the standard one (`CMYKConversion`). An RGB or grey JPEG's
+/// embedded profile (its APP2 chunks, put together by libjpeg: TurboJPEG 2.1 has no call for them) goes
+/// out with the pixels, for the loader's colour stage.
 ///
 /// A TurboJPEG handle is not thread-safe, so every `decode` call creates and destroys its own; that costs
 /// microseconds against milliseconds of decoding, and keeps this type a stateless `Sendable` value.
@@ -49,6 +49,7 @@ public struct TurboJPEGDecoder: ImageDecoding {
             guard !overflow else { throw ImageLoadError.Reason.decodeFailed("JPEG dimensions overflow") }
 
             let cmyk = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+            let colour = JPEGColour.read(raw)
             let pixelFormat = cmyk ? TJPF_CMYK : TJPF_BGRA
             var rc: Int32 = 0
             let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -57,7 +58,12 @@ public struct TurboJPEGDecoder: ImageDecoding {
                                    Int32(pixelFormat.rawValue), 0)
                 // UInt8 needs no deinitialisation; on failure the array is thrown away below anyway.
                 initialized = count
-                if cmyk { Self.convertInvertedCMYKToBGRA(buffer) }
+                if cmyk {
+                    // Without readable markers, Adobe's inverted CMYK is by far the likelier.
+                    let conversion = colour?.cmykConversion(name: "a CMYK JPEG")
+                        ?? CMYKConversion(profile: nil, inverted: true, name: "a CMYK JPEG")
+                    conversion.apply(buffer.baseAddress!, count: out.area)
+                }
             }
             if rc != 0 {
                 let warning = Self.lastWasWarning(handle)
@@ -66,7 +72,9 @@ public struct TurboJPEGDecoder: ImageDecoding {
                 if Self.looksTruncated(text, src) { throw ImageLoadError.Reason.truncated }
                 // A benign warning: the pixels are fine.
             }
-            return PixelBuffer(width: out.width, height: out.height, bytes: bytes)
+            var pixels = PixelBuffer(width: out.width, height: out.height, bytes: bytes)
+            if !cmyk { pixels.colourProfile = colour?.profile }
+            return pixels
         }
     }
 
@@ -100,19 +108,6 @@ public struct TurboJPEGDecoder: ImageDecoding {
         })
         return [8, 4, 2].filter(available.contains)
     }()
-
-    /// In place: C, M, Y, K (inverted, 255 = no ink) to B, G, R, 255.
-    private static func convertInvertedCMYKToBGRA(_ p: UnsafeMutableBufferPointer<UInt8>) {
-        var i = 0
-        while i + 3 < p.count {
-            let c = UInt32(p[i]), m = UInt32(p[i + 1]), y = UInt32(p[i + 2]), k = UInt32(p[i + 3])
-            p[i] = UInt8((y * k + 127) / 255)
-            p[i + 1] = UInt8((m * k + 127) / 255)
-            p[i + 2] = UInt8((c * k + 127) / 255)
-            p[i + 3] = 255
-            i += 4
-        }
-    }
 
     private static func lastWasWarning(_ handle: tjhandle) -> Bool {
         tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)

@@ -3,7 +3,8 @@ import Foundation
 import TesseraCore
 
 /// WebP through libwebp with its built-in scaler: rows are downscaled (area-averaged) as they are decoded,
-/// so a 5120x2880 WebP shown in a 400x300 cell never holds its 59 MB of full-size pixels.
+/// so a 5120x2880 WebP shown in a 400x300 cell never holds its 59 MB of full-size pixels. The ICC profile
+/// of an ICCP chunk goes out with the pixels.
 ///
 /// With a cancellation signal the file is fed to libwebp's incremental decoder in slices of `sliceBytes`
 /// (the same decoder, suspended between slices: the pixels are the same as a one-shot decode), and the
@@ -53,8 +54,26 @@ public struct WebPDecoder: ImageDecoding {
                 return try Self.decodeIncrementally(base, count: raw.count, config: config, cancellation: cancellation)
             }
             guard status == VP8_STATUS_OK else { throw Self.reason(for: status) }
-            return PixelBuffer(width: output.width, height: output.height, bytes: bytes)
+            var pixels = PixelBuffer(width: output.width, height: output.height, bytes: bytes)
+            pixels.colourProfile = Self.iccProfile(raw)
+            return pixels
         }
+    }
+
+    /// The ICCP chunk's profile, through libwebp's demuxer: only an extended (VP8X) file whose header
+    /// says it has one carries it, as browsers read it. Parsed as a partial file, so one cut short after
+    /// the chunk still names it in the information overlay (decoding such a file fails on its own).
+    static func iccProfile(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard !bytes.isEmpty, let base = bytes.bindMemory(to: UInt8.self).baseAddress else { return nil }
+        var data = WebPData(bytes: base, size: bytes.count)
+        guard let demuxer = WebPDemuxPartial(&data, nil) else { return nil }
+        defer { WebPDemuxDelete(demuxer) }
+        guard WebPDemuxGetI(demuxer, WEBP_FF_FORMAT_FLAGS) & UInt32(ICCP_FLAG.rawValue) != 0 else { return nil }
+        var chunk = WebPChunkIterator()
+        guard WebPDemuxGetChunk(demuxer, "ICCP", 1, &chunk) != 0 else { return nil }
+        defer { WebPDemuxReleaseChunkIterator(&chunk) }
+        guard let bytes = chunk.chunk.bytes, chunk.chunk.size > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: bytes, count: chunk.chunk.size))
     }
 
     /// Feeds `count` bytes at `base` to an incremental decoder `sliceBytes` at a time, checking

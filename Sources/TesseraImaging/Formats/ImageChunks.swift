@@ -1,8 +1,9 @@
-/// Metadata chunks of PNG and WebP files (EXIF, ICC profiles), found by walking chunk lengths only, each
-/// checked against the data before it is trusted.
+/// Metadata chunks of PNG and WebP files (their EXIF blocks), found by walking chunk lengths only, each
+/// checked against the data before it is trusted. (Their ICC profiles are read by libpng and libwebp, as
+/// the decoders read them: `ICCProfile.embedded`.)
 enum ImageChunks {
     /// The payload of the first PNG chunk of `type` (four ASCII letters) before the image data: where
-    /// `eXIf` and `iCCP` belong (browsers ignore an `eXIf` after `IDAT` too). PNG chunks are length
+    /// `eXIf` belongs (browsers ignore an `eXIf` after `IDAT` too). PNG chunks are length
     /// (32-bit big-endian), type, payload, CRC.
     static func png(_ type: String, in b: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         let wanted = Array(type.utf8)

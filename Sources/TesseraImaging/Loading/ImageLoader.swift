@@ -26,6 +26,10 @@ public struct ImageLoader: Sendable {
     /// Turn images upright as their EXIF orientation says (see `ExifReader` for which formats carry it).
     /// The box is then fitted to the upright size: a 4000x3000 photo tagged 6 is a 3000x4000 portrait.
     public let applyOrientation: Bool
+    /// Converts what the decoder declares (an embedded profile, code points; sRGB when nothing) to the
+    /// display's colour space, last, on the smallest buffer; nil leaves the pixels as decoded, their
+    /// declared colour space still on them.
+    public let colour: ColourConversion?
 
     /// Failures are logged, not shown: the caller decides whether a failure deserves the user's attention.
     private static let logger = Logger(label: "tessera.imaging")
@@ -36,21 +40,31 @@ public struct ImageLoader: Sendable {
     static let headerProbeLength = 256 << 10
 
     public init(decoders: [any ImageDecoding], pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20,
-                applyOrientation: Bool = true) {
+                applyOrientation: Bool = true, colour: ColourConversion? = .sRGB) {
         self.decoders = decoders
         self.pixelLimit = pixelLimit
         self.byteLimit = byteLimit
         self.applyOrientation = applyOrientation
+        self.colour = colour
     }
 
     /// Loads the image at `path`, scaled to fit `box` (aspect preserved, never enlarged); nil = full size.
     /// With `cancellation`, the decode stops with `.cancelled` once the signal is set (see `ImageDecoding`).
     public func load(path: String, fitting box: PixelSize?,
                      cancellation: DecodeCancellation? = nil) throws(ImageLoadError) -> PixelBuffer {
+        try load(path: path, fitting: box, cancellation: cancellation, convertingColour: true)
+    }
+
+    /// `load(path:fitting:cancellation:)`, but without `convertingColour` the pixels keep the colour
+    /// space their image declares (for the thumbnail store, which converts to sRGB itself).
+    func load(path: String, fitting box: PixelSize?, cancellation: DecodeCancellation?,
+              convertingColour: Bool) throws(ImageLoadError) -> PixelBuffer {
         do {
             var header: ImageHeader?
             let data = try readFile(path, header: &header)
-            return try decode(data, header: header, fitting: box, cancellation: cancellation)
+            var pixels = try decode(data, header: header, fitting: box, cancellation: cancellation)
+            if convertingColour { colour?.convert(&pixels, name: path) }
+            return pixels
         } catch {
             throw failure(path, error)
         }
@@ -61,7 +75,9 @@ public struct ImageLoader: Sendable {
     public func load(data: Data, name: String, fitting box: PixelSize?) throws(ImageLoadError) -> PixelBuffer {
         do throws(ImageLoadError.Reason) {
             guard data.count <= byteLimit else { throw ImageLoadError.Reason.fileTooLarge(bytes: data.count, limit: byteLimit) }
-            return try decode(data, header: nil, fitting: box)
+            var pixels = try decode(data, header: nil, fitting: box)
+            colour?.convert(&pixels, name: name)
+            return pixels
         } catch {
             throw failure(name, error)
         }
@@ -102,7 +118,7 @@ public struct ImageLoader: Sendable {
     }
 
     /// Sniff, check the header, pick a decoder, decode (letting it shrink on load), scale to the box, turn
-    /// upright.
+    /// upright. The result keeps the colour space the decoder declared.
     ///
     /// Sizes are decided in the upright orientation (the box is fitted to the image as it will be seen),
     /// then translated to the stored orientation for the decoder and the scaler; the turn comes last, on
@@ -152,6 +168,8 @@ public struct ImageLoader: Sendable {
         }
         // Callers drawing a reduced version at its full size need the source's upright size.
         result.sourceSize = orientation.orientedSize(header.size)
+        result.colourProfile = decoded.colourProfile
+        result.colourCodePoints = decoded.colourCodePoints
         return result
     }
 

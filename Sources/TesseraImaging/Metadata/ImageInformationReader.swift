@@ -24,9 +24,9 @@ extension ImageInformation {
         storedSize = ImageHeader.read(bytes)?.size
         (orientation, colourProfile, hasColourProfile) = (.up, nil, false)
         bytes.withUnsafeBytes { raw in
-            if let profile = ICCProfile.data(in: raw, format: format) {
+            if let profile = ICCProfile.embedded(in: raw, format: format) {
                 hasColourProfile = true
-                colourProfile = ICCProfile.description(of: profile)
+                colourProfile = profile.profileDescription
             }
             if let block = ExifReader.exifBlock(in: raw, format: format), let tags = ExifTags(block: block) {
                 readExif(tags)

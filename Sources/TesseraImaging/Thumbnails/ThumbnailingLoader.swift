@@ -12,6 +12,12 @@ import TesseraCore
 /// Bigger requests (the full-window view) and `store == nil` go straight to the loader. Errors are the
 /// loader's; an original that failed because of its content (truncated, undecodable) is recorded in the
 /// cache's failure folder and not decoded again until it changes.
+///
+/// Thumbnails on disk are sRGB, as the standard's readers assume: a tagged image's thumbnail is converted
+/// to sRGB before it is saved, and one read back is taken as sRGB and converted to the display's colour
+/// space (nothing to do on an sRGB display). With colour management off (the loader's `colour` nil),
+/// thumbnails are read as they are and a tagged image's is not written: its unconverted pixels would
+/// be wrong for every other reader of the cache.
 public struct ThumbnailingLoader: Sendable {
     public let loader: ImageLoader
     public let store: ThumbnailStore?
@@ -29,20 +35,38 @@ public struct ThumbnailingLoader: Sendable {
             return try loader.load(path: path, fitting: box, cancellation: cancellation)
         }
         if let thumbnail = store.thumbnail(for: original, atLeast: size) {
-            return PixelScaler.fit(thumbnail, in: box)
+            var shown = PixelScaler.fit(thumbnail, in: box)
+            loader.colour?.convert(&shown, from: .sRGB, name: path)
+            return shown
         }
         if let recorded = store.recordedFailure(for: original) {
             throw ImageLoadError(path: path, reason: Self.reason(fromRecord: recorded))
         }
-        let thumbnail: PixelBuffer
+        var thumbnail: PixelBuffer
         do {
-            thumbnail = try loader.load(path: path, fitting: size.box, cancellation: cancellation)
+            thumbnail = try loader.load(path: path, fitting: size.box, cancellation: cancellation, convertingColour: false)
         } catch {
             if let record = Self.record(for: error.reason) { store.recordFailure(for: original, reason: record) }
             throw error
         }
-        store.save(thumbnail, for: original, size: size)
-        return PixelScaler.fit(thumbnail, in: box)
+        guard let colour = loader.colour else {
+            if !thumbnail.declaresColourSpace { store.save(thumbnail, for: original, size: size) }
+            return PixelScaler.fit(thumbnail, in: box)
+        }
+        let declared = thumbnail.declaredColourSpace
+        if colour.isToSRGB {
+            colour.convert(&thumbnail, from: declared, name: path)
+            store.save(thumbnail, for: original, size: size)
+            return PixelScaler.fit(thumbnail, in: box)
+        }
+        // Another display: sRGB for the disk and the display's own from the same decode, each converted
+        // once from the image's colour space, so the display keeps colours sRGB cannot hold.
+        var stored = thumbnail
+        colour.toSRGB.convert(&stored, from: declared, name: path)
+        store.save(stored, for: original, size: size)
+        var shown = PixelScaler.fit(thumbnail, in: box)
+        colour.convert(&shown, from: declared, name: path)
+        return shown
     }
 
     /// Only failures that are the file's own fault are recorded; the rest (too many pixels for this

@@ -17,8 +17,11 @@ public struct FlatTileFolderSource: TileSource {
     private let reader: TileFileReader
     private let made: CostCache<TileID, PixelBuffer>
 
-    /// - Parameter madeTileBytes: how many bytes of made (coarser-level) tiles to keep.
-    public init(folder: String, decoders: [any ImageDecoding], madeTileBytes: Int = 64 << 20) throws(TileSourceError) {
+    /// - Parameters:
+    ///   - colour: how tiles are converted (see `ImageLoader.colour`).
+    ///   - madeTileBytes: how many bytes of made (coarser-level) tiles to keep.
+    public init(folder: String, decoders: [any ImageDecoding], colour: ColourConversion? = .sRGB,
+                madeTileBytes: Int = 64 << 20) throws(TileSourceError) {
         guard let scan = Self.scan(folder) else {
             throw TileSourceError(path: folder, reason: .noTiles("no NAME_CC_RR tile files in the folder"))
         }
@@ -30,7 +33,7 @@ public struct FlatTileFolderSource: TileSource {
         files = scan.files
         geometry = DeepZoomGeometry(width: grid.imageSize.width, height: grid.imageSize.height, tileSize: grid.tileSize)
         name = folder.lastPathComponentName
-        reader = TileFileReader(decoders: decoders)
+        reader = TileFileReader(decoders: decoders, colour: colour)
         made = CostCache(totalCostLimit: madeTileBytes)
     }
 

@@ -25,11 +25,13 @@ public struct TilePyramidCache: Sendable, Equatable {
         return base + "/tessera/tiles"
     }
 
-    /// The folder for one version of one image.
-    public func folder(forImageAt path: String, byteSize: Int, modified: Date) -> String {
+    /// The folder for one version of one image. Pyramids are cut in sRGB; one cut with colour management
+    /// off (`colourManaged` false) holds other pixels for a tagged image, and is kept apart.
+    public func folder(forImageAt path: String, byteSize: Int, modified: Date, colourManaged: Bool = true) -> String {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         let mtime = Int64((modified.timeIntervalSince1970 * 1000).rounded())
-        return root + "/" + CacheFileName.md5Hex("\(absolute)\u{0}\(byteSize)\u{0}\(mtime)")
+        let key = "\(absolute)\u{0}\(byteSize)\u{0}\(mtime)" + (colourManaged ? "" : "\u{0}as-decoded")
+        return root + "/" + CacheFileName.md5Hex(key)
     }
 
     public func descriptorPath(inFolder folder: String) -> String {
@@ -37,8 +39,10 @@ public struct TilePyramidCache: Sendable, Equatable {
     }
 
     /// The finished pyramid's descriptor for this image version, if one was cut before.
-    public func existingDescriptor(forImageAt path: String, byteSize: Int, modified: Date) -> String? {
-        let descriptor = descriptorPath(inFolder: folder(forImageAt: path, byteSize: byteSize, modified: modified))
+    public func existingDescriptor(forImageAt path: String, byteSize: Int, modified: Date,
+                                   colourManaged: Bool = true) -> String? {
+        let descriptor = descriptorPath(inFolder: folder(forImageAt: path, byteSize: byteSize, modified: modified,
+                                                         colourManaged: colourManaged))
         return FileManager.default.fileExists(atPath: descriptor) ? descriptor : nil
     }
 }

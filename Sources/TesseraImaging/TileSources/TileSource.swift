@@ -61,9 +61,9 @@ struct TileFileReader: Sendable {
     let loader: ImageLoader
     static let logger = Logger(label: "tessera.tiles")
 
-    init(decoders: [any ImageDecoding]) {
+    init(decoders: [any ImageDecoding], colour: ColourConversion?) {
         // Tiles carry no EXIF; a plain tile is never turned.
-        loader = ImageLoader(decoders: decoders, applyOrientation: false)
+        loader = ImageLoader(decoders: decoders, applyOrientation: false, colour: colour)
     }
 
     /// The decoded file at the first of `paths` that exists (shrunk to fit `box` if given, on load where

@@ -13,6 +13,8 @@ protocol ScanlineSource: AnyObject {
     var isGrayscale: Bool { get }
     /// An alpha channel: PNG tiles keep it, JPEG tiles are flattened on black, as vips does.
     var hasAlpha: Bool { get }
+    /// The colour space the rows are in, as the file declares it (CMYK rows come out sRGB already).
+    var colourSpace: ColourSpace { get }
     /// Reads the next `count` rows into `first`, `first + stride`, ...
     func readRows(into first: UnsafeMutableRawPointer, stride: Int, count: Int) throws(TileCutError.Reason)
     /// After the last row: checks the rest of the file (a JPEG that lost its tail is truncated).
@@ -36,7 +38,7 @@ enum ScanlineSources {
         switch format {
         case .jpeg, .png:
             let fd = file.takeDescriptor()
-            let source: any ScanlineSource = format == .jpeg ? try JPEGRowReader(fd: fd) : try PNGRowReader(fd: fd)
+            let source: any ScanlineSource = format == .jpeg ? try JPEGRowReader(fd: fd, name: path) : try PNGRowReader(fd: fd)
             if (source as? WholeImageNeeding)?.needsWholeImage == true {
                 let (pixels, overflow) = source.width.multipliedReportingOverflow(by: source.height)
                 if overflow || pixels > pixelLimitForWholeDecode {
@@ -69,16 +71,19 @@ final class DecodedImageSource: ScanlineSource {
     var height: Int { buffer.height }
     let isGrayscale = false
     let hasAlpha: Bool
+    let colourSpace: ColourSpace
 
     init(_ buffer: PixelBuffer) {
         self.buffer = buffer
         hasAlpha = !buffer.isOpaque
+        colourSpace = buffer.declaredColourSpace
     }
 
     static func load(_ path: String, format: ImageFormat, decoders: [any ImageDecoding],
                      pixelLimit: Int) throws(TileCutError.Reason) -> DecodedImageSource {
         guard decoders.contains(where: { $0.canDecode(format) }) else { throw .unsupportedFormat(format.displayName) }
-        let loader = ImageLoader(decoders: decoders, pixelLimit: pixelLimit, byteLimit: Int.max)
+        // Rows are converted by the cutter, as JPEG's and PNG's are.
+        let loader = ImageLoader(decoders: decoders, pixelLimit: pixelLimit, byteLimit: Int.max, colour: nil)
         do {
             return DecodedImageSource(try loader.load(path: path, fitting: nil))
         } catch {

@@ -16,6 +16,10 @@ public struct TileCutterOptions: Sendable {
     /// The largest image (width x height) decoded whole: formats other than JPEG and PNG, progressive
     /// JPEGs and interlaced PNGs. Baseline JPEG and non-interlaced PNG stream at any size.
     public var pixelLimitForWholeDecode = 100_000_000
+    /// Tiles carry no colour profile, so every reader takes them as sRGB: an image that declares another
+    /// colour space is converted to sRGB as it is cut, with this manager's transforms. Nil cuts the
+    /// pixels as decoded (colour management off).
+    public var colourManager: ColourManager? = .shared
     /// Encoding threads; nil means one per core. Internal: for measurements and tests.
     var workerCount: Int?
 
@@ -74,7 +78,8 @@ struct TileCutStatistics: Sendable {
 /// destination, and an existing cut is replaced only with `replaceExisting`.
 ///
 /// Departures from `vips dzsave`: no `vips-properties.xml` metadata file (no Deep Zoom reader uses it);
-/// EXIF orientation is ignored (as vips does unless asked to autorotate).
+/// EXIF orientation is ignored (as vips does unless asked to autorotate); an image with a colour profile
+/// is cut in sRGB (vips keeps its pixels and drops the profile, so readers show them wrong).
 public struct TileCutter: Sendable {
     public let options: TileCutterOptions
     /// Decoders for formats other than JPEG and PNG, used whole below `pixelLimitForWholeDecode`
@@ -137,6 +142,8 @@ public struct TileCutter: Sendable {
         let builder = PyramidBuilder(geometry: geometry, lowestLevel: layout.levels.lowerBound, consumer: bands)
         let total = layout.tileCount
         var reporter = ProgressReporter(total: total, callback: progress)
+        let toSRGB = options.colourManager.map { ColourConversion(destination: .sRGB, manager: $0) }
+        let colourTransform = toSRGB?.transform(from: source.colourSpace, name: path)
 
         do throws(TileCutError) {
             reporter.report(0)
@@ -148,6 +155,7 @@ public struct TileCutter: Sendable {
                 } catch {
                     throw TileCutError(path: path, reason: error)
                 }
+                colourTransform?.apply(rows: rows.pointer, width: source.width, stride: rows.stride, count: rows.count)
                 try Self.rethrow(path) { try builder.commitRows(rows.count) }
                 reporter.reportIfDue(bands.tilesWritten)
             }

@@ -36,6 +36,8 @@ public final class TiledViewer: FrameLoopScreen {
         renderer = try Renderer(window: window, software: options.headless, vsync: !options.headless)
         assets = AssetCatalog(folder: ResourceLocator.resourcesFolder()?.appendingPathComponent("UI"), renderer: renderer)
         text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
+        var viewOptions = viewOptions
+        viewOptions.colour = DisplayColour.conversion(for: window, enabled: options.colourManagement)
         view = TiledImageView(path: path, renderer: renderer, text: text, assets: assets, options: viewOptions,
                               pixelScale: 1, now: clock.now(), waker: system.waker, observer: recorder)
         view.pixelScale = pixelScale

@@ -202,6 +202,7 @@ final class ViewerModes {
         var tiled = TiledViewOptions()
         tiled.fade = model.fade
         tiled.pixelLimit = parts.options.pixelLimit
+        tiled.colour = parts.colour
         detail = TiledImageView(path: path, displayName: item.displayName, renderer: parts.renderer, text: parts.text,
                                 assets: parts.assets, options: tiled, pixelScale: pointScale, now: now,
                                 preview: model.cachedImage(for: index), waker: parts.system.waker, observer: parts.observer)

@@ -29,6 +29,9 @@ public struct ViewerOptions: Sendable {
     /// Read and write the freedesktop thumbnail cache (~/.cache/thumbnails) for cell-sized images. Off unless
     /// asked for (the command line asks), so tests and embedders never write to the user's cache by accident.
     public var useThumbnailCache = false
+    /// Convert images from the colour space they declare to the display's (`--no-colour-management`
+    /// turns it off: pixels are shown as decoded).
+    public var colourManagement = true
     /// Folders and files to watch for changes (inotify); nil watches nothing.
     public var watch: WatchTargets?
     /// How remote (http/https) items are downloaded.

@@ -19,6 +19,8 @@ final class ViewerWiring {
     let assets: AssetCatalog
     let text: TextCache
     let pipeline: ImagePipeline
+    /// From the images' colour spaces to the display's; nil with colour management off.
+    let colour: ColourConversion?
     /// Downloads of remote items; nil when every item is a file.
     let remote: RemoteImageStore?
     let model: CarouselModel
@@ -43,6 +45,7 @@ final class ViewerWiring {
         text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
         if !text.hasFont { logger.warning("no TrueType font found (install fonts-dejavu-core); text is hidden") }
 
+        colour = DisplayColour.conversion(for: window, enabled: options.colourManagement)
         let waker = system.waker
         let remote = options.items.contains(where: \.isRemote)
             ? RemoteImageStore(configuration: options.downloads, onChange: { waker.wake() }) : nil
@@ -54,7 +57,8 @@ final class ViewerWiring {
         let decodeTimes = DecodeTimeEstimator()
         pipeline = .strip(strategy: strategy, scheduler: scheduler,
                           cacheCountLimit: options.cacheCountLimit, cacheCostLimit: options.cacheLimitBytes,
-                          decodeTimes: decodeTimes, decode: Self.decoder(options: options, remote: remote, logger: logger),
+                          decodeTimes: decodeTimes,
+                          decode: Self.decoder(options: options, colour: colour, remote: remote, logger: logger),
                           waker: { waker.wake() }, observer: observer)
 
         let points = Self.viewportPoints(window: window, renderer: renderer, forcedScale: options.pixelScale)
@@ -78,8 +82,9 @@ final class ViewerWiring {
 
     /// The strip's decode of one key, on a worker: a file through the thumbnail cache, a download from its
     /// cached copy. A decode stopped because nobody wants it is no failure; a failure is logged once here.
-    private static func decoder(options: ViewerOptions, remote: RemoteImageStore?, logger: Logger) -> ImagePipeline.Loader {
-        let imageLoader = ImageLoader(decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit)
+    private static func decoder(options: ViewerOptions, colour: ColourConversion?, remote: RemoteImageStore?,
+                                logger: Logger) -> ImagePipeline.Loader {
+        let imageLoader = ImageLoader(decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit, colour: colour)
         let loader = ThumbnailingLoader(loader: imageLoader, store: options.useThumbnailCache ? ThumbnailStore() : nil)
         return { key, cancellation in
             do {

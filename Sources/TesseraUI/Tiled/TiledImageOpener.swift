@@ -29,6 +29,8 @@ final class TiledImageOpener: Sendable {
     struct Configuration: Sendable {
         var path: String
         var decoders: [any ImageDecoding]
+        /// From the image's colour space to the display's; nil leaves pixels as decoded.
+        var colour: ColourConversion?
         var pixelLimit: Int
         var maxTextureSize: PixelSize
         var pyramidCache: TilePyramidCache
@@ -81,9 +83,10 @@ final class TiledImageOpener: Sendable {
                 throw TileSourceError(path: path, reason: .unreadableImage(ImageLoadError.Reason.missing.shortText))
             }
             if isFolder.boolValue {
-                opened(try Self.openFolder(path, decoders: configuration.decoders))
+                opened(try Self.openFolder(path, decoders: configuration.decoders, colour: configuration.colour))
             } else if Self.isDescriptor(path) {
-                opened(try DeepZoomTileSource(descriptorAt: path, decoders: configuration.decoders))
+                opened(try DeepZoomTileSource(descriptorAt: path, decoders: configuration.decoders,
+                                              colour: configuration.colour))
             } else {
                 try openImage(configuration, opened: opened, emit: emit)
             }
@@ -94,22 +97,24 @@ final class TiledImageOpener: Sendable {
     }
 
     /// A flat tile folder, a `NAME_files` folder beside its `.dzi`, or a folder holding one `.dzi`.
-    private static func openFolder(_ path: String, decoders: [any ImageDecoding]) throws(TileSourceError) -> any TileSource {
+    private static func openFolder(_ path: String, decoders: [any ImageDecoding],
+                                   colour: ColourConversion?) throws(TileSourceError) -> any TileSource {
         if FlatTileFolderSource.looksLikeTileFolder(path) {
-            return try FlatTileFolderSource(folder: path, decoders: decoders)
+            return try FlatTileFolderSource(folder: path, decoders: decoders, colour: colour)
         }
         let url = URL(fileURLWithPath: path).standardizedFileURL
         if url.lastPathComponent.hasSuffix("_files") {
             let descriptor = url.deletingLastPathComponent()
                 .appendingPathComponent(String(url.lastPathComponent.dropLast("_files".count)) + ".dzi").path
             if FileManager.default.fileExists(atPath: descriptor) {
-                return try DeepZoomTileSource(descriptorAt: descriptor, decoders: decoders)
+                return try DeepZoomTileSource(descriptorAt: descriptor, decoders: decoders, colour: colour)
             }
         }
         let descriptors = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
             .filter { $0.lowercased().hasSuffix(".dzi") }
         if descriptors.count == 1 {
-            return try DeepZoomTileSource(descriptorAt: url.appendingPathComponent(descriptors[0]).path, decoders: decoders)
+            return try DeepZoomTileSource(descriptorAt: url.appendingPathComponent(descriptors[0]).path, decoders: decoders,
+                                          colour: colour)
         }
         throw TileSourceError(path: path, reason: .noTiles(descriptors.isEmpty
             ? "no .dzi and no NAME_CC_RR tiles in the folder" : "several .dzi files in the folder; name one"))
@@ -131,14 +136,18 @@ final class TiledImageOpener: Sendable {
         let fitsTexture = (limit.width == 0 || probe.size.width <= limit.width)
             && (limit.height == 0 || probe.size.height <= limit.height)
         if fitsTexture && probe.size.area <= configuration.pixelLimit {
-            let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: configuration.pixelLimit)
+            let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: configuration.pixelLimit,
+                                     colour: configuration.colour)
             opened(SingleImageTileSource(path: path, size: probe.size, loader: loader))
             return
         }
 
         let cache = configuration.pyramidCache
-        if let descriptor = cache.existingDescriptor(forImageAt: path, byteSize: probe.fileSize, modified: probe.modified),
-           let source = try? DeepZoomTileSource(descriptorAt: descriptor, decoders: configuration.decoders) {
+        let colourManaged = configuration.colour != nil
+        if let descriptor = cache.existingDescriptor(forImageAt: path, byteSize: probe.fileSize, modified: probe.modified,
+                                                     colourManaged: colourManaged),
+           let source = try? DeepZoomTileSource(descriptorAt: descriptor, decoders: configuration.decoders,
+                                                colour: configuration.colour) {
             opened(source)
             return
         }
@@ -147,8 +156,12 @@ final class TiledImageOpener: Sendable {
         // stored orientation (as vips does), so the overview does too.
         emit(.cutting(imageSize: probe.storedSize))
         if let overview = overview(of: path, probe: probe, configuration: configuration) { emit(.overview(overview)) }
-        let folder = cache.folder(forImageAt: path, byteSize: probe.fileSize, modified: probe.modified)
-        let cutter = TileCutter(options: TileCutterOptions(), fallbackDecoders: configuration.decoders)
+        let folder = cache.folder(forImageAt: path, byteSize: probe.fileSize, modified: probe.modified,
+                                  colourManaged: colourManaged)
+        // The pyramid is cut in sRGB (tiles carry no profile) and converted to the display as tiles load.
+        var cutting = TileCutterOptions()
+        cutting.colourManager = configuration.colour?.manager
+        let cutter = TileCutter(options: cutting, fallbackDecoders: configuration.decoders)
         let started = ContinuousClock.now
         do {
             let result = try cutter.cut(imageAt: path, into: folder, name: TilePyramidCache.pyramidName,
@@ -156,11 +169,11 @@ final class TiledImageOpener: Sendable {
                                         isCancelled: { [self] in isCancelled })
             Self.logger.info("cut \(path) into \(result.tilesWritten) tiles in \(ContinuousClock.now - started)")
             opened(try DeepZoomTileSource(descriptorAt: cache.descriptorPath(inFolder: folder),
-                                          decoders: configuration.decoders))
+                                          decoders: configuration.decoders, colour: configuration.colour))
         } catch let error as TileCutError where error.reason == .outputExists {
             // Another Tessera finished the same cut first: use it.
             opened(try DeepZoomTileSource(descriptorAt: cache.descriptorPath(inFolder: folder),
-                                          decoders: configuration.decoders))
+                                          decoders: configuration.decoders, colour: configuration.colour))
         } catch let error as TileSourceError {
             throw error
         } catch {
@@ -181,7 +194,8 @@ final class TiledImageOpener: Sendable {
         let eighth = PixelSize(width: (probe.storedSize.width + 7) / 8, height: (probe.storedSize.height + 7) / 8)
         let box = max(eighth.width, eighth.height) <= side ? eighth : PixelSize(width: side, height: side)
         // The pixel limit guards against decoding huge images whole; TurboJPEG never does here.
-        let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: .max, applyOrientation: false)
+        let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: .max, applyOrientation: false,
+                                 colour: configuration.colour)
         return try? loader.load(path: path, fitting: box)
     }
 }

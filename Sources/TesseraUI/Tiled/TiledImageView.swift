@@ -73,7 +73,8 @@ public final class TiledImageView {
         outputSize = renderer.outputSize
         painter = TiledViewPainter(renderer: renderer, text: text, assets: assets, pixelScale: pixelScale)
         if let preview { backdrop = TiledBackdrop(preview, renderer: renderer) }
-        opener = TiledImageOpener(.init(path: path, decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit,
+        opener = TiledImageOpener(.init(path: path, decoders: ImageDecoders.viewer, colour: options.colour,
+                                        pixelLimit: options.pixelLimit,
                                         maxTextureSize: renderer.maxTextureSize, pyramidCache: options.pyramidCache,
                                         policy: options.policy),
                                   onEvent: { waker?.wake() })

@@ -20,6 +20,9 @@ public struct TiledViewOptions: Sendable {
     /// spread over frames instead of making one frame slow.
     public var preloadUploadBudgetBytes = 1 << 20
     public var policy = TilePyramidPolicy()
+    /// From the images' colour spaces to the display's (the host reads the display's profile); nil
+    /// shows pixels as decoded.
+    public var colour: ColourConversion? = .sRGB
     /// Where pyramids cut from large plain images are kept.
     public var pyramidCache = TilePyramidCache(root: TilePyramidCache.defaultRoot())
     /// Zoom limit in device pixels per image pixel (levelsOfDetailBias 2).

@@ -113,15 +113,24 @@ final class ImageInformationTests: XCTestCase {
 
     func testAWebPsProfile() throws {
         let profile = try iccProfile(description: "Tessera WebP Profile")
-        var webp = [UInt8](TestExif.webp(orientation: 3))
-        let chunk = Array("ICCP".utf8) + le32(UInt32(profile.count)) + profile + (profile.count % 2 == 1 ? [0] : [])
-        webp += chunk
-        let riffSize = UInt32(webp.count - 8)
-        webp.replaceSubrange(4..<8, with: le32(riffSize))
-        let info = try ImageInformation.read(path: try folder.write(Data(webp), to: "profile.webp"))
+        let webp = TestExif.webp(orientation: 3, iccProfile: profile)
+        XCTAssertEqual(try WebPDecoder().decode(webp, format: .webp, targetSize: nil).colourProfile, profile,
+                       "a WebP libwebp decodes")
+        let info = try ImageInformation.read(path: try folder.write(webp, to: "profile.webp"))
         XCTAssertEqual(info.format, .webp)
         XCTAssertEqual(info.colourProfile, "Tessera WebP Profile")
         XCTAssertEqual(info.orientation, .rotated180)
+
+        // Cut short inside the image: the profile before the cut is still named.
+        let cut = webp.prefix(webp.count - 40)
+        XCTAssertEqual(try ImageInformation.read(path: try folder.write(cut, to: "cut.webp")).colourProfile, "Tessera WebP Profile")
+
+        // An ICCP chunk its VP8X header does not announce is not the image's profile, for the decoder (as
+        // for browsers) and so for the overlay.
+        let unflagged = TestExif.webp(orientation: 3, iccProfile: profile, flagsProfile: false)
+        let plain = try ImageInformation.read(path: try folder.write(unflagged, to: "unflagged.webp"))
+        XCTAssertFalse(plain.hasColourProfile)
+        XCTAssertEqual(plain.orientation, .rotated180)
     }
 
     func testABigProfileSplitOverSeveralJPEGSegmentsIsPutTogether() throws {
@@ -138,11 +147,23 @@ final class ImageInformationTests: XCTestCase {
         let info = try ImageInformation.read(path: try folder.write(jpeg, to: "big-profile.jpg"))
         XCTAssertEqual(info.colourProfile, description)
 
-        // One part missing: the profile is there but cannot be put together.
+        // Stored last part first: the sequence numbers, not the file order, count.
+        var shuffled = photo
+        for (index, part) in parts.enumerated() {
+            shuffled = TestExif.jpeg(shuffled, inserting: Self.app2(part, sequence: index + 1, count: parts.count))
+        }
+        let reordered = try ImageInformation.read(path: try folder.write(shuffled, to: "reordered-profile.jpg"))
+        XCTAssertEqual(reordered.colourProfile, description)
+
+        // One part missing: the profile is there but cannot be put together, for the overlay as for the
+        // decoder, which reads it the same way.
         var broken = photo
         broken = TestExif.jpeg(broken, inserting: Self.app2(parts[0], sequence: 1, count: parts.count))
         let partial = try ImageInformation.read(path: try folder.write(broken, to: "partial-profile.jpg"))
         XCTAssertNil(partial.colourProfile)
+        XCTAssertFalse(partial.hasColourProfile)
+        XCTAssertEqual(try TurboJPEGDecoder().decode(jpeg, format: .jpeg, targetSize: nil).colourProfile, profile)
+        XCTAssertNil(try TurboJPEGDecoder().decode(broken, format: .jpeg, targetSize: nil).colourProfile)
     }
 
     // MARK: - Bad input
@@ -220,6 +241,4 @@ final class ImageInformationTests: XCTestCase {
         XCTAssertEqual(compress(&out, &size, bytes, uLong(bytes.count)), Z_OK)
         return Array(out[..<Int(size)])
     }
-
-    private func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
 }

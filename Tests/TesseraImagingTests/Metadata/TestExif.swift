@@ -52,14 +52,19 @@ enum TestExif {
         return Data(bytes)
     }
 
-    /// A minimal extended WebP container: VP8X, then an EXIF chunk. (No image data: the reader only
-    /// walks chunks.)
-    static func webp(orientation: UInt16) -> Data {
-        var body = Array("WEBP".utf8)
-        body += Array("VP8X".utf8) + le32(10) + [0x08, 0, 0, 0] + [0x3F, 0, 0, 0x3F, 0, 0]  // EXIF flag, 64x64
-        let exif = tiff(orientation: orientation)
-        body += Array("EXIF".utf8) + le32(UInt32(exif.count)) + exif
-        if exif.count % 2 == 1 { body.append(0) }
+    /// A small extended WebP: VP8X, the `ICCP` chunk of `iccProfile` when given (flagged in VP8X unless
+    /// `flagsProfile` is false), a 1x1 lossless image, then an EXIF chunk, in the order the container's
+    /// specification gives them.
+    static func webp(orientation: UInt16, iccProfile: [UInt8]? = nil, flagsProfile: Bool = true) -> Data {
+        func chunk(_ fourCC: String, _ payload: [UInt8]) -> [UInt8] {
+            Array(fourCC.utf8) + le32(UInt32(payload.count)) + payload + (payload.count % 2 == 1 ? [0] : [])
+        }
+        // EXIF and alpha (the pixel is transparent), plus ICC when the profile is flagged; canvas 1x1.
+        let flags: UInt8 = 0x08 | 0x10 | (iccProfile != nil && flagsProfile ? 0x20 : 0)
+        var body = Array("WEBP".utf8) + chunk("VP8X", [flags, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+        if let iccProfile { body += chunk("ICCP", iccProfile) }
+        body += chunk("VP8L", [0x2F, 0, 0, 0, 0x10, 0x07, 0x10, 0x11, 0x11, 0x88, 0x88, 0xFE, 0x07])
+        body += chunk("EXIF", tiff(orientation: orientation))
         return Data(Array("RIFF".utf8) + le32(UInt32(body.count)) + body)
     }
 

@@ -2,6 +2,7 @@ import CPNG
 import CTurboJPEG
 import Foundation
 import TesseraCore
+import TesseraImaging
 
 /// Test images of every format the viewer reads, made in memory by the formats' own libraries (TurboJPEG,
 /// libpng) or by hand (GIF, BMP, TIFF), so the expected pixels are known exactly and no fixture files are
@@ -63,6 +64,14 @@ enum FormatFixtures {
         precondition(rc == 0, String(cString: tjGetErrorStr2(handle)))
         defer { tjFree(jpeg) }
         return Data(bytes: jpeg!, count: Int(size))
+    }
+
+    /// What a `.cmyk` JPEG of `colour` shows: its inverted C, M, Y, K values (the colour's R, G, B and no
+    /// black) through the standard CMYK profile, as every CMYK JPEG without one is shown.
+    static func cmykShown(_ colour: RGBA) -> RGBA {
+        var pixel = [colour.r, colour.g, colour.b, 255]
+        CMYKConversion(profile: nil, inverted: true, name: "fixture").apply(&pixel)
+        return RGBA(r: pixel[2], g: pixel[1], b: pixel[0], a: pixel[3])
     }
 
     /// The grey a grayscale JPEG of `colour` holds.

@@ -1,0 +1,107 @@
+import CX11
+import Foundation
+import TesseraImaging
+import TesseraSDL
+import XCTest
+@testable import TesseraUI
+
+/// The display's colour profile: X11's `_ICC_PROFILE` on the root window, read through SDL's window
+/// info on a real X server (Xvfb), handed to the loaders as their destination; none under SDL's dummy
+/// driver or when the property is not set.
+final class DisplayProfileTests: XCTestCase {
+    /// An RGB profile that is not sRGB (Ghostscript's Adobe RGB, from libgs-common).
+    private static let adobeRGBPath = "/usr/share/color/icc/ghostscript/a98.icc"
+
+    func testTheDummyDriverHasNoProfileAndGivesSRGB() throws {
+        let system = try SDLSystem(headless: true)
+        let window = try TesseraSDL.Window(system: system, title: "t", width: 32, height: 32, hidden: true)
+        XCTAssertNil(window.displayColourProfile)
+        XCTAssertEqual(DisplayColour.conversion(for: window, enabled: true)?.destination, .sRGB)
+        XCTAssertNil(DisplayColour.conversion(for: window, enabled: false), "--no-colour-management")
+    }
+
+    func testTheRootWindowsProfileReachesTheLoaders() throws {
+        guard let profile = FileManager.default.contents(atPath: Self.adobeRGBPath).map([UInt8].init) else {
+            throw XCTSkip("\(Self.adobeRGBPath) is missing: install libgs-common (make test-deps does)")
+        }
+        let server = try XvfbServer()
+        defer { server.stop() }
+        try withEnvironment(["DISPLAY": server.name, "SDL_VIDEODRIVER": "x11"]) {
+            let system = try SDLSystem(headless: false)
+            let window = try TesseraSDL.Window(system: system, title: "t", width: 32, height: 32, hidden: true)
+            XCTAssertNil(window.displayColourProfile, "no profile set yet")
+            XCTAssertEqual(DisplayColour.conversion(for: window, enabled: true)?.destination, .sRGB)
+
+            try server.setRootProfile(profile)
+            XCTAssertEqual(window.displayColourProfile, profile)
+            XCTAssertEqual(DisplayColour.conversion(for: window, enabled: true)?.destination, .icc(ICCProfile(profile)))
+
+            // A property that is no profile: logged, sRGB.
+            try server.setRootProfile([1, 2, 3, 4])
+            XCTAssertEqual(window.displayColourProfile, [1, 2, 3, 4])
+            XCTAssertEqual(DisplayColour.conversion(for: window, enabled: true)?.destination, .sRGB)
+        }
+    }
+
+    /// Runs `body` with `values` in the environment (SDL reads DISPLAY and SDL_VIDEODRIVER there), then
+    /// puts back what was there.
+    private func withEnvironment(_ values: [String: String], _ body: () throws -> Void) throws {
+        let saved = values.keys.map { ($0, ProcessInfo.processInfo.environment[$0]) }
+        for (key, value) in values { setenv(key, value, 1) }
+        defer {
+            for (key, value) in saved {
+                if let value { setenv(key, value, 1) } else { unsetenv(key) }
+            }
+        }
+        try body()
+    }
+}
+
+/// An Xvfb server on a free display number, for as long as the test needs it.
+private final class XvfbServer {
+    let name: String
+    private let process = Process()
+
+    init() throws {
+        guard let xvfb = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw XCTSkip("Xvfb is not installed (the xvfb package; make test-deps installs it)")
+        }
+        guard let number = (90..<140).first(where: { !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)")
+                                                      && !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") }) else {
+            throw XCTSkip("no free X display number between :90 and :139")
+        }
+        name = ":\(number)"
+        process.executableURL = URL(fileURLWithPath: xvfb)
+        process.arguments = [name, "-screen", "0", "320x240x24", "-nolisten", "tcp"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+            guard process.isRunning, Date() < deadline else {
+                stop()
+                throw XCTSkip("Xvfb \(name) did not start")
+            }
+            usleep(20_000)
+        }
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// Sets `_ICC_PROFILE` on the root window as colord does: CARDINAL, 8 bits.
+    func setRootProfile(_ bytes: [UInt8]) throws {
+        guard let display = XOpenDisplay(name) else { throw XCTSkip("cannot connect to Xvfb \(name)") }
+        defer { XCloseDisplay(display) }
+        let property = XInternAtom(display, "_ICC_PROFILE", 0)
+        let cardinal = XInternAtom(display, "CARDINAL", 0)
+        _ = bytes.withUnsafeBufferPointer {
+            XChangeProperty(display, XDefaultRootWindow(display), property, cardinal, 8, PropModeReplace,
+                            $0.baseAddress, Int32($0.count))
+        }
+        XSync(display, 0)
+    }
+}
