@@ -36,6 +36,8 @@ public struct ManualPage: Sendable {
     public var version: String
     /// The date in the page's footer (`YYYY-MM-DD`); empty leaves it out.
     public var date = ""
+    /// The DESCRIPTION's first paragraph, before the root command's own discussion.
+    public var description: String?
     /// The subcommand that runs when none is named: its synopsis is also given without its name.
     public var defaultCommand: String?
     /// The KEYS section's subsections ("Both views", "Strip", ...); none leaves the section out.
@@ -69,6 +71,7 @@ public struct ManualPage: Sendable {
         }
 
         roff.request("SH", "DESCRIPTION")
+        if let description { describe(description, into: &roff) }
         if let discussion = tool.command.discussion { describe(discussion, into: &roff) }
         if let defaultCommand {
             roff.request("PP")

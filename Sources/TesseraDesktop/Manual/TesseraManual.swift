@@ -7,6 +7,14 @@ public enum TesseraManual {
                             keys: KeyBindings = .defaults) -> ManualPage {
         var page = ManualPage(tool: tool, version: version)
         page.date = date
+        page.description = """
+            Tessera shows images in a strip (or a grid) that scrolls sideways, decoding and scaling them on \
+            background threads so that scrolling never waits, and one at a time in a single view. Folders are \
+            watched for changes, http(s) URLs download in the background, and thumbnails are shared with other \
+            programs through the freedesktop thumbnail cache. tessera view shows one image of any size, cut \
+            into tiles and zoomable. Every key is listed under KEYS; a configuration file (CONFIGURATION) sets \
+            the options' defaults and the keys.
+            """
         page.defaultCommand = "browse"
         page.keys = keys.helpSections.map { section in
             ManualPage.Section(title: section.title,
@@ -43,6 +51,11 @@ public enum TesseraManual {
     }
 
     static let files = ManualPage.Section(title: "Files", entries: [
+        .init(term: "$XDG_CONFIG_HOME/tessera/config.toml",
+              text: "The configuration file (~/.config/tessera/config.toml); see CONFIGURATION."),
+        .init(term: "$XDG_CONFIG_HOME/tessera/key-handler",
+              text: "Run by ctrl+x and then a key, as nsxiv's key-handler: the key as its argument, the marked "
+                  + "(or selected) images on standard input, one path a line."),
         .init(term: "$XDG_CACHE_HOME/thumbnails",
               text: "The freedesktop thumbnail cache (~/.cache/thumbnails), shared with GNOME and KDE."),
         .init(term: "$XDG_CACHE_HOME/tessera/remote",
@@ -54,7 +67,9 @@ public enum TesseraManual {
     ])
 
     static let environment = ManualPage.Section(title: "Environment", entries: [
+        .init(term: "XDG_CONFIG_HOME", text: "Where the configuration file and the key-handler are (default ~/.config)."),
         .init(term: "XDG_CACHE_HOME", text: "Where the caches go (default ~/.cache)."),
+        .init(term: "XDG_DATA_HOME", text: "Its Trash folder takes what Delete moves away (default ~/.local/share)."),
         .init(term: "TESSERA_RESOURCES", text: "A folder to use instead of PREFIX/share/tessera."),
         .init(term: "TESSERA_LOG", text: "The log level on standard error: trace, debug, info, notice, warning (the default), error, critical."),
         .init(term: "SDL_VIDEODRIVER", text: "SDL's video driver; dummy draws without a display, as --headless does."),
