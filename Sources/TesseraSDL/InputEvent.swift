@@ -1,18 +1,14 @@
 import CSDL2
-
-/// The keys Tessera responds to, named; SDL key codes stay inside this file.
-public enum Key: Equatable, Sendable {
-    case left, right, up, down, pageUp, pageDown, home, end, enter, escape, space
-    case character(Character)
-    case other(Int32)
-}
+import TesseraCore
 
 public enum MouseButton: Equatable, Sendable { case left, middle, right, other }
 
 /// The SDL_Event union as a Swift enum: the one place that reads it. Coordinates are in logical points.
 public enum InputEvent: Equatable, Sendable {
     case quit
-    case keyDown(Key, isRepeat: Bool)
+    /// A key with its modifiers, spelt as X (and nsxiv's key-handler) name it: a printable key as the
+    /// character it typed, Shift and the keyboard layout applied (`M`, `<`); see `InputReader`.
+    case keyDown(KeyCombo, isRepeat: Bool)
     case mouseDown(MouseButton, x: Double, y: Double, clicks: Int)
     case mouseUp(MouseButton, x: Double, y: Double)
     case mouseMotion(x: Double, y: Double, isLeftDown: Bool)
@@ -24,13 +20,12 @@ public enum InputEvent: Equatable, Sendable {
 }
 
 extension InputEvent {
-    /// Translates one SDL event; nil for events Tessera ignores.
+    /// Translates one SDL event other than a key press or typed text (`KeyTranslator` reads those); nil
+    /// for events Tessera ignores.
     init?(_ event: SDL_Event, wakeType: UInt32) {
         switch event.type {
         case SDL_QUIT.rawValue:
             self = .quit
-        case SDL_KEYDOWN.rawValue:
-            self = .keyDown(Key(sdl: event.key.keysym.sym), isRepeat: event.key.repeat != 0)
         case SDL_MOUSEBUTTONDOWN.rawValue:
             let b = event.button
             self = .mouseDown(MouseButton(sdl: b.button), x: Double(b.x), y: Double(b.y), clicks: Int(b.clicks))
@@ -55,44 +50,6 @@ extension InputEvent {
             self = .wake
         default:
             return nil
-        }
-    }
-
-    /// Drains SDL's queue, waiting up to `waitMs` for the first event when asked to. `wakeType` is
-    /// `SDLSystem.wakeEventType`, which becomes `.wake`.
-    public static func poll(wakeType: UInt32, waitMs: Int32?) -> [InputEvent] {
-        var events: [InputEvent] = []
-        var event = SDL_Event()
-        if let waitMs, SDL_WaitEventTimeout(&event, waitMs) == 1 {
-            if let e = InputEvent(event, wakeType: wakeType) { events.append(e) }
-        }
-        while SDL_PollEvent(&event) == 1 {
-            if let e = InputEvent(event, wakeType: wakeType) { events.append(e) }
-        }
-        return events
-    }
-}
-
-extension Key {
-    init(sdl code: SDL_Keycode) {
-        switch code {
-        case Int32(SDLK_LEFT.rawValue): self = .left
-        case Int32(SDLK_RIGHT.rawValue): self = .right
-        case Int32(SDLK_UP.rawValue): self = .up
-        case Int32(SDLK_DOWN.rawValue): self = .down
-        case Int32(SDLK_PAGEUP.rawValue): self = .pageUp
-        case Int32(SDLK_PAGEDOWN.rawValue): self = .pageDown
-        case Int32(SDLK_HOME.rawValue): self = .home
-        case Int32(SDLK_END.rawValue): self = .end
-        case Int32(SDLK_RETURN.rawValue), Int32(SDLK_KP_ENTER.rawValue): self = .enter
-        case Int32(SDLK_ESCAPE.rawValue): self = .escape
-        case Int32(SDLK_SPACE.rawValue): self = .space
-        case Int32(SDLK_PLUS.rawValue), Int32(SDLK_KP_PLUS.rawValue), Int32(SDLK_EQUALS.rawValue): self = .character("+")
-        case Int32(SDLK_MINUS.rawValue), Int32(SDLK_KP_MINUS.rawValue): self = .character("-")
-        case 32..<127:
-            self = .character(Character(UnicodeScalar(UInt8(code))))
-        default:
-            self = .other(code)
         }
     }
 }

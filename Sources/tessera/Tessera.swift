@@ -142,32 +142,30 @@ struct Browse: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Browse images in a horizontally scrolling strip (the default command).",
         discussion: """
-        With no paths, shows the bundled samples. Folders are listed in natural order (img2 before img10)
-        and watched: a changed image reloads, a deleted one leaves the strip, a new one appears in order.
-        Paths may be http(s) URLs: they download in the background (never while the strip is moving) into
-        $XDG_CACHE_HOME/tessera/remote and are revalidated (ETag, Last-Modified) on the next run.
+        With no paths, shows the bundled samples. Folders are listed in natural order
+        (img2 before img10) and watched: a changed image reloads, a deleted one leaves
+        the strip, a new one appears in order. Paths may be http(s) URLs: they
+        download in the background (never while the strip is moving) into
+        $XDG_CACHE_HOME/tessera/remote and are revalidated (ETag, Last-Modified) on
+        the next run.
 
-        Keys:
-          Left/Right, h/l     previous / next image (one column in a grid)
-          Up/Down, k/j        up / down inside a grid column
-          PageUp/PageDown     a screen back / forward
-          Home/End, g/G       first / last image
-          Enter, double-click show the image alone, fitted to the window
-                              (Enter or a click on an error cell retries it)
-          Esc                 quit (in the single image: back to the strip)
-          f                   toggle fullscreen
-          i                   toggle the file name overlay
-          q                   quit
-        Mouse: drag to scroll (release while moving to fling), wheel or touchpad to scroll, click to select.
-        Scrolling the selection off screen brings it to the nearest image on screen when the strip rests.
+        Marked images (m) are what Delete, the turns and the key-handler act on
+        (else the selected one). With -o, the paths of those marked at exit go to
+        standard output, one a line (-0: each ended by NUL), so
+        `tessera -o photos | xargs ...` acts on a visual selection, as nsxiv -o does.
+        Ctrl-x then a key runs $XDG_CONFIG_HOME/tessera/key-handler (as nsxiv's)
+        with the key as its argument and the images on standard input. A JPEG's turn
+        is written to its EXIF orientation tag, losslessly; other formats turn for
+        this session only. Delete moves files to the freedesktop trash; Ctrl-z
+        brings them back.
 
-        In the single image:
-          PageUp/PageDown     previous / next image (also Space: next)
-          arrows, h/j/k/l     pan
-          + / -, wheel        zoom in / out about the pointer
-          0 / 1               fit the window / 100 %
-          Enter, Esc          back to the strip
-        Mouse: drag to pan, double-click to zoom in 2x.
+        \(KeyBindings.defaults.helpText)
+
+        Mouse: drag to scroll (release while moving to fling), wheel or touchpad to
+        scroll, click to select, double-click to show the image alone. Scrolling the
+        selection off screen brings it to the nearest image on screen when the strip
+        rests. Y copies a file:// URI: SDL's clipboard holds text only, and file
+        managers and image editors paste such a URI as the file.
         """)
 
     @Argument(help: "Image files, folders and http(s) URLs.")
@@ -177,6 +175,15 @@ struct Browse: ParsableCommand {
     var inputList: String?
     @Flag(inversion: .prefixedNo, help: "Watch the folders for changes.")
     var watch = true
+    @Flag(name: [.customShort("o"), .customLong("output-marked")],
+          help: "When quitting, write the marked images' paths to standard output, one a line.")
+    var outputMarked = false
+    @Flag(name: [.customShort("0"), .customLong("null")],
+          help: "Separate the paths of -o, of -i and of the key-handler's input by NUL instead of newlines.")
+    var nulSeparated = false
+    @Option(help: ArgumentHelp("Start with the slideshow in the single view, showing each image SECONDS.",
+                               valueName: "SECONDS"))
+    var slideshow: Seconds?
     @Option(help: "Downloads from one host at a time.")
     var downloadsPerHost = 4
     @Option(help: "Give up on a download after this many seconds without data.")
@@ -208,7 +215,8 @@ struct Browse: ParsableCommand {
     var pixelLimitMp = 100
     @Flag(inversion: .prefixedNo, help: "Read and write the freedesktop thumbnail cache (~/.cache/thumbnails).")
     var thumbnailCache = true
-    @Option(help: ArgumentHelp("How long the slideshow shows each image, in seconds.", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("How long the slideshow (s) shows each image, in seconds; --slideshow also starts it.",
+                               valueName: "SECONDS"))
     var slideshowDelay = Seconds(5)
     @OptionGroup var display: RunOptions
 
@@ -221,6 +229,9 @@ struct Browse: ParsableCommand {
         if !(1...32).contains(downloadsPerHost) { throw ValidationError("--downloads-per-host must be between 1 and 32") }
         if !(0.1...600).contains(downloadTimeout.value) { throw ValidationError("--download-timeout must be between 0.1 and 600 seconds") }
         if !(1...4096).contains(downloadLimitMb) { throw ValidationError("--download-limit-mb must be between 1 and 4096") }
+        if let slideshow, !(0.1...86_400).contains(slideshow.value) {
+            throw ValidationError("--slideshow must be between 0.1 and 86400 seconds")
+        }
         if !LoadingStrategies.names.contains(strategy) {
             throw ValidationError("--strategy must be one of \(LoadingStrategies.names.joined(separator: ", "))")
         }
@@ -240,7 +251,7 @@ struct Browse: ParsableCommand {
                 text = try? String(contentsOfFile: inputList, encoding: .utf8)
             }
             guard let text else { throw fail("\(inputList): cannot read the list") }
-            sources += ImagePathCollector.parseList(text)
+            sources += ImagePathCollector.parseList(text, nulSeparated: nulSeparated)
         }
         if sources.isEmpty && inputList != nil { throw fail("\(inputList!): the list names no images") }
         if sources.isEmpty {
@@ -275,10 +286,20 @@ struct Browse: ParsableCommand {
         options.downloads.perHostLimit = downloadsPerHost
         options.downloads.timeout = downloadTimeout.duration
         options.downloads.maxBodyBytes = downloadLimitMb << 20
+        options.nulSeparated = nulSeparated
+        if let slideshow {
+            options.slideshowDelay = slideshow.duration
+            options.startsSlideshow = true
+        }
         try display.apply(to: &options)
         do {
             let viewer = try Viewer(options: options)
             try viewer.run()
+            // Standard output carries nothing else (logs and the key-handler's output go to standard error).
+            if outputMarked {
+                let separator = nulSeparated ? "\0" : "\n"
+                FileHandle.standardOutput.write(Data(viewer.markedPaths.map { $0 + separator }.joined().utf8))
+            }
         } catch let error as ExitCode {
             throw error
         } catch {

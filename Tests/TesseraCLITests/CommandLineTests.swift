@@ -1,4 +1,5 @@
 import Foundation
+import TesseraCore
 import TesseraTestSupport
 import XCTest
 
@@ -78,16 +79,25 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("not a built-in script"), result.stderr)
     }
 
-    func testHelpListsTheKeys() throws {
+    func testHelpListsEveryKeyOfTheTableGroupedByView() throws {
         let result = try run(["browse", "--help"])
         XCTAssertEqual(result.status, 0)
-        for key in ["Left/Right", "PageUp/PageDown", "Home/End", "Enter", "Esc", "fullscreen", "q "] {
+        for key in ["Left, h", "Right, l", "PageUp", "PageDown", "g, Home", "G, End", "Enter", "Esc", "fullscreen", "q ",
+                    "ctrl+x", "Delete", "ctrl+z", "Both views:", "Strip:", "Single view:"] {
             XCTAssertTrue(result.stdout.contains(key), "help mentions \(key)")
         }
-        // The single view steps with PageUp/PageDown and Space; its arrows pan.
-        let single = try XCTUnwrap(result.stdout.components(separatedBy: "In the single image:").last)
-        XCTAssertTrue(single.contains("PageUp/PageDown     previous / next image"), single)
-        XCTAssertTrue(single.contains("arrows, h/j/k/l     pan"), single)
+        // Every line of the one key table, in the order the table gives.
+        var rest = Substring(result.stdout)
+        for section in KeyBindings.defaults.helpSections {
+            for line in [section.title + ":"] + section.lines.map({ "\($0.keys) " }) {
+                guard let found = rest.range(of: line) else { return XCTFail("help lacks \(line)\n\(result.stdout)") }
+                rest = rest[found.upperBound...]
+            }
+        }
+        // The single view steps with PageUp/PageDown (and n, Space in both views); its arrows pan.
+        let single = try XCTUnwrap(result.stdout.components(separatedBy: "Single view:").last)
+        XCTAssertTrue(single.contains("PageDown      next image"), single)
+        XCTAssertTrue(single.contains("Left, h       pan left"), single)
         XCTAssertFalse(result.stdout.contains("Left/Right or the wheel step"), result.stdout)
     }
 

@@ -107,6 +107,25 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: report.path))
     }
 
+    /// Keys a file binds are the viewer's keys: `x` marks, `m` does nothing, `z` quits the strip; `-o`
+    /// shows what was marked and the report how soon it quit.
+    func testTheFilesKeysAreTheViewersKeys() throws {
+        let photos = folder.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        let names = ["img1-baseline.jpg", "img2-portrait.jpg", "img12-gray.jpg"]
+        for name in names { try FileManager.default.copyItem(at: SampleImages.url(name), to: photos.appendingPathComponent(name)) }
+        try writeConfig("[keys]\n\"x\" = \"mark\"\n\"m\" = \"none\"\n[keys.strip]\n\"z\" = \"quit\"\n")
+        let script = folder.appendingPathComponent("keys.txt")
+        // A script that ends quits the viewer; the wait after z would add 300 frames (60 a second) if z did not.
+        try "wait-idle\nkey x\nkey l\nkey m\nkey z\nwait 5\n".write(to: script, atomically: true, encoding: .utf8)
+        let result = try run([photos.path, "--headless", "--no-watch", "--script", script.path, "--frames", "600",
+                              "--report", report.path, "-o"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, photos.appendingPathComponent(names[0]).path + "\n", "x marked the first; m marked nothing")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
+        XCTAssertLessThan(try XCTUnwrap(json?["frames"] as? Int), 300, "z quit before the five seconds after it")
+    }
+
     /// The file must never accept a value the command line refuses, or that value's error would come
     /// without its line. Each setting is given to the binary at both ends of its range (each choice, both
     /// spellings of a flag) for every command that has it; a path that does not exist ends the run just

@@ -10,6 +10,9 @@ public struct CarouselItem: Hashable, Sendable {
     /// Fetched over the network rather than read from a file (an http(s) URL). Stored: the strip asks
     /// for every request of every frame.
     public let isRemote: Bool
+    /// The turn the user gave the picture for this session, as an EXIF orientation (1 to 8, 1 for none),
+    /// applied after the file's own: for images whose format stores no orientation Tessera writes.
+    public var sessionOrientation = 1
 
     public init(path: String, displayName: String? = nil, version: FileVersion? = nil) {
         self.path = path

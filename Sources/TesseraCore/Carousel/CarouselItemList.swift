@@ -44,7 +44,9 @@ final class CarouselItemList {
         let cell = cellPixelSize
         let r = variant.reduction
         let box = PixelSize(width: (cell.width + r - 1) / r, height: (cell.height + r - 1) / r)
-        let key = ImageKey(path: items[index].path, size: box, variant: variant, version: items[index].version)
+        let item = items[index]
+        let key = ImageKey(path: item.path, size: box, variant: variant, version: item.version,
+                           sessionOrientation: item.sessionOrientation)
         keys[slot] = key
         return key
     }
@@ -53,6 +55,25 @@ final class CarouselItemList {
     func setVersion(_ version: FileVersion, at index: Int) {
         items[index].version = version
         keysChanged()
+    }
+
+    /// The user turned item `index`'s picture for the session: its keys change.
+    func setSessionOrientation(_ orientation: Int, at index: Int) {
+        items[index].sessionOrientation = orientation
+        keysChanged()
+    }
+
+    /// The order the items are in; files that appear join in it.
+    private(set) var order = StripOrder.name
+
+    /// Puts the items in `order`. Returns the items as they were, for the cells to follow theirs.
+    func sort(by order: StripOrder) -> [CarouselItem] {
+        let previous = items
+        self.order = order
+        items = order.sorted(items)
+        indexByPath = Self.indexByPath(items)
+        keysChanged()
+        return previous
     }
 
     /// What `apply` changed.
@@ -65,8 +86,9 @@ final class CarouselItemList {
         var previousItems: [CarouselItem]?
     }
 
-    /// Applies what the folder watcher saw: a changed file gets its new version, a deleted one leaves, a
-    /// new one takes its place in natural order. Batches drained together can name a path twice (created,
+    /// Applies what the folder watcher saw: a changed file gets its new version (and keeps its place), a
+    /// deleted one leaves, a new one takes its place in the order: among its folder's files in natural
+    /// order, as folders are listed, or where the other sort orders put it. Batches drained together can name a path twice (created,
     /// then deleted): the last word counts.
     func apply(_ changes: [ItemChange]) -> Update {
         var last: [String: ItemChange] = [:]
@@ -96,7 +118,9 @@ final class CarouselItemList {
         // One pass each, however many files came and went: a thousand new files must not cost a
         // thousand rebuilds of a ten-thousand-item strip on the main thread.
         if !update.removed.isEmpty { items.removeAll { update.removed.contains($0.path) } }
-        if !added.isEmpty { items = ItemOrder.inserting(added, into: items) }
+        if !added.isEmpty {
+            items = self.order == .name ? ItemOrder.inserting(added, into: items) : self.order.merging(added, into: items)
+        }
         indexByPath = Self.indexByPath(items)
         hasRemoteItems = items.contains(where: \.isRemote)
         keysChanged()

@@ -166,12 +166,12 @@ final class CarouselLoadDriver {
 
     // MARK: Changes to the items
 
-    /// Item `path` has new content: the old pixels leave the cache, and its cell keeps the old image until
-    /// the new one arrives.
+    /// Item `path` has new content (or a new turn): the old pixels leave the cache, and its cell keeps the
+    /// old image until the new one arrives.
     func contentChanged(at path: String) {
         guard let index = items.index(of: path) else { return }
-        let version = items[index].version
-        pipeline.removeStoredValues { $0.path == path && $0.version != version }
+        let version = items[index].version, orientation = items[index].sessionOrientation
+        pipeline.removeStoredValues { $0.path == path && ($0.version != version || $0.sessionOrientation != orientation) }
         cells.cell(showing: index)?.contentChanged()
     }
 

@@ -66,6 +66,28 @@ public final class CarouselModel {
         cells.layoutCells(fill: loads.fill)
     }
 
+    /// Puts the items in `order`. The cells follow their items, the selection stays on its item and keeps
+    /// its place on screen where it can, and is scrolled into view where it cannot.
+    public func sort(by order: StripOrder, time: Duration) {
+        guard order != list.order else { return }
+        let placement = cells.placement(in: list)
+        let previous = list.sort(by: order)
+        cells.itemsMoved(from: previous, to: list, keeping: placement)
+        cells.layoutCells(fill: loads.fill)
+        cells.select(cells.selectedIndex, time: time, animated: false)
+    }
+
+    /// The order the items are in.
+    public var sortOrder: StripOrder { list.order }
+
+    /// Turns the picture of the item at `path` for the session (an EXIF orientation applied after the
+    /// file's own; 1 for none): its cell reloads, keeping the old picture until the turned one arrives.
+    public func setSessionOrientation(_ orientation: Int, of path: String) {
+        guard let index = list.index(of: path), list[index].sessionOrientation != orientation else { return }
+        list.setSessionOrientation(orientation, at: index)
+        loads.contentChanged(at: path)
+    }
+
     public func resize(viewportWidth: Double, viewportHeight: Double, pixelScale: Double) {
         cells.resize(viewportWidth: viewportWidth, viewportHeight: viewportHeight, pixelScale: pixelScale)
         list.cellPixelSize = cells.cellPixelSize
@@ -75,6 +97,23 @@ public final class CarouselModel {
 
     /// What the strip shows, in order. Changes when watched folders do (see `apply(_:)`).
     public var items: [CarouselItem] { list.items }
+    /// The images the user marked, by path.
+    public var marks = ItemMarks()
+    /// Whether item `index` is marked.
+    public func isMarked(_ index: Int) -> Bool { list.indices.contains(index) && marks.contains(list[index].path) }
+    /// How many of the items are marked (marks of files no longer shown do not count). Kept until the marks
+    /// or the items change: the overlay asks every frame.
+    public var markedCount: Int {
+        if let cached = markedCountCache, cached.marks == marks.revision, cached.items == list.generation { return cached.count }
+        let count = marks.paths.isEmpty ? 0 : list.items.lazy.filter { self.marks.contains($0.path) }.count
+        markedCountCache = (marks.revision, list.generation, count)
+        return count
+    }
+    private var markedCountCache: (marks: Int, items: Int, count: Int)?
+    /// The item selected; nil when the strip is empty.
+    public var selectedItem: CarouselItem? { list.indices.contains(selectedIndex) ? list[selectedIndex] : nil }
+    /// The index of the item at `path`.
+    public func index(of path: String) -> Int? { list.index(of: path) }
     public var configuration: CarouselConfiguration { cells.configuration }
     public var strategy: LoadingStrategy { loads.strategy }
     public var layout: StripLayout { cells.layout }

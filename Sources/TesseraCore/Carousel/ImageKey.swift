@@ -8,21 +8,27 @@ public struct ImageKey: Hashable, Sendable, CustomStringConvertible {
     /// The file content the pixels come from: a changed file has a new key, so stale pixels are never
     /// found for it.
     public let version: FileVersion?
+    /// An EXIF orientation (1 to 8) the decoded pixels are turned by after the file's own: the turns the
+    /// viewer keeps for the session of images whose format stores none. 1 (none) for nearly every key.
+    public let sessionOrientation: Int
     /// The fields' hash, worked out once: each frame the strip hashes every key it plans several times
     /// (its wanted set, the scheduler's queue, the cache, the in-flight marks), and hashing the path
     /// again each time was a good part of its update.
     private let fieldsHash: Int
 
-    public init(path: String, size: PixelSize, variant: ImageVariant = .cell, version: FileVersion? = nil) {
+    public init(path: String, size: PixelSize, variant: ImageVariant = .cell, version: FileVersion? = nil,
+                sessionOrientation: Int = 1) {
         self.path = path
         self.size = variant == .original ? PixelSize(width: 0, height: 0) : size
         self.variant = variant
         self.version = version
+        self.sessionOrientation = sessionOrientation
         var hasher = Hasher()
         hasher.combine(path)
         hasher.combine(self.size)
         hasher.combine(variant)
         hasher.combine(version)
+        hasher.combine(sessionOrientation)
         fieldsHash = hasher.finalize()
     }
 
@@ -30,11 +36,13 @@ public struct ImageKey: Hashable, Sendable, CustomStringConvertible {
 
     public static func == (a: ImageKey, b: ImageKey) -> Bool {
         a.fieldsHash == b.fieldsHash && a.path == b.path && a.size == b.size && a.variant == b.variant
-            && a.version == b.version
+            && a.version == b.version && a.sessionOrientation == b.sessionOrientation
     }
 
     /// The box to fit into, nil for no scaling.
     public var fittingBox: PixelSize? { size.area > 0 ? size : nil }
 
-    public var description: String { "\(path)@\(size)\(variant == .cell ? "" : "/\(variant)")" }
+    public var description: String {
+        "\(path)@\(size)\(variant == .cell ? "" : "/\(variant)")\(sessionOrientation == 1 ? "" : "/turned\(sessionOrientation)")"
+    }
 }

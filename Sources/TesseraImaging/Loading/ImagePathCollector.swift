@@ -56,9 +56,11 @@ public struct ImagePathCollector {
     }
 
     /// Reads an image list (`-i`): one path or URL per line; blank lines and lines starting with # are
-    /// skipped, surrounding spaces trimmed.
-    public static func parseList(_ text: String) -> [String] {
-        text.split(whereSeparator: \.isNewline)
+    /// skipped, surrounding spaces trimmed. With `nulSeparated` (`-0`, as `find -print0` writes), paths are
+    /// separated by NUL and taken as they are: a name may hold any other character.
+    public static func parseList(_ text: String, nulSeparated: Bool = false) -> [String] {
+        if nulSeparated { return text.split(separator: "\0").map(String.init) }
+        return text.split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
     }

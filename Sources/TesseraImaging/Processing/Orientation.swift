@@ -40,7 +40,8 @@ public enum ImageOrientation: Int, Sendable, CaseIterable, CustomStringConvertib
 
     public var description: String { "\(rawValue)" }
 
-    /// `buffer` (as stored) turned upright. `.up` returns it unchanged without copying.
+    /// `buffer` (as stored) turned upright, with what it says of its source (size, opacity, colour) turned
+    /// along. `.up` returns it unchanged without copying.
     public func apply(to buffer: PixelBuffer) -> PixelBuffer {
         guard self != .up, buffer.width > 0, buffer.height > 0 else { return buffer }
         let w = buffer.width, h = buffer.height
@@ -66,7 +67,13 @@ public enum ImageOrientation: Int, Sendable, CaseIterable, CustomStringConvertib
             }
             initialized = count * 4
         }
-        return PixelBuffer(width: out.width, height: out.height, bytes: bytes)
+        // A turn changes where pixels are, not what they are: opacity and colour space stay.
+        var turned = PixelBuffer(width: out.width, height: out.height, bytes: bytes)
+        turned.knownOpaque = buffer.knownOpaque
+        turned.sourceSize = buffer.sourceSize.map(orientedSize)
+        turned.colourProfile = buffer.colourProfile
+        turned.colourCodePoints = buffer.colourCodePoints
+        return turned
     }
 
     /// Writes every output pixel from its source pixel, in square blocks so that the reads of a 90° turn,

@@ -10,13 +10,18 @@ public struct SingleImageTileSource: TileSource {
     public let geometry: DeepZoomGeometry
     public let name: String
     private let loader: ImageLoader
+    /// A turn applied after the file's own orientation (the viewer's turns kept for the session).
+    private let turn: ImageOrientation
 
     /// - Parameters:
-    ///   - size: the image's size as shown (upright; see `ImageProbe`).
+    ///   - size: the image's size as shown (upright; see `ImageProbe`), before `turn`.
     ///   - loader: decodes the file (it turns the image upright and checks its limits).
-    public init(path: String, size: PixelSize, loader: ImageLoader) {
+    ///   - turn: turns the upright picture further (`.up`: not at all).
+    public init(path: String, size: PixelSize, loader: ImageLoader, turn: ImageOrientation = .up) {
         self.path = path
         self.loader = loader
+        self.turn = turn
+        let size = turn.orientedSize(size)
         geometry = DeepZoomGeometry(width: size.width, height: size.height, tileSize: max(size.width, size.height))
         name = path.lastPathComponentName
     }
@@ -26,7 +31,7 @@ public struct SingleImageTileSource: TileSource {
         let size = geometry.levelSize(tile.level)
         let pixels: PixelBuffer
         do {
-            pixels = try loader.load(path: path, fitting: tile.level == geometry.maxLevel ? nil : size)
+            pixels = turn.apply(to: try loader.load(path: path, fitting: tile.level == geometry.maxLevel ? nil : turn.orientedSize(size)))
         } catch {
             throw TileSourceError(path: path, reason: .unreadableImage(error.reason.shortText))
         }

@@ -43,6 +43,7 @@ struct FrameLoop {
     /// with neither script nor limit) the screen is idle.
     func run(_ screen: FrameLoopScreen) throws {
         let player = script.map(ScriptPlayer.init)
+        let input = InputReader(wakeType: system.wakeEventType)
         var frames = 0
         var lastFrameWasIdle = false
         while !screen.wantsToQuit {
@@ -51,7 +52,7 @@ struct FrameLoop {
             let idle = frames > 0 && screen.isIdle(now: clock.now())
             // An idle interactive viewer sleeps until input or a worker wakes it; otherwise poll.
             let wait: Int32? = (!headless && idle && lastFrameWasIdle) ? 500 : nil
-            var events = InputEvent.poll(wakeType: system.wakeEventType, waitMs: wait)
+            var events = input.poll(waitMs: wait)
             let frameStart = clock.now()
             observer?.frameBegan(at: frameStart)
             if let player {

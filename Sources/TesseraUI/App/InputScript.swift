@@ -1,4 +1,5 @@
 import Foundation
+import TesseraCore
 import TesseraSDL
 
 /// A replayable list of user actions, so headless runs and benchmarks drive the real input path.
@@ -10,7 +11,9 @@ import TesseraSDL
 ///     drag 1000 360 200 360 0.1     press at (1000,360), move to (200,360) over 0.1 s, release
 ///     fling-to-end                  fling towards the end, wait for it to stop, repeat until at the end
 ///     fling-to-start                the same towards the start
-///     key right                     left right up down pageup pagedown home end enter escape space, or one character
+///     key right                     a key as a binding names it: one character as typed (m, M, less or <, bar or |),
+///                                   a name (left, pageup, enter, escape, space, backspace, delete, f5), with
+///                                   modifiers (ctrl+x, alt+shift+enter); see `KeyCombo(parsing:)`
 ///     wheel 0 -3                    wheel dx dy
 ///     click 640 360 [2]             a click (2: double-click)
 ///     zoom in                       in, out, fit or 100: the + - 0 1 keys (tiled view)
@@ -24,7 +27,7 @@ public struct InputScript: Sendable, Equatable {
         case drag(fromX: Double, fromY: Double, toX: Double, toY: Double, seconds: Double)
         case flingToEnd
         case flingToStart
-        case key(Key)
+        case key(KeyCombo)
         case wheel(dx: Double, dy: Double)
         case click(x: Double, y: Double, clicks: Int)
         /// Drag from the viewport's centre so the view moves by (dx, dy) over the content, then hold still
@@ -74,7 +77,7 @@ public struct InputScript: Sendable, Equatable {
             case "fling-to-end": commands.append(.flingToEnd)
             case "fling-to-start": commands.append(.flingToStart)
             case "key":
-                guard words.count == 2, let key = Key(scriptName: words[1]) else {
+                guard words.count == 2, let key = try? KeyCombo(parsing: words[1]) else {
                     throw ParseError(line: lineIndex + 1, text: String(rawLine))
                 }
                 commands.append(.key(key))
@@ -86,7 +89,7 @@ public struct InputScript: Sendable, Equatable {
                 guard words.count == 2, let key = keys[words[1].lowercased()] else {
                     throw ParseError(line: lineIndex + 1, text: String(rawLine))
                 }
-                commands.append(.key(.character(Character(key))))
+                commands.append(.key(KeyCombo(typed: Character(key))!))
             case "pan":
                 commands.append(.pan(dx: try number(0), dy: try number(1), seconds: numbers.count > 2 ? try number(2) : 0.2))
             case "quit": commands.append(.quit)
@@ -94,27 +97,6 @@ public struct InputScript: Sendable, Equatable {
             }
         }
         return InputScript(commands: commands)
-    }
-}
-
-extension Key {
-    init?(scriptName name: String) {
-        switch name.lowercased() {
-        case "left": self = .left
-        case "right": self = .right
-        case "up": self = .up
-        case "down": self = .down
-        case "pageup": self = .pageUp
-        case "pagedown": self = .pageDown
-        case "home": self = .home
-        case "end": self = .end
-        case "enter", "return": self = .enter
-        case "escape", "esc": self = .escape
-        case "space": self = .space
-        default:
-            guard name.count == 1, let c = name.first else { return nil }
-            self = .character(c)
-        }
     }
 }
 

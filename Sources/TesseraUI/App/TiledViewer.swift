@@ -5,7 +5,8 @@ import TesseraImaging
 import TesseraSDL
 
 /// `tessera view PATH`: one `TiledImageView` in a window of its own, run by the same `FrameLoop` as the
-/// strip (pacing, script, screenshot, report). Esc or q quits; f toggles fullscreen.
+/// strip (pacing, script, screenshot, report). Keys are the single view's bindings: closing (Esc) or quitting
+/// (q) ends it, f toggles fullscreen.
 public final class TiledViewer: FrameLoopScreen {
     private let options: ViewerOptions
     private let system: SDLSystem
@@ -79,15 +80,24 @@ public final class TiledViewer: FrameLoopScreen {
             running = false
         case .resized:
             view.pixelScale = pixelScale
-        case .keyDown(.character("f"), _):
-            window.switchFullscreen(!window.isFullscreen)
-        default:
-            switch view.handle(event, now: now) {
-            case .close, .quit: running = false
-            case .showPrevious, .showNext, nil: break
+        case .keyDown(let combo, _):
+            switch options.keyBindings.action(for: combo, in: .single) {
+            case .fullscreen?: window.switchFullscreen(!window.isFullscreen)
+            case let action?: act(on: view.perform(action, now: now))
+            case nil: break
             }
+        default:
+            act(on: view.handle(event, now: now))
         }
     }
+
+    private func act(on request: TiledViewAction?) {
+        switch request {
+        case .close, .quit: running = false
+        case .showPrevious, .showNext, nil: break
+        }
+    }
+
 
     func renderFrame(now: Duration) {
         view.update(now: now)

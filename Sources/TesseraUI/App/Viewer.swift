@@ -3,24 +3,26 @@ import TesseraCore
 import TesseraSDL
 
 /// The application: owns SDL on the main thread and runs the frame loop over the strip and the
-/// single-image view. What it is made of is `ViewerWiring`'s business, which view has the window and where
-/// input goes is `ViewerModes`'s; this type runs the frames and, when a report is asked for, makes the
-/// run's observer (`RunRecorder`) and adds the state at exit to what it heard.
+/// single-image view. What it is made of is `ViewerWiring`'s business, which view has the window is
+/// `ViewerModes`'s and what keys do `ViewerCommands`'; this type runs the frames and, when a report is
+/// asked for, makes the run's observer (`RunRecorder`) and adds the state at exit to what it heard.
 public final class Viewer {
     private let options: ViewerOptions
     /// Hears the run when a report is asked for; nil otherwise, and then nothing is measured.
     let recorder: RunRecorder?
     let parts: ViewerWiring
     let modes: ViewerModes
-    private let clock: MonotonicClock
+    let commands: ViewerCommands
+    private let clock: any FrameClock
 
-    public init(options: ViewerOptions) throws {
+    /// - Parameter clock: the time frames run at (tests step it by hand).
+    public init(options: ViewerOptions, clock: any FrameClock = MonotonicClock()) throws {
         self.options = options
-        let clock = MonotonicClock()
         self.clock = clock
         recorder = options.report.map { RunRecorder(clock: clock, host: .strip, recordsFrameTimes: $0.frameTimes) }
         parts = try ViewerWiring(options: options, observer: recorder)
         modes = ViewerModes(parts: parts)
+        commands = ViewerCommands(parts: parts, modes: modes)
     }
 
     /// Runs until the user quits, the script ends, or the frame limit is reached. Returns the report when
@@ -29,6 +31,8 @@ public final class Viewer {
     public func run() throws -> RunReport? {
         try FrameLoop(system: parts.system, renderer: parts.renderer, clock: clock, options: options, observer: recorder)
             .run(self)
+        // A key-handler still running is not left behind.
+        parts.keyHandler.cancel()
         guard let recorder else { return nil }
         var report = recorder.report()
         addStateAtExit(to: &report)
@@ -36,10 +40,16 @@ public final class Viewer {
         return report
     }
 
+    /// The paths of the marked images, in strip order: what `-o` writes when the viewer quits.
+    public var markedPaths: [String] { parts.model.marks.marked(in: parts.model.items).map(\.path) }
+
     /// What the report says of the viewer as the run ends, beside what the recorder heard during it.
     private func addStateAtExit(to report: inout RunReport) {
         let model = parts.model
         report.items = model.items.count
+        report.mode = modes.mode == .strip ? "strip" : "single"
+        report.selectedItem = model.selectedItem?.path
+        report.markedItems = markedPaths
         report.errors = model.knownFailures.map { .init(item: $0.item.path, reason: $0.failure.shortText) }
         if let remote = parts.remote {
             let counters = remote.counterValues
@@ -58,14 +68,23 @@ public final class Viewer {
 extension Viewer: FrameLoopScreen {
     var wantsToQuit: Bool { modes.wantsToQuit }
 
-    func isIdle(now: Duration) -> Bool { modes.isIdle(now: now) }
+    func isIdle(now: Duration) -> Bool { modes.isIdle(now: now) && commands.isIdle(now: now) }
 
     func scriptContext(now: Duration, idle: Bool) -> ScriptContext { modes.scriptContext(now: now, idle: idle) }
 
-    func handle(_ event: InputEvent, now: Duration) { modes.handle(event, now: now) }
+    func handle(_ event: InputEvent, now: Duration) {
+        if case .keyDown(let combo, let isRepeat) = event {
+            commands.handle(combo, isRepeat: isRepeat, now: now)
+        } else {
+            modes.handle(event, now: now)
+        }
+    }
 
     func renderFrame(now: Duration) {
         modes.applyFileChanges(now: now)
-        modes.drawFrame(now: now, clock: clock)
+        commands.update(now: now)
+        modes.drawFrame(now: now, clock: clock) {
+            parts.overlay.draw(commands.overlayContent(now: now, information: parts.information), scale: parts.model.pixelScale)
+        }
     }
 }

@@ -1,9 +1,11 @@
 import TesseraCore
+import TesseraImaging
 import TesseraSDL
 
-/// Which view has the window, the strip or one image alone and zoomable (Enter), and where input goes:
-/// keys and the mouse to the view shown, file changes to the strip (the single view follows its image),
-/// the window title to what is selected. Main thread only.
+/// Which view has the window, the strip or one image alone and zoomable, and what moves between them: the
+/// image shown alone follows the selection (steps, file changes, turns), the one the slideshow shows next
+/// is opened ahead, the mouse goes to the view shown, the window title names the selection. What keys do
+/// is `ViewerCommands`' business. Main thread only.
 final class ViewerModes {
     enum Mode { case strip, detail }
 
@@ -16,10 +18,15 @@ final class ViewerModes {
     private let parts: ViewerWiring
     private var model: CarouselModel { parts.model }
     private var pointScale: Double
+    /// The item `detail` shows, as it was when opened: a change to it (a new version, a turn) reopens it.
+    private var detailItem: CarouselItem?
+    /// The image the slideshow shows next, opened ahead (updated each frame, never drawn) so that it is
+    /// decoded by the time it is shown.
+    private var upcoming: (item: CarouselItem, view: TiledImageView)?
     /// The selection the window title names.
     private var titledSelection: Int?
-    /// Mouse press bookkeeping to tell a click from a drag.
-    private var press: (x: Double, y: Double, moved: Bool)?
+    /// The mouse and the wheel over the strip.
+    private var pointer = StripPointerInput()
 
     init(parts: ViewerWiring) {
         self.parts = parts
@@ -27,11 +34,17 @@ final class ViewerModes {
         updateTitle()
     }
 
+    /// Which bindings apply.
+    var view: KeyBindings.View { mode == .strip ? .strip : .single }
+
+    func quit() { wantsToQuit = true }
+
     // MARK: Frame
 
-    /// Updates and draws the view shown, telling a measured run's observer where the frame's time goes.
-    /// `clock` is the frame loop's: the strip's upload budget may follow the time the frame has taken.
-    func drawFrame(now: Duration, clock: any FrameClock) {
+    /// Updates and draws the view shown, then `overlay` over it, telling a measured run's observer where
+    /// the frame's time goes. `clock` is the frame loop's: the strip's upload budget may follow the time
+    /// the frame has taken.
+    func drawFrame(now: Duration, clock: any FrameClock, overlay: () -> Void) {
         let observer = parts.observer
         switch mode {
         case .strip:
@@ -45,15 +58,19 @@ final class ViewerModes {
             observer?.phaseEnded(.upload)
             observer?.phaseBegan(.draw)
             parts.carouselView.render(now: now)
+            overlay()
             observer?.phaseEnded(.draw)
         case .detail:
             // The strip's finished decodes wait in its pipeline's inbox for its next update.
             detail?.pixelScale = pointScale
+            upcoming?.view.pixelScale = pointScale
             observer?.phaseBegan(.update)
             detail?.update(now: now)
+            upcoming?.view.update(now: now)
             observer?.phaseEnded(.update)
             observer?.phaseBegan(.draw)
             detail?.render(now: now)
+            overlay()
             observer?.phaseEnded(.draw)
         }
     }
@@ -61,7 +78,7 @@ final class ViewerModes {
     func isIdle(now: Duration) -> Bool {
         switch mode {
         case .strip: return !model.isAnimating(now: now)
-        case .detail: return detail?.isIdle(now: now) ?? true
+        case .detail: return (detail?.isIdle(now: now) ?? true) && (upcoming?.view.isIdle(now: now) ?? true)
         }
     }
 
@@ -77,27 +94,39 @@ final class ViewerModes {
                              isAtStart: model.scroll.offset <= 0.5, isAtEnd: model.scroll.offset >= model.scroll.maxOffset - 0.5)
     }
 
-    // MARK: File changes
+    // MARK: Changes to the items
 
-    /// Hands what the watcher saw to the strip; the single-image view follows its image: reloaded when it
-    /// changed, the next image when it was deleted.
+    /// Hands what the watcher saw to the strip.
     func applyFileChanges(now: Duration) {
         let changes = parts.fileChanges.drain()
         guard !changes.isEmpty else { return }
         parts.observer?.fileChangesApplied(changes.count)
-        let shownItem = model.items.indices.contains(model.selectedIndex) ? model.items[model.selectedIndex] : nil
+        apply(changes, now: now)
+    }
+
+    /// Applies changes to the items, from the watcher or from the viewer's own actions (which do not wait
+    /// for the watcher: it may be off, or late); the single view follows its image.
+    func apply(_ changes: [ItemChange], now: Duration) {
+        guard !changes.isEmpty else { return }
         model.apply(changes)
+        itemsChanged(now: now)
+    }
+
+    /// After the items changed (in content, turn, order or number): the single view follows the selected
+    /// image, reloaded when it changed, the next one when it went; the title follows too.
+    func itemsChanged(now: Duration) {
         updateTitle()
         guard mode == .detail else { return }
         if model.items.isEmpty {
-            closeDetail(now: now)
-        } else if model.items[model.selectedIndex] != shownItem {
+            close(now: now)
+        } else if model.selectedItem != detailItem {
             showDetail(model.selectedIndex, now: now)
         }
     }
 
     // MARK: Input
 
+    /// Everything but keys, which `ViewerCommands` reads: the window, the mouse and the wheel.
     func handle(_ event: InputEvent, now: Duration) {
         if case .quit = event { wantsToQuit = true; return }
         if case .resized = event {
@@ -107,77 +136,37 @@ final class ViewerModes {
             parts.carouselView.prepareCellTextures()
             return
         }
-        if case .keyDown(.character("f"), _) = event {
-            parts.window.switchFullscreen(!parts.window.isFullscreen)
-            return
-        }
         switch mode {
-        case .strip: handleStrip(event, now: now)
-        case .detail: handleDetail(event, now: now)
+        case .strip:
+            if pointer.handle(event, model: model, now: now) == .open { open(now: now) }
+            updateTitle()
+        case .detail:
+            _ = detail?.handle(event, now: now)
         }
     }
 
-    private func handleStrip(_ event: InputEvent, now: Duration) {
-        switch event {
-        case .keyDown(let key, _):
-            switch key {
-            case .left, .character("h"): model.moveSelection(columns: -1, time: now)
-            case .right, .character("l"), .space: model.moveSelection(columns: 1, time: now)
-            case .up, .character("k"): model.moveSelection(rows: -1, time: now)
-            case .down, .character("j"): model.moveSelection(rows: 1, time: now)
-            case .pageUp: model.moveSelection(pages: -1, time: now)
-            case .pageDown: model.moveSelection(pages: 1, time: now)
-            case .home, .character("g"): model.selectFirst(time: now)
-            case .end, .character("G"): model.selectLast(time: now)
-            case .enter: openSelected(now: now)
-            case .escape, .character("q"): wantsToQuit = true
-            case .character("i"): parts.carouselView.showsOverlay.toggle()
-            default: break
-            }
-        case .mouseDown(.left, let x, let y, let clicks):
-            if clicks >= 2, let index = model.index(atViewportX: x, y: y) {
-                model.selectWithoutScrolling(index)
-                openSelected(now: now)
-                return
-            }
-            press = (x, y, false)
-            model.beginDrag(x: x, time: now)
-        case .mouseMotion(let x, let y, let isLeftDown):
-            guard isLeftDown, var current = press else { return }
-            if abs(x - current.x) > 4 || abs(y - current.y) > 4 { current.moved = true }
-            press = current
-            model.drag(x: x, time: now)
-        case .mouseUp(.left, let x, let y):
-            guard let current = press else { return }
-            press = nil
-            model.endDrag(time: now)
-            if !current.moved, let index = model.index(atViewportX: x, y: y) {
-                model.selectWithoutScrolling(index)
-                // A click on an error cell tries again (a download that failed, a file since fixed).
-                if let cell = model.visibleCells.first(where: { $0.index == index }), case .failed = cell.content { model.retry(index) }
-            }
-        case .wheel(let dx, let dy, _, _):
-            // One wheel notch moves about a third of a cell; touchpads send fractions.
-            model.scrollBy((dx - dy) * 120, time: now)
-        default:
-            break
+    /// A key's action that belongs to the view shown: moving in the strip, zooming and panning alone. In
+    /// the single view, returns what the view asks of its host (a step, closing, quitting).
+    func perform(_ action: ViewerAction, now: Duration) -> TiledViewAction? {
+        guard mode == .strip else { return detail?.perform(action, now: now) }
+        switch action {
+        case .left: model.moveSelection(columns: -1, time: now)
+        case .right: model.moveSelection(columns: 1, time: now)
+        case .up: model.moveSelection(rows: -1, time: now)
+        case .down: model.moveSelection(rows: 1, time: now)
+        case .pageBack: model.moveSelection(pages: -1, time: now)
+        case .pageForward: model.moveSelection(pages: 1, time: now)
+        case .open: open(now: now)
+        default: break
         }
         updateTitle()
-    }
-
-    private func handleDetail(_ event: InputEvent, now: Duration) {
-        switch detail?.handle(event, now: now) {
-        case .close: closeDetail(now: now)
-        case .quit: wantsToQuit = true
-        case .showPrevious: stepDetail(by: -1, now: now)
-        case .showNext: stepDetail(by: 1, now: now)
-        case nil: break
-        }
+        return nil
     }
 
     // MARK: Modes
 
-    private func openSelected(now: Duration) {
+    /// The selected image alone (Enter); on an error cell, tries it again instead.
+    func open(now: Duration) {
         guard !model.items.isEmpty else { return }
         let index = model.selectedIndex
         if let cell = model.visibleCells.first(where: { $0.index == index }), case .failed = cell.content {
@@ -187,50 +176,95 @@ final class ViewerModes {
         if showDetail(index, now: now) { mode = .detail }
     }
 
-    /// The zoomable view of item `index`, starting from the strip's cell image while tiles load. The
-    /// strip's queued decodes are dropped meanwhile, so tile loads get the workers.
-    @discardableResult
-    private func showDetail(_ index: Int, now: Duration) -> Bool {
-        let item = model.items[index]
-        var path = item.path
-        if item.isRemote {
-            // A download opens from its cached copy; one not here yet is not opened.
-            guard case .ready(let localPath, _)? = parts.remote?.state(of: item.path) else { return false }
-            path = localPath
+    /// Selects item `index`: in the single view, shows it there (from the strip's cell image while it
+    /// loads); in the strip, scrolls to it.
+    func go(to index: Int, now: Duration) {
+        guard model.items.indices.contains(index) else { return }
+        switch mode {
+        case .strip:
+            model.select(index, time: now)
+        case .detail:
+            guard index != model.selectedIndex || detail == nil else { return }
+            model.select(index, time: now, animated: false)
+            showDetail(index, now: now)
         }
-        parts.pipeline.retainOnly([])
-        var tiled = TiledViewOptions()
-        tiled.fade = model.fade
-        tiled.pixelLimit = parts.options.pixelLimit
-        tiled.colour = parts.colour
-        detail = TiledImageView(path: path, displayName: item.displayName, renderer: parts.renderer, text: parts.text,
-                                assets: parts.assets, options: tiled, pixelScale: pointScale, now: now,
-                                preview: model.cachedImage(for: index), waker: parts.system.waker, observer: parts.observer)
-        return true
-    }
-
-    private func stepDetail(by delta: Int, now: Duration) {
-        let index = min(max(0, model.selectedIndex + delta), model.items.count - 1)
-        guard index != model.selectedIndex else { return }
-        model.select(index, time: now, animated: false)
-        showDetail(index, now: now)
         updateTitle()
     }
 
-    private func closeDetail(now: Duration) {
+    /// Back to the strip, scrolled to show the image that was shown alone.
+    func close(now: Duration) {
         mode = .strip
         detail = nil
+        detailItem = nil
+        upcoming = nil
+        model.select(model.selectedIndex, time: now, animated: false)
         model.refreshVisibleCells()
         updateTitle()
     }
 
+    /// The zoomable view of item `index`, starting from the strip's cell image while tiles load (or the
+    /// slideshow's view of it, opened ahead). The strip's queued decodes are dropped meanwhile, so tile
+    /// loads get the workers.
+    @discardableResult
+    private func showDetail(_ index: Int, now: Duration) -> Bool {
+        let item = model.items[index]
+        parts.pipeline.retainOnly([])
+        if let upcoming, upcoming.item == item {
+            detail = upcoming.view
+            self.upcoming = nil
+        } else {
+            guard let view = makeView(of: index, now: now, observer: parts.observer) else { return false }
+            detail = view
+        }
+        detailItem = item
+        return true
+    }
+
+    /// A zoomable view of item `index`, heard by `observer` when measured; nil for a download not here yet.
+    private func makeView(of index: Int, now: Duration, observer: (any RunObserver)?) -> TiledImageView? {
+        let item = model.items[index]
+        var path = item.path
+        if item.isRemote {
+            // A download opens from its cached copy; one not here yet is not opened.
+            guard case .ready(let localPath, _)? = parts.remote?.state(of: item.path) else { return nil }
+            path = localPath
+        }
+        var tiled = TiledViewOptions()
+        tiled.fade = model.fade
+        tiled.pixelLimit = parts.options.pixelLimit
+        tiled.turn = ImageOrientation(rawValue: item.sessionOrientation) ?? .up
+        tiled.colour = parts.colour
+        return TiledImageView(path: path, displayName: item.displayName, renderer: parts.renderer, text: parts.text,
+                              assets: parts.assets, options: tiled, pixelScale: pointScale, now: now,
+                              preview: model.cachedImage(for: index), waker: parts.system.waker, observer: observer)
+    }
+
+    // MARK: Slideshow
+
+    /// Opens item `index` ahead, unless it is open already: the slideshow's next image.
+    func prepareUpcoming(_ index: Int, now: Duration) {
+        guard mode == .detail, model.items.indices.contains(index) else { return }
+        let item = model.items[index]
+        if upcoming?.item == item || (index == model.selectedIndex && detailItem == item) { return }
+        // Not measured: a report's zoomable views are those opened to be seen.
+        upcoming = makeView(of: index, now: now, observer: nil).map { (item, $0) }
+    }
+
+    /// Whether item `index` is opened ahead and shows sharp (or failed, which the slideshow shows too).
+    func isReadyToShow(_ index: Int) -> Bool {
+        guard let upcoming, model.items.indices.contains(index), upcoming.item == model.items[index] else { return false }
+        return upcoming.view.isSharp || upcoming.view.errorText != nil
+    }
+
+    /// The slideshow stopped: its next image need not load.
+    func dropUpcoming() { upcoming = nil }
+
     private func updateTitle() {
         titledSelection = model.selectedIndex
-        guard !model.items.isEmpty else {
+        guard let item = model.selectedItem else {
             parts.window.setTitle("No images - Tessera")
             return
         }
-        let item = model.items[model.selectedIndex]
         parts.window.setTitle("\(item.displayName) (\(model.selectedIndex + 1)/\(model.items.count)) - Tessera")
     }
 }

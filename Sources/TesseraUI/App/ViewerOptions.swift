@@ -1,4 +1,5 @@
 import TesseraCore
+import TesseraImaging
 import TesseraRemote
 
 /// Everything the viewer needs from the command line.
@@ -40,6 +41,14 @@ public struct ViewerOptions: Sendable {
     public var keyBindings = KeyBindings.defaults
     /// How long the slideshow shows each image.
     public var slideshowDelay: Duration = .seconds(5)
+    /// Start with the slideshow, in the single view.
+    public var startsSlideshow = false
+    /// Paths go to the key-handler separated by NUL instead of newlines (nsxiv's `-0`).
+    public var nulSeparated = false
+    /// Where `Delete` moves files: the user's trash (from XDG_DATA_HOME) unless a test names another.
+    public var trash = Trash()
+    /// Who runs the key-handler: the user's (from XDG_CONFIG_HOME) unless a test names another.
+    public var keyHandler = KeyHandlerRunner()
 
     public init(items: [CarouselItem]) { self.items = items }
 }

@@ -27,6 +27,13 @@ final class ViewerWiring {
     let carouselView: CarouselView
     /// What the watcher saw, waiting for the main thread.
     let fileChanges = Inbox<ItemChange>()
+    /// The trash and the turns, and their undo, on a worker.
+    let fileActions: FileActions
+    /// The key-handler, one run at a time.
+    let keyHandler: KeyHandlerSession
+    /// The `i` overlay's information, read on a worker.
+    let information: ImageInformationCache
+    let overlay: OverlayPainter
     /// Watches the browsed folders; nil when not asked for or inotify is unavailable.
     private var watcher: FolderWatcher?
     private let logger = Logger(label: "tessera.viewer")
@@ -67,6 +74,14 @@ final class ViewerWiring {
                               viewportWidth: points.width, viewportHeight: points.height, pixelScale: points.scale)
         carouselView = CarouselView(model: model, renderer: renderer, assets: assets, text: text,
                                     uploadBudgetBytes: options.uploadBudgetBytes, observer: observer)
+        let wake: @Sendable () -> Void = { waker.wake() }
+        let actionQueue = DispatchQueue(label: "tessera.actions", qos: .userInitiated)
+        fileActions = FileActions(trash: options.trash, rotator: LosslessRotator(thumbnails: options.useThumbnailCache ? ThumbnailStore() : nil),
+                                  wake: wake, perform: { actionQueue.async(execute: $0) })
+        keyHandler = KeyHandlerSession(runner: options.keyHandler, wake: wake)
+        let informationQueue = DispatchQueue(label: "tessera.information", qos: .utility)
+        information = ImageInformationCache(wake: wake, perform: { informationQueue.async(execute: $0) })
+        overlay = OverlayPainter(renderer: renderer, text: text)
         // Named UI images and the overlay font load once here, not inside the first frames.
         carouselView.prepareIcons()
         carouselView.prepareCellTextures()
@@ -88,15 +103,19 @@ final class ViewerWiring {
         let loader = ThumbnailingLoader(loader: imageLoader, store: options.useThumbnailCache ? ThumbnailStore() : nil)
         return { key, cancellation in
             do {
+                // A turn kept for the session comes last: the picture is fitted to the box as it will be
+                // seen, so it is decoded to fit the box turned back.
+                let turn = ImageOrientation(rawValue: key.sessionOrientation) ?? .up
+                let box = key.fittingBox.map(turn.orientedSize)
                 guard CarouselItem.isRemote(key.path) else {
-                    return try loader.load(path: key.path, fitting: key.fittingBox, cancellation: cancellation)
+                    return turn.apply(to: try loader.load(path: key.path, fitting: box, cancellation: cancellation))
                 }
                 // A download is decoded from its cached copy, without the shared thumbnail cache (that is
                 // for the user's files, not for our private downloads).
                 guard case .ready(let localPath, _)? = remote?.state(of: key.path) else {
                     throw LoadFailure(shortText: "Not downloaded", detail: "\(key.path): not downloaded yet")
                 }
-                return try imageLoader.load(path: localPath, fitting: key.fittingBox, cancellation: cancellation)
+                return turn.apply(to: try imageLoader.load(path: localPath, fitting: box, cancellation: cancellation))
             } catch let error as ImageLoadError where error.reason == .cancelled {
                 throw DecodeCancelled()  // nobody wants it any more: not a failure
             } catch let error as ImageLoadError {

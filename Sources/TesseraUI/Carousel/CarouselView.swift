@@ -18,7 +18,6 @@ public final class CarouselView {
     private var pacer: UploadPacer
     /// Hears what each frame drew and uploaded when the run is measured; nil otherwise.
     let observer: (any RunObserver)?
-    public var showsOverlay = true
     /// Whether a fading opaque picture is mixed with its placeholder on the CPU and drawn as a copy
     /// (`FadeComposer`) instead of blended by the renderer: on for the software renderer, where that is
     /// cheaper; a GPU blends for nothing.
@@ -139,11 +138,11 @@ public final class CarouselView {
             } else {
                 drawContent(of: cell, in: rect, alpha: alpha, scale: scale)
             }
+            if model.isMarked(index) { drawMarkBadge(in: rect, scale: scale) }
             if index == model.selectedIndex {
                 renderer.outline(rect.insetBy(-Int(3 * scale)), Theme.selection, thickness: max(2, Int(3 * scale)))
             }
         }
-        if showsOverlay { drawOverlay(scale: scale) }
         if let observer { tell(observer, aboutFrameOf: cells.map(\.cell), now: now) }
     }
 
@@ -278,19 +277,13 @@ public final class CarouselView {
         }
     }
 
-    private func drawOverlay(scale: Double) {
-        guard !model.items.isEmpty else { return }
-        let output = renderer.outputSize
-        let barHeight = Int(36 * scale)
-        renderer.fill(PixelRect(x: 0, y: output.height - barHeight, width: output.width, height: barHeight), Theme.overlayBar)
-        let item = model.items[model.selectedIndex]
-        let size = Int(16 * scale)
-        let y = output.height - barHeight + (barHeight - Int(Double(size) * 1.2)) / 2
-        let counter = "\(model.selectedIndex + 1) / \(model.items.count)"
-        let counterWidth = text.texture(counter, size: size, color: Theme.dimText)?.width ?? 0
-        text.draw(counter, x: output.width - counterWidth - Int(14 * scale), y: y, size: size, color: Theme.dimText)
-        text.draw(item.displayName, x: Int(14 * scale), y: y, size: size, color: Theme.text,
-                  maxWidth: output.width - counterWidth - Int(42 * scale))
+    /// A marked cell's badge: a bright square in its top-right corner, ringed in the background colour so
+    /// it shows on any picture.
+    private func drawMarkBadge(in rect: PixelRect, scale: Double) {
+        let side = Int(22 * scale), inset = Int(8 * scale), ring = max(1, Int(2 * scale))
+        let badge = PixelRect(x: rect.x + rect.width - side - inset, y: rect.y + inset, width: side, height: side)
+        renderer.fill(badge.insetBy(-ring), Theme.background)
+        renderer.fill(badge, Theme.mark)
     }
 }
 

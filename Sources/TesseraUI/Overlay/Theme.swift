@@ -7,6 +7,8 @@ enum Theme {
     /// Transparent images are drawn over this neutral grey.
     static let imageBackdrop = RGBA(r: 52, g: 52, b: 58)
     static let selection = RGBA(r: 90, g: 160, b: 255)
+    /// A marked image's badge.
+    static let mark = RGBA(r: 255, g: 196, b: 40)
     static let text = RGBA(r: 235, g: 235, b: 240)
     static let dimText = RGBA(r: 160, g: 160, b: 170)
     static let errorText = RGBA(r: 255, g: 170, b: 140)

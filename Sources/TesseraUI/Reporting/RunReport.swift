@@ -44,6 +44,12 @@ public struct RunReport: Codable, Sendable {
     /// File changes (changed, new, deleted) the watcher reported and the strip applied.
     public var fileChanges = 0
     public var downloads: DownloadFigures?
+    /// Which view had the window at exit, `strip` or `single`; nil, and left out, for `tessera view`.
+    public var mode: String?
+    /// The selected item's path at exit.
+    public var selectedItem: String?
+    /// The marked items' paths at exit, in strip order (what `-o` writes).
+    public var markedItems: [String] = []
     /// Items known to fail at exit (those the strip tried to load), in strip order.
     public var errors: [ItemError] = []
     /// The main thread's own work per frame (events, layout, uploads, render), in milliseconds.
@@ -87,7 +93,9 @@ public struct RunReport: Codable, Sendable {
     public var movingFrameMs: SampleSummary?
 
     enum CodingKeys: String, CodingKey {
-        case frames, items, downloads, errors
+        case frames, items, downloads, errors, mode
+        case selectedItem = "selected_item"
+        case markedItems = "marked_items"
         case fileChanges = "file_changes"
         case frameMs = "frame_ms"
         case framesOver16ms = "frames_over_16ms"

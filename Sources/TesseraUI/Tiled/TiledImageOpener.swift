@@ -37,6 +37,8 @@ final class TiledImageOpener: Sendable {
         var policy: TilePyramidPolicy
         /// Largest side of the overview shown while cutting.
         var overviewSide = 4096
+        /// A turn after the file's own orientation, for a plain image shown directly (see `TiledViewOptions`).
+        var turn = ImageOrientation.up
     }
 
     /// Starts opening at once on a new thread; `onEvent` runs on that thread after each event is queued.
@@ -138,7 +140,7 @@ final class TiledImageOpener: Sendable {
         if fitsTexture && probe.size.area <= configuration.pixelLimit {
             let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: configuration.pixelLimit,
                                      colour: configuration.colour)
-            opened(SingleImageTileSource(path: path, size: probe.size, loader: loader))
+            opened(SingleImageTileSource(path: path, size: probe.size, loader: loader, turn: configuration.turn))
             return
         }
 

@@ -76,7 +76,7 @@ public final class TiledImageView {
         opener = TiledImageOpener(.init(path: path, decoders: ImageDecoders.viewer, colour: options.colour,
                                         pixelLimit: options.pixelLimit,
                                         maxTextureSize: renderer.maxTextureSize, pyramidCache: options.pyramidCache,
-                                        policy: options.policy),
+                                        policy: options.policy, turn: options.turn),
                                   onEvent: { waker?.wake() })
     }
 
@@ -126,8 +126,15 @@ public final class TiledImageView {
 
     // MARK: - Input
 
+    /// The mouse and the wheel.
     public func handle(_ event: InputEvent, now: Duration) -> TiledViewAction? {
         input.handle(event, camera: &camera, viewport: viewportPoints, now: now)
+    }
+
+    /// What a key asked for (the host reads the bindings): zooming and panning here, stepping, closing and
+    /// quitting for the host to do; nil also for actions that are not the view's.
+    public func perform(_ action: ViewerAction, now: Duration) -> TiledViewAction? {
+        input.perform(action, camera: &camera, viewport: viewportPoints, now: now)
     }
 
     private var viewportPoints: Size {

@@ -2,36 +2,49 @@ import Foundation
 import TesseraCore
 import TesseraSDL
 
-/// The tiled view's keys, mouse and wheel: zooming and panning applied to the camera, and what the host
-/// is asked to do (close, quit, show a neighbouring image).
+/// The tiled view's keys (as actions: the host reads the key bindings), mouse and wheel: zooming and
+/// panning applied to the camera, and what the host is asked to do (close, quit, show a neighbouring image).
 struct TiledViewInput {
     /// The last pointer position, where keys zoom about.
     private(set) var cursor: Point?
 
-    /// Applies `event` to `camera` (nil while the image's size is unknown); `viewport` is in points.
+    /// Applies a key's `action` to `camera` (nil while the image's size is unknown); `viewport` is in points.
+    /// Returns what the host is asked to do; nil also for actions that are not the view's.
+    func perform(_ action: ViewerAction, camera: inout ZoomPanModel?, viewport: Size, now: Duration) -> TiledViewAction? {
+        let about = cursor ?? Point(x: viewport.width / 2, y: viewport.height / 2)
+        // Keys pan a fifth of the viewport, animated (key repeat retargets the animation).
+        func pan(_ dx: Double, _ dy: Double) {
+            camera?.pan(dx: dx * viewport.width / 5, dy: dy * viewport.height / 5, animated: true, time: now)
+        }
+        // Sideways keys pan an image wider than the window; one that shows its whole width has nothing
+        // there to pan, and they step to the neighbouring image instead.
+        let isWiderThanWindow = (camera?.imageFrame.width ?? 0) > viewport.width + 0.5
+        switch action {
+        case .close: return .close
+        case .quit: return .quit
+        case .previous: return .showPrevious
+        case .next: return .showNext
+        case .zoomIn: camera?.zoom(by: 2.0.squareRoot(), about: about, time: now)
+        case .zoomOut: camera?.zoom(by: 1 / 2.0.squareRoot(), about: about, time: now)
+        case .fit: camera?.fit(time: now)
+        case .actualSize: camera?.zoomToNative(about: about, time: now)
+        case .left:
+            guard isWiderThanWindow else { return .showPrevious }
+            pan(-1, 0)
+        case .right:
+            guard isWiderThanWindow else { return .showNext }
+            pan(1, 0)
+        case .up: pan(0, -1)
+        case .down: pan(0, 1)
+        default: break
+        }
+        return nil
+    }
+
+    /// Applies the mouse and the wheel to `camera` (nil while the image's size is unknown); `viewport` is in
+    /// points.
     mutating func handle(_ event: InputEvent, camera: inout ZoomPanModel?, viewport: Size, now: Duration) -> TiledViewAction? {
         switch event {
-        case .keyDown(let key, _):
-            let about = cursor ?? Point(x: viewport.width / 2, y: viewport.height / 2)
-            // Arrow keys move a fifth of the viewport, animated (key repeat retargets the animation).
-            func pan(_ dx: Double, _ dy: Double) {
-                camera?.pan(dx: dx * viewport.width / 5, dy: dy * viewport.height / 5, animated: true, time: now)
-            }
-            switch key {
-            case .escape, .enter: return .close
-            case .character("q"): return .quit
-            case .pageUp: return .showPrevious
-            case .pageDown, .space: return .showNext
-            case .character("+"), .character("="): camera?.zoom(by: 2.0.squareRoot(), about: about, time: now)
-            case .character("-"): camera?.zoom(by: 1 / 2.0.squareRoot(), about: about, time: now)
-            case .character("0"): camera?.fit(time: now)
-            case .character("1"): camera?.zoomToNative(about: about, time: now)
-            case .left, .character("h"): pan(-1, 0)
-            case .right, .character("l"): pan(1, 0)
-            case .up, .character("k"): pan(0, -1)
-            case .down, .character("j"): pan(0, 1)
-            default: break
-            }
         case .mouseDown(.left, let x, let y, let clicks):
             cursor = Point(x: x, y: y)
             guard var moved = camera else { return nil }

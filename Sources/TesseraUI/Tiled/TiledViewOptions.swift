@@ -33,16 +33,20 @@ public struct TiledViewOptions: Sendable {
     /// While the view moves, tiles are also loaded where it will be this much later (at most 1.5 screens
     /// ahead), so they are held, and appear at once, by the time they come into view.
     public var preloadLookahead: Duration = .milliseconds(500)
+    /// Turns a plain image further than its own orientation: the turns the strip keeps for the session of
+    /// images whose format stores none. Pyramids (Deep Zoom, tile folders, images cut into tiles) are shown
+    /// as they are.
+    public var turn = ImageOrientation.up
 
     public init() {}
 }
 
 /// What the tiled view asks its host to do.
 public enum TiledViewAction: Equatable, Sendable {
-    /// Esc or Enter: leave the view (back to the strip; quits the standalone view).
+    /// Leave the view (back to the strip; quits the standalone view).
     case close
     /// q: quit the application.
     case quit
-    /// PageUp / PageDown / Space: the host may show the neighbouring image.
+    /// The host may show the neighbouring image.
     case showPrevious, showNext
 }

@@ -95,3 +95,21 @@ final class KeyBindingsTests: XCTestCase {
         XCTAssertTrue(KeyBindings.defaults.helpText.hasPrefix("Both views:\n  n, Space "), KeyBindings.defaults.helpText)
     }
 }
+
+/// The README lists the keys as `--help` does: every line of the table, under its view.
+final class ReadmeKeyTableTests: XCTestCase {
+    func testTheReadmeListsEveryKeyOfTheTable() throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
+        var rest = Substring(try String(contentsOf: readme, encoding: .utf8))
+        for section in KeyBindings.defaults.helpSections {
+            for row in ["**\(section.title)**"] + section.lines.map({ line in
+                "| " + line.keys.components(separatedBy: ", ").map { "`\($0.replacingOccurrences(of: "|", with: "\\|"))`" }
+                    .joined(separator: ", ") + " | \(line.summary) |"
+            }) {
+                guard let found = rest.range(of: row) else { return XCTFail("README lacks \(row)") }
+                rest = rest[found.upperBound...]
+            }
+        }
+    }
+}

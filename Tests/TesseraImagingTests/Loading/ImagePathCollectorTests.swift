@@ -39,4 +39,11 @@ final class ImagePathCollectorTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: empty + "/b.gif")
         XCTAssertThrowsError(try ImagePathCollector().collect([empty]))
     }
+
+    func testAListIsOnePathALineOrWithNulSeparationTakenAsItIs() {
+        XCTAssertEqual(ImagePathCollector.parseList("a.jpg\n  b c.png \n\n# a note\nhttps://h/x.jpg\n"),
+                       ["a.jpg", "b c.png", "https://h/x.jpg"])
+        XCTAssertEqual(ImagePathCollector.parseList("line\nbreak.jpg\0 spaced.png\0\0#hash.jpg\0", nulSeparated: true),
+                       ["line\nbreak.jpg", " spaced.png", "#hash.jpg"], "find -print0 names are kept whole")
+    }
 }

@@ -60,6 +60,18 @@ final class OrientationTests: XCTestCase {
     }
 
     /// Each orientation followed by its inverse is the identity.
+    func testATurnKeepsWhatTheBufferSaysOfItsSource() {
+        var buffer = PixelBuffer(width: 4, height: 2, filledWith: RGBA(r: 1, g: 2, b: 3))
+        buffer.knownOpaque = true
+        buffer.sourceSize = PixelSize(width: 400, height: 200)
+        buffer.colourProfile = [1, 2, 3]
+        let turned = ImageOrientation.rotated90.apply(to: buffer)
+        XCTAssertEqual(turned.size, PixelSize(width: 2, height: 4))
+        XCTAssertEqual(turned.knownOpaque, true)
+        XCTAssertEqual(turned.sourceSize, PixelSize(width: 200, height: 400), "the source turns with the pixels")
+        XCTAssertEqual(turned.colourProfile, [1, 2, 3])
+    }
+
     func testInverses() {
         let stored = TestPixels.gradient(width: 37, height: 23)
         let inverse: [ImageOrientation: ImageOrientation] = [

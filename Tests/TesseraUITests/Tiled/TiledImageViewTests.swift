@@ -68,7 +68,7 @@ final class TiledImageViewTests: XCTestCase {
         XCTAssertEqual(result.count, 0, "fit: \(result.worst)")
 
         // Zoom in once (x1.41): the level at 1/2.
-        harness.send(.keyDown(.character("+"), isRepeat: false))
+        harness.press("+")
         frame = try harness.runUntilSharp()
         XCTAssertEqual(geometry.level(forScale: view.deviceScale ?? 0), geometry.maxLevel - 1)
         result = mismatches(frame, view: view, image: image.size)
@@ -76,7 +76,7 @@ final class TiledImageViewTests: XCTestCase {
 
         // 100 %: full-resolution tiles, one image pixel per device pixel.
         harness.send(.mouseMotion(x: 60, y: 50, isLeftDown: false))
-        harness.send(.keyDown(.character("1"), isRepeat: false))
+        harness.press("1")
         frame = try harness.runUntilSharp()
         XCTAssertEqual(view.deviceScale ?? 0, 1, accuracy: 1e-9)
         result = mismatches(frame, view: view, image: image.size)
@@ -110,16 +110,16 @@ final class TiledImageViewTests: XCTestCase {
         try PNGWriter.write(image, to: path)
         let harness = try TiledViewHarness(path: path, width: 400, height: 300)
         try harness.runUntilSharp()
-        harness.send(.keyDown(.character("+"), isRepeat: false))
-        harness.send(.keyDown(.character("+"), isRepeat: false))
+        harness.press("+")
+        harness.press("+")
         let zoomed = try harness.runUntilSharp()
         XCTAssertEqual(mismatches(zoomed, view: harness.view, image: image.size).count, 0)
         let corner = try XCTUnwrap(harness.view.imageOriginInPixels)
         XCTAssertLessThan(corner.x, 0, "zoomed in past the window's edges")
         XCTAssertLessThan(corner.y, 0)
 
-        harness.send(.keyDown(.character("-"), isRepeat: false))
-        harness.send(.keyDown(.character("-"), isRepeat: false))
+        harness.press("-")
+        harness.press("-")
         let frame = try harness.runUntilSharp()
         let zoom = try XCTUnwrap(harness.view.zoom), origin = try XCTUnwrap(harness.view.imageOriginInPixels)
         let shown = (x0: origin.x, y0: origin.y, x1: origin.x + zoom * 300, y1: origin.y + zoom * 200)
@@ -145,7 +145,7 @@ final class TiledImageViewTests: XCTestCase {
         try FileManager.default.removeItem(at: full.appendingPathComponent("1_1.png"))
         try Data("garbage".utf8).write(to: full.appendingPathComponent("2_1.png"))
         let harness = try TiledViewHarness(path: path, width: 512, height: 384)
-        harness.send(.keyDown(.character("1"), isRepeat: false))
+        harness.press("1")
         let frame = try harness.runUntilSharp()
         XCTAssertTrue(harness.view.isComplete, "a marked square is not a hole")
         XCTAssertEqual(harness.recorder.report().tilesFailed, 2)
@@ -234,7 +234,7 @@ final class TiledImageViewTests: XCTestCase {
         try harness.runUntilSharp()
         let geometry = try XCTUnwrap(view.geometry)
         XCTAssertEqual(view.geometry.map { $0.level(forScale: view.deviceScale ?? 0) }, 8, "fit shows the 256x32 level")
-        harness.send(.keyDown(.character("1"), isRepeat: false))
+        harness.press("1")
         for _ in 0..<10 {
             harness.send(.wheel(dx: 5, dy: 0, x: 128, y: 128))  // 200 points to the right
             try harness.runUntilSharp()

@@ -76,6 +76,14 @@ final class TiledViewHarness {
     func send(_ event: InputEvent) {
         _ = view.handle(event, now: clock.now())
     }
+
+    /// Presses `key` (as a binding spells it): the single view's default binding's action.
+    func press(_ key: String) {
+        guard let action = KeyBindings.defaults.action(for: try! KeyCombo(parsing: key), in: .single) else {
+            return XCTFail("\(key) does nothing in the single view")
+        }
+        _ = view.perform(action, now: clock.now())
+    }
 }
 
 /// Test pictures and pyramids written as PNG (lossless, so pixels can be compared exactly).

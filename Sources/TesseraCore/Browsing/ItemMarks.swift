@@ -1,0 +1,40 @@
+/// The images the user marked (`m`), by path: a mark follows its file wherever the strip moves it (a new
+/// sort order, files coming and going) and comes back with a file that leaves and returns (a trash
+/// undone). `-o` writes the marked paths at exit; the key-handler, the trash and the turns act on them.
+public struct ItemMarks: Sendable, Equatable {
+    public private(set) var paths: Set<String> = [] {
+        didSet { revision &+= 1 }
+    }
+    /// Moves with every change, so what is worked out from the marks can be kept until they change.
+    public private(set) var revision = 0
+
+    public init() {}
+
+    public func contains(_ path: String) -> Bool { paths.contains(path) }
+
+    public mutating func toggle(_ path: String) {
+        if paths.remove(path) == nil { paths.insert(path) }
+    }
+
+    public mutating func clear() { paths.removeAll() }
+
+    /// Marks what is unmarked among `items` and unmarks the rest; marks of files no longer shown go.
+    public mutating func invert(over items: [CarouselItem]) {
+        let marked = paths
+        paths = Set(items.map(\.path).filter { !marked.contains($0) })
+    }
+
+    /// The marked items among `items`, in their order.
+    public func marked(in items: [CarouselItem]) -> [CarouselItem] {
+        paths.isEmpty ? [] : items.filter { paths.contains($0.path) }
+    }
+
+    /// The nearest marked item after (`forward`) or before `index`; nil when there is none that way
+    /// (nsxiv's `N` and `P` do not wrap around).
+    public func nearestMarked(from index: Int, forward: Bool, in items: [CarouselItem]) -> Int? {
+        guard !paths.isEmpty else { return nil }
+        let candidates = forward ? Array(items.indices.suffix(from: min(items.count, index + 1)))
+                                 : Array(items.indices.prefix(max(0, index)).reversed())
+        return candidates.first { paths.contains(items[$0].path) }
+    }
+}

@@ -1,0 +1,291 @@
+import Foundation
+import TesseraCore
+import TesseraImaging
+import TesseraSDL
+
+/// What keys do: each combo is looked up in the bindings for the view shown and its action carried out on
+/// the selection and the marks, the files (trash, turns, undo, the key-handler after its prefix), the
+/// sort order, the slideshow, the overlay and the clipboard; moving and zooming go to the view shown
+/// (`ViewerModes`). The results of the actions that run on workers are applied here each frame, and the
+/// overlay is gathered from this state. Main thread only.
+final class ViewerCommands {
+    private(set) var overlayLevel = OverlayLevel.name
+    private(set) var status = StatusLine()
+    private(set) var slideshow: Slideshow
+    /// After the key-handler's prefix: the next combo goes to the handler.
+    private(set) var awaitsKeyHandlerKey = false
+
+    private let parts: ViewerWiring
+    private let modes: ViewerModes
+    private var model: CarouselModel { parts.model }
+    private var startsSlideshow: Bool
+
+    init(parts: ViewerWiring, modes: ViewerModes) {
+        self.parts = parts
+        self.modes = modes
+        slideshow = Slideshow(delay: parts.options.slideshowDelay)
+        startsSlideshow = parts.options.startsSlideshow
+    }
+
+    // MARK: Keys
+
+    /// A key pressed; `isRepeat` when it is held down. A held key does not trash, turn or undo again and
+    /// again: each of those takes its own press.
+    func handle(_ combo: KeyCombo, isRepeat: Bool = false, now: Duration) {
+        if awaitsKeyHandlerKey {
+            awaitsKeyHandlerKey = false
+            if combo == KeyCombo(key: "Escape") { return }
+            runKeyHandler(combo, now: now)
+            return
+        }
+        guard let action = parts.options.keyBindings.action(for: combo, in: modes.view) else { return }
+        if isRepeat, Self.onePressEach.contains(action) { return }
+        perform(action, now: now)
+    }
+
+    private static let onePressEach: Set<ViewerAction> = [.trash, .undo, .rotateLeft, .rotateRight, .flipHorizontal,
+                                                          .flipVertical, .keyHandler, .slideshow, .sort]
+
+    func perform(_ action: ViewerAction, now: Duration) {
+        let selected = model.selectedIndex
+        switch action {
+        case .quit: modes.quit()
+        case .fullscreen: parts.window.switchFullscreen(!parts.window.isFullscreen)
+        case .info: overlayLevel = overlayLevel.next
+        case .next: step(to: selected + 1, now: now)
+        case .previous: step(to: selected - 1, now: now)
+        case .first: step(to: 0, now: now)
+        case .last: step(to: model.items.count - 1, now: now)
+        case .mark:
+            if let item = model.selectedItem { model.marks.toggle(item.path) }
+        case .invertMarks: model.marks.invert(over: model.items)
+        case .clearMarks: model.marks.clear()
+        case .nextMark, .previousMark:
+            let forward = action == .nextMark
+            if let index = model.marks.nearestMarked(from: selected, forward: forward, in: model.items) {
+                step(to: index, now: now)
+            } else {
+                status.show(forward ? "no marked image after this one" : "no marked image before this one", now: now)
+            }
+        case .keyHandler:
+            if let running = parts.keyHandler.running {
+                status.show("the key-handler is still running (\(running.combo.argument))", isError: true, now: now)
+            } else {
+                awaitsKeyHandlerKey = true
+            }
+        case .trash:
+            let paths = targets()
+            if !paths.isEmpty { parts.fileActions.trash(paths) }
+        case .undo:
+            switch parts.fileActions.undo() {
+            case .started: break
+            case .nothingToUndo: status.show("nothing to undo", now: now)
+            case .busy: status.show("still working on the last action", now: now)
+            }
+        case .rotateLeft: turnTargets(.rotateLeft)
+        case .rotateRight: turnTargets(.rotateRight)
+        case .flipHorizontal: turnTargets(.flipHorizontal)
+        case .flipVertical: turnTargets(.flipVertical)
+        case .sort:
+            let order = model.sortOrder.next
+            model.sort(by: order, time: now)
+            modes.itemsChanged(now: now)
+            status.show("sorted by \(order.label)", now: now)
+        case .slideshow: toggleSlideshow(now: now)
+        case .copyPath, .copyImage: copy(uriOnly: action == .copyImage, now: now)
+        default:
+            viewAsked(modes.perform(action, now: now), now: now)
+        }
+    }
+
+    /// What the single view asked of its host after a key.
+    private func viewAsked(_ request: TiledViewAction?, now: Duration) {
+        switch request {
+        case .close:
+            stopSlideshow()
+            modes.close(now: now)
+        case .quit: modes.quit()
+        case .showPrevious: step(to: model.selectedIndex - 1, now: now)
+        case .showNext: step(to: model.selectedIndex + 1, now: now)
+        case nil: break
+        }
+    }
+
+    /// Selects item `index` (clamped: nsxiv's steps stop at the ends) in the view shown; a step restarts
+    /// the slideshow's delay.
+    private func step(to index: Int, now: Duration) {
+        guard !model.items.isEmpty else { return }
+        modes.go(to: min(max(0, index), model.items.count - 1), now: now)
+        if slideshow.isRunning { slideshow.imageShown(now: now) }
+    }
+
+    /// The marked images in strip order, or the selected one when none is marked: what the trash, the
+    /// turns and the key-handler act on, as in nsxiv.
+    private func targets() -> [String] {
+        let marked = model.marks.marked(in: model.items)
+        if !marked.isEmpty { return marked.map(\.path) }
+        return model.selectedItem.map { [$0.path] } ?? []
+    }
+
+    private func turnTargets(_ turn: OrientationTurn) {
+        let paths = targets()
+        if !paths.isEmpty { parts.fileActions.turn(paths, by: turn) }
+    }
+
+    private func runKeyHandler(_ combo: KeyCombo, now: Duration) {
+        let paths = targets()
+        guard !paths.isEmpty else { return }
+        if !parts.keyHandler.start(combo, paths: paths, nulSeparated: parts.options.nulSeparated) {
+            status.show("the key-handler is still running", isError: true, now: now)
+        }
+    }
+
+    /// `y` puts the selected image's path on the clipboard; `Y` a `file://` URI, which file managers and
+    /// image editors paste as the file itself (SDL 2's clipboard holds text only).
+    private func copy(uriOnly: Bool, now: Duration) {
+        guard let item = model.selectedItem else { return }
+        var text = item.path
+        if uriOnly, !item.isRemote {
+            let absolute = item.path.hasPrefix("/") ? item.path : FileManager.default.currentDirectoryPath + "/" + item.path
+            text = URL(fileURLWithPath: absolute).standardizedFileURL.absoluteString
+        }
+        do {
+            try Clipboard.setText(text)
+            status.show("copied \(text)", now: now)
+        } catch {
+            status.show("cannot copy: \(error)", isError: true, now: now)
+        }
+    }
+
+    // MARK: Slideshow
+
+    private func toggleSlideshow(now: Duration) {
+        if slideshow.isRunning {
+            stopSlideshow()
+            status.show("slideshow stopped", now: now)
+        } else {
+            startSlideshow(now: now)
+        }
+    }
+
+    /// Starts the slideshow in the single view (opening the selected image when the strip is shown).
+    private func startSlideshow(now: Duration) {
+        if modes.mode == .strip { modes.open(now: now) }
+        guard modes.mode == .detail else { return }
+        slideshow.start(now: now)
+    }
+
+    private func stopSlideshow() {
+        slideshow.stop()
+        modes.dropUpcoming()
+    }
+
+    /// The image the slideshow shows next: the following one, the first after the last.
+    private var nextSlide: Int? {
+        model.items.count > 1 ? (model.selectedIndex + 1) % model.items.count : nil
+    }
+
+    // MARK: Frame
+
+    /// Applies what the workers finished (trash, turns, undo, the key-handler) and moves the slideshow on
+    /// when its image has had its time and the next one is decoded.
+    func update(now: Duration) {
+        if startsSlideshow {
+            startsSlideshow = false
+            startSlideshow(now: now)
+        }
+        for outcome in parts.fileActions.drain() { apply(outcome, now: now) }
+        for outcome in parts.keyHandler.drain() { apply(outcome, now: now) }
+        guard slideshow.isRunning else { return }
+        guard modes.mode == .detail, let next = nextSlide else {
+            stopSlideshow()
+            return
+        }
+        modes.prepareUpcoming(next, now: now)
+        if slideshow.shouldAdvance(now: now, nextIsReady: modes.isReadyToShow(next)) {
+            modes.go(to: next, now: now)
+            slideshow.imageShown(now: now)
+        }
+    }
+
+    private func apply(_ outcome: FileActions.Outcome, now: Duration) {
+        model.apply(outcome.changes)
+        for (path, turn) in outcome.sessionTurns {
+            guard let index = model.index(of: path) else { continue }
+            let current = ImageOrientation(rawValue: model.items[index].sessionOrientation) ?? .up
+            model.setSessionOrientation(current.turned(turn).rawValue, of: path)
+        }
+        modes.itemsChanged(now: now)
+        if let message = outcome.message { status.show(message, isError: outcome.isError, now: now) }
+    }
+
+    private func apply(_ outcome: KeyHandlerSession.Outcome, now: Duration) {
+        modes.apply(outcome.changes, now: now)
+        switch outcome.result {
+        case .failure(let error):
+            status.show(error.description, isError: true, now: now)
+        case .success(let ended) where !ended.succeeded && !ended.wasCancelled:
+            let said = ended.standardErrorTail.split(separator: "\n").last.map { ": \($0)" } ?? ""
+            status.show("key-handler \(outcome.combo.argument): \(ended.termination)\(said)", isError: true, now: now)
+        case .success:
+            break
+        }
+    }
+
+    /// Whether nothing is due soon: the slideshow's next step wakes the loop on time, and information
+    /// being read for the overlay shows when it comes.
+    func isIdle(now: Duration) -> Bool {
+        if overlayLevel == .information, parts.information.isReading { return false }
+        guard let due = slideshow.dueAt else { return true }
+        return due - now > .milliseconds(500)
+    }
+
+    // MARK: Overlay
+
+    func overlayContent(now: Duration, information: ImageInformationCache) -> OverlayContent {
+        var content = OverlayContent(level: overlayLevel)
+        content.status = status.current(now: now)
+        if awaitsKeyHandlerKey {
+            content.activity = "key-handler: press a key (Esc cancels)"
+        } else if let running = parts.keyHandler.running {
+            content.activity = "running key-handler: \(running.combo.argument)"
+        }
+        guard let item = model.selectedItem else { return content }
+        let index = model.selectedIndex
+        content.name = item.displayName
+        content.position = "\(index + 1) / \(model.items.count)"
+        let markedCount = model.markedCount
+        if model.isMarked(index) {
+            content.tags.append(markedCount > 1 ? "marked (\(markedCount))" : "marked")
+        } else if markedCount > 0 {
+            content.tags.append("\(markedCount) marked")
+        }
+        if item.sessionOrientation != 1 { content.tags.append("turned, not saved") }
+        if model.sortOrder != .name { content.tags.append("by \(model.sortOrder.label)") }
+        if slideshow.isRunning { content.tags.append("slideshow \(Int(slideshow.delay.seconds.rounded())) s") }
+        if modes.mode == .detail, let scale = modes.detail?.deviceScale {
+            content.tags.append("\(Int((scale * 100).rounded())) %")
+        }
+        if overlayLevel == .information { content.information = informationLines(for: item, from: information) }
+        return content
+    }
+
+    private func informationLines(for item: CarouselItem, from information: ImageInformationCache) -> [(label: String, value: String)] {
+        var path = item.path, version = item.version
+        if item.isRemote {
+            guard case .ready(let localPath, let downloaded)? = parts.remote?.state(of: item.path) else {
+                return [("File", item.displayName), ("Download", "not here yet")]
+            }
+            (path, version) = (localPath, downloaded)
+        }
+        switch information.information(path: path, version: version) {
+        case .reading:
+            return [("File", item.displayName), ("Information", "reading…")]
+        case .failed(let reason):
+            return [("File", item.displayName), ("Information", reason)]
+        case .ready(let info):
+            // The name the strip knows (a download's cached copy has a name of its own).
+            return info.fields.map { $0.label == "File" ? ("File", item.displayName) : $0 }
+        }
+    }
+}
