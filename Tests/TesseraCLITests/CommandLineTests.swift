@@ -34,6 +34,8 @@ final class CommandLineTests: XCTestCase {
         environment["SDL_VIDEODRIVER"] = "dummy"
         // Thumbnails go to this test's folder, never to the user's ~/.cache.
         environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("cache").path
+        // Settings from this test's folder only, never the user's config.toml.
+        environment["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
