@@ -222,7 +222,8 @@ struct Browse: ParsableCommand {
 
     func validate() throws {
         if !(1...32).contains(rows) { throw ValidationError("--rows must be between 1 and 32") }
-        if cacheMb < 1 { throw ValidationError("--cache-mb must be at least 1") }
+        if !(1...1_048_576).contains(cacheMb) { throw ValidationError("--cache-mb must be between 1 and 1048576") }
+        if !(1...100_000).contains(pixelLimitMp) { throw ValidationError("--pixel-limit-mp must be between 1 and 100000") }
         if !FadeOption.isValid(fade) { throw ValidationError(FadeOption.outOfRange) }
         if preloadAhead < 0 || preloadBehind < 0 { throw ValidationError("preload counts cannot be negative") }
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64") }

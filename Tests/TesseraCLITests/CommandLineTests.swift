@@ -73,6 +73,17 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(empty.stderr.split(separator: "\n"), ["tessera: \(list.path): the list names no images"])
     }
 
+    func testLimitsTooLargeToHoldAreRefusedWithAReasonNotACrash() throws {
+        for (command, option, limit) in [([String](), "--pixel-limit-mp", "100000"), ([], "--cache-mb", "1048576"),
+                                         (["view", "in.jpg"], "--pixel-limit-mp", "100000"),
+                                         (["view", "in.jpg"], "--cache-mb", "1048576"),
+                                         (["tile", "in.jpg", "--out", "/tmp/unused"], "--pixel-limit-mp", "100000")] {
+            let result = try run(command + [option, "99999999999999999"])
+            XCTAssertEqual(result.status, 64, "\(command) \(option): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("\(option) must be between 1 and \(limit)"), result.stderr)
+        }
+    }
+
     func testAnUnknownScriptIsRefused() throws {
         let result = try run(["--headless", "--script", "/no/such/script", "--frames", "1"])
         XCTAssertNotEqual(result.status, 0)

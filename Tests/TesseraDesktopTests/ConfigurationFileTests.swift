@@ -77,7 +77,7 @@ final class ConfigurationFileTests: XCTestCase {
         XCTAssertEqual(problems("rows = 33"), ["\(path):1: rows must be a whole number from 1 to 32, not 33"])
         XCTAssertEqual(problems("rows = 0"), ["\(path):1: rows must be a whole number from 1 to 32, not 0"])
         XCTAssertEqual(problems("fade = 10.5"), ["\(path):1: fade must be a number of seconds from 0 to 10, not 10.5"])
-        XCTAssertEqual(problems("cache-mb = 0"), ["\(path):1: cache-mb must be a whole number of at least 1, not 0"])
+        XCTAssertEqual(problems("cache-mb = 0"), ["\(path):1: cache-mb must be a whole number from 1 to 1048576, not 0"])
         XCTAssertEqual(problems("cell = \"400x0\""),
                        ["\(path):1: cell must be a size such as \"400x300\" (width x height, each from 1 to 16384), not \"400x0\""])
         XCTAssertEqual(problems("strategy = \"fast\""),
