@@ -1,6 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// TOMLKit makes Array, Dictionary, String and the number types conform to its TOMLValueConvertible, whose
+// extension adds subscripts and properties (`[index]`, `.int`, `.table`) to all of them. Every module that
+// loads TOMLKit, even through another's internal import, would see those members in its own expressions
+// (an `[[Double]]` subscript compared with a literal picks TOMLKit's); in these targets a file sees only
+// the members of the modules it imports itself.
+let onlyImportedMembers: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
 let package = Package(
     name: "Tessera",
     platforms: [.macOS(.v15)],
@@ -10,6 +17,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // TOML for the configuration file (toml++ underneath).
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C libraries, nothing else in these.
@@ -79,12 +88,19 @@ let package = Package(
         // Remote images: the download table over URLSession (FoundationNetworking), with a disk cache.
         .target(name: "TesseraRemote",
                 dependencies: ["TesseraCore", "TesseraImaging", .product(name: "Logging", package: "swift-log")]),
+        // What makes Tessera an installed desktop application: the configuration file, the manual page, the
+        // desktop entry.
+        .target(name: "TesseraDesktop",
+                dependencies: ["TesseraCore", "TesseraImaging", .product(name: "TOMLKit", package: "TOMLKit")],
+                swiftSettings: onlyImportedMembers),
         // The benchmarks beside the product: `tessera bench`'s runners, their statistics and tables.
         .target(name: "TesseraBench", dependencies: ["TesseraCore", "TesseraImaging"]),
         .executableTarget(name: "tessera",
                           dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraBench",
+                                         "TesseraDesktop", "TesseraRemote",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                                         .product(name: "Logging", package: "swift-log")]),
+                                         .product(name: "Logging", package: "swift-log")],
+                          swiftSettings: onlyImportedMembers),
 
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
         // CPNG, CLCMS2 and CZlib: fixtures written with libpng and zlib, and colour references and test
@@ -99,13 +115,17 @@ let package = Package(
         .testTarget(name: "TesseraUITests",
                     dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG",
                                    "CX11"]),
+        .testTarget(name: "TesseraDesktopTests", dependencies: ["TesseraDesktop", "TesseraCore", "TesseraImaging"],
+                    swiftSettings: onlyImportedMembers),
         .testTarget(name: "TesseraRemoteTests",
                     dependencies: ["TesseraRemote", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
         // TesseraUI: the viewer's script parser, which the scroll bench's inputs must pass.
         .testTarget(name: "TesseraBenchTests",
                     dependencies: ["TesseraBench", "TesseraCore", "TesseraImaging", "TesseraUI", "TesseraTestSupport"]),
         // Runs the built binary; depending on it makes `swift test` build it first.
-        .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraTestSupport"]),
+        // TesseraDesktop: the settings a configuration file takes, to try each on the binary.
+        .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraTestSupport", "TesseraDesktop"],
+                    swiftSettings: onlyImportedMembers),
         // What several test targets share: the loopback HTTP server, the sample images, Deep Zoom fixtures,
         // a headless SDL canvas, a log that collects messages.
         .target(name: "TesseraTestSupport",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TesseraBench
+import TesseraCore
 import TesseraImaging
 import TesseraUI
 

@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import Logging
 import TesseraCore
+import TesseraDesktop
 import TesseraImaging
+import TesseraRemote
 import TesseraUI
 
 @main
@@ -10,8 +12,24 @@ struct Tessera: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera",
         abstract: "An image viewer for Linux: a scrolling strip of images that loads in the background.",
-        subcommands: [Browse.self, View.self, Bench.self, Tile.self],
+        version: "0.1.0",
+        subcommands: [Browse.self, View.self, Bench.self, Tile.self, Generate.self],
         defaultSubcommand: Browse.self)
+
+    /// Runs the command line with the configuration file's settings in front of it; a file with a problem
+    /// stops the program before anything starts.
+    static func main() {
+        let commands = Set(configuration.subcommands.map { $0._commandName } + ["help"])
+        let defaults = CommandLineDefaults(schema: TesseraSettings.schema, defaultCommand: .browse,
+                                           otherCommands: commands.subtracting(SettingCommand.allCases.map(\.rawValue)),
+                                           environment: ProcessInfo.processInfo.environment)
+        do {
+            main(try defaults.arguments(Array(CommandLine.arguments.dropFirst())))
+        } catch {
+            for line in error.lines { FileHandle.standardError.write(Data("tessera: \(line)\n".utf8)) }
+            Foundation.exit(1)
+        }
+    }
 }
 
 /// Prints one clear line on stderr and exits non-zero: how every user-facing failure ends.
@@ -41,7 +59,7 @@ struct Size: ExpressibleByArgument, CustomStringConvertible {
 struct RunOptions: ParsableArguments {
     @Option(help: "Window size in points.")
     var window = Size(argument: "1280x720")!
-    @Flag(help: "Start fullscreen.")
+    @Flag(inversion: .prefixedNo, help: "Start fullscreen.")
     var fullscreen = false
     @Flag(help: "Render with SDL's dummy video driver (no display needed).")
     var headless = false
@@ -55,12 +73,18 @@ struct RunOptions: ParsableArguments {
     var report: String?
     @Option(help: "Device pixels per point (HiDPI); default: ask the window.")
     var pixelScale: Double?
-    @Flag(help: "Show pixels as decoded, not converted from the image's colour profile to the display's (X11's _ICC_PROFILE, else sRGB).")
-    var noColourManagement = false
+    @Flag(inversion: .prefixedNo,
+          help: "Convert pixels from the image's colour profile to the display's (X11's _ICC_PROFILE, else sRGB); --no-colour-management shows them as decoded.")
+    var colourManagement = true
     @Flag(help: ArgumentHelp("Put every frame's time in the report (for plots).", visibility: .hidden))
     var frameTimes = false
     @Flag(help: "Log more (also TESSERA_LOG=debug).")
     var verbose = false
+    @Option(help: ArgumentHelp("Read the settings from FILE instead of $XDG_CONFIG_HOME/tessera/config.toml.",
+                               valueName: "FILE"))
+    var config: String?
+    @Flag(help: "Read no configuration file.")
+    var noConfig = false
 
     func validate() throws {
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
@@ -96,7 +120,21 @@ struct RunOptions: ParsableArguments {
         options.screenshotPath = screenshot
         options.report = report.map { ReportOptions(path: $0, frameTimes: frameTimes) }
         options.pixelScale = pixelScale
-        options.colourManagement = !noColourManagement
+        options.colourManagement = colourManagement
+        options.keyBindings = try keyBindings()
+    }
+
+    /// The default keys with the configuration file's `[keys]` applied (its settings are already in the
+    /// arguments, put there before parsing).
+    func keyBindings() throws -> KeyBindings {
+        do throws(ConfigurationError) {
+            let file = try ConfigurationFile.load(explicit: config, disabled: noConfig,
+                                                  environment: ProcessInfo.processInfo.environment,
+                                                  schema: TesseraSettings.schema)
+            return file?.applyingKeyBindings(to: .defaults) ?? .defaults
+        } catch {
+            throw fail(error.lines.joined(separator: "\ntessera: "))
+        }
     }
 }
 
@@ -135,8 +173,8 @@ struct Browse: ParsableCommand {
     @Option(name: [.customShort("i"), .customLong("input-list")],
             help: ArgumentHelp("Also read paths and URLs from FILE, one per line ('-' for standard input).", valueName: "FILE"))
     var inputList: String?
-    @Flag(help: "Do not watch the folders for changes.")
-    var noWatch = false
+    @Flag(inversion: .prefixedNo, help: "Watch the folders for changes.")
+    var watch = true
     @Flag(name: [.customShort("o"), .customLong("output-marked")],
           help: "When quitting, write the marked images' paths to standard output, one a line.")
     var outputMarked = false
@@ -152,7 +190,7 @@ struct Browse: ParsableCommand {
     var downloadTimeout = Seconds(15)
     @Option(help: "Largest download, in MB.")
     var downloadLimitMb = 64
-    @Flag(name: .shortAndLong, help: "Include images in subfolders.")
+    @Flag(name: .shortAndLong, inversion: .prefixedNo, help: "Include images in subfolders.")
     var recursive = false
     @Option(help: "Rows of cells (a grid that scrolls horizontally).")
     var rows = 1
@@ -175,13 +213,17 @@ struct Browse: ParsableCommand {
     var strategy = "adaptive"
     @Option(help: "Largest image to decode, in megapixels.")
     var pixelLimitMp = 100
-    @Flag(help: "Neither read nor write the freedesktop thumbnail cache (~/.cache/thumbnails).")
-    var noThumbnailCache = false
+    @Flag(inversion: .prefixedNo, help: "Read and write the freedesktop thumbnail cache (~/.cache/thumbnails).")
+    var thumbnailCache = true
+    @Option(help: ArgumentHelp("How long the slideshow (s) shows each image, in seconds; --slideshow also starts it.",
+                               valueName: "SECONDS"))
+    var slideshowDelay = Seconds(5)
     @OptionGroup var display: RunOptions
 
     func validate() throws {
         if !(1...32).contains(rows) { throw ValidationError("--rows must be between 1 and 32") }
-        if cacheMb < 1 { throw ValidationError("--cache-mb must be at least 1") }
+        if !(1...1_048_576).contains(cacheMb) { throw ValidationError("--cache-mb must be between 1 and 1048576") }
+        if !(1...100_000).contains(pixelLimitMp) { throw ValidationError("--pixel-limit-mp must be between 1 and 100000") }
         if !FadeOption.isValid(fade) { throw ValidationError(FadeOption.outOfRange) }
         if preloadAhead < 0 || preloadBehind < 0 { throw ValidationError("preload counts cannot be negative") }
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64") }
@@ -193,6 +235,9 @@ struct Browse: ParsableCommand {
         }
         if !LoadingStrategies.names.contains(strategy) {
             throw ValidationError("--strategy must be one of \(LoadingStrategies.names.joined(separator: ", "))")
+        }
+        if !(0.1...86_400).contains(slideshowDelay.value) {
+            throw ValidationError("--slideshow-delay must be between 0.1 and 86400 seconds")
         }
     }
 
@@ -233,8 +278,9 @@ struct Browse: ParsableCommand {
         if let workers { options.workerCount = workers }
         options.pixelLimit = pixelLimitMp * 1_000_000
         options.strategy = strategy
-        options.useThumbnailCache = !noThumbnailCache
-        if !noWatch {
+        options.useThumbnailCache = thumbnailCache
+        options.slideshowDelay = slideshowDelay.duration
+        if watch {
             let targets = ImagePathCollector.watchTargets(for: sources)
             options.watch = WatchTargets(folders: targets.folders, files: targets.files, recursive: recursive)
         }

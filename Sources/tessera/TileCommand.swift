@@ -58,7 +58,7 @@ struct Tile: ParsableCommand {
         if !(1...8192).contains(tileSize) { throw ValidationError("--tile-size must be between 1 and 8192") }
         if !(0...tileSize).contains(overlap) { throw ValidationError("--overlap must be between 0 and the tile size") }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
-        if pixelLimitMp < 1 { throw ValidationError("--pixel-limit-mp must be at least 1") }
+        if !(1...100_000).contains(pixelLimitMp) { throw ValidationError("--pixel-limit-mp must be between 1 and 100000") }
     }
 
     func run() throws {

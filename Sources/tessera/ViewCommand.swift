@@ -37,9 +37,9 @@ struct View: ParsableCommand {
 
     func validate() throws {
         if !FadeOption.isValid(fade) { throw ValidationError(FadeOption.outOfRange) }
-        if cacheMb < 1 { throw ValidationError("--cache-mb must be at least 1") }
+        if !(1...1_048_576).contains(cacheMb) { throw ValidationError("--cache-mb must be between 1 and 1048576") }
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64") }
-        if pixelLimitMp < 1 { throw ValidationError("--pixel-limit-mp must be at least 1") }
+        if !(1...100_000).contains(pixelLimitMp) { throw ValidationError("--pixel-limit-mp must be between 1 and 100000") }
     }
 
     func run() throws {

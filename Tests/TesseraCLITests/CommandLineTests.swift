@@ -34,6 +34,8 @@ final class CommandLineTests: XCTestCase {
         environment["SDL_VIDEODRIVER"] = "dummy"
         // Thumbnails go to this test's folder, never to the user's ~/.cache.
         environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("cache").path
+        // Settings from this test's folder only, never the user's config.toml.
+        environment["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -69,6 +71,17 @@ final class CommandLineTests: XCTestCase {
         let empty = try run(["-i", list.path, "--headless", "--frames", "1"])
         XCTAssertNotEqual(empty.status, 0)
         XCTAssertEqual(empty.stderr.split(separator: "\n"), ["tessera: \(list.path): the list names no images"])
+    }
+
+    func testLimitsTooLargeToHoldAreRefusedWithAReasonNotACrash() throws {
+        for (command, option, limit) in [([String](), "--pixel-limit-mp", "100000"), ([], "--cache-mb", "1048576"),
+                                         (["view", "in.jpg"], "--pixel-limit-mp", "100000"),
+                                         (["view", "in.jpg"], "--cache-mb", "1048576"),
+                                         (["tile", "in.jpg", "--out", "/tmp/unused"], "--pixel-limit-mp", "100000")] {
+            let result = try run(command + [option, "99999999999999999"])
+            XCTAssertEqual(result.status, 64, "\(command) \(option): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("\(option) must be between 1 and \(limit)"), result.stderr)
+        }
     }
 
     func testAnUnknownScriptIsRefused() throws {

@@ -37,6 +37,8 @@ final class FollowAndDownloadTests: XCTestCase {
         var environment = ProcessInfo.processInfo.environment
         environment["SDL_VIDEODRIVER"] = "dummy"
         environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("cache").path
+        // Settings from this test's folder only, never the user's config.toml.
+        environment["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path
         process.environment = environment
         let errPipe = Pipe(), inPipe = Pipe()
         process.standardError = errPipe

@@ -1,21 +1,23 @@
 import Foundation
 
-/// Finds the repository's `Resources/` folder: TESSERA_RESOURCES if set, else the first `Resources` beside
-/// or above the executable (`.build/release/tessera` sits two levels below the checkout), else below the
-/// working directory.
+/// Finds Tessera's resources (`UI/`, `Samples/`): TESSERA_RESOURCES if set; else `share/tessera` beside the
+/// executable's `bin` folder, where `make install` puts them (`PREFIX/bin/tessera` reads
+/// `PREFIX/share/tessera`); else the first `Resources` folder of a checkout beside or above the executable
+/// (`.build/release/tessera` sits two levels below it) or the working directory.
 public enum ResourceLocator {
-    public static func resourcesFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
-        let fm = FileManager.default
+    public static func resourcesFolder(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                       executable: URL = runningExecutable,
+                                       workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        -> URL? {
         if let custom = environment["TESSERA_RESOURCES"] { return URL(fileURLWithPath: custom) }
-        var starts: [URL] = []
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
-        starts.append(executable.deletingLastPathComponent())
-        starts.append(URL(fileURLWithPath: fm.currentDirectoryPath))
-        for start in starts {
-            var folder = start.standardizedFileURL
+        let binFolder = executable.deletingLastPathComponent().standardizedFileURL
+        let installed = binFolder.deletingLastPathComponent().appendingPathComponent("share/tessera")
+        if holdsUIAssets(installed) { return installed }
+        for start in [binFolder, workingDirectory.standardizedFileURL] {
+            var folder = start
             for _ in 0..<6 {
                 let candidate = folder.appendingPathComponent("Resources")
-                if fm.fileExists(atPath: candidate.appendingPathComponent("UI").path) { return candidate }
+                if holdsUIAssets(candidate) { return candidate }
                 folder.deleteLastPathComponent()
             }
         }
@@ -23,4 +25,18 @@ public enum ResourceLocator {
     }
 
     public static var samplesFolder: URL? { resourcesFolder()?.appendingPathComponent("Samples") }
+
+    /// The running binary with links resolved: `/proc/self/exe` names it however it was started (through
+    /// PATH, `argv[0]` is a bare `tessera`).
+    public static var runningExecutable: URL {
+        let procSelf = URL(fileURLWithPath: "/proc/self/exe")
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: procSelf.path) {
+            return URL(fileURLWithPath: target)
+        }
+        return URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
+    }
+
+    private static func holdsUIAssets(_ folder: URL) -> Bool {
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent("UI").path)
+    }
 }
