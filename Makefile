@@ -5,16 +5,21 @@
 
 # libcurl4: what Foundation's URLSession (remote images) runs on. libssl-dev: libcrypto's MD5, which names
 # cache files. liblcms2-dev: colour management. libx11-dev: the display's colour profile (a root window
-# property).
-APT_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libsdl2-ttf-dev \
+# property). zlib1g-dev: a gzipped SVG is told from other gzip by its text.
+# The format libraries: libheif (HEIC, AVIF), libjxl, librsvg with GLib and cairo (SVG), gdk-pixbuf (BMP),
+# libtiff, giflib, libraw.
+APT_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev \
                 libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libexif-dev libpixman-1-dev libssl-dev \
-                liblcms2-dev libx11-dev fonts-dejavu-core libcurl4
+                liblcms2-dev libx11-dev zlib1g-dev \
+                libheif-dev libjxl-dev librsvg2-dev libglib2.0-dev libcairo2-dev libgdk-pixbuf-2.0-dev libtiff-dev \
+                libgif-dev libraw-dev \
+                fonts-dejavu-core libcurl4
 SAMPLE_TOOLS := libjpeg-turbo-progs webp
 # Tools some tests use to make fixtures or check our output: cwebp and webpmux (WebP files), gio (GLib's
 # view of a thumbnail's validity), Xvfb (an X server whose root window carries a colour profile),
 # libgs-common (Ghostscript's ICC profiles: a real CMYK and a non-sRGB RGB profile, read as test data),
-# zlib1g-dev (zlib's deflate, for PNG chunks a test writes by hand).
-TEST_PACKAGES := webp libglib2.0-bin xvfb libgs-common zlib1g-dev
+# heif-enc (HEIC and AVIF), cjxl (JPEG XL), tiffcp (TIFF compressions and tiles).
+TEST_PACKAGES := webp libglib2.0-bin xvfb libgs-common libheif-examples libjxl-tools libtiff-tools
 # What the install test checks the installed files with: desktop-file-validate, man and groff.
 INSTALL_TEST_PACKAGES := desktop-file-utils man-db groff-base
 # libcurl.so: the release binary carries the Swift runtime (RELEASE_SWIFT_FLAGS), and Foundation's

@@ -25,7 +25,7 @@ let package = Package(
         // No pkgConfig for SDL2: its cflags carry -D_REENTRANT, which SwiftPM warns about; the shim's
         // <SDL2/...> includes find everything under /usr/include without it.
         .systemLibrary(name: "CSDL2",
-                       providers: [.apt(["libsdl2-dev", "libsdl2-image-dev", "libsdl2-ttf-dev"])]),
+                       providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev", "libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -42,23 +42,43 @@ let package = Package(
         .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
         // The one C function that reads it through SDL's X11 window info: Xlib's names stay in C.
         .target(name: "CTesseraX11", dependencies: ["CSDL2", "CX11"]),
-        // zlib: the tests deflate PNG chunks they write by hand (libpng links its own for the product).
+        // zlib: a gzipped SVG is told from other gzip by its text; the tests deflate PNG chunks they write
+        // by hand (libpng links its own for PNG itself).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The decoders of the formats beyond JPEG, PNG and WebP, one library each (docs/FORMATS.md says why).
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
+        // GLib's object system and cairo, for the C wrapper over librsvg and gdk-pixbuf below.
+        .systemLibrary(name: "CGObject", pkgConfig: "gobject-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        // libraw_r, the thread-safe build. No pkgConfig: its link flags carry -fopenmp, which SwiftPM refuses.
+        .systemLibrary(name: "CRaw", providers: [.apt(["libraw-dev"])]),
         // libjpeg and libpng (the tile cutter's row readers, the one PNG reader and writer): their error
         // handlers must longjmp, which Swift cannot.
         .target(name: "CTesseraJPEG", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("jpeg")]),
+        // libtiff: its tag getter is variadic, which Swift cannot call, and its error handler is set per file.
+        .target(name: "CTesseraTIFF", linkerSettings: [.linkedLibrary("tiff")]),
+        // librsvg (SVG) and gdk-pixbuf (BMP) behind plain C functions, so no GLib type or include path reaches
+        // Swift. Their pkg-config files bring -pthread (through GIO), which SwiftPM refuses; GLib's own
+        // include paths come from CGObject's and CCairo's pkg-config files, and these two fixed folders
+        // are all that is left.
+        .target(name: "CTesseraGLib", dependencies: ["CGObject", "CCairo"],
+                cSettings: [.unsafeFlags(["-I/usr/include/librsvg-2.0", "-I/usr/include/gdk-pixbuf-2.0"])],
+                linkerSettings: [.linkedLibrary("rsvg-2"), .linkedLibrary("gdk_pixbuf-2.0")]),
         // Linux file calls glibc declares only under _GNU_SOURCE (renameat2, pipe2), which Swift cannot see.
         .target(name: "CTesseraFiles"),
 
         // No C, no SDL: geometry, scrolling physics, layout, reuse, caches, scheduling, timing.
         .target(name: "TesseraCore"),
-        // Decoders, scaling, format sniffing. No SDL: SDL_image's decoder is injected from TesseraUI.
+        // Decoders (one per format, over its own library), scaling, format sniffing. No SDL.
         .target(name: "TesseraImaging",
                 dependencies: ["TesseraCore", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG", "CCrypto",
-                               "CTesseraFiles", "CLCMS2",
+                               "CTesseraFiles", "CLCMS2", "CZlib",
+                               "CHeif", "CJXL", "CGIF", "CRaw", "CTesseraTIFF", "CTesseraGLib",
                                .product(name: "Logging", package: "swift-log")]),
         // The only module that imports CSDL2: Swift classes owning SDL's windows, renderers, textures and
-        // fonts, its events as a Swift enum, SDL_image's files. No other C type or pointer leaves it.
+        // fonts, its events as a Swift enum. No other C type or pointer leaves it.
         .target(name: "TesseraSDL",
                 dependencies: ["TesseraCore", "CSDL2", "CTesseraX11", .product(name: "Logging", package: "swift-log")]),
         // Windows, views and the frame loop, drawing through TesseraSDL.
@@ -85,12 +105,12 @@ let package = Package(
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
         // CPNG, CLCMS2 and CZlib: fixtures written with libpng and zlib, and colour references and test
         // profiles made with lcms2, apart from the code under test. TesseraBench: its seeded random
-        // generator, for noise that is the same on every run.
+        // generator, for noise that is the same on every run. CGIF: GIF fixtures written with giflib's own
+        // encoder.
         .testTarget(name: "TesseraImagingTests",
                     dependencies: ["TesseraImaging", "TesseraCore", "TesseraBench", "TesseraTestSupport", "CPNG", "CLCMS2",
-                                   "CZlib"]),
-        // TesseraImaging: PNGs for SDL_image to read, from the product's own writer.
-        .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
+                                   "CZlib", "CGIF"]),
+        .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraTestSupport"]),
         // CX11: a test sets the root window's colour profile on Xvfb as colord would.
         .testTarget(name: "TesseraUITests",
                     dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG",

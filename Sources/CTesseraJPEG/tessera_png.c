@@ -118,9 +118,10 @@ static tessera_png_reader *finish_open(tessera_png_reader *reader, tessera_image
     int grey = (color & PNG_COLOR_MASK_COLOR) == 0;
 
     /* Everything to 8-bit B, G, R, A: palettes and low bit depths expanded, tRNS to alpha, 16-bit
-     * samples keep their high byte (as vips does when it saves 16-bit images as 8-bit). */
+     * samples rounded to the nearest 8-bit level (v * 255 / 65535; keeping the high byte would be up to a
+     * level too bright). */
     png_set_expand(reader->png);
-    png_set_strip_16(reader->png);
+    png_set_scale_16(reader->png);
     if (grey) png_set_gray_to_rgb(reader->png);
     png_set_bgr(reader->png);
     if (!has_alpha) png_set_filler(reader->png, 0xFF, PNG_FILLER_AFTER);

@@ -3,7 +3,6 @@ import Foundation
 import TesseraBench
 import TesseraCore
 import TesseraImaging
-import TesseraSDL
 import TesseraUI
 
 /// `tessera bench ...`: measurements of the pipeline outside the window, run by `TesseraBench`. A group,
@@ -22,8 +21,8 @@ extension Bench {
         static let configuration = CommandConfiguration(
             abstract: "Thumbnails per second over image files, using all cores.",
             discussion: """
-            Each file is loaded the way a cell of SIZE x SIZE pixels loads it: read, decode (JPEG and WebP \
-            shrink while decoding), area-average to fit, turn upright. --cache says what the freedesktop \
+            Each file is loaded the way a cell of SIZE x SIZE pixels loads it: read, decode (shrinking on \
+            load where the format allows), area-average to fit, turn upright. --cache says what the freedesktop \
             thumbnail cache does meanwhile; its caches are new folders in the temporary folder, never ~/.cache.
 
             none: no cache (the default), pure decoding throughput.
@@ -62,11 +61,6 @@ extension Bench {
             } catch {
                 throw fail("\(error)")
             }
-            // SDL_image decodes PNG, GIF, BMP and TIFF; it wants IMG_Init on this thread first.
-            let sdl: SDLSystem
-            do { sdl = try SDLSystem(headless: true) } catch { throw fail("\(error)") }
-            defer { withExtendedLifetime(sdl) {} }
-
             let bench = ThumbsBench(files: files, size: size, workers: workers ?? ProcessInfo.processInfo.activeProcessorCount,
                                     runs: runs, cache: cache, measuresQuality: quality)
             let report: ThumbsReport

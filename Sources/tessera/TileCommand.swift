@@ -9,8 +9,6 @@ import Foundation
 import Synchronization
 import TesseraCore
 import TesseraImaging
-import TesseraSDL
-import TesseraUI
 
 /// `tessera tile`: cuts an image into Deep Zoom tiles (or the Core Animation book's flat tiles), streaming.
 struct Tile: ParsableCommand {
@@ -73,15 +71,6 @@ struct Tile: ParsableCommand {
         options.replaceExisting = force
         options.pixelLimitForWholeDecode = pixelLimitMp * 1_000_000
 
-        // SDL_image decodes the formats that are not streamed; start SDL only when one of those is given.
-        var sdl: SDLSystem?
-        var fallback: [any ImageDecoding] = []
-        if Self.needsWholeImageDecoder(image) {
-            sdl = try? SDLSystem(headless: true)
-            if sdl != nil { fallback = [SDLImageDecoder()] }
-        }
-        defer { withExtendedLifetime(sdl) {} }
-
         let interruption = Interruption()
         let signalSources = interruption.install()
         defer { withExtendedLifetime(signalSources) {} }
@@ -89,7 +78,7 @@ struct Tile: ParsableCommand {
 
         var progress: (@Sendable (TileProgress) -> Void)?
         if let bar { progress = { bar.show($0) } }
-        let cutter = TileCutter(options: options, fallbackDecoders: fallback)
+        let cutter = TileCutter(options: options)
         let result: TileCutResult
         do {
             result = try cutter.cut(imageAt: image, into: out, progress: progress,
@@ -109,15 +98,6 @@ struct Tile: ParsableCommand {
             let g = result.geometry
             print("\(result.descriptorPath ?? result.tilesFolder): \(result.tilesWritten) tiles, "
                   + "\(options.layout == .dzi ? g.levelCount : 1) level(s), \(g.width)x\(g.height)")
-        }
-    }
-
-    /// Whether the file is of a format that only SDL_image reads (so it is worth starting SDL).
-    static func needsWholeImageDecoder(_ path: String) -> Bool {
-        guard let head = ImageFile.head(ofFileAt: path, count: ImageFormat.sniffLength) else { return false }
-        switch ImageFormat.sniff(head) {
-        case .jpeg, .png, .unknown: return false
-        case .gif, .webp, .bmp, .tiff: return true
         }
     }
 }

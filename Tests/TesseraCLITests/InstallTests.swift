@@ -86,7 +86,12 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(validate.status, 0, validate.stdout + validate.stderr)
         XCTAssertEqual(validate.stdout + validate.stderr, "", "no warnings or hints either")
         let text = try String(contentsOf: entry, encoding: .utf8)
-        XCTAssertTrue(text.contains("\nMimeType=image/bmp;image/gif;image/jpeg;"), text)
+        let mimeLine = text.split(separator: "\n").first { $0.hasPrefix("MimeType=") } ?? ""
+        let mimeTypes = Set(mimeLine.dropFirst("MimeType=".count).split(separator: ";").map(String.init))
+        for type in ["image/jpeg", "image/png", "image/gif", "image/webp", "image/bmp", "image/tiff", "image/heic",
+                     "image/avif", "image/jxl", "image/svg+xml", "image/x-adobe-dng"] {
+            XCTAssertTrue(mimeTypes.contains(type), "the desktop entry offers Tessera for \(type): \(mimeLine)")
+        }
 
         for size in [48, 128, 256] {
             let png = try Data(contentsOf: root.appendingPathComponent("share/icons/hicolor/\(size)x\(size)/apps/tessera.png"))

@@ -45,7 +45,7 @@ final class CarouselPixelTests: XCTestCase {
             try? FileManager.default.copyItem(atPath: options.screenshotPath!, toPath: "\(keep)/\(name.prefix { $0 != "(" }).png")
         }
         let data = try Data(contentsOf: URL(fileURLWithPath: options.screenshotPath!))
-        let frame = try SDLImageDecoder().decode(data, format: .png, targetSize: nil)
+        let frame = try PNGDecoder().decode(data, format: .png, targetSize: nil)
         return (frame, report, options)
     }
 

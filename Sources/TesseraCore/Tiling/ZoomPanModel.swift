@@ -7,26 +7,34 @@
 /// per image pixel) is what picks the pyramid level. An image narrower than the viewport is centred.
 ///
 /// Zoom runs from fitting the whole image (or 100 % if that is smaller) to `maxDeviceScale` device pixels
-/// per image pixel: 4, CATiledLayer's levelsOfDetailBias of 2 (2x and 4x past native pixels).
+/// per picture pixel: 4, CATiledLayer's levelsOfDetailBias of 2 (2x and 4x past native pixels).
+///
+/// A vector image's pyramid is drawn `magnification` times its own size, so that its magnified levels are
+/// drawn rather than enlarged: `imageSize` is the pyramid's, and 100 % and the zoom limit are the picture's
+/// own (one pixel of the picture at its own size is `magnification` pyramid pixels).
 public struct ZoomPanModel: Sendable {
     public let imageSize: PixelSize
     public private(set) var viewportSize: Size
     public private(set) var pixelScale: Double
     public private(set) var zoom: Double
-    /// Device pixels per image pixel at most.
+    /// Device pixels per pixel of the picture at its own size at most.
     public let maxDeviceScale: Double
+    /// Pixels of `imageSize` per pixel of the picture at its own size: 1 but for a vector image.
+    public let magnification: Double
     /// The zoom follows the window when it is resized (true after `fit`, false after any zoom).
     public private(set) var isFitted = true
 
     private var horizontal: ScrollModel
     private var vertical: ScrollModel
 
-    public init(imageSize: PixelSize, viewportSize: Size, pixelScale: Double = 1, maxDeviceScale: Double = 4) {
+    public init(imageSize: PixelSize, viewportSize: Size, pixelScale: Double = 1, maxDeviceScale: Double = 4,
+                magnification: Double = 1) {
         precondition(imageSize.width > 0 && imageSize.height > 0, "ZoomPanModel: empty image")
         self.imageSize = imageSize
         self.viewportSize = viewportSize
         self.pixelScale = max(pixelScale, 0.01)
         self.maxDeviceScale = maxDeviceScale
+        self.magnification = max(magnification, 1)
         zoom = 1
         horizontal = ScrollModel(contentLength: 0, viewportLength: viewportSize.width)
         vertical = ScrollModel(contentLength: 0, viewportLength: viewportSize.height)
@@ -36,13 +44,16 @@ public struct ZoomPanModel: Sendable {
 
     // MARK: Derived
 
+    /// Device pixels per pixel of `imageSize`: what picks the pyramid level.
     public var deviceScale: Double { zoom * pixelScale }
-    /// 100 %: one image pixel per device pixel.
-    public var nativeZoom: Double { 1 / pixelScale }
-    public var maxZoom: Double { maxDeviceScale / pixelScale }
+    /// Device pixels per pixel of the picture at its own size: the zoom as the user reads it (1 is 100 %).
+    public var pictureScale: Double { deviceScale * magnification }
+    /// 100 %: one pixel of the picture at its own size per device pixel.
+    public var nativeZoom: Double { 1 / (pixelScale * magnification) }
+    public var maxZoom: Double { maxDeviceScale / (pixelScale * magnification) }
     public var minZoom: Double { min(fitZoom, nativeZoom) }
     /// The zoom that shows the whole image, at most `maxZoom`.
-    public var fitZoom: Double { min(fitZoomUnclamped, maxDeviceScale / pixelScale) }
+    public var fitZoom: Double { min(fitZoomUnclamped, maxZoom) }
 
     private var fitZoomUnclamped: Double {
         guard viewportSize.width > 0, viewportSize.height > 0 else { return nativeZoom }

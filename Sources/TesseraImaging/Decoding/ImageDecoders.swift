@@ -1,8 +1,11 @@
-/// The one list of decoders, in the order they are tried: the ones that shrink while decoding first
-/// (TurboJPEG by DCT scaling, libwebp by its row scaler, libpng rows into the streaming area average),
-/// then whatever decodes the rest (SDL_image, injected by the UI module, which may not be used here).
+/// The one list of decoders, one per format, in the order they are tried: JPEG (TurboJPEG, shrinking by
+/// DCT scaling), WebP (libwebp's row scaler), PNG (libpng rows into the streaming area average), HEIC and
+/// AVIF (libheif, its stored thumbnail), JPEG XL (libjxl, whole), SVG (librsvg, at the target size),
+/// TIFF (libtiff, reduced levels and streamed rows), GIF (giflib), BMP (gdk-pixbuf), camera RAW (libraw,
+/// its embedded preview). `fallback` decoders are asked after them.
 public enum ImageDecoders {
     public static func standard(fallback: [any ImageDecoding] = []) -> [any ImageDecoding] {
-        [TurboJPEGDecoder(), WebPDecoder(), PNGDecoder()] + fallback
+        [TurboJPEGDecoder(), WebPDecoder(), PNGDecoder(), HEIFDecoder(), JXLDecoder(), SVGDecoder(), TIFFDecoder(),
+         GIFDecoder(), BMPDecoder(), RawDecoder()] + fallback
     }
 }

@@ -3,11 +3,13 @@ import TesseraCore
 
 /// Something that turns encoded bytes into native ARGB8888 pixels.
 ///
-/// A protocol because TesseraImaging must not know about SDL: JPEG (TurboJPEG, able to decode at 1/2, 1/4,
-/// 1/8 size), WebP (libwebp) and PNG (libpng) are decoded here, shrinking as they decode, while GIF, BMP and
-/// TIFF go through SDL_image, whose decoder lives in TesseraUI and is handed to `ImageLoader` as one of
-/// these (`ImageDecoders.standard` puts it last). Decoders run on worker threads, hence `Sendable`; a
-/// decoder must not share non-thread-safe state between concurrent calls.
+/// One per format (`ImageDecoders.standard` lists them), each over its format's own library, none over
+/// SDL. Decoders run on worker threads, hence `Sendable`; a decoder must not share non-thread-safe state
+/// between concurrent calls: each call opens its own per-file state (a `HEIFFile`, a `GIFFile`, ...).
+///
+/// The loader checks the pixel limit on the size `ImageHeader` reads before a decoder runs, and each
+/// decoder allocates for the size its library reads from the same header (a GIF frame reaching past its
+/// screen is clipped, never allocated whole), so no decoder allocates for more pixels than were checked.
 public protocol ImageDecoding: Sendable {
     /// Whether this decoder handles `format`. The loader asks decoders in order and uses the first yes.
     func canDecode(_ format: ImageFormat) -> Bool

@@ -27,11 +27,21 @@ public struct ImageHeader: Sendable, Equatable {
     /// Returns nil when the format is unknown or the header is incomplete or malformed, including a header
     /// that claims a zero dimension. A nil result for data that sniffs as an image therefore means
     /// "truncated or broken", which is how the loader reports it.
-    public static func read(_ data: Data) -> ImageHeader? {
+    ///
+    /// - Parameter isWholeFile: false when `data` is a prefix of the file. HEIF, AVIF, SVG and camera RAW
+    ///   sizes are then not read (nil): libheif refuses a file whose items reach past its end, an SVG's
+    ///   size needs the whole document parsed, and a raw file's dimensions may sit anywhere in it, where
+    ///   a prefix would give wrong ones rather than none.
+    public static func read(_ data: Data, isWholeFile: Bool = true) -> ImageHeader? {
         let format = ImageFormat.sniff(data)
+        if !isWholeFile && [.heif, .avif, .svg, .raw].contains(format) { return nil }
         let dims: (Int, Int)?
         switch format {
         case .jpeg: dims = jpegSize(data)
+        case .heif, .avif: dims = data.withUnsafeBytes { HEIFFile.primarySize($0) }
+        case .jxl: dims = data.withUnsafeBytes { JXLDecodeSession.uprightSize($0) }
+        case .svg: dims = data.withUnsafeBytes { SVGDocument.size($0) }
+        case .raw: dims = data.withUnsafeBytes { RawFile.uprightSize($0) }
         case .unknown: return nil
         default:
             dims = data.withUnsafeBytes { raw -> (Int, Int)? in
@@ -42,7 +52,7 @@ public struct ImageHeader: Sendable, Equatable {
                 case .bmp: return bmpSize(r)
                 case .webp: return webpSize(r)
                 case .tiff: return tiffSize(r)
-                case .jpeg, .unknown: return nil
+                case .jpeg, .heif, .avif, .jxl, .svg, .raw, .unknown: return nil
                 }
             }
         }
@@ -138,77 +148,13 @@ public struct ImageHeader: Sendable, Equatable {
         }
     }
 
-    /// TIFF: follow the header's offset to the first IFD and read ImageWidth (256) and ImageLength (257).
-    /// Handles both byte orders and BigTIFF. The IFD may sit anywhere (often at the end of the file), so
-    /// this only works on the whole file.
+    /// TIFF: ImageWidth (256) and ImageLength (257) of the first directory. The directory may sit anywhere
+    /// (often at the end of the file), so this only works on the whole file.
     private static func tiffSize(_ r: ByteReader) -> (Int, Int)? {
-        guard let order = r.ascii(0, 2) else { return nil }
-        let bigEndian = order == "MM"
-        guard bigEndian || order == "II", let magic = r.u16(2, bigEndian: bigEndian) else { return nil }
-        let big = magic == 43
-        let entrySize = big ? 20 : 12
-        let count: Int, first: Int
-        if big {
-            guard let ifd = r.u64(8, bigEndian: bigEndian), ifd < UInt64(Int.max),
-                  let n = r.u64(Int(ifd), bigEndian: bigEndian), n < 65536 else { return nil }
-            count = Int(n); first = Int(ifd) + 8
-        } else {
-            guard let ifd = r.u32(4, bigEndian: bigEndian), let n = r.u16(Int(ifd), bigEndian: bigEndian)
-            else { return nil }
-            count = Int(n); first = Int(ifd) + 2
-        }
-        var width: Int?, height: Int?
-        for i in 0..<count {
-            let e = first + i * entrySize
-            guard let tag = r.u16(e, bigEndian: bigEndian), let type = r.u16(e + 2, bigEndian: bigEndian)
-            else { return nil }
-            guard tag == 256 || tag == 257 else { continue }
-            // The value sits left-justified in the entry's value field (4 bytes, or 8 in BigTIFF).
-            let v = e + (big ? 12 : 8)
-            let value: UInt64?
-            switch type {
-            case 3: value = r.u16(v, bigEndian: bigEndian).map(UInt64.init)   // SHORT
-            case 4: value = r.u32(v, bigEndian: bigEndian).map(UInt64.init)   // LONG
-            case 16 where big: value = r.u64(v, bigEndian: bigEndian)          // LONG8
-            default: value = nil
-            }
-            guard let value, value <= UInt64(Int32.max) else { return nil }
-            if tag == 256 { width = Int(value) } else { height = Int(value) }
-            if let width, let height { return (width, height) }
-        }
-        return nil
-    }
-}
-
-/// Bounds-checked big/little-endian reads from raw bytes: every read past the end is nil, never a trap,
-/// because the bytes come from arbitrary files.
-private struct ByteReader {
-    let raw: UnsafeRawBufferPointer
-    init(_ raw: UnsafeRawBufferPointer) { self.raw = raw }
-
-    func u8(_ i: Int) -> UInt8? { i >= 0 && i < raw.count ? raw[i] : nil }
-
-    /// `n` bytes from `i` as an unsigned integer, little- or big-endian.
-    private func uint(_ i: Int, _ n: Int, bigEndian: Bool) -> UInt64? {
-        guard i >= 0, n <= raw.count, i <= raw.count - n else { return nil }
-        var v: UInt64 = 0
-        for k in 0..<n {
-            let byte = UInt64(raw[bigEndian ? i + k : i + n - 1 - k])
-            v = v << 8 | byte
-        }
-        return v
-    }
-
-    func u16le(_ i: Int) -> UInt16? { uint(i, 2, bigEndian: false).map { UInt16($0) } }
-    func u24le(_ i: Int) -> UInt32? { uint(i, 3, bigEndian: false).map { UInt32($0) } }
-    func u32le(_ i: Int) -> UInt32? { uint(i, 4, bigEndian: false).map { UInt32($0) } }
-    func u32be(_ i: Int) -> UInt32? { uint(i, 4, bigEndian: true).map { UInt32($0) } }
-    func u16(_ i: Int, bigEndian: Bool) -> UInt16? { uint(i, 2, bigEndian: bigEndian).map { UInt16($0) } }
-    func u32(_ i: Int, bigEndian: Bool) -> UInt32? { uint(i, 4, bigEndian: bigEndian).map { UInt32($0) } }
-    func u64(_ i: Int, bigEndian: Bool) -> UInt64? { uint(i, 8, bigEndian: bigEndian) }
-
-    func ascii(_ i: Int, _ n: Int) -> String? {
-        guard i >= 0, n <= raw.count, i <= raw.count - n else { return nil }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: raw[i..<(i + n)]), as: UTF8.self)
+        guard let directory = TIFFDirectory(r.raw),
+              let width = directory.integer(TIFFDirectory.Tag.imageWidth),
+              let height = directory.integer(TIFFDirectory.Tag.imageLength),
+              width <= UInt64(Int32.max), height <= UInt64(Int32.max) else { return nil }
+        return (Int(width), Int(height))
     }
 }

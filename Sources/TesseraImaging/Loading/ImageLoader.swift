@@ -105,7 +105,7 @@ public struct ImageLoader: Sendable {
         var done = try read(from: 0, to: probeEnd)
         if done < size && done >= ImageFormat.sniffLength {
             let probe = Data(bytesNoCopy: buffer, count: done, deallocator: .none)
-            if let probed = ImageHeader.read(probe) {
+            if let probed = ImageHeader.read(probe, isWholeFile: false) {
                 try checkPixelLimit(probed)
                 header = probed
             }
@@ -130,13 +130,13 @@ public struct ImageLoader: Sendable {
         guard !data.isEmpty else { throw .empty }
         let format = ImageFormat.sniff(data)
         guard format != .unknown else { throw .notAnImage }
+        guard let decoder = decoders.first(where: { $0.canDecode(format) }) else {
+            throw .unsupportedFormat(format.displayName)
+        }
         // The bytes said "image" but the header can't be read: the file was cut short (or is garbage
         // after a valid signature, which the user can't tell apart from that either).
         guard let header = known ?? ImageHeader.read(data) else { throw .truncated }
         try checkPixelLimit(header)
-        guard let decoder = decoders.first(where: { $0.canDecode(format) }) else {
-            throw .unsupportedFormat(format.displayName)
-        }
 
         // The pixel limit above is on width x height, which turning does not change.
         let orientation = applyOrientation ? ExifReader.orientation(in: data, format: format) : .up

@@ -11,15 +11,20 @@ import Foundation
 /// - JPEG: the first APP1 segment starting with "Exif\0\0", before the scan data.
 /// - PNG: an `eXIf` chunk before the first `IDAT` (where browsers honour it too).
 /// - WebP: an `EXIF` chunk of an extended (VP8X) file.
-/// - TIFF is not read: libtiff (under SDL_image, which asks it for top-left rows) applies orientations
-///   2 to 4 itself, so a correction here would turn them twice. For 5 to 8 it applies only the mirroring
-///   part and not the 90° turn; fixing those needs the decoder to say what it applied. GIF and BMP carry
-///   no EXIF.
+/// - TIFF: the file is itself the structure EXIF borrows, and its first directory's Orientation tag is
+///   read directly (`TIFFDirectory`); `TIFFDecoder` hands over the rows as stored.
+/// - Not read: HEIF, AVIF and JPEG XL, whose decoders turn the pixels upright themselves (the container's
+///   rotation boxes, the codestream's orientation), and camera RAW, whose decoder does too (libraw's
+///   flip). GIF, BMP and SVG carry no orientation.
 public enum ExifReader {
     /// The orientation recorded in `data` (a whole file, or at least its metadata), or `.up` when there is
     /// none, it is not 1...8, or the EXIF block is malformed: a broken tag must never stop a picture.
     public static func orientation(in data: Data, format: ImageFormat) -> ImageOrientation {
         data.withUnsafeBytes { raw -> ImageOrientation in
+            if format == .tiff {
+                guard let value = TIFFDirectory(raw)?.integer(TIFFDirectory.Tag.orientation) else { return .up }
+                return ImageOrientation(exifValue: Int(value)) ?? .up
+            }
             guard let block = exifBlock(in: raw, format: format) else { return .up }
             return orientation(inExifBlock: block)
         }
@@ -47,7 +52,7 @@ public enum ExifReader {
         case .jpeg: return jpegExif(raw)
         case .png: return ImageChunks.png("eXIf", in: raw)
         case .webp: return ImageChunks.webp("EXIF", in: raw)
-        case .tiff, .gif, .bmp, .unknown: return nil
+        case .tiff, .gif, .bmp, .heif, .avif, .jxl, .svg, .raw, .unknown: return nil
         }
     }
 

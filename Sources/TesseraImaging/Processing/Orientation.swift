@@ -76,6 +76,27 @@ public enum ImageOrientation: Int, Sendable, CaseIterable, CustomStringConvertib
         return turned
     }
 
+    /// The part of the stored image that `region` of the oriented image comes from, for a stored image of
+    /// `storedSize`: what to decode (or draw) so that `apply(to:)` gives exactly `region`.
+    public func storedRegion(of region: PixelRegion, storedSize: PixelSize) -> PixelRegion {
+        let (w, h) = (storedSize.width, storedSize.height)
+        // Where the oriented pixel (x, y) is stored: `apply(to:)`'s origin and steps, as coordinates.
+        func stored(_ x: Int, _ y: Int) -> (x: Int, y: Int) {
+            switch self {
+            case .up: (x, y)
+            case .mirrored: (w - 1 - x, y)
+            case .rotated180: (w - 1 - x, h - 1 - y)
+            case .mirroredVertically: (x, h - 1 - y)
+            case .transposed: (y, x)
+            case .rotated90: (y, h - 1 - x)
+            case .transversed: (w - 1 - y, h - 1 - x)
+            case .rotated270: (w - 1 - y, x)
+            }
+        }
+        let a = stored(region.x, region.y), b = stored(region.maxX - 1, region.maxY - 1)
+        return PixelRegion(x: min(a.x, b.x), y: min(a.y, b.y), width: abs(a.x - b.x) + 1, height: abs(a.y - b.y) + 1)
+    }
+
     /// Writes every output pixel from its source pixel, in square blocks so that the reads of a 90° turn,
     /// which walk down source columns, stay within a few cache lines per block instead of touching a new
     /// line (and page) for every pixel of a row.

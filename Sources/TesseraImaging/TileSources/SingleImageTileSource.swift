@@ -55,14 +55,18 @@ public struct ImageProbe: Sendable, Equatable {
 
     /// How much of the file is read for the header and the EXIF orientation.
     static let headLength = 256 << 10
+    /// The largest file read whole when its first `headLength` bytes do not hold its size (an SVG, a
+    /// camera raw file): the loader's own byte limit.
+    static let wholeFileLimit = 512 << 20
 
-    /// Reads the header (and EXIF orientation) from the first 256 KB. Errors carry the loader's reasons.
+    /// Reads the header (and EXIF orientation) from the first 256 KB, or from the whole file for formats
+    /// whose size a prefix does not give. Errors carry the loader's reasons.
     public static func probe(_ path: String) throws(TileSourceError) -> ImageProbe {
         func failure(_ reason: ImageLoadError.Reason) -> TileSourceError {
             TileSourceError(path: path, reason: .unreadableImage(reason.shortText))
         }
         let file: ImageFile
-        let prefix: Data
+        var prefix: Data
         do {
             file = try ImageFile(path: path)
             prefix = try file.head(headLength)
@@ -72,7 +76,12 @@ public struct ImageProbe: Sendable, Equatable {
         guard !prefix.isEmpty else { throw failure(.empty) }
         let format = ImageFormat.sniff(prefix)
         guard format != .unknown else { throw failure(.notAnImage) }
-        guard let header = ImageHeader.read(prefix) else { throw failure(.truncated) }
+        var header = ImageHeader.read(prefix, isWholeFile: prefix.count >= file.size)
+        if header == nil && prefix.count < file.size && file.size <= wholeFileLimit {
+            do { prefix = try file.readAll() } catch { throw failure(ImageLoadError.Reason(error)) }
+            header = ImageHeader.read(prefix)
+        }
+        guard let header else { throw failure(.truncated) }
         return ImageProbe(format: format, storedSize: header.size,
                           orientation: ExifReader.orientation(in: prefix, format: format),
                           fileSize: file.size, modified: file.modificationDate)

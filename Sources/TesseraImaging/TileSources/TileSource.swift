@@ -13,6 +13,13 @@ public protocol TileSource: Sendable {
     var name: String { get }
     /// The pixels of `tile`, exactly `geometry.region(of: tile)` in size (overlap included).
     func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer
+    /// How many pixels of `geometry` one pixel of the picture at its own size spans: 1, but for a vector
+    /// image whose pyramid is drawn larger than it, so that zooming past 100 % draws rather than enlarges.
+    var magnification: Int { get }
+}
+
+extension TileSource {
+    public var magnification: Int { 1 }
 }
 
 /// Why a pyramid or one of its tiles cannot be read, with the path it happened to.

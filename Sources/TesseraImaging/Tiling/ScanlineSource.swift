@@ -82,8 +82,10 @@ final class DecodedImageSource: ScanlineSource {
     static func load(_ path: String, format: ImageFormat, decoders: [any ImageDecoding],
                      pixelLimit: Int) throws(TileCutError.Reason) -> DecodedImageSource {
         guard decoders.contains(where: { $0.canDecode(format) }) else { throw .unsupportedFormat(format.displayName) }
-        // Rows are converted by the cutter, as JPEG's and PNG's are.
-        let loader = ImageLoader(decoders: decoders, pixelLimit: pixelLimit, byteLimit: Int.max, colour: nil)
+        // Stored orientation, as for JPEG and PNG (and as vips cuts); rows are converted by the cutter, as
+        // JPEG's and PNG's are.
+        let loader = ImageLoader(decoders: decoders, pixelLimit: pixelLimit, byteLimit: Int.max,
+                                 applyOrientation: false, colour: nil)
         do {
             return DecodedImageSource(try loader.load(path: path, fitting: nil))
         } catch {

@@ -82,11 +82,10 @@ struct TileCutStatistics: Sendable {
 /// is cut in sRGB (vips keeps its pixels and drops the profile, so readers show them wrong).
 public struct TileCutter: Sendable {
     public let options: TileCutterOptions
-    /// Decoders for formats other than JPEG and PNG, used whole below `pixelLimitForWholeDecode`
-    /// (the command line passes SDL_image's).
+    /// Decoders for formats other than JPEG and PNG, used whole below `pixelLimitForWholeDecode`.
     public let fallbackDecoders: [any ImageDecoding]
 
-    public init(options: TileCutterOptions, fallbackDecoders: [any ImageDecoding] = []) {
+    public init(options: TileCutterOptions, fallbackDecoders: [any ImageDecoding] = ImageDecoders.standard()) {
         self.options = options
         self.fallbackDecoders = fallbackDecoders
     }

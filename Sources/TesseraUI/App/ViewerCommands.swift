@@ -263,7 +263,7 @@ final class ViewerCommands {
         if item.sessionOrientation != 1 { content.tags.append("turned, not saved") }
         if model.sortOrder != .name { content.tags.append("by \(model.sortOrder.label)") }
         if slideshow.isRunning { content.tags.append("slideshow \(Int(slideshow.delay.seconds.rounded())) s") }
-        if modes.mode == .detail, let scale = modes.detail?.deviceScale {
+        if modes.mode == .detail, let scale = modes.detail?.pictureScale {
             content.tags.append("\(Int((scale * 100).rounded())) %")
         }
         if overlayLevel == .information { content.information = informationLines(for: item, from: information) }

@@ -18,9 +18,10 @@ enum TiledOpenEvent: Sendable {
 }
 
 /// Works out what a path is and opens it on a thread of its own, never on the main thread: a `.dzi`,
-/// a Deep Zoom tile folder, a flat folder of `NAME_CC_RR` tiles, or a plain image, which is shown directly
-/// when it fits one texture and the pixel limit, or else cut into a pyramid in the pyramid cache (reused
-/// next time) while a shrink-on-load overview stands in for it.
+/// a Deep Zoom tile folder, a flat folder of `NAME_CC_RR` tiles, an SVG, drawn tile by tile at every level
+/// (`SVGTileSource`), or a plain image, which is shown directly when it fits one texture and the pixel
+/// limit, or else cut into a pyramid in the pyramid cache (reused next time) while a shrink-on-load
+/// overview stands in for it.
 final class TiledImageOpener: Sendable {
     let events = Inbox<TiledOpenEvent>()
     private let cancelled = Atomic<Bool>(false)
@@ -39,6 +40,8 @@ final class TiledImageOpener: Sendable {
         var overviewSide = 4096
         /// A turn after the file's own orientation, for a plain image shown directly (see `TiledViewOptions`).
         var turn = ImageOrientation.up
+        /// How far past its own size a vector image is drawn at most: the view's zoom limit.
+        var maxMagnification = 4.0
     }
 
     /// Starts opening at once on a new thread; `onEvent` runs on that thread after each event is queued.
@@ -134,6 +137,12 @@ final class TiledImageOpener: Sendable {
                            emit: (TiledOpenEvent) -> Void) throws(TileSourceError) {
         let path = configuration.path
         let probe = try ImageProbe.probe(path)
+        if probe.format == .svg {
+            opened(try SVGTileSource(path: path, pixelLimit: configuration.pixelLimit,
+                                     maxMagnification: configuration.maxMagnification, colour: configuration.colour,
+                                     turn: configuration.turn))
+            return
+        }
         let limit = configuration.maxTextureSize
         let fitsTexture = (limit.width == 0 || probe.size.width <= limit.width)
             && (limit.height == 0 || probe.size.height <= limit.height)

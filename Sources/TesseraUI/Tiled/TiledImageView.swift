@@ -76,7 +76,8 @@ public final class TiledImageView {
         opener = TiledImageOpener(.init(path: path, decoders: ImageDecoders.viewer, colour: options.colour,
                                         pixelLimit: options.pixelLimit,
                                         maxTextureSize: renderer.maxTextureSize, pyramidCache: options.pyramidCache,
-                                        policy: options.policy, turn: options.turn),
+                                        policy: options.policy, turn: options.turn,
+                                        maxMagnification: options.maxDeviceScale),
                                   onEvent: { waker?.wake() })
     }
 
@@ -87,7 +88,7 @@ public final class TiledImageView {
     /// "name 25%" for the title bar.
     public var title: String {
         guard let camera else { return name }
-        return "\(name) \(Int((camera.deviceScale * 100).rounded()))%"
+        return "\(name) \(Int((camera.pictureScale * 100).rounded()))%"
     }
 
     /// Nothing moves, loads, fades or is being opened: the host may sleep.
@@ -111,7 +112,10 @@ public final class TiledImageView {
     /// The pyramid shown, once open.
     public var geometry: DeepZoomGeometry? { tiles?.geometry }
     public var zoom: Double? { camera?.zoom }
+    /// Device pixels per pixel of the pyramid (see `ZoomPanModel.deviceScale`).
     public var deviceScale: Double? { camera?.deviceScale }
+    /// The zoom as the user reads it: device pixels per pixel of the picture at its own size (1 is 100 %).
+    public var pictureScale: Double? { camera?.pictureScale }
     /// Where image pixel (0, 0)'s corner is on screen, in output pixels (for tests).
     var imageOriginInPixels: (x: Double, y: Double)? {
         camera.map { ($0.imageFrame.x * pixelScale, $0.imageFrame.y * pixelScale) }
@@ -187,7 +191,7 @@ public final class TiledImageView {
             let size = PixelSize(width: geometry.width, height: geometry.height)
             if camera?.imageSize != size {
                 camera = ZoomPanModel(imageSize: size, viewportSize: viewportPoints, pixelScale: pixelScale,
-                                      maxDeviceScale: options.maxDeviceScale)
+                                      maxDeviceScale: options.maxDeviceScale, magnification: Double(source.magnification))
             }
             if let backdrop, !backdrop.fits(size) { self.backdrop = nil }
             let tiles = PyramidTileCache(source: source, renderer: renderer, options: options, waker: waker,

@@ -25,7 +25,8 @@ public struct TiledViewOptions: Sendable {
     public var colour: ColourConversion? = .sRGB
     /// Where pyramids cut from large plain images are kept.
     public var pyramidCache = TilePyramidCache(root: TilePyramidCache.defaultRoot())
-    /// Zoom limit in device pixels per image pixel (levelsOfDetailBias 2).
+    /// Zoom limit in device pixels per pixel of the picture at its own size (levelsOfDetailBias 2); an SVG
+    /// is drawn up to this far past its own size, so it is sharp up to the limit.
     public var maxDeviceScale = 4.0
     /// Around the viewport, this fraction of a screen (at least one tile) is loaded after the visible
     /// tiles, so a drag or fling starting from rest finds its first screens held.

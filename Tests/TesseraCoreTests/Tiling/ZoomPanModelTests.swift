@@ -24,6 +24,22 @@ final class ZoomPanModelTests: XCTestCase {
         XCTAssertFalse(model.isFitted)
     }
 
+    /// A vector picture of 100 x 50 whose pyramid is drawn 4 times as large: 100 % and the zoom limit are
+    /// the picture's own, and at the limit the pyramid's largest level shows one to one.
+    func testAMagnifiedPyramidZoomsByThePicturesOwnPixels() {
+        var model = ZoomPanModel(imageSize: PixelSize(width: 400, height: 200), viewportSize: viewport, magnification: 4)
+        XCTAssertEqual(model.fitZoom, 1, accuracy: 1e-12, "fit stops at 4x the picture")
+        XCTAssertEqual(model.pictureScale, 4, accuracy: 1e-12)
+        XCTAssertEqual(model.deviceScale, 1, accuracy: 1e-12)
+        model.zoomToNative(about: Point(x: 400, y: 300), time: .zero)
+        XCTAssertEqual(model.pictureScale, 1, accuracy: 1e-12, "100 %: one picture pixel per device pixel")
+        XCTAssertEqual(model.imageFrame.width, 100, accuracy: 1e-9)
+        XCTAssertEqual(model.minZoom, 0.25, accuracy: 1e-12, "it can be seen at 100 %")
+        model.zoom(to: 100, about: Point(x: 400, y: 300), time: .zero)
+        XCTAssertEqual(model.pictureScale, 4, accuracy: 1e-12)
+        XCTAssertEqual(model.level(in: DeepZoomGeometry(width: 400, height: 200)), DeepZoomGeometry(width: 400, height: 200).maxLevel)
+    }
+
     func testZoomRangeIsFitToFourTimesNative() {
         var model = ZoomPanModel(imageSize: image, viewportSize: viewport, pixelScale: 2)
         model.zoom(to: 100, about: Point(x: 400, y: 300), time: .zero)

@@ -26,7 +26,12 @@ final class FolderListerTests: XCTestCase {
 
     func testImageNamesAreDecidedInOnePlace() {
         for name in ["a.jpg", "a.JPG", "x.tar.png", "photo.jfif", "scan.tif"] { XCTAssertTrue(FolderLister.isImageName(name), name) }
-        for name in [".a.jpg", "jpg", "a.", "a.jpg.txt", "a.svg", ".jpg"] { XCTAssertFalse(FolderLister.isImageName(name), name) }
+        for name in [".a.jpg", "jpg", "a.", "a.jpg.txt", "a.psd", ".jpg", "a.svg.txt"] { XCTAssertFalse(FolderLister.isImageName(name), name) }
+        // What phones, browsers, drawing programs and cameras write, in any case.
+        for name in ["IMG_0001.HEIC", "a.heif", "a.avif", "a.jxl", "logo.svg", "logo.SVGZ", "a.tiff", "a.dng", "a.CR2",
+                     "a.cr3", "a.NEF", "a.arw", "a.raf", "a.orf", "a.Rw2"] {
+            XCTAssertTrue(FolderLister.isImageName(name), name)
+        }
     }
 
     /// The browser and the watcher name a folder's files alike, however the folder was typed.

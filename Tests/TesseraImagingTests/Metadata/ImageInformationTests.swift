@@ -166,6 +166,40 @@ final class ImageInformationTests: XCTestCase {
         XCTAssertNil(try TurboJPEGDecoder().decode(broken, format: .jpeg, targetSize: nil).colourProfile)
     }
 
+    /// TIFF's tag 34675, a HEIC's `prof` box (heif-enc copies a PNG's iCCP into one) and a JPEG XL's
+    /// profile, each read by its decoder's own library, are named; an untagged file of each has none.
+    func testTheProfilesOfTIFFHEICAndJPEGXL() throws {
+        let pixels = TestPixels.gradient(width: 32, height: 24)
+        let samples = stride(from: 0, to: pixels.bytes.count, by: 4).flatMap {
+            [UInt16(pixels.bytes[$0 + 2]), UInt16(pixels.bytes[$0 + 1]), UInt16(pixels.bytes[$0])]
+        }
+        var page = TestTIFF.Page(width: 32, height: 24, samples: samples, samplesPerPixel: 3, photometric: 2)
+        XCTAssertFalse(try ImageInformation.read(path: try folder.write(TestTIFF.file([page]), to: "plain.tif")).hasColourProfile)
+        page.icc = try iccProfile(description: "Tessera TIFF Profile")
+        let tiff = try ImageInformation.read(path: try folder.write(TestTIFF.file([page]), to: "tagged.tif"))
+        XCTAssertEqual(tiff.colourProfile, "Tessera TIFF Profile")
+
+        let heicSource = ColourFixtures.png(pixels, iccProfile: try iccProfile(description: "Tessera HEIC Profile"), in: folder,
+                                            name: "heic-source.png")
+        let heic = folder.path("tagged.heic")
+        try FormatFixtureTools.run("heif-enc", ["-q", "90", heicSource, "-o", heic], package: "libheif-examples")
+        XCTAssertEqual(try ImageInformation.read(path: heic).colourProfile, "Tessera HEIC Profile")
+
+        // libjxl keeps a lossless image's profile; an sRGB one it hands over as none, as the decoder does.
+        let jxlSource = ColourFixtures.png(pixels, iccProfile: ColourFixtures.displayP3, in: folder, name: "jxl-source.png")
+        let jxl = folder.path("tagged.jxl")
+        try FormatFixtureTools.run("cjxl", [jxlSource, jxl, "-d", "0"], package: "libjxl-tools")
+        let decoded = try XCTUnwrap(try JXLDecoder().decode(Data(contentsOf: URL(fileURLWithPath: jxl)), format: .jxl,
+                                                            targetSize: nil).colourProfile)
+        let named = try ImageInformation.read(path: jxl)
+        XCTAssertTrue(named.hasColourProfile)
+        XCTAssertEqual(named.colourProfile, ICCProfile(decoded).profileDescription, "the profile the decoder hands over")
+        let plainJXL = folder.path("plain.jxl")
+        try FormatFixtureTools.run("cjxl", [try folder.write(TilingFixtures.png(pixels), to: "plain.png"), plainJXL, "-d", "0"],
+                                   package: "libjxl-tools")
+        XCTAssertFalse(try ImageInformation.read(path: plainJXL).hasColourProfile)
+    }
+
     // MARK: - Bad input
 
     func testBadFiles() throws {

@@ -79,6 +79,48 @@ enum TestHeaders {
         return Data(d)
     }
 
+    /// An ISO base media file's `ftyp` box with these brands, then an empty `meta` box.
+    static func isoBaseMedia(major: String, compatible: [String]) -> Data {
+        let brands = compatible.flatMap { Array($0.utf8) }
+        var d = be32(UInt32(16 + brands.count)) + Array("ftyp".utf8) + Array(major.utf8) + be32(0) + brands
+        d += be32(8) + Array("meta".utf8)
+        return Data(d)
+    }
+
+    /// A TIFF entry: tag, type (2 ASCII, 3 SHORT, 4 LONG) and its value's bytes, little-endian.
+    struct TIFFEntry {
+        var tag: UInt16, type: UInt16, count: UInt32, value: [UInt8]
+
+        static func short(_ tag: UInt16, _ v: UInt16) -> TIFFEntry { TIFFEntry(tag: tag, type: 3, count: 1, value: le16(v)) }
+        static func long(_ tag: UInt16, _ v: UInt32) -> TIFFEntry { TIFFEntry(tag: tag, type: 4, count: 1, value: le32(v)) }
+        static func ascii(_ tag: UInt16, _ text: String) -> TIFFEntry {
+            let bytes = Array(text.utf8) + [0]
+            return TIFFEntry(tag: tag, type: 2, count: UInt32(bytes.count), value: bytes)
+        }
+        static func bytes(_ tag: UInt16, _ v: [UInt8]) -> TIFFEntry { TIFFEntry(tag: tag, type: 1, count: UInt32(v.count), value: v) }
+    }
+
+    /// A little-endian classic TIFF header and one directory holding `entries` (sorted by tag), values
+    /// longer than 4 bytes after the directory; `magic` 42 is TIFF, others are cameras' variants.
+    static func tiff(entries: [TIFFEntry], magic: UInt16 = 42, afterHeader: [UInt8] = []) -> Data {
+        let sorted = entries.sorted { $0.tag < $1.tag }
+        let ifdOffset = 8 + afterHeader.count
+        var extra: [UInt8] = []
+        let extraStart = ifdOffset + 2 + sorted.count * 12 + 4
+        var d: [UInt8] = [0x49, 0x49] + le16(magic) + le32(UInt32(ifdOffset)) + afterHeader + le16(UInt16(sorted.count))
+        for e in sorted {
+            d += le16(e.tag) + le16(e.type) + le32(e.count)
+            if e.value.count <= 4 {
+                d += e.value + [UInt8](repeating: 0, count: 4 - e.value.count)
+            } else {
+                d += le32(UInt32(extraStart + extra.count))
+                extra += e.value
+                if extra.count % 2 == 1 { extra += [0] }
+            }
+        }
+        return Data(d + le32(0) + extra)
+    }
+
     static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
     static func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
     static func le24(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF)] }

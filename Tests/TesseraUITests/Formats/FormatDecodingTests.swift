@@ -1,26 +1,22 @@
 import Foundation
 import TesseraCore
 import TesseraImaging
-import TesseraSDL
 import TesseraUI
 import XCTest
 
 /// Every format and variant the viewer promises, decoded through the viewer's own decoder chain
-/// (TurboJPEG, libwebp, SDL_image), checked pixel by pixel against what was encoded.
+/// (`ImageDecoders.viewer`), checked pixel by pixel against what was encoded.
 final class FormatDecodingTests: XCTestCase {
-    private var sdl: SDLSystem?
     private var folder: URL!
-    private let loader = ImageLoader(decoders: [TurboJPEGDecoder(), WebPDecoder(), SDLImageDecoder()])
+    private let loader = ImageLoader(decoders: ImageDecoders.viewer)
 
     override func setUpWithError() throws {
-        sdl = try SDLSystem(headless: true)  // IMG_Init before SDL_image decodes anything
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-formats-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
     override func tearDownWithError() throws {
         try? FileManager.default.removeItem(at: folder)
-        sdl = nil
     }
 
     private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
@@ -128,14 +124,17 @@ final class FormatDecodingTests: XCTestCase {
         }
     }
 
-    /// TIFF orientation is left to libtiff (SDL_image asks it for top-left rows): it applies the flips
-    /// (2 to 4) itself, and ExifReader does not read TIFF, so nothing is turned twice.
-    func testTIFFOrientationIsLibtiffs() throws {
+    /// The TIFF Orientation tag, all eight values: flips keep the size, turns swap it; nothing is turned
+    /// twice (the decoder hands over the rows as stored, the loader turns them).
+    func testTIFFOrientations() throws {
         let c = upright
-        let cases: [(UInt16, [RGBA])] = [(1, c), (2, [c[1], c[0], c[3], c[2]]), (3, [c[3], c[2], c[1], c[0]]), (4, [c[2], c[3], c[0], c[1]])]
+        let cases: [(UInt16, [RGBA])] = [
+            (1, c), (2, [c[1], c[0], c[3], c[2]]), (3, [c[3], c[2], c[1], c[0]]), (4, [c[2], c[3], c[0], c[1]]),
+            (5, [c[0], c[2], c[1], c[3]]), (6, [c[2], c[0], c[3], c[1]]), (7, [c[3], c[1], c[2], c[0]]), (8, [c[1], c[3], c[0], c[2]]),
+        ]
         for (value, expected) in cases {
             let image = try loader.load(path: try write(FormatFixtures.tiff(orientation: value), "o\(value).tif"), fitting: nil)
-            XCTAssertEqual(image.size, PixelSize(width: 64, height: 48))
+            XCTAssertEqual(image.size, value >= 5 ? PixelSize(width: 48, height: 64) : PixelSize(width: 64, height: 48))
             assertQuadrants(image, expected, tolerance: 0, "TIFF orientation \(value)")
         }
     }

@@ -18,7 +18,7 @@ final class TransparencyTests: XCTestCase {
         options.headless = true
         options.screenshotPath = folder.appendingPathComponent("frame.png").path
         _ = try Viewer(options: options).run()
-        let frame = try SDLImageDecoder().decode(try Data(contentsOf: URL(fileURLWithPath: options.screenshotPath!)),
+        let frame = try PNGDecoder().decode(try Data(contentsOf: URL(fileURLWithPath: options.screenshotPath!)),
                                                  format: .png, targetSize: nil)
 
         // Each quadrant colour at alpha 128 over the backdrop (52, 52, 58), and over black for contrast.

@@ -90,6 +90,36 @@ final class TiledImageViewTests: XCTestCase {
         XCTAssertEqual(result.count, 0, "400 %: \(result.worst)")
     }
 
+    /// An SVG zoomed to 400 % is drawn at that size, tile by tile: an edge half way across one of its own
+    /// pixels goes from black to white within one device pixel, where its picture at its own size
+    /// magnified would show a grey pixel four device pixels wide (or a blurred ramp).
+    func testAnSVGZoomedTo400PercentHasCrispEdges() throws {
+        let path = folder.appendingPathComponent("edge.svg").path
+        try Data("""
+            <svg xmlns="http://www.w3.org/2000/svg" width="120" height="90"><rect width="120" height="90" fill="white"/>            <rect width="50.5" height="90" fill="black"/></svg>
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let harness = try TiledViewHarness(path: path, width: 320, height: 240)
+        let view = harness.view
+        try harness.runUntilSharp()
+        XCTAssertEqual(view.geometry, DeepZoomGeometry(width: 480, height: 360), "drawn up to 4x its own size")
+
+        // The edge is at 50.5 x 8/3 = 134.7 when fitted; zoom about it to the limit.
+        harness.send(.mouseMotion(x: 135, y: 120, isLeftDown: false))
+        harness.send(.wheel(dx: 0, dy: 20, x: 135, y: 120))
+        let frame = try harness.runUntilSharp()
+        XCTAssertEqual(view.pictureScale ?? 0, 4, accuracy: 1e-9, "400 %")
+        XCTAssertEqual(view.deviceScale ?? 0, 1, accuracy: 1e-9, "the largest level, one to one")
+        XCTAssertEqual(view.title, "edge.svg 400%")
+        let origin = try XCTUnwrap(view.imageOriginInPixels)
+        let edge = Int((origin.x + 50.5 * 4).rounded(.down))
+        XCTAssertTrue((40..<280).contains(edge), "the edge is on screen at \(edge)")
+        let row = 120
+        XCTAssertLessThan(Int(frame.pixel(x: edge - 1, y: row).r), 10, "black left of the edge")
+        XCTAssertGreaterThan(Int(frame.pixel(x: edge + 1, y: row).r), 245, "white right of it")
+        let grey = ((edge - 8)...(edge + 8)).filter { (11...244).contains(Int(frame.pixel(x: $0, y: row).r)) }
+        XCTAssertLessThanOrEqual(grey.count, 1, "one pixel wide, not a ramp: \(grey)")
+    }
+
     func testPlainImageIsShownDirectly() throws {
         let image = TiledFixtures.gradient(width: 300, height: 200)
         let path = folder.appendingPathComponent("plain.png").path

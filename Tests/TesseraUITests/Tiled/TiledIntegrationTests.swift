@@ -99,7 +99,7 @@ final class TiledIntegrationTests: XCTestCase {
             options.report = ReportOptions()
             let report = try XCTUnwrap(try Viewer(options: options).run())
             let data = try Data(contentsOf: URL(fileURLWithPath: options.screenshotPath!))
-            return (try SDLImageDecoder().decode(data, format: .png, targetSize: nil), report)
+            return (try PNGDecoder().decode(data, format: .png, targetSize: nil), report)
         }
         // In the strip, the window's corner is background.
         let (strip, _) = try run("wait-idle\n")

@@ -131,8 +131,8 @@ final class MarkSortInfoTests: XCTestCase {
         if let keep = ProcessInfo.processInfo.environment["TESSERA_TEST_KEEP_FRAMES"] {
             try? FileManager.default.copyItem(atPath: files.path("frame.png"), toPath: "\(keep)/information-overlay.png")
         }
-        let frame = try SDLImageDecoder().decode(Data(contentsOf: URL(fileURLWithPath: files.path("frame.png"))),
-                                                 format: .png, targetSize: nil)
+        let frame = try PNGDecoder().decode(Data(contentsOf: URL(fileURLWithPath: files.path("frame.png"))),
+                                            format: .png, targetSize: nil)
         // The panel darkens the window's background at the top left; its six lines of text are light.
         let darkened = RGBA(r: 8, g: 8, b: 9)
         XCTAssertGreaterThan(frame.share(of: darkened, in: PixelRect(x: 14, y: 14, width: 120, height: 100), tolerance: 4), 0.5)

@@ -1,0 +1,4 @@
+#ifndef TESSERA_CHEIF_SHIM_H
+#define TESSERA_CHEIF_SHIM_H
+#include <libheif/heif.h>
+#endif

@@ -1,0 +1,126 @@
+import CGIF
+import Foundation
+import TesseraCore
+
+/// A GIF read record by record with giflib, from memory: the per-file state a GIF decoder holds. Frames
+/// are read in order (`nextFrame`), so an animation's later frames can follow the first from the same
+/// file; only one line of a frame is held at a time. Not shared between threads.
+final class GIFFile {
+    /// The bytes read so far; giflib's read callback advances it.
+    private final class Cursor {
+        let bytes: UnsafeRawBufferPointer
+        var offset = 0
+        init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    }
+
+    private let gif: UnsafeMutablePointer<GifFileType>
+    private let cursor: Cursor
+    /// The logical screen frames are drawn on (the first frame's size when the screen says 0 x 0).
+    let canvasSize: PixelSize
+
+    /// One frame drawn alone on the canvas: B, G, R, A, transparent outside the frame and where its
+    /// transparent colour is.
+    struct Frame {
+        var pixels: PixelBuffer
+    }
+
+    /// `bytes` must outlive the file.
+    init(_ bytes: UnsafeRawBufferPointer) throws(ImageLoadError.Reason) {
+        let cursor = Cursor(bytes)
+        self.cursor = cursor
+        var error: Int32 = 0
+        let opened = DGifOpen(Unmanaged.passUnretained(cursor).toOpaque(), { gif, buffer, count in
+            guard let gif, let buffer, count > 0 else { return 0 }
+            let cursor = Unmanaged<Cursor>.fromOpaque(gif.pointee.UserData).takeUnretainedValue()
+            let n = min(Int(count), cursor.bytes.count - cursor.offset)
+            guard n > 0 else { return 0 }
+            UnsafeMutableRawPointer(buffer).copyMemory(from: cursor.bytes.baseAddress! + cursor.offset, byteCount: n)
+            cursor.offset += n
+            return Int32(n)
+        }, &error)
+        guard let opened else { throw Self.reason(error) }
+        gif = opened
+        canvasSize = PixelSize(width: Int(opened.pointee.SWidth), height: Int(opened.pointee.SHeight))
+    }
+
+    deinit {
+        var error: Int32 = 0
+        DGifCloseFile(gif, &error)
+    }
+
+    /// The next frame drawn alone on a transparent canvas (how frames combine is an animation's concern),
+    /// or nil after the last one. Parts of a frame outside the canvas are dropped, never allocated.
+    func nextFrame() throws(ImageLoadError.Reason) -> Frame? {
+        var transparent: Int32 = NO_TRANSPARENT_COLOR
+        while true {
+            var type = UNDEFINED_RECORD_TYPE
+            guard DGifGetRecordType(gif, &type) == GIF_OK else { throw Self.reason(gif.pointee.Error) }
+            switch type {
+            case EXTENSION_RECORD_TYPE:
+                transparent = try readExtension() ?? transparent
+            case IMAGE_DESC_RECORD_TYPE:
+                return Frame(pixels: try readImage(transparent: transparent))
+            case TERMINATE_RECORD_TYPE:
+                return nil
+            default:
+                throw .decodeFailed("unexpected GIF record")
+            }
+        }
+    }
+
+    /// Reads an extension; returns the transparent colour index when it is a graphic control extension
+    /// that sets one.
+    private func readExtension() throws(ImageLoadError.Reason) -> Int32? {
+        var code: Int32 = 0
+        var block: UnsafeMutablePointer<GifByteType>?
+        guard DGifGetExtension(gif, &code, &block) == GIF_OK else { throw Self.reason(gif.pointee.Error) }
+        var transparent: Int32?
+        if code == GRAPHICS_EXT_FUNC_CODE, let block {
+            var control = GraphicsControlBlock()
+            if DGifExtensionToGCB(Int(block[0]), block + 1, &control) == GIF_OK { transparent = control.TransparentColor }
+        }
+        while block != nil {
+            guard DGifGetExtensionNext(gif, &block) == GIF_OK else { throw Self.reason(gif.pointee.Error) }
+        }
+        return transparent
+    }
+
+    private func readImage(transparent: Int32) throws(ImageLoadError.Reason) -> PixelBuffer {
+        guard DGifGetImageDesc(gif) == GIF_OK else { throw Self.reason(gif.pointee.Error) }
+        let desc = gif.pointee.Image
+        let frameWidth = Int(desc.Width), frameHeight = Int(desc.Height)
+        let canvas = canvasSize.area > 0 ? canvasSize : PixelSize(width: frameWidth, height: frameHeight)
+        let left = canvasSize.area > 0 ? Int(desc.Left) : 0, top = canvasSize.area > 0 ? Int(desc.Top) : 0
+        guard let map = desc.ColorMap ?? gif.pointee.SColorMap, let colours = map.pointee.Colors else {
+            throw .decodeFailed("GIF frame without a colour table")
+        }
+        let colourCount = Int(map.pointee.ColorCount)
+        var bytes = [UInt8](repeating: 0, count: canvas.area * 4)
+        var line = [GifPixelType](repeating: 0, count: max(frameWidth, 1))
+        // Interlaced frames store every 8th row from 0, every 8th from 4, every 4th from 2, every 2nd from 1.
+        let passes: [(start: Int, step: Int)] = desc.Interlace ? [(0, 8), (4, 8), (2, 4), (1, 2)] : [(0, 1)]
+        for pass in passes {
+            for row in stride(from: pass.start, to: frameHeight, by: pass.step) {
+                guard DGifGetLine(gif, &line, Int32(frameWidth)) == GIF_OK else { throw Self.reason(gif.pointee.Error) }
+                let y = top + row
+                guard y >= 0, y < canvas.height else { continue }
+                for x in 0..<frameWidth {
+                    let cx = left + x
+                    guard cx < canvas.width else { break }
+                    let index = Int32(line[x])
+                    guard index != transparent, Int(index) < colourCount else { continue }
+                    let colour = colours[Int(index)]
+                    let i = (y * canvas.width + cx) * 4
+                    bytes[i] = colour.Blue; bytes[i + 1] = colour.Green; bytes[i + 2] = colour.Red; bytes[i + 3] = 255
+                }
+            }
+        }
+        return PixelBuffer(width: canvas.width, height: canvas.height, bytes: bytes)
+    }
+
+    /// giflib's errors in the loader's words: running out of bytes is a truncated file.
+    private static func reason(_ code: Int32) -> ImageLoadError.Reason {
+        if code == D_GIF_ERR_READ_FAILED || code == D_GIF_ERR_EOF_TOO_SOON { return .truncated }
+        return .decodeFailed(GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)")
+    }
+}

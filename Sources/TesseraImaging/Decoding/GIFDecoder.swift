@@ -1,0 +1,19 @@
+import Foundation
+import TesseraCore
+
+/// GIF through giflib: the first frame, on a transparent canvas of the file's screen size, its
+/// transparent colour see-through. Frames are read from `GIFFile` one after another, so showing the
+/// rest of an animation reads on from the same file.
+public struct GIFDecoder: ImageDecoding {
+    public init() {}
+
+    public func canDecode(_ format: ImageFormat) -> Bool { format == .gif }
+
+    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
+        try data.withUnsafeBytes { raw throws(ImageLoadError.Reason) -> PixelBuffer in
+            let file = try GIFFile(raw)
+            guard let first = try file.nextFrame() else { throw .decodeFailed("GIF without an image") }
+            return first.pixels
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import TesseraCore
+
+/// HEIC and AVIF through libheif (libde265 decodes the HEVC pictures, dav1d or libaom the AV1 ones).
+///
+/// Shrinks on load with the thumbnail the file stores: when one is at least the target size in both
+/// dimensions, the smallest such is decoded instead of the full picture (a phone's 12 MP HEIC is a grid
+/// of dozens of HEVC tiles; its thumbnail is one small picture). The colour of the full image (an ICC
+/// profile, or `nclx` code points that are not sRGB) goes with the pixels either way.
+public struct HEIFDecoder: ImageDecoding {
+    public init() {}
+
+    public func canDecode(_ format: ImageFormat) -> Bool { format == .heif || format == .avif }
+
+    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
+        try data.withUnsafeBytes { raw throws(ImageLoadError.Reason) -> PixelBuffer in
+            let file = try HEIFFile(raw)
+            let primary = try file.primaryImage()
+            let chosen = targetSize.flatMap { Self.smallestThumbnail(of: primary, covering: $0) } ?? primary
+            var pixels = try chosen.decode()
+            pixels.colourProfile = chosen.iccProfile ?? primary.iccProfile
+            if pixels.colourProfile == nil { pixels.colourCodePoints = primary.colourCodePoints }
+            return pixels
+        }
+    }
+
+    /// The ICC profile of the primary image's `prof` or `rICC` colour box, as `decode` hands it on; nil
+    /// when it has none (an `nclx` box names its colours by code points instead) or the file cannot be read.
+    static func iccProfile(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard let file = try? HEIFFile(bytes), let primary = try? file.primaryImage() else { return nil }
+        return primary.iccProfile
+    }
+
+    /// The smallest thumbnail at least `target` (fitted to the primary image) in both dimensions.
+    static func smallestThumbnail(of primary: HEIFImage, covering target: PixelSize) -> HEIFImage? {
+        let wanted = primary.size.aspectFit(in: target)
+        return primary.thumbnails()
+            .filter { $0.size.width >= wanted.width && $0.size.height >= wanted.height }
+            .min { $0.size.area < $1.size.area }
+    }
+}

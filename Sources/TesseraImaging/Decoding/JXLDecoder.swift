@@ -1,0 +1,30 @@
+import CJXL
+import Foundation
+import TesseraCore
+
+/// JPEG XL through libjxl: the first frame of an animation, turned upright as the file says, at full size.
+///
+/// No shrinking on load: libjxl 0.7 can stop at the 1/8 resolution (DC) image that lossy frames code
+/// first, but it hands that image out only upsampled to full size, and rendering it so costs more than
+/// decoding the whole frame (docs/FORMATS.md has the count).
+public struct JXLDecoder: ImageDecoding {
+    public init() {}
+
+    public func canDecode(_ format: ImageFormat) -> Bool { format == .jxl }
+
+    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
+        try data.withUnsafeBytes { raw -> PixelBuffer in
+            let session = try JXLDecodeSession(raw, events: JXL_DEC_COLOR_ENCODING, JXL_DEC_FULL_IMAGE)
+            try session.readBasicInfo()
+            return try session.decodeFirstFrame()
+        }
+    }
+
+    /// The ICC profile `decode` hands on with the pixels (see `JXLDecodeSession.readColourProfile`),
+    /// from the headers alone; nil for sRGB or a file libjxl cannot read.
+    static func iccProfile(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard let session = try? JXLDecodeSession(bytes, events: JXL_DEC_COLOR_ENCODING),
+              (try? session.readBasicInfo()) != nil else { return nil }
+        return (try? session.readColourProfile()) ?? nil
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import TesseraCore
+
+/// TIFF through libtiff: strips or tiles, every compression libtiff has (LZW, deflate, JPEG, PackBits, ...),
+/// 1 to 16 bits (16-bit samples rounded to 8), grey, grey with alpha, palette, RGB, RGBA, YCbCr, CMYK; a
+/// multi-page file shows its first page. Rows come as stored: the loader turns them upright from the
+/// Orientation tag (`ExifReader`), all eight values. The common layouts are read straight from libtiff's
+/// decoded strips and tiles, the rest through its RGBA interface (`tessera_tiff.h` says which is which).
+///
+/// Shrinks on load two ways: a pyramidal TIFF's (or a thumbnail directory's) reduced-resolution level is
+/// read instead of the full image when one is at least the target size, the smallest such; and with a
+/// target, rows are read one strip or tile row at a time into a `StreamingDownscaler`, so the full-size
+/// picture is never held.
+///
+/// CMYK (InkSet 1, 0 = no ink) is turned into sRGB by `CMYKConversion` through the file's own CMYK profile
+/// or the standard one, block by block before any scaling (the scaler weighs by the fourth byte, alpha),
+/// and handed on untagged; an RGB or grey image's profile goes with its pixels.
+public struct TIFFDecoder: ImageDecoding {
+    public init() {}
+
+    public func canDecode(_ format: ImageFormat) -> Bool { format == .tiff }
+
+    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
+        try decode(data, format: format, targetSize: targetSize, cancellation: nil)
+    }
+
+    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?,
+                       cancellation: DecodeCancellation?) throws -> PixelBuffer {
+        try cancellation.check()
+        return try data.withUnsafeBytes { raw -> PixelBuffer in
+            let reader = try TIFFReader(raw)
+            let levels = try reader.mainAndReducedLevels()
+            let main = levels[0]
+            let level = targetSize.flatMap { Self.smallestLevel(levels, covering: main.size.aspectFit(in: $0)) } ?? main
+            // The main image's profile describes its reduced levels too, which seldom repeat it.
+            try reader.select(main.place)
+            let profile = reader.iccProfile
+            try reader.select(level.place)
+            let samples = try reader.beginPixels()
+            let cmyk = samples == .cmyk ? CMYKConversion(profile: profile, inverted: false, name: "a CMYK TIFF") : nil
+            let output = targetSize.map { level.size.aspectFit(in: $0) } ?? level.size
+            var pixels = try Self.read(reader, level, scaledTo: output, cmyk: cmyk, cancellation: cancellation)
+            // CMYK read through libtiff's RGBA interface (planes stored apart, say) comes out by its formula,
+            // which the CMYK profile does not describe either.
+            pixels.colourProfile = level.isSeparated ? nil : profile
+            return pixels
+        }
+    }
+
+    /// The ICC profile of the main image, as `decode` hands it on or converts CMYK with; nil when there is
+    /// none or the file cannot be read.
+    static func iccProfile(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard let reader = try? TIFFReader(bytes), (try? reader.select(.top(0))) != nil else { return nil }
+        return reader.iccProfile
+    }
+
+    /// The smallest level at least `wanted` in both dimensions.
+    static func smallestLevel(_ levels: [TIFFReader.Directory], covering wanted: PixelSize) -> TIFFReader.Directory? {
+        levels.filter { $0.size.width >= wanted.width && $0.size.height >= wanted.height }.min { $0.size.area < $1.size.area }
+    }
+
+    /// The level's rows, whole when `output` is its size, else streamed into a downscaler one block of
+    /// rows (a strip, or a row of tiles) at a time, each block decoded once; CMYK converted as it is read.
+    private static func read(_ reader: TIFFReader, _ level: TIFFReader.Directory, scaledTo output: PixelSize,
+                             cmyk: CMYKConversion?, cancellation: DecodeCancellation?) throws -> PixelBuffer {
+        let size = level.size
+        let rowBytes = size.width * 4
+        if output == size {
+            // Every byte is written by the reader.
+            let bytes = try [UInt8](unsafeUninitializedCapacity: size.area * 4) { storage, initialised in
+                let base = storage.baseAddress!
+                try reader.readRows(0, count: size.height, into: base)
+                cmyk?.apply(base, count: size.area)
+                initialised = storage.count
+            }
+            return PixelBuffer(width: size.width, height: size.height, bytes: bytes)
+        }
+        let scaler = StreamingDownscaler(from: size, to: output)
+        let band = level.rowsPerBlock
+        var rows = [UInt8](repeating: 0, count: rowBytes * band)
+        var row = 0
+        while row < size.height {
+            try cancellation.check()
+            let count = min(band, size.height - row)
+            try rows.withUnsafeMutableBufferPointer { block in
+                try reader.readRows(row, count: count, into: block.baseAddress!)
+                cmyk?.apply(block.baseAddress!, count: size.width * count)
+            }
+            rows.withUnsafeBufferPointer { block in
+                for i in 0..<count {
+                    scaler.consume(row: UnsafeBufferPointer(rebasing: block[(i * rowBytes)..<((i + 1) * rowBytes)]))
+                }
+            }
+            row += count
+        }
+        return scaler.result()
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import TesseraCore
+@testable import TesseraImaging
+import XCTest
+
+/// HEIC and AVIF through libheif, on files heif-enc makes from the quadrants picture.
+final class HEIFDecoderTests: XCTestCase {
+    private typealias Tools = FormatFixtureTools
+    private var directory: TemporaryDirectory!
+    /// The colour stage is off, so what the decoder declares stays on the pixels.
+    private let loader = ImageLoader(decoders: [HEIFDecoder()], colour: nil)
+
+    override func setUpWithError() throws { directory = try TemporaryDirectory() }
+    override func tearDown() { directory = nil }
+
+    /// heif-enc `arguments` on the quadrants picture (width x height), into `name`.
+    private func encode(_ name: String, width: Int = 64, height: Int = 48, _ arguments: [String] = []) throws -> String {
+        let source = directory.path("source-\(name).png")
+        try Tools.writeQuadrantsPNG(to: source, width: width, height: height)
+        let output = directory.path(name)
+        try Tools.run("heif-enc", ["-q", "95", "-p", "chroma=444"] + arguments + [source, "-o", output], package: "libheif-examples")
+        return output
+    }
+
+    func testHEICAndAVIFDecodeToTheQuadrants() throws {
+        for name in ["q.heic", "q.avif"] {
+            let path = try encode(name)
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            XCTAssertEqual(ImageFormat.sniff(data), name.hasSuffix("avif") ? .avif : .heif)
+            XCTAssertEqual(ImageHeader.read(data)?.size, PixelSize(width: 64, height: 48))
+            // libheif refuses a file whose items reach past its end, so a prefix gives no size (the loader
+            // then reads the whole file before asking again).
+            XCTAssertNil(ImageHeader.read(data.prefix(data.count / 2), isWholeFile: false))
+            let image = try loader.load(path: path, fitting: nil)
+            XCTAssertEqual(image.size, PixelSize(width: 64, height: 48), name)
+            Tools.assertQuadrants(image, tolerance: 12, name)
+            XCTAssertEqual(image.pixel(x: 5, y: 5).a, 255)
+            XCTAssertNil(image.colourProfile, "heif-enc writes sRGB code points, which need no conversion")
+            XCTAssertNil(image.colourCodePoints)
+        }
+    }
+
+    /// A cell that the stored thumbnail covers gets the thumbnail decoded; a bigger one the full picture.
+    func testStoredThumbnailIsDecodedWhenItCoversTheTarget() throws {
+        let path = try encode("thumbed.heic", width: 256, height: 192, ["-t", "64"])
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let recorder = RecordingDecoder(formats: [.heif], .forward(HEIFDecoder()))
+        let loader = ImageLoader(decoders: [recorder])
+
+        let cell = try loader.load(data: data, name: "thumbed.heic", fitting: PixelSize(width: 48, height: 48))
+        XCTAssertEqual(cell.size, PixelSize(width: 48, height: 36))
+        XCTAssertEqual(recorder.calls.last?.resultSize, PixelSize(width: 64, height: 48), "the thumbnail was decoded")
+        Tools.assertQuadrants(cell, tolerance: 16, "from the thumbnail")
+
+        _ = try loader.load(data: data, name: "thumbed.heic", fitting: PixelSize(width: 100, height: 100))
+        XCTAssertEqual(recorder.calls.last?.resultSize, PixelSize(width: 256, height: 192), "the thumbnail is too small")
+        _ = try loader.load(data: data, name: "thumbed.heic", fitting: nil)
+        XCTAssertEqual(recorder.calls.last?.resultSize, PixelSize(width: 256, height: 192))
+    }
+
+    /// Display P3 named by code points, as phones write it, travels with the pixels for the colour stage.
+    func testNonSRGBCodePointsGoWithThePixels() throws {
+        // heif-enc 1.15 writes an nclx box of unspecified primaries and transfer whatever it is asked;
+        // the box is rewritten to Display P3's: primaries 12, transfer 13 (sRGB's curve), matrix 6.
+        let data = try Data(contentsOf: URL(fileURLWithPath: try encode("p3.avif")))
+        var bytes = [UInt8](data)
+        let colr = try XCTUnwrap(bytes.indices.first { bytes[$0...].starts(with: Array("colrnclx".utf8)) })
+        bytes.replaceSubrange((colr + 8)..<(colr + 14), with: [0, 12, 0, 13, 0, 6])
+        let image = try loader.load(data: Data(bytes), name: "p3.avif", fitting: nil)
+        XCTAssertEqual(image.colourCodePoints?.primaries, 12)
+        XCTAssertEqual(image.colourCodePoints?.transfer, 13)
+        XCTAssertNil(image.colourProfile)
+    }
+
+    func testTruncatedFileIsAnErrorCellReason() throws {
+        for name in ["cut.heic", "cut.avif"] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: try encode(name, width: 128, height: 96)))
+            let cut = try directory.write(data.prefix(data.count * 2 / 3), to: "short-" + name)
+            XCTAssertThrowsError(try loader.load(path: cut, fitting: nil), name) { error in
+                XCTAssertEqual((error as? ImageLoadError)?.reason, .truncated, "\(name): \(error)")
+            }
+        }
+    }
+
+    /// A tiny file whose image spatial extents claim 60000 x 60000 is refused before any decoding.
+    func testBombIsRefusedBeforeDecoding() throws {
+        for name in ["bomb.heic", "bomb.avif"] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: try encode(name)))
+            // ispe: version and flags (4 bytes), then width and height.
+            let bomb = Tools.patchingFields(after: "ispe", skip: 4, count: 2, to: 60000, in: data)
+            let recorder = RecordingDecoder(formats: [.heif, .avif], .forward(HEIFDecoder()))
+            XCTAssertThrowsError(try ImageLoader(decoders: [recorder]).load(data: bomb, name: name, fitting: nil)) { error in
+                XCTAssertEqual((error as? ImageLoadError)?.reason, .tooLarge(width: 60000, height: 60000, limit: 100_000_000))
+            }
+            XCTAssertTrue(recorder.calls.isEmpty, "\(name): nothing was decoded")
+        }
+    }
+}
