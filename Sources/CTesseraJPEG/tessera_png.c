@@ -1,4 +1,5 @@
-/* libpng row reader and encoder with errors trapped by setjmp (see tessera_jpeg.h for why). */
+/* libpng row reader and encoder with errors trapped by setjmp (see tessera_jpeg.h for why). One file
+ * because both halves share the setjmp error trap and libpng's memory callbacks. */
 
 #include "tessera_jpeg.h"
 

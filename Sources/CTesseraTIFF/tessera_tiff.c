@@ -1,4 +1,6 @@
-/* libtiff over memory with per-file messages (see tessera_tiff.h). */
+/* libtiff over memory with per-file messages (see tessera_tiff.h). One file, longer than most, because
+ * its memory client, message handlers and the strip and tile readers share one per-file state that C
+ * cannot keep private across files. */
 
 #include "tessera_tiff.h"
 

@@ -19,6 +19,9 @@ import TesseraImaging
 /// disk or a transfer runs on `delegateQueue`, which is serial, so one transfer's callbacks, its deadline
 /// checks and the start of the next download never overlap. Sendable without `@unchecked`: every mutable
 /// thing sits in a `Mutex`.
+///
+/// Longer than most files because URLSession's delegate protocol hands every callback of every transfer
+/// to one object, and the limits it enforces read the private transfer record those callbacks share.
 final class DownloadEngine: NSObject, URLSessionDataDelegate, Sendable {
     struct State: Sendable {
         var table: DownloadTable

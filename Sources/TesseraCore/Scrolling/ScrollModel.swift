@@ -1,18 +1,5 @@
 import Foundation
 
-/// What the scroll model tells the rest of the app when a gesture or motion ends: the
-/// `UIScrollViewDelegate` end-callbacks, as values. Other code (full-quality loading, preloading, saving
-/// the position) hangs off these instead of polling `phase`.
-public enum ScrollEvent: Equatable, Sendable {
-    /// The finger (mouse button) let go. `willDecelerate` is true when the content keeps moving on its own
-    /// (a fling, or a bounce back from past an edge); a `didEndDecelerating` then follows.
-    case didEndDragging(willDecelerate: Bool)
-    /// Movement after a drag (deceleration or bounce-back) has ended.
-    case didEndDecelerating
-    /// An animated `scroll(to:animated: true, time:)` has ended.
-    case didEndScrollingAnimation
-}
-
 /// One axis of `UIScrollView` behaviour, as a plain value with no UI: drag tracking with rubber-banding,
 /// velocity estimation, fling deceleration with UIKit's exact decay law, bounce-back, animated programmatic
 /// scrolls and immediate wheel scrolls.
@@ -30,6 +17,10 @@ public enum ScrollEvent: Equatable, Sendable {
 /// - an animated scroll emits one `didEndScrollingAnimation` when it ends or is cut short by a wheel or
 ///   non-animated scroll; retargeting it with another animated scroll coalesces into one event; a drag
 ///   silently stops it.
+///
+/// Longer than most files: the phases share one motion record and each input ends the others by the
+/// contract above, so they read best side by side. The laws themselves are in `ScrollModel+Physics`, the
+/// finger's speed in `DragVelocityTracker`.
 public struct ScrollModel: Sendable {
     public enum Phase: Equatable, Sendable {
         /// At rest, in bounds.
@@ -100,14 +91,10 @@ public struct ScrollModel: Sendable {
 
     private var events: [ScrollEvent] = []
 
-    private struct Sample: Sendable {
-        var time: Duration
-        var position: Double
-    }
     private var dragStartPosition = 0.0
     private var dragStartRaw = 0.0
     private var dragRaw = 0.0
-    private var samples: [Sample] = []
+    private var fingerVelocity = DragVelocityTracker(window: Self.velocityWindow)
 
     // Shared by deceleration, animation and bounce: where and when the current motion started.
     private var motionStartTime: Duration = .zero
@@ -150,38 +137,6 @@ public struct ScrollModel: Sendable {
             if offset < 0 || offset > maxOffset { return clamp(offset) }
             return clamp(offset + Self.projectedTravel(velocity: velocity, rate: decelerationRate.rawValue))
         }
-    }
-
-    /// Total distance a fling covers under UIKit's per-millisecond decay: each millisecond v *= d, then
-    /// offset += v / 1000, summed to infinity: v0/1000 * d/(1-d). (The continuous-time integral differs
-    /// slightly; this is the documented law and what the model actually does.)
-    public static func projectedTravel(velocity: Double, rate: Double) -> Double {
-        velocity / 1000 * rate / (1 - rate)
-    }
-
-    public static func projectedTravel(velocity: Double, rate: DecelerationRate) -> Double {
-        projectedTravel(velocity: velocity, rate: rate.rawValue)
-    }
-
-    /// Where a fling from `offset` at `velocity` comes to rest, clamped to `0...maxOffset`.
-    public static func projectedRestingOffset(from offset: Double, velocity: Double, rate: DecelerationRate,
-                                              maxOffset: Double) -> Double {
-        min(max(offset + projectedTravel(velocity: velocity, rate: rate), 0), max(0, maxOffset))
-    }
-
-    /// UIScrollView's rubber band: how far the content shows past an edge when the finger has pulled
-    /// `overshoot` points past it. Slope 0.55 at the edge, tending to `dimension`, so resistance grows
-    /// and content can never be pulled further than one viewport out.
-    public static func rubberBand(overshoot: Double, dimension: Double) -> Double {
-        guard overshoot > 0, dimension > 0 else { return 0 }
-        return (1 - 1 / (overshoot * rubberBandCoefficient / dimension + 1)) * dimension
-    }
-
-    /// Inverse of `rubberBand`, so a drag that grabs content mid-bounce continues without a jump.
-    static func rubberBandInverse(displacement: Double, dimension: Double) -> Double {
-        guard displacement > 0, dimension > 0 else { return 0 }
-        let fraction = min(displacement / dimension, 0.999_999)
-        return (1 / (1 - fraction) - 1) * dimension / rubberBandCoefficient
     }
 
     // MARK: Events
@@ -244,7 +199,7 @@ public struct ScrollModel: Sendable {
         }
         dragRaw = dragStartRaw
         dragStartPosition = position
-        samples = [Sample(time: time, position: position)]
+        fingerVelocity.begin(at: position, time: time)
         velocity = 0
         phase = .dragging
     }
@@ -256,20 +211,14 @@ public struct ScrollModel: Sendable {
         guard phase == .dragging else { return }
         dragRaw = dragStartRaw - (position - dragStartPosition)
         offset = banded(dragRaw)
-        samples.append(Sample(time: max(time, samples.last?.time ?? time), position: position))
-        pruneSamples(before: time - Self.velocityWindow)
-        velocity = estimatedVelocity(endingAt: samples[samples.count - 1])
+        velocity = fingerVelocity.add(position, time: time)
     }
 
     /// The finger let go at `time`. Emits `didEndDragging(willDecelerate:)`, then flings, bounces back
     /// or comes to rest.
     public mutating func endDrag(time: Duration) {
         guard phase == .dragging else { return }
-        // The finger has been where the last sample put it since then: a pause before letting go counts.
-        let last = samples[samples.count - 1]
-        let release = Sample(time: max(time, last.time), position: last.position)
-        let releaseVelocity = estimatedVelocity(endingAt: release)
-        samples.removeAll(keepingCapacity: true)
+        let releaseVelocity = fingerVelocity.release(at: time)
 
         if offset < 0 || offset > maxOffset {
             events.append(.didEndDragging(willDecelerate: true))
@@ -374,38 +323,6 @@ public struct ScrollModel: Sendable {
     private mutating func finish(with event: ScrollEvent) {
         settle()
         events.append(event)
-    }
-
-    /// Drops samples older than needed, keeping the last one at or before `windowStart` so the position
-    /// at the window's start can be interpolated.
-    private mutating func pruneSamples(before windowStart: Duration) {
-        if let keep = samples.lastIndex(where: { $0.time <= windowStart }), keep > 0 {
-            samples.removeFirst(keep)
-        }
-    }
-
-    /// Average finger speed over the last `velocityWindow` ending at `end` (or over the whole drag if it
-    /// is shorter), as an offset velocity: the offset moves opposite to the finger.
-    private func estimatedVelocity(endingAt end: Sample) -> Double {
-        let windowStart = end.time - Self.velocityWindow
-        var start = samples[0]
-        if start.time < windowStart {
-            // Interpolate the finger position at exactly windowStart.
-            var previous = samples[0]
-            for sample in samples.dropFirst() + [end] {
-                if sample.time >= windowStart {
-                    let span = sample.time - previous.time
-                    let fraction = span > .zero ? (windowStart - previous.time) / span : 1
-                    start = Sample(time: windowStart,
-                                   position: previous.position + (sample.position - previous.position) * fraction)
-                    break
-                }
-                previous = sample
-            }
-        }
-        let seconds = (end.time - start.time) / .seconds(1)
-        guard seconds > 0 else { return 0 }
-        return -(end.position - start.position) / seconds
     }
 
     /// UIKit's law, per millisecond: v *= d; offset += v/1000. After n ms: v = v0 d^n and

@@ -52,17 +52,16 @@ public final class AdaptiveStrategy: LoadingStrategy {
     /// gone before it lands holds up the slow tail and the resting screen, which the user sees longest.
     public var planner: FlingPlanner?
 
-    /// A drag this fast (screens per second) is planned as the fling it will be released into: the
-    /// bench's flings are 60 ms throws, and decodes started for the visible cells during them could not
-    /// be stopped and would land after the cells were gone. Slow drags keep the speed-scaled window.
+    /// A drag this fast (screens per second) is planned as the fling it will be released into: a quick
+    /// throw lasts a few frames, and decodes started for the cells it passes would land after those cells
+    /// are gone. Slow drags keep the speed-scaled window.
     public var planWhileDraggingScreensPerSecond = 4.0
 
     /// Only a fling, or a drag fast enough to become one, is planned, and only when it could pass cells
     /// faster than the workers decode them (`passesFasterThanDecoded`, judged before this path's costs are
     /// known: at the mean decode time of the last path gathered, with a margin of two). Gathering the
     /// per-item costs (a cache lookup, a queue lookup and an estimate per item on the way) is most of a
-    /// frame's strategy work: 0.02 ms a frame while each slow drag's release coasts to rest, for a plan
-    /// the planner would not have made.
+    /// frame's strategy work, wasted on a slow drag's coast for a plan the planner would not make.
     public func plansWithItemLoads(_ frame: StrategyFrame) -> Bool {
         guard let planner, isFlinging(frame) || isThrowing(frame) else { return false }
         let meanSeconds = lastPathMeanDecodeSeconds ?? planner.defaultDecodeSeconds
@@ -90,8 +89,8 @@ public final class AdaptiveStrategy: LoadingStrategy {
 
     /// The planner takes over only when cells pass faster than the workers can decode them (this factor
     /// times their throughput). Below that the plain order, visible cells first, keeps up by itself,
-    /// and the planner's skipping only costs images: on the `fling` script (about 7700 pt/s, some 18
-    /// cells a second) planning everything tripled the placeholder frames.
+    /// and the planner's skipping only costs images: cells it leaves out show placeholders that a plain
+    /// visible-first order would have filled.
     public var planAboveThroughput = 1.0
 
     /// While a fling is planned, running decodes for items no longer requested are asked to stop, and the

@@ -14,7 +14,7 @@ public struct TiledViewOptions: Sendable {
     /// A plain image with more pixels than this (or larger than a texture) is cut into a pyramid.
     public var pixelLimit = 100_000_000
     /// Bytes copied into textures per frame at most (one tile always goes through): 12 tiles of 256 px,
-    /// about 3 ms with the software renderer.
+    /// a few milliseconds of copying even with the software renderer.
     public var uploadBudgetBytes = 3 << 20
     /// Of which tiles loaded ahead, not on screen yet, may use this much: a burst of preloaded tiles is
     /// spread over frames instead of making one frame slow.
