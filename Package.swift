@@ -111,10 +111,11 @@ let package = Package(
                     dependencies: ["TesseraImaging", "TesseraCore", "TesseraBench", "TesseraTestSupport", "CPNG", "CLCMS2",
                                    "CZlib", "CGIF"]),
         .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraTestSupport"]),
-        // CX11: a test sets the root window's colour profile on Xvfb as colord would.
+        // CX11: a test sets the root window's colour profile on Xvfb as colord would. CZlib: PNG chunks'
+        // checksums in hand-made fixtures.
         .testTarget(name: "TesseraUITests",
                     dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG",
-                                   "CX11"]),
+                                   "CX11", "CZlib"]),
         .testTarget(name: "TesseraDesktopTests", dependencies: ["TesseraDesktop", "TesseraCore", "TesseraImaging"],
                     swiftSettings: onlyImportedMembers),
         .testTarget(name: "TesseraRemoteTests",

@@ -1,5 +1,6 @@
 import CPNG
 import CTurboJPEG
+import CZlib
 import Foundation
 import TesseraCore
 import TesseraImaging
@@ -291,13 +292,9 @@ enum FormatFixtures {
     static func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
     static func be32(_ v: UInt32) -> [UInt8] { le32(v).reversed() }
 
+    /// zlib's CRC-32, which PNG chunks end with.
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for b in bytes {
-            crc ^= UInt32(b)
-            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
+        UInt32(bytes.withUnsafeBufferPointer { CZlib.crc32(0, $0.baseAddress, uInt($0.count)) })
     }
 
     /// A TIFF structure with IFD0 holding only Orientation, for eXIf and EXIF chunks.
