@@ -60,8 +60,9 @@ public struct ScrollBench: Sendable {
     private func runViewer(strategy: String, script: String, report: String) throws {
         let process = Process()
         process.executableURL = executable
+        // --no-config: the user's config.toml must not change what is measured.
         process.arguments = ["browse"] + paths + [
-            "--headless", "--window", "1280x720", "--strategy", strategy, "--script", script,
+            "--no-config", "--headless", "--window", "1280x720", "--strategy", strategy, "--script", script,
             "--report", report, "--frame-times", "--cache-mb", String(cacheMB), "--no-thumbnail-cache",
             "--fade", String(fadeSeconds),
         ]

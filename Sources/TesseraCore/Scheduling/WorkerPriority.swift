@@ -7,7 +7,7 @@ public enum WorkerPriority: Sendable, Equatable {
     /// Ten nice levels below the process (iOS's utility QoS, roughly): decodes behind an interactive
     /// view. Each worker then weighs about a tenth of the main thread in Linux's scheduler, so on a machine
     /// with as many busy workers as cores the main thread still runs the moment a frame is due instead of
-    /// waiting out a decode's time slice (docs/EXPERIMENT.md compares the two).
+    /// waiting out a decode's time slice (docs/PERFORMANCE.md).
     case background
 
     /// Nice levels added to the process's own.
