@@ -221,6 +221,9 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
 
     public func failure(for key: Key) -> LoadFailure? { failures[key] }
 
+    /// The keys that failed (until retried).
+    public var failedKeys: [Key] { Array(failures.keys) }
+
     /// Forgets a failure so the next request loads the key again (the user asked to retry).
     public func forgetFailure(_ key: Key) {
         if failures.removeValue(forKey: key) != nil { revision &+= 1 }

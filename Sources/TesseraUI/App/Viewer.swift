@@ -41,7 +41,7 @@ public final class Viewer {
     }
 
     /// The paths of the marked images, in strip order: what `-o` writes when the viewer quits.
-    public var markedPaths: [String] { parts.model.marks.marked(in: parts.model.items).map(\.path) }
+    public var markedPaths: [String] { parts.model.markedPaths }
 
     /// What the report says of the viewer as the run ends, beside what the recorder heard during it.
     private func addStateAtExit(to report: inout RunReport) {

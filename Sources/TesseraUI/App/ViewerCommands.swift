@@ -58,11 +58,11 @@ final class ViewerCommands {
         case .last: step(to: model.items.count - 1, now: now)
         case .mark:
             if let item = model.selectedItem { model.marks.toggle(item.path) }
-        case .invertMarks: model.marks.invert(over: model.items)
+        case .invertMarks: model.invertMarks()
         case .clearMarks: model.marks.clear()
         case .nextMark, .previousMark:
             let forward = action == .nextMark
-            if let index = model.marks.nearestMarked(from: selected, forward: forward, in: model.items) {
+            if let index = model.nearestMarked(from: selected, forward: forward) {
                 step(to: index, now: now)
             } else {
                 status.show(forward ? "no marked image after this one" : "no marked image before this one", now: now)
@@ -122,9 +122,9 @@ final class ViewerCommands {
     /// The marked images in strip order, or the selected one when none is marked: what the trash, the
     /// turns and the key-handler act on, as in nsxiv.
     private func targets() -> [String] {
-        let marked = model.marks.marked(in: model.items)
-        if !marked.isEmpty { return marked.map(\.path) }
-        return model.selectedItem.map { [$0.path] } ?? []
+        let marked = model.markedPaths
+        if !marked.isEmpty { return marked }
+        return model.selectedPath.map { [$0] } ?? []
     }
 
     private func turnTargets(_ turn: OrientationTurn) {

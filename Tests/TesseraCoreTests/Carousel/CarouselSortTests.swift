@@ -38,9 +38,9 @@ final class CarouselSortTests: XCTestCase {
         model.select(3, time: time, animated: false)
         settle(model, scheduler, at: &time)
         let selected = model.items[3].path
-        model.sort(by: .modified, time: time)
+        model.sort(by: .mtime, time: time)
         settle(model, scheduler, at: &time)
-        XCTAssertEqual(model.sortOrder, .modified)
+        XCTAssertEqual(model.sortOrder, .mtime)
         XCTAssertEqual(model.items.first?.path, "/photos/img19.jpg", "oldest first")
         XCTAssertEqual(model.selectedItem?.path, selected)
         XCTAssertEqual(model.selectedIndex, 16)
@@ -62,7 +62,7 @@ final class CarouselSortTests: XCTestCase {
         let (model, _) = makeModel(items(6))
         model.marks.toggle(model.items[1].path)
         model.marks.toggle(model.items[4].path)
-        model.sort(by: .modified, time: .zero)
+        model.sort(by: .mtime, time: .zero)
         XCTAssertEqual(model.items.indices.filter(model.isMarked).map { model.items[$0].path },
                        ["/photos/img4.jpg", "/photos/img1.jpg"])
         model.apply([.removed(path: "/photos/img5.jpg")])
