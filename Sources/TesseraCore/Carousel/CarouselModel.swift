@@ -99,6 +99,8 @@ public final class CarouselModel {
 
     /// The order the items are in.
     public var sortOrder: StripOrder { list.order }
+    /// Moves whenever the items, their order or what is known of them changes.
+    public var itemsRevision: Int { list.generation }
     /// Whether that order is reversed (`--reverse`).
     public var isReversed: Bool { list.isReversed }
 

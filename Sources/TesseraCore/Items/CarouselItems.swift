@@ -17,6 +17,11 @@ public struct CarouselItems: RandomAccessCollection, Sendable {
         self.orientations = orientations
     }
 
+    /// The items of `table`, as listed, with nothing known of their files.
+    public init(table: ItemTable) {
+        self.init(table: table, ids: Array(0..<UInt32(table.count)), versions: [:], orientations: [:])
+    }
+
     public var startIndex: Int { 0 }
     public var endIndex: Int { ids.count }
 

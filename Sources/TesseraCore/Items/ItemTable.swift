@@ -48,6 +48,12 @@ public struct ItemTable: Sendable {
         return prefix(text.hasSuffix("/") ? String(text) : text + "/", isRemote: false)
     }
 
+    /// Makes room for `count` more items whose names take `bytes` bytes in all.
+    public mutating func reserveCapacity(items count: Int, bytes: Int) {
+        names.reserveCapacity(names: count, bytes: bytes)
+        NameList.grow(&prefixOfItem, by: count)
+    }
+
     /// Appends `name` (UTF-8) under `prefix`; returns its id.
     @discardableResult
     public mutating func append(_ name: UnsafeBufferPointer<UInt8>, prefix: UInt32) -> UInt32 {
@@ -75,6 +81,17 @@ public struct ItemTable: Sendable {
         let id = url.withUTF8 { append($0, prefix: prefix) }
         displayNames[id] = displayName
         return id
+    }
+
+    /// The items whose ids `keep` picks, in order, with new ids (a path listed twice kept once).
+    public func filtered(_ keep: (UInt32) -> Bool) -> ItemTable {
+        var result = ItemTable()
+        for id in 0..<UInt32(count) where keep(id) {
+            let prefix = result.prefix(prefixes[Int(prefixOfItem[Int(id)])], isRemote: isRemote(id))
+            let newID = names.withName(Int(id)) { result.append($0, prefix: prefix) }
+            if let name = displayNames[id] { result.displayNames[newID] = name }
+        }
+        return result
     }
 
     private mutating func prefix(_ text: String, isRemote: Bool) -> UInt32 {

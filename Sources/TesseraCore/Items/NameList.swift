@@ -40,10 +40,16 @@ public struct NameList: Sendable, Equatable {
         name.withUTF8 { append($0) }
     }
 
-    /// Makes room for `names` more names of `bytes` bytes in all.
+    /// Makes room for `names` more names of `bytes` bytes in all (at least doubling, so that room made
+    /// folder after folder does not copy everything each time).
     public mutating func reserveCapacity(names: Int, bytes count: Int) {
-        ends.reserveCapacity(ends.count + names)
-        bytes.reserveCapacity(bytes.count + count)
+        Self.grow(&ends, by: names)
+        Self.grow(&bytes, by: count)
+    }
+
+    static func grow<Element>(_ array: inout [Element], by extra: Int) {
+        let needed = array.count + extra
+        if array.capacity < needed { array.reserveCapacity(Swift.max(needed, array.capacity * 2)) }
     }
 
     /// All names, as strings.

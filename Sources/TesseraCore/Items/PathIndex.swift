@@ -32,6 +32,14 @@ public struct PathIndex: Sendable {
         }
     }
 
+    /// How many paths it finds.
+    public var count: Int { stored }
+
+    /// Whether looking up item `id`'s path finds `id` (not another item of that path).
+    public func finds(_ id: UInt32, in table: ItemTable) -> Bool {
+        firstSlot(holdingPathOf: id, in: table).map { slots[$0] == id } ?? false
+    }
+
     /// Adds item `id` of `table`; a path already present now finds `id`.
     public mutating func insert(_ id: UInt32, in table: ItemTable) {
         if let slot = firstSlot(holdingPathOf: id, in: table) {

@@ -47,6 +47,7 @@ public final class Viewer {
     private func addStateAtExit(to report: inout RunReport) {
         let model = parts.model
         report.items = model.items.count
+        report.listingMs = parts.listingDuration.map { $0.seconds * 1000 }
         report.mode = modes.mode == .strip ? "strip" : "single"
         report.selectedItem = model.selectedItem?.path
         report.markedItems = markedPaths

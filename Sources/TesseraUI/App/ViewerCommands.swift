@@ -90,7 +90,8 @@ final class ViewerCommands {
             let order = model.sortOrder.next
             model.sort(by: order, time: now)
             modes.itemsChanged(now: now)
-            status.show("sorted by \(order.label)", now: now)
+            // An order that needs the files read shows what is known until the reads are in.
+            status.show(model.itemsToRead == nil ? "sorted by \(order.label)" : "sorting by \(order.label)…", now: now)
         case .slideshow: toggleSlideshow(now: now)
         case .copyPath, .copyImage: copy(uriOnly: action == .copyImage, now: now)
         default:
@@ -194,6 +195,15 @@ final class ViewerCommands {
             startsSlideshow = false
             startSlideshow(now: now)
         }
+        switch parts.sorting.update(model: model, now: now) {
+        case .finished(let order)?:
+            modes.itemsChanged(now: now)
+            status.show("sorted by \(order.label)", now: now)
+        case .refined?:
+            modes.itemsChanged(now: now)
+        case nil:
+            break
+        }
         for outcome in parts.fileActions.drain() { apply(outcome, now: now) }
         for outcome in parts.keyHandler.drain() { apply(outcome, now: now) }
         guard slideshow.isRunning else { return }
@@ -233,9 +243,10 @@ final class ViewerCommands {
     }
 
     /// Whether nothing is due soon: the slideshow's next step wakes the loop on time, and information
-    /// being read for the overlay shows when it comes.
+    /// being read for the overlay, or files read for the sort order, show when they come.
     func isIdle(now: Duration) -> Bool {
         if overlayLevel == .information, parts.information.isReading { return false }
+        if parts.sorting.isBusy { return false }
         guard let due = slideshow.dueAt else { return true }
         return due - now > .milliseconds(500)
     }
@@ -261,7 +272,11 @@ final class ViewerCommands {
             content.tags.append("\(markedCount) marked")
         }
         if item.sessionOrientation != 1 { content.tags.append("turned, not saved") }
-        if model.sortOrder != .name { content.tags.append("by \(model.sortOrder.label)") }
+        if let progress = parts.sorting.progress {
+            content.tags.append("sorting by \(progress.order.label) \(progress.done * 100 / max(1, progress.total)) %")
+        } else if model.sortOrder != .name || model.isReversed {
+            content.tags.append("by \(model.sortOrder.label)" + (model.isReversed ? ", reversed" : ""))
+        }
         if slideshow.isRunning { content.tags.append("slideshow \(Int(slideshow.delay.seconds.rounded())) s") }
         if modes.mode == .detail, let scale = modes.detail?.deviceScale {
             content.tags.append("\(Int((scale * 100).rounded())) %")

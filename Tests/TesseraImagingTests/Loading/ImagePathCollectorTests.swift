@@ -16,18 +16,18 @@ final class ImagePathCollectorTests: XCTestCase {
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
     func testFoldersListImagesInNaturalOrder() throws {
-        let names = try ImagePathCollector().collect([folder.path]).map(\.displayName)
+        let names = try ImagePathCollector().collect([folder.path]).items.map(\.displayName)
         XCTAssertEqual(names, ["img1.webp", "img2.png", "img10.jpg"])
     }
 
     func testRecursiveIncludesSubfoldersAfterTheFoldersOwnImages() throws {
-        let names = try ImagePathCollector(recursive: true).collect([folder.path]).map(\.displayName)
+        let names = try ImagePathCollector(recursive: true).collect([folder.path]).items.map(\.displayName)
         XCTAssertEqual(names, ["img1.webp", "img2.png", "img10.jpg", "a.jpg", "b.gif"])
     }
 
     func testFilesNamedOnTheCommandLineAreTakenWhateverTheirNameAndOnlyOnce() throws {
         let notes = folder.appendingPathComponent("notes.txt").path
-        let items = try ImagePathCollector().collect([notes, folder.path, notes])
+        let items = try ImagePathCollector().collect([notes, folder.path, notes]).items
         XCTAssertEqual(items.map(\.displayName), ["notes.txt", "img1.webp", "img2.png", "img10.jpg"])
     }
 
