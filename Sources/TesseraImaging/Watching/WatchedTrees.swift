@@ -59,11 +59,11 @@ final class WatchedTrees {
     /// Adds a watch on `path`, and on its subfolders when it descends, and returns the reportable paths
     /// in them (not yet stat'ed: a listed name may be gone or not a file).
     func watch(_ path: String, takesImages: Bool, descends: Bool, singleFiles: [String: String],
-               isGiven: Bool) -> [String] {
+               isGiven: Bool) -> FoundImages {
         let descriptor = inotify_add_watch(inotifyFD, path, Self.folderMask)
         guard descriptor >= 0 else {
             warnCannotWatch(path, error: errno, isGiven: isGiven)
-            return []
+            return FoundImages()
         }
         var folder = WatchedFolder(path: path, takesImages: takesImages, descends: descends,
                                    singleFiles: singleFiles, isGiven: isGiven)
@@ -80,15 +80,15 @@ final class WatchedTrees {
             existing.singleFiles.merge(singleFiles) { first, _ in first }
             existing.isGiven = existing.isGiven || isGiven
             folders[descriptor] = existing
-            guard widens else { return Array(singleFiles.values) }
+            guard widens else { return FoundImages(singleFiles: Array(singleFiles.values)) }
             folder = existing
         }
         folders[descriptor] = folder
 
-        var found = Array(singleFiles.values)
+        var found = FoundImages(singleFiles: Array(singleFiles.values))
         guard folder.takesImages || folder.descends else { return found }
-        let listing = FolderLister.list(folder.path)
-        if folder.takesImages { found += listing.images.map { FolderLister.path(of: $0, in: folder.path) } }
+        let listing = FolderLister.names(in: folder.path)
+        if folder.takesImages { found.folders.append((folder.path, listing.images)) }
         if folder.descends {
             for name in listing.subfolders {
                 found += watch(FolderLister.path(of: name, in: folder.path), takesImages: true, descends: true,
@@ -113,11 +113,11 @@ final class WatchedTrees {
 
     /// Lists the folders `matching` picks again, watching new subfolders, and returns what they report:
     /// the paths listed now, the folders whose images they take and the single files they report.
-    func rewatch(_ matching: (WatchedFolder) -> Bool) -> (found: [String], imageFolders: Set<String>, singleFiles: Set<String>) {
+    func rewatch(_ matching: (WatchedFolder) -> Bool) -> (found: FoundImages, imageFolders: Set<String>, singleFiles: Set<String>) {
         let chosen = folders.filter { matching($0.value) }
         let imageFolders = Set(chosen.values.filter(\.takesImages).map(\.path))
         let singleFiles = Set(chosen.values.flatMap(\.singleFiles.values))
-        var found: [String] = []
+        var found = FoundImages()
         for (descriptor, folder) in chosen {
             // Re-adding returns the same descriptor and lists the folder again.
             folders[descriptor] = nil

@@ -64,6 +64,7 @@ final class ViewerWiring {
         let listed = try Self.items(from: options)
         listingDuration = listed.duration
         watchTargets = listed.watch
+        let listedTable = listed.duration == nil ? nil : listed.table
         let remote = listed.table.hasRemoteItems
             ? RemoteImageStore(configuration: options.downloads, onChange: { waker.wake() }) : nil
         self.remote = remote
@@ -102,7 +103,7 @@ final class ViewerWiring {
         carouselView.prepareIcons()
         carouselView.prepareCellTextures()
         _ = text.texture("0123456789 / ", size: Int(16 * points.scale), color: Theme.dimText)
-        startWatching()
+        startWatching(listed: listedTable)
     }
 
     deinit {
@@ -158,19 +159,20 @@ final class ViewerWiring {
 
     /// Watches the browsed folders. A folder that cannot be watched (no inotify, watch limit reached)
     /// costs a warning, not the run: the strip just does not follow changes.
-    private func startWatching() {
+    private func startWatching(listed: ItemTable?) {
         guard let targets = watchTargets, !(targets.folders.isEmpty && targets.files.isEmpty) else { return }
         let inbox = fileChanges
         let waker = system.waker
         do {
             // What the strip was built from: a file changed before the watches are in place still counts.
+            // A listing is compared by name (nothing in it was stat'ed); given items by their versions.
             var baseline: [String: FileVersion]?
-            if listingDuration == nil {
+            if listed == nil {
                 baseline = [:]
                 for item in options.items where !item.isRemote { if let version = item.version { baseline?[item.path] = version } }
             }
             watcher = try FolderWatcher(folders: targets.folders, files: targets.files, recursive: targets.recursive,
-                                        baseline: baseline) { changes in
+                                        baseline: baseline, listed: listed) { changes in
                 for change in changes { inbox.push(change) }
                 waker.wake()
             }

@@ -56,6 +56,22 @@ final class FolderWatcherTests: XCTestCase {
         XCTAssertEqual(waitForChanges(recorder, count: 3).sortedByPath, [present("a.jpg"), removed("b.jpg"), present("d.jpg")])
     }
 
+    func testAListingIsTheBaselineByNameWithoutAStatOfEachImage() throws {
+        // The strip listed a, b, c (names only); before the watches, b went and d came: those two are
+        // reported, a and c are not. Later a change to c is.
+        for name in ["a.jpg", "b.jpg", "c.jpg"] { try write("first", to: name) }
+        let listed = try ImagePathCollector().collect([folder.path]).table
+        try FileManager.default.removeItem(atPath: path("b.jpg"))
+        try write("new", to: "d.jpg")
+        let recorder = ChangeRecorder()
+        let watcher = try FolderWatcher(folders: [folder.path], settleDelay: settleDelay, listed: listed) { recorder.record($0) }
+        defer { watcher.stop() }
+        XCTAssertEqual(waitForChanges(recorder, count: 2).sortedByPath, [removed("b.jpg"), present("d.jpg")])
+
+        try write("second, longer", to: "c.jpg")
+        XCTAssertEqual(waitForChanges(recorder, count: 3).sortedByPath, [removed("b.jpg"), present("c.jpg"), present("d.jpg")])
+    }
+
     // MARK: Network filesystems
 
     /// A write through a hard link in another folder is invisible to inotify on this folder, as another
