@@ -59,6 +59,9 @@ public final class FolderWatcher: Sendable {
     ///     moved away is looked for again. Build scripts often delete an output folder and make it anew
     ///     (`rm -rf out && mkdir out`); once it is back, it is watched again and its images come out
     ///     present.
+    ///   - logger: where the watcher says what it cannot watch.
+    ///   - addWatch: adds an inotify watch (`inotify_add_watch`); a test makes it fail as the watch limit
+    ///     does, to see folders past the limit polled instead (when `pollInterval` is set).
     public init(folders: [String],
                 files: [String] = [],
                 recursive: Bool = false,
@@ -68,6 +71,8 @@ public final class FolderWatcher: Sendable {
                 pollInterval: Duration? = .seconds(3),
                 polls: @escaping @Sendable (String) -> Bool = NetworkFilesystem.holds,
                 reappearanceInterval: Duration = .seconds(1),
+                logger: Logger = Logger(label: "tessera.watch"),
+                addWatch: @escaping @Sendable (Int32, String, UInt32) -> Int32 = { inotify_add_watch($0, $1, $2) },
                 onChanges: @escaping @Sendable ([ItemChange]) -> Void) throws {
         let inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard inotifyFD >= 0 else { throw FolderWatchError.cannotStart(reason: Self.startFailureReason(errno)) }
@@ -83,7 +88,8 @@ public final class FolderWatcher: Sendable {
         self.shared = shared
         let setup = WatchSetup(folders: folders, files: files, recursive: recursive, settleDelay: settleDelay,
                                baseline: BaselineHandOver(listed.map { .listed($0) } ?? baseline.map { .versions($0) }), pollInterval: pollInterval, polls: polls,
-                               reappearanceInterval: reappearanceInterval, onChanges: onChanges)
+                               reappearanceInterval: reappearanceInterval, logger: logger, addWatch: addWatch,
+                               onChanges: onChanges)
 
         let launched = DispatchSemaphore(value: 0)
         let thread = Thread {
@@ -147,6 +153,8 @@ struct WatchSetup: Sendable {
     let pollInterval: Duration?
     let polls: @Sendable (String) -> Bool
     let reappearanceInterval: Duration
+    let logger: Logger
+    let addWatch: @Sendable (Int32, String, UInt32) -> Int32
     let onChanges: @Sendable ([ItemChange]) -> Void
 }
 

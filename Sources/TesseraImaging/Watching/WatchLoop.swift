@@ -8,7 +8,6 @@ import TesseraCore
 /// event into paths that settle, and reports the settled ones that differ from what it knew. Everything
 /// here is made and used on that thread only.
 final class WatchLoop {
-    private static let logger = Logger(label: "tessera.watch")
     private static let readBufferSize = 64 * 1024
 
     private let setup: WatchSetup
@@ -31,7 +30,8 @@ final class WatchLoop {
         lost = LostFolders(interval: setup.reappearanceInterval)
         let polls = setup.polls
         let pollsAtAll = setup.pollInterval != nil
-        trees = WatchedTrees(inotifyFD: shared.inotifyFD) { pollsAtAll && polls($0) }
+        trees = WatchedTrees(inotifyFD: shared.inotifyFD, pollsPastLimit: pollsAtAll, logger: setup.logger,
+                             addWatch: setup.addWatch) { pollsAtAll && polls($0) }
     }
 
     deinit { readBuffer.deallocate() }
@@ -103,7 +103,7 @@ final class WatchLoop {
         /// The version to know `path` by: read in a folder that is polled only.
         func initialVersion(_ path: String) -> FileVersion? {
             let folder = WatchedTrees.split(path).folder
-            if polled?.folder != folder { polled = (folder, setup.pollInterval != nil && setup.polls(folder)) }
+            if polled?.folder != folder { polled = (folder, trees.isPolled(folder: folder)) }
             return polled!.polls ? FileVersion.ofFile(atPath: path) : nil
         }
         switch baseline {
@@ -143,7 +143,7 @@ final class WatchLoop {
 
     /// After the kernel dropped events: every known path and everything listed now settles afresh.
     private func rescanEverything() {
-        Self.logger.info("inotify queue overflowed; rescanning the watched folders")
+        setup.logger.info("inotify queue overflowed; rescanning the watched folders")
         // Everything known, including images of folders that went while events were lost.
         let now = clock.now
         for path in known.presentPaths(inFolders: { _ in true }) { settling.note(path, at: now) }
@@ -194,7 +194,7 @@ final class WatchLoop {
         let ready = poll(&pollFDs, nfds_t(pollFDs.count), pollTimeoutMilliseconds())
         if ready < 0 {
             if errno == EINTR { return true }
-            Self.logger.error("watching folders stopped: poll failed: \(String(cString: strerror(errno)))")
+            setup.logger.error("watching folders stopped: poll failed: \(String(cString: strerror(errno)))")
             return false
         }
         if pollFDs[1].revents != 0 { return false }
@@ -203,7 +203,7 @@ final class WatchLoop {
             readEvents()
         } else if inotifyEvents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
             // Would come back at once on every poll: end rather than spin.
-            Self.logger.error("watching folders stopped: the inotify descriptor failed (poll revents \(inotifyEvents))")
+            setup.logger.error("watching folders stopped: the inotify descriptor failed (poll revents \(inotifyEvents))")
             return false
         }
         return true
