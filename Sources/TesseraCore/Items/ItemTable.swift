@@ -43,9 +43,18 @@ public struct ItemTable: Sendable {
     /// The prefix of the names listed in `folder`: the folder without trailing slashes and one slash
     /// ("/" stays "/"), as `path(of:)` joins them; folders are stored once.
     public mutating func prefix(forFolder folder: String) -> UInt32 {
+        prefix(Self.prefixText(forFolder: folder), isRemote: false)
+    }
+
+    /// The prefix of `folder` (as `prefix(forFolder:)` makes it), if any item has it.
+    public func existingPrefix(forFolder folder: String) -> UInt32? {
+        prefixIDs[PrefixKey(text: Self.prefixText(forFolder: folder), isRemote: false)]
+    }
+
+    private static func prefixText(forFolder folder: String) -> String {
         var text = Substring(folder)
         while text.count > 1, text.hasSuffix("/") { text.removeLast() }
-        return prefix(text.hasSuffix("/") ? String(text) : text + "/", isRemote: false)
+        return text.hasSuffix("/") ? String(text) : text + "/"
     }
 
     /// Makes room for `count` more items whose names take `bytes` bytes in all.

@@ -22,14 +22,19 @@ public struct PathIndex: Sendable {
         var path = path
         return path.withUTF8 { bytes -> UInt32? in
             guard let (prefix, nameStart) = table.locate(bytes) else { return nil }
-            let name = UnsafeBufferPointer(rebasing: bytes[nameStart...])
-            var slot = Self.hash(prefix: prefix, name: name) & (slots.count - 1)
-            while slots[slot] != Self.empty {
-                if table.has(slots[slot], prefix: prefix, name: name) { return slots[slot] }
-                slot = (slot + 1) & (slots.count - 1)
-            }
-            return nil
+            return id(prefix: prefix, name: UnsafeBufferPointer(rebasing: bytes[nameStart...]), in: table)
         }
+    }
+
+    /// The id of the item with `prefix` and `name`, if any: a folder's names looked up without a path
+    /// string each.
+    public func id(prefix: UInt32, name: UnsafeBufferPointer<UInt8>, in table: ItemTable) -> UInt32? {
+        var slot = Self.hash(prefix: prefix, name: name) & (slots.count - 1)
+        while slots[slot] != Self.empty {
+            if table.has(slots[slot], prefix: prefix, name: name) { return slots[slot] }
+            slot = (slot + 1) & (slots.count - 1)
+        }
+        return nil
     }
 
     /// How many paths it finds.

@@ -63,6 +63,24 @@ struct KnownFiles {
         }
     }
 
+    /// Sorts the names listed in `folder` into those known to be there (`known`, by id) and the others
+    /// (`unknown`, by path), a name at a time without a path string for the known ones; stops early when
+    /// `stop` says so (checked every few thousand names).
+    func sort(_ names: NameList, in folder: String, stop: () -> Bool, known: (UInt32) -> Void, unknown: (String) -> Void) {
+        let prefix = table.existingPrefix(forFolder: folder)
+        names.bytes.withUnsafeBufferPointer { bytes in
+            for index in 0..<names.count {
+                if index % 4096 == 4095, stop() { return }
+                let name = UnsafeBufferPointer(rebasing: bytes[names.range(index)])
+                if let prefix, let id = self.index.id(prefix: prefix, name: name, in: table), sizes[Int(id)] != Self.gone {
+                    known(id)
+                } else {
+                    unknown(FolderLister.path(of: String(decoding: name, as: UTF8.self), in: folder))
+                }
+            }
+        }
+    }
+
     /// The ids of the paths known to be there, for a pass over all of them (`path(of:)`).
     var presentIDs: [UInt32] { (0..<UInt32(table.count)).filter { sizes[Int($0)] != Self.gone } }
 

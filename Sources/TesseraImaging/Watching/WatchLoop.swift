@@ -110,13 +110,18 @@ final class WatchLoop {
         case .versions?:
             found.forEach { settling.note($0, at: now) }
         case .listed?:
-            found.forEach { path in
-                if let id = known.id(of: path), known.isPresent(path) {
+            for path in found.singleFiles {
+                if let id = known.id(of: path), known.isPresent(path) { seen?[Int(id)] = true } else { settling.note(path, at: now) }
+            }
+            for (folder, names) in found.folders {
+                let polls = trees.isPolled(folder: folder)
+                var versions: [(String, FileVersion)] = []
+                known.sort(names, in: folder, stop: { shared.isStopRequested }, known: { id in
                     seen?[Int(id)] = true
-                    if let version = initialVersion(path) { known[path] = .present(version) }
-                } else {
-                    settling.note(path, at: now)
-                }
+                    if polls, let version = FileVersion.ofFile(atPath: known.path(of: id)) { versions.append((known.path(of: id), version)) }
+                }, unknown: { settling.note($0, at: now) })
+                for (path, version) in versions { known[path] = .present(version) }
+                if shared.isStopRequested { return }
             }
         case nil:
             found.forEach { known[$0] = .present(initialVersion($0)) }
