@@ -70,10 +70,16 @@ final class SortAndListingTests: XCTestCase {
     }
 
     /// The strip's order once what it needs is read: every image marked (`M`), printed by `-o` in strip order.
+    /// The strip opened untouched, so the image selected is the first of that order.
     private func order(_ arguments: [String]) throws -> [String] {
-        let result = try run(arguments + ["-o"], script: "wait-idle\nkey M\nkey q\n")
+        let report = folder.appendingPathComponent("order.json")
+        let result = try run(arguments + ["-o", "--report", report.path], script: "wait-idle\nkey M\nkey q\n")
         XCTAssertEqual(result.status, 0, result.stderr)
-        return result.stdout.split(separator: "\n").map { String($0.split(separator: "/").last!) }
+        let names = result.stdout.split(separator: "\n").map { String($0.split(separator: "/").last!) }
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        XCTAssertEqual((json["selected_item"] as? String)?.split(separator: "/").last.map(String.init), names.first,
+                       "\(arguments): the strip shows the start of its order")
+        return names
     }
 
     func testEachSortOrderAndItsReverse() throws {

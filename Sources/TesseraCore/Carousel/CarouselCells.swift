@@ -126,6 +126,12 @@ final class CarouselCells {
         selectedIndex = min(max(0, selectedIndex + pages * columns * layout.rows), itemCount - 1)
     }
 
+    /// Selects the first item and scrolls to the start at once.
+    func showStart(time: Duration) {
+        selectedIndex = 0
+        scroll.scroll(to: 0, animated: false, time: time)
+    }
+
     func selectWithoutScrolling(_ index: Int) {
         guard index >= 0, index < itemCount else { return }
         selectedIndex = index

@@ -113,19 +113,24 @@ public final class CarouselModel {
     }
 
     /// Takes in what a worker read of the items' files; with `resort`, puts the items in their order again
-    /// with it, keeping the selection on screen as `sort` does.
+    /// with it, keeping the selection on screen as `sort` does. A strip still at its start with its first
+    /// image selected (as it opens, `--sort size`) stays at the start of the order: nobody chose an image
+    /// to keep there.
     public func learn(_ readings: [ItemFacts.Reading], resort: Bool, time: Duration) {
         list.learn(readings)
         guard resort else { return }
         let order = list.order, reversed = list.isReversed
-        rearrange(time: time) { list.sort(by: order, reversed: reversed) }
+        let atStart = cells.selectedIndex == 0 && cells.scroll.offset <= 0.5 && !cells.scroll.isMoving
+        rearrange(time: time, toStart: atStart) { list.sort(by: order, reversed: reversed) }
     }
 
-    /// Changes the order with `body`, the cells and the selection following their items.
-    private func rearrange(time: Duration, _ body: () -> CarouselItems) {
+    /// Changes the order with `body`, the cells and the selection following their items, or, `toStart`,
+    /// showing the start of the new order with its first item selected.
+    private func rearrange(time: Duration, toStart: Bool = false, _ body: () -> CarouselItems) {
         let placement = cells.placement(in: list)
         let previous = body()
         cells.itemsMoved(from: previous, to: list, keeping: placement)
+        if toStart { cells.showStart(time: time) }
         cells.layoutCells(fill: loads.fill)
         cells.select(cells.selectedIndex, time: time, animated: false)
     }

@@ -50,6 +50,46 @@ final class CarouselSortTests: XCTestCase {
         XCTAssertEqual(model.items.map(\.path), items(20).map(\.path).sorted(by: NaturalOrder.areInIncreasingOrder))
     }
 
+    /// Opening with `--sort mtime`: the times come in from the background after the first frames.
+    private func modelByTimeWithNothingRead(_ count: Int) -> (CarouselModel, WorkScheduler<ImageKey, PixelBuffer>) {
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
+        let strategy = CacheStrategy(preload: PreloadPolicy(ahead: 2, behind: 1))
+        let pipeline = ImagePipeline.fixture(scheduler, strategy: strategy, loader: Self.loader)
+        let model = CarouselModel(table: ItemTable(items(count)), order: .mtime, shuffleSeed: 1,
+                                  configuration: CarouselConfiguration(), pipeline: pipeline, strategy: strategy,
+                                  viewportWidth: 1280, viewportHeight: 720)
+        return (model, scheduler)
+    }
+
+    private func stats(_ count: Int) -> [ItemFacts.Reading] {
+        items(count).enumerated().map { ItemFacts.Reading(id: UInt32($0.offset), version: $0.element.version) }
+    }
+
+    func testAStripStillAtItsStartShowsTheStartOfTheOrderWhenItsKeysComeIn() {
+        let (model, scheduler) = modelByTimeWithNothingRead(20)
+        var time = Duration.zero
+        settle(model, scheduler, at: &time)
+        XCTAssertEqual(model.selectedItem?.path, "/photos/img0.jpg", "name order until the times are in")
+        model.learn(stats(20), resort: true, time: time)
+        settle(model, scheduler, at: &time)
+        XCTAssertEqual(model.selectedIndex, 0)
+        XCTAssertEqual(model.selectedItem?.path, "/photos/img19.jpg", "the oldest first")
+        XCTAssertEqual(model.scroll.offset, 0)
+        XCTAssertTrue(model.visibleCells.contains { $0.index == 0 })
+    }
+
+    func testAnImageTheUserChoseStaysSelectedWhenTheKeysComeIn() {
+        let (model, scheduler) = modelByTimeWithNothingRead(20)
+        var time = Duration.zero
+        model.select(2, time: time, animated: false)
+        settle(model, scheduler, at: &time)
+        model.learn(stats(20), resort: true, time: time)
+        settle(model, scheduler, at: &time)
+        XCTAssertEqual(model.selectedItem?.path, "/photos/img2.jpg")
+        XCTAssertEqual(model.selectedIndex, 17)
+        XCTAssertTrue(model.visibleCells.contains { $0.index == model.selectedIndex }, "the selection is on screen")
+    }
+
     func testANewFileJoinsTheOrderTheStripIsIn() {
         let (model, _) = makeModel(items(5))
         model.sort(by: .size, time: .zero)
