@@ -90,6 +90,31 @@ final class MarkSortInfoTests: XCTestCase {
         XCTAssertEqual(viewer.model.items.map(\.path), paths, "back to names")
     }
 
+    /// A listed folder: nothing is stat'ed until an order needs it, then the files are read on a worker
+    /// while the strip stays in name order and says it is sorting; the selected image stays selected.
+    func testAnOrderThatNeedsTheFilesReadsThemInTheBackground() throws {
+        let paths = try (0..<6).map { try files.png("img\($0).png", grey, width: 400 - $0 * 40, height: 300 - $0 * 30) }
+        var options = files.options([])
+        options.listing = ItemListing(paths: [files.folder.path], recursive: false)
+        let viewer = try ViewerHarness(options)
+        try viewer.settle()
+        XCTAssertEqual(viewer.model.items.map(\.path), paths)
+        viewer.press("Right")
+        viewer.press("o")
+        XCTAssertEqual(viewer.model.sortOrder, .mtime)
+        XCTAssertEqual(viewer.overlay.status?.text, "sorting by modification time…", "the times are not read yet")
+        XCTAssertEqual(viewer.model.items.map(\.path), paths, "name order meanwhile")
+        try viewer.run(until: { viewer.overlay.status?.text == "sorted by modification time" })
+        XCTAssertEqual(viewer.selectedPath, paths[1])
+        viewer.press("o")
+        viewer.press("o")
+        XCTAssertEqual(viewer.model.sortOrder, .size)
+        try viewer.settle()
+        XCTAssertEqual(viewer.model.items.map(\.path), paths.reversed(), "smallest file first, read once for mtime")
+        XCTAssertEqual(viewer.selectedPath, paths[1])
+        XCTAssertNotNil(viewer.cellRect(viewer.model.selectedIndex), "and on screen")
+    }
+
     func testICyclesTheOverlayAndTheInformationIsReadOnAWorker() throws {
         let jpeg = try files.halvesJPEG("photo.jpg", top: RGBA(r: 200, g: 30, b: 30), bottom: RGBA(r: 30, g: 30, b: 200))
         let viewer = try ViewerHarness(files.options([jpeg, try files.png("b.png", grey)]))
