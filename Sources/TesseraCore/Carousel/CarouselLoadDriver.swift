@@ -1,6 +1,9 @@
 /// Feeds the strip's cells with images: asks the strategy what to load each frame, gates downloads
 /// (LazyTableImages' rule), requests through the pipeline, and puts what the pipeline delivers into the
 /// cells still tagged for it (the book's listing 14.2). Main thread only.
+///
+/// Over 300 lines because asking, gating and delivering share the per-frame state of which keys each
+/// cell waits for; split, each half would have to expose it to the other.
 final class CarouselLoadDriver {
     let strategy: LoadingStrategy
     private let pipeline: ImagePipeline
