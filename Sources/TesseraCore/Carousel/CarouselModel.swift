@@ -113,14 +113,14 @@ public final class CarouselModel {
     }
 
     /// Takes in what a worker read of the items' files; with `resort`, puts the items in their order again
-    /// with it, keeping the selection on screen as `sort` does. A strip still at its start with its first
-    /// image selected (as it opens, `--sort size`) stays at the start of the order: nobody chose an image
-    /// to keep there.
-    public func learn(_ readings: [ItemFacts.Reading], resort: Bool, time: Duration) {
+    /// with it, keeping the selection on screen as `sort` does. With `showingStart` (the order the strip
+    /// opened in, `--sort size`), a strip still at its start with its first image selected stays at the
+    /// start of the order: nobody chose an image to keep there.
+    public func learn(_ readings: [ItemFacts.Reading], resort: Bool, showingStart: Bool = false, time: Duration) {
         list.learn(readings)
         guard resort else { return }
         let order = list.order, reversed = list.isReversed
-        let atStart = cells.selectedIndex == 0 && cells.scroll.offset <= 0.5 && !cells.scroll.isMoving
+        let atStart = showingStart && cells.selectedIndex == 0 && cells.scroll.offset <= 0.5 && !cells.scroll.isMoving
         rearrange(time: time, toStart: atStart) { list.sort(by: order, reversed: reversed) }
     }
 

@@ -35,15 +35,18 @@ final class StripSorting {
     /// How often the order is refined while dates taken come in.
     private let refineInterval: Duration
 
-    /// A read on its way: what it is for, and the flag that stops it.
+    /// A read on its way: what it is for, whether it is for the order the strip opened in, and the flag
+    /// that stops it.
     private struct Read {
         var number: Int
         var order: StripOrder
+        var opening: Bool
         var progress: Progress
         var stop: StopFlag
     }
     private var read: Read?
     private var reads = 0
+    private var hasUpdated = false
     /// The order and item list last found to need nothing read.
     private var settled: (order: StripOrder, revision: Int)?
     private var refinedAt: Duration?
@@ -82,6 +85,9 @@ final class StripSorting {
             current.stop.value.store(true, ordering: .relaxed)
             read = nil
         }
+        // The order the strip opened in shows its start as it comes, if the user has not moved yet; an
+        // order chosen with o keeps the selected image instead.
+        let opening = read?.opening ?? false
         var readings: [ItemFacts.Reading] = []
         var finished = false
         for batch in inbox.drain() {
@@ -99,18 +105,19 @@ final class StripSorting {
         let refines = change != nil || (model.sortOrder == .taken && !readings.isEmpty
             && refinedAt.map { now - $0 >= refineInterval } ?? true)
         if !readings.isEmpty || refines {
-            model.learn(readings, resort: refines, time: now)
+            model.learn(readings, resort: refines, showingStart: opening, time: now)
             if refines {
                 refinedAt = now
                 change = change ?? .refined
             }
         }
-        if read == nil { start(for: model) }
+        if read == nil { start(for: model, opening: !hasUpdated) }
+        hasUpdated = true
         return change
     }
 
     /// Starts reading what the strip's order needs, when anything is still unread.
-    private func start(for model: CarouselModel) {
+    private func start(for model: CarouselModel, opening: Bool) {
         let revision = model.itemsRevision
         guard settled?.order != model.sortOrder || settled?.revision != revision else { return }
         guard let wanted = model.itemsToRead else {
@@ -119,7 +126,7 @@ final class StripSorting {
         }
         reads += 1
         let number = reads, order = model.sortOrder, stop = StopFlag()
-        read = Read(number: number, order: order, progress: Progress(order: order, done: 0, total: wanted.ids.count), stop: stop)
+        read = Read(number: number, order: order, opening: opening, progress: Progress(order: order, done: 0, total: wanted.ids.count), stop: stop)
         logger.info("sorting \(model.items.count) items by \(order.label): reading \(wanted.ids.count) files in the background")
         let inbox = inbox, wake = wake
         perform {

@@ -70,7 +70,7 @@ final class CarouselSortTests: XCTestCase {
         var time = Duration.zero
         settle(model, scheduler, at: &time)
         XCTAssertEqual(model.selectedItem?.path, "/photos/img0.jpg", "name order until the times are in")
-        model.learn(stats(20), resort: true, time: time)
+        model.learn(stats(20), resort: true, showingStart: true, time: time)
         settle(model, scheduler, at: &time)
         XCTAssertEqual(model.selectedIndex, 0)
         XCTAssertEqual(model.selectedItem?.path, "/photos/img19.jpg", "the oldest first")
@@ -83,11 +83,20 @@ final class CarouselSortTests: XCTestCase {
         var time = Duration.zero
         model.select(2, time: time, animated: false)
         settle(model, scheduler, at: &time)
-        model.learn(stats(20), resort: true, time: time)
+        model.learn(stats(20), resort: true, showingStart: true, time: time)
         settle(model, scheduler, at: &time)
         XCTAssertEqual(model.selectedItem?.path, "/photos/img2.jpg")
         XCTAssertEqual(model.selectedIndex, 17)
         XCTAssertTrue(model.visibleCells.contains { $0.index == model.selectedIndex }, "the selection is on screen")
+    }
+
+    func testAnOrderChosenAtTheStartKeepsTheSelectedImage() {
+        let (model, scheduler) = modelByTimeWithNothingRead(20)
+        var time = Duration.zero
+        settle(model, scheduler, at: &time)
+        model.learn(stats(20), resort: true, time: time)
+        XCTAssertEqual(model.selectedItem?.path, "/photos/img0.jpg", "o pressed at the start: the image stays")
+        XCTAssertEqual(model.selectedIndex, 19)
     }
 
     func testANewFileJoinsTheOrderTheStripIsIn() {
