@@ -45,21 +45,29 @@ public struct ListReader: Sequence {
             while true {
                 if !pending.isEmpty { return pending.removeFirst() }
                 guard let piece = nextPiece() else { return nil }
-                pending = ListReader.entries(in: piece, nulSeparated: nulSeparated)
+                let simple = buffer.withUnsafeBufferPointer { bytes in
+                    ListReader.simpleEntry(in: UnsafeBufferPointer(rebasing: bytes[piece]), nulSeparated: nulSeparated)
+                }
+                switch simple {
+                case .entry(let entry)?: return entry
+                case .nothing?: continue
+                case nil:
+                    pending = ListReader.entries(in: String(decoding: buffer[piece], as: UTF8.self), nulSeparated: nulSeparated)
+                }
             }
         }
 
-        /// The bytes up to the next separator (or the end), as text.
-        private mutating func nextPiece() -> String? {
+        /// Where the bytes up to the next separator (or the end) lie in `buffer`.
+        private mutating func nextPiece() -> Range<Int>? {
             while true {
                 if let end = buffer[start...].firstIndex(of: separator) {
                     defer { start = end + 1 }
-                    return String(decoding: buffer[start..<end], as: UTF8.self)
+                    return start..<end
                 }
                 if ended {
                     guard start < buffer.count else { return nil }
                     defer { start = buffer.count }
-                    return String(decoding: buffer[start...], as: UTF8.self)
+                    return start..<buffer.count
                 }
                 buffer.removeSubrange(..<start)
                 start = 0
@@ -80,6 +88,34 @@ public struct ListReader: Sequence {
     /// The entries of a list's text: what `ListReader` yields for it.
     public static func parse(_ text: String, nulSeparated: Bool = false) -> [String] {
         entries(in: text, nulSeparated: nulSeparated)
+    }
+
+    private enum SimplePiece {
+        case entry(String)
+        case nothing
+    }
+
+    /// The entry of one piece of a list read straight from its bytes, in the common case: a NUL-separated
+    /// entry, or a line with no other line break in it and ASCII at its ends (so that trimming spaces and
+    /// tabs is all the trimming there is). Nil for anything else, which `entries(in:)` takes as text.
+    private static func simpleEntry(in piece: UnsafeBufferPointer<UInt8>, nulSeparated: Bool) -> SimplePiece? {
+        if nulSeparated { return piece.isEmpty ? .nothing : .entry(String(decoding: piece, as: UTF8.self)) }
+        var lower = piece.startIndex, upper = piece.endIndex
+        if upper > lower, piece[upper - 1] == UInt8(ascii: "\r") { upper -= 1 }
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        while lower < upper, isSpace(piece[lower]) { lower += 1 }
+        while upper > lower, isSpace(piece[upper - 1]) { upper -= 1 }
+        guard lower < upper else { return .nothing }
+        guard piece[lower] < 0x80, piece[upper - 1] < 0x80 else { return nil }
+        // Other line breaks: CR, VT, FF; NEL (C2 85), LINE and PARAGRAPH SEPARATOR (E2 80 A8 and A9).
+        for index in lower..<upper {
+            let byte = piece[index]
+            if byte == 0x0B || byte == 0x0C || byte == 0x0D { return nil }
+            if byte == 0x85, piece[index - 1] == 0xC2 { return nil }
+            if byte == 0xA8 || byte == 0xA9, index - lower >= 2, piece[index - 1] == 0x80, piece[index - 2] == 0xE2 { return nil }
+        }
+        if piece[lower] == UInt8(ascii: "#") { return .nothing }
+        return .entry(String(decoding: UnsafeBufferPointer(rebasing: piece[lower..<upper]), as: UTF8.self))
     }
 
     /// The entries in one piece of a list, by the rules above.

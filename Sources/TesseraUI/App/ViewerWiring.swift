@@ -109,7 +109,8 @@ final class ViewerWiring {
     deinit {
         watcher?.stop()
         remote?.shutdown()
-        pipeline.shutdown()
+        // The process exits next: a decode still running would meet its libraries torn down.
+        pipeline.shutdown(waitingUpTo: 5)
     }
 
     /// The items to show: the listing's (waited for here), or the options' own.

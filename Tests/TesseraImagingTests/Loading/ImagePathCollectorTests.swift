@@ -67,7 +67,12 @@ final class ImagePathCollectorTests: XCTestCase {
 
     func testAListReadAChunkAtATimeGivesWhatParsingItWholeGives() throws {
         var text = "# photos\r\n"
-        for index in 0..<30_000 { text += index % 7 == 0 ? "  /photos/\(index) é.jpg  \r\n\n" : "/photos/\(index).jpg\n" }
+        // Lines read from their bytes and lines taken as text (other line breaks, Unicode spaces at the ends).
+        let odd = ["\t  # a note after spaces", "   ", "a\u{85}b.jpg", "c\u{2028}d.jpg", "e\u{2029}f.jpg", "g\rh.jpg", "i\u{0B}j.jpg",
+                   "\u{A0}k.jpg\u{A0}", "\u{3000}l.jpg", "m é", "é n", "o.jpg\t", "#"]
+        for index in 0..<30_000 {
+            text += index % 7 == 0 ? "  /photos/\(index) é.jpg  \r\n\n" : index % 101 == 0 ? odd[index % odd.count] + "\n" : "/photos/\(index).jpg\n"
+        }
         text += "last.jpg"
         let file = folder.appendingPathComponent("list.txt")
         try Data(text.utf8).write(to: file)
