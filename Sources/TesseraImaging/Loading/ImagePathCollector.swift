@@ -56,8 +56,12 @@ public struct ImagePathCollector {
         for path in listed {
             if named.count < 6 { named.append(path) }
             // A listed name that looks like an image is a file, as a folder's entries are: no stat for it.
-            let last = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
-            try add(path, to: &collected, stat: !FolderLister.isImageName(last))
+            var path = path
+            let looksLikeImage = path.withUTF8 { bytes in
+                let start = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+                return FolderLister.isImageName(UnsafeBufferPointer(rebasing: bytes[start...]))
+            }
+            try add(path, to: &collected, stat: !looksLikeImage)
         }
         if named.count > 1 { collected.table = Self.withoutRepeats(collected.table) }
         guard !collected.table.isEmpty else { throw .noImages(named) }
