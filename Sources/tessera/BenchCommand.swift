@@ -57,7 +57,7 @@ extension Bench {
         func run() throws {
             let files: [String]
             do {
-                files = try ImagePathCollector().collect(paths).map(\.path)
+                files = try ImagePathCollector().collect(paths).items.map(\.path)
             } catch {
                 throw fail("\(error)")
             }

@@ -138,13 +138,17 @@ struct RunOptions: ParsableArguments {
     }
 }
 
+extension StripOrder: ExpressibleByArgument {}
+
 struct Browse: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Browse images in a horizontally scrolling strip (the default command).",
         discussion: """
         With no paths, shows the bundled samples. Folders are listed in natural order
         (img2 before img10) and watched: a changed image reloads, a deleted one leaves
-        the strip, a new one appears in order. Paths may be http(s) URLs: they
+        the strip, a new one appears in order. --sort mtime, size and taken read the
+        files in the background: the strip shows name order until they are in (taken
+        refines as the EXIF dates come). Paths may be http(s) URLs: they
         download in the background (never while the strip is moving) into
         $XDG_CACHE_HOME/tessera/remote and are revalidated (ETag, Last-Modified) on
         the next run.
@@ -192,6 +196,11 @@ struct Browse: ParsableCommand {
     var downloadLimitMb = 64
     @Flag(name: .shortAndLong, inversion: .prefixedNo, help: "Include images in subfolders.")
     var recursive = false
+    @Option(help: ArgumentHelp("The strip's order: name, mtime, taken (EXIF date, else mtime), size or random; o changes it.",
+                               valueName: "ORDER"))
+    var sort = StripOrder.name
+    @Flag(inversion: .prefixedNo, help: "Reverse the order: last name, newest or largest first.")
+    var reverse = false
     @Option(help: "Rows of cells (a grid that scrolls horizontally).")
     var rows = 1
     @Option(help: "Cell size in points.")
@@ -243,31 +252,22 @@ struct Browse: ParsableCommand {
 
     func run() throws {
         display.bootstrapLogging()
-        var sources = paths
-        if let inputList {
-            let text: String?
-            if inputList == "-" {
-                text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-            } else {
-                text = try? String(contentsOfFile: inputList, encoding: .utf8)
-            }
-            guard let text else { throw fail("\(inputList): cannot read the list") }
-            sources += ImagePathCollector.parseList(text, nulSeparated: nulSeparated)
-        }
-        if sources.isEmpty && inputList != nil { throw fail("\(inputList!): the list names no images") }
-        if sources.isEmpty {
+        var paths = paths
+        let list = inputList.map { $0 == "-" ? ItemListing.ListSource.standardInput : .file($0) }
+        if paths.isEmpty && list == nil {
             guard let samples = ResourceLocator.samplesFolder?.path else {
                 throw fail("no paths given and the bundled samples were not found (set TESSERA_RESOURCES)")
             }
-            sources = [samples]
+            paths = [samples]
         }
-        let items: [CarouselItem]
-        do {
-            items = try ImagePathCollector(recursive: recursive).collect(sources)
-        } catch {
-            throw fail("\(error)")
+        // A mistyped path is said at once, before a window opens; the rest is found while it does.
+        for path in paths where !CarouselItem.isRemote(path) && !FileManager.default.fileExists(atPath: path) {
+            throw fail("\(path): no such file or folder")
         }
-        var options = ViewerOptions(items: items)
+        var options = ViewerOptions(listing: ItemListing(paths: paths, list: list, nulSeparated: nulSeparated,
+                                                          recursive: recursive))
+        options.sort = sort
+        options.reverse = reverse
         options.carousel.rows = rows
         options.carousel.cellWidth = Double(cell.width)
         options.carousel.cellHeight = Double(cell.height)
@@ -280,10 +280,7 @@ struct Browse: ParsableCommand {
         options.strategy = strategy
         options.useThumbnailCache = thumbnailCache
         options.slideshowDelay = slideshowDelay.duration
-        if watch {
-            let targets = ImagePathCollector.watchTargets(for: sources)
-            options.watch = WatchTargets(folders: targets.folders, files: targets.files, recursive: recursive)
-        }
+        options.watchesListing = watch
         options.downloads.perHostLimit = downloadsPerHost
         options.downloads.timeout = downloadTimeout.duration
         options.downloads.maxBodyBytes = downloadLimitMb << 20

@@ -18,20 +18,24 @@ public struct ItemMarks: Sendable, Equatable {
 
     public mutating func clear() { paths.removeAll() }
 
+    /// Marks exactly `paths`.
+    public mutating func replace(with paths: some Sequence<String>) { self.paths = Set(paths) }
+
     /// Marks what is unmarked among `items` and unmarks the rest; marks of files no longer shown go.
-    public mutating func invert(over items: [CarouselItem]) {
+    public mutating func invert(over items: some Collection<CarouselItem>) {
         let marked = paths
         paths = Set(items.map(\.path).filter { !marked.contains($0) })
     }
 
     /// The marked items among `items`, in their order.
-    public func marked(in items: [CarouselItem]) -> [CarouselItem] {
+    public func marked(in items: some Collection<CarouselItem>) -> [CarouselItem] {
         paths.isEmpty ? [] : items.filter { paths.contains($0.path) }
     }
 
     /// The nearest marked item after (`forward`) or before `index`; nil when there is none that way
     /// (nsxiv's `N` and `P` do not wrap around).
-    public func nearestMarked(from index: Int, forward: Bool, in items: [CarouselItem]) -> Int? {
+    public func nearestMarked<Items: RandomAccessCollection<CarouselItem>>(from index: Int, forward: Bool, in items: Items) -> Int?
+    where Items.Index == Int {
         guard !paths.isEmpty else { return nil }
         let candidates = forward ? Array(items.indices.suffix(from: min(items.count, index + 1)))
                                  : Array(items.indices.prefix(max(0, index)).reversed())

@@ -126,6 +126,12 @@ final class CarouselCells {
         selectedIndex = min(max(0, selectedIndex + pages * columns * layout.rows), itemCount - 1)
     }
 
+    /// Selects the first item and scrolls to the start at once.
+    func showStart(time: Duration) {
+        selectedIndex = 0
+        scroll.scroll(to: 0, animated: false, time: time)
+    }
+
     func selectWithoutScrolling(_ index: Int) {
         guard index >= 0, index < itemCount else { return }
         selectedIndex = index
@@ -220,44 +226,48 @@ final class CarouselCells {
 
     /// What must keep its place on screen while items come and go: the selected item, and the item whose
     /// place on screen must not move (the selected one if shown, else the first shown) with its x in
-    /// content coordinates.
+    /// content coordinates. Items by id: an id names one item for the whole run.
     struct Placement {
-        var selectedPath: String?
-        var anchor: (path: String, x: Double)?
+        var selectedID: UInt32?
+        var anchor: (id: UInt32, x: Double)?
     }
 
     func placement(in items: CarouselItemList) -> Placement {
-        let selectedPath = items.indices.contains(selectedIndex) ? items[selectedIndex].path : nil
+        let selectedID = items.indices.contains(selectedIndex) ? items.id(at: selectedIndex) : nil
         let shown = visibleCells.compactMap(\.index)
-        guard let index = shown.contains(selectedIndex) ? selectedIndex : shown.first else {
-            return Placement(selectedPath: selectedPath)
+        guard let index = shown.contains(selectedIndex) ? selectedIndex : shown.first, items.indices.contains(index) else {
+            return Placement(selectedID: selectedID)
         }
-        return Placement(selectedPath: selectedPath, anchor: (items[index].path, layout.frame(of: index).x))
+        return Placement(selectedID: selectedID, anchor: (items.id(at: index), layout.frame(of: index).x))
     }
 
-    /// Items came or went: cells follow their items to their new indices (cells of removed items go back to
-    /// the pool), the selection stays on its item (or, if that went, on the one that took its place), and
-    /// the anchor keeps its place on screen, a fling in progress carrying on.
-    func itemsMoved(from previous: [CarouselItem], to items: CarouselItemList, keeping placement: Placement) {
+    /// Items came, went or moved: cells follow their items to their new indices (cells of removed items go
+    /// back to the pool), the selection stays on its item (or, if that went, on the one that took its
+    /// place), and the anchor keeps its place on screen, a fling in progress carrying on.
+    func itemsMoved(from previous: CarouselItems, to items: CarouselItemList, keeping placement: Placement) {
         layout.itemCount = items.count
         for cell in visibleCells {
-            if let old = cell.index, let index = items.index(of: previous[old].path) { cell.index = index } else { recycle(cell) }
+            if let old = cell.index, previous.indices.contains(old), let index = items.index(ofID: previous.ids[old]) {
+                cell.index = index
+            } else {
+                recycle(cell)
+            }
         }
         visibleCells.removeAll { $0.index == nil }
         visibleCells.sort { ($0.index ?? 0) < ($1.index ?? 0) }
 
-        if let path = placement.selectedPath, let index = items.index(of: path) {
+        if let id = placement.selectedID, let index = items.index(ofID: id) {
             selectedIndex = index
         } else if !previous.isEmpty {
             // The selected item went: select the next surviving one, as file managers do.
-            let next = previous[min(selectedIndex, previous.count - 1)...].lazy.compactMap { items.index(of: $0.path) }.first
+            let next = previous.ids[min(selectedIndex, previous.count - 1)...].lazy.compactMap { items.index(ofID: $0) }.first
             selectedIndex = max(0, min(next ?? items.count - 1, items.count - 1))
         } else {
             selectedIndex = 0
         }
 
         var shift = 0.0
-        if let anchor = placement.anchor, let index = items.index(of: anchor.path) {
+        if let anchor = placement.anchor, let index = items.index(ofID: anchor.id) {
             shift = layout.frame(of: index).x - anchor.x
         }
         scroll.shiftContent(by: shift, contentLength: layout.contentWidth)

@@ -1,9 +1,23 @@
-/// What the strip shows, in order: its items, their index by path, the changes the folder watcher reports,
-/// and the cache key of each item's image at the cell's pixel size. Main thread only.
+/// What the strip shows, in order: the compact table of its items, the order they are shown in, what is
+/// known of their files, the changes the folder watcher reports, and the cache keys of the items being
+/// loaded. Per item it keeps the table's bytes, its place in two orders (as listed and as shown) and the
+/// index by path: nothing per item is a `String` or a struct. Main thread only.
 final class CarouselItemList {
-    private(set) var items: [CarouselItem]
-    /// Each item's index by its path (the first, should a path be listed twice).
-    private(set) var indexByPath: [String: Int]
+    /// The items shown, in order (a snapshot of the list's state).
+    private(set) var items: CarouselItems
+    /// Every item shown, in name order (`StripOrder.name`): as listed, new files among their folder's.
+    private var nameOrder: [UInt32]
+    /// Each id's index in `items`; `hidden` for an item that left.
+    private var positions: [UInt32] = []
+    private static let hidden = UInt32.max
+    /// Made at the first lookup by path.
+    private var pathIndex: PathIndex?
+    /// What the orders other than name sort by.
+    private(set) var facts = ItemFacts()
+    private var shuffle: ShuffleKeys
+    /// The order the items are in; files that appear join it.
+    private(set) var order: StripOrder
+    private(set) var isReversed: Bool
     /// Whether some item is an http(s) URL: the strip then gates downloads every frame.
     private(set) var hasRemoteItems: Bool
     /// Moves whenever a key may have changed meaning (an item changed, came or went, or the cell's pixel
@@ -15,66 +29,131 @@ final class CarouselItemList {
         didSet { if cellPixelSize != oldValue { keysChanged() } }
     }
 
-    /// `key(for:variant:)`'s answers, by index and variant, until the items or the pixel size change. A key
-    /// hashes its path when made, and a frame that asks for loads makes some 25 keys (and a planned fling
-    /// one more per item on its way).
-    private var keys: [ImageKey?] = []
+    /// `key(for:variant:)`'s answers by index and variant, for the items being asked about (those on or
+    /// near the screen, and on a fling's way), until the items or the pixel size change. A key hashes its
+    /// path when made, and a frame that asks for loads makes some 25 keys.
+    private var keys: [Int: ImageKey] = [:]
+    /// Keys kept at most before the cache starts again: a long fling's worth.
+    private static let keyCacheLimit = 4096
     /// `ImageVariant.allCases` makes a new array each time it is asked.
     private static let variantCount = ImageVariant.allCases.count
 
-    init(_ items: [CarouselItem], cellPixelSize: PixelSize) {
-        self.items = items
+    /// - Parameters:
+    ///   - table: the items as listed (name order).
+    ///   - versions: what is known of items' files already, by id.
+    ///   - shuffleSeed: the random order's seed, fixed for the run.
+    init(table: ItemTable, versions: [UInt32: FileVersion] = [:], cellPixelSize: PixelSize, order: StripOrder = .name,
+         reversed: Bool = false, shuffleSeed: UInt64 = 0) {
+        let ids = Array(0..<UInt32(table.count))
+        items = CarouselItems(table: table, ids: ids, versions: versions, orientations: [:])
+        nameOrder = ids
         self.cellPixelSize = cellPixelSize
-        indexByPath = Self.indexByPath(items)
-        hasRemoteItems = items.contains(where: \.isRemote)
+        self.order = .name
+        isReversed = false
+        shuffle = ShuffleKeys(seed: shuffleSeed)
+        hasRemoteItems = table.hasRemoteItems
+        for (id, version) in versions { facts.setVersion(version, of: id) }
+        positions = Self.positions(of: ids, count: table.count)
+        if order != .name || reversed { _ = sort(by: order, reversed: reversed) }
     }
 
+    /// A list of these items, in this order (their versions and turns as given).
+    convenience init(_ items: [CarouselItem], cellPixelSize: PixelSize) {
+        var versions: [UInt32: FileVersion] = [:]
+        for (id, item) in items.enumerated() { versions[UInt32(id)] = item.version }
+        self.init(table: ItemTable(items), versions: versions, cellPixelSize: cellPixelSize)
+        for (id, item) in items.enumerated() where item.sessionOrientation != 1 {
+            setOrientation(item.sessionOrientation, of: UInt32(id))
+        }
+    }
+
+    var table: ItemTable { items.table }
     var count: Int { items.count }
     var isEmpty: Bool { items.isEmpty }
     var indices: Range<Int> { items.indices }
     subscript(index: Int) -> CarouselItem { items[index] }
 
-    func index(of path: String) -> Int? { indexByPath[path] }
+    func id(at index: Int) -> UInt32 { items.ids[index] }
+    func path(at index: Int) -> String { items.path(at: index) }
+    func isRemote(at index: Int) -> Bool { items.table.isRemote(items.ids[index]) }
+    func version(at index: Int) -> FileVersion? { items.versions[items.ids[index]] }
+    func sessionOrientation(at index: Int) -> Int { items.orientations[items.ids[index]].map(Int.init) ?? 1 }
+
+    /// The index of item `id`; nil when it is not shown (it left).
+    func index(ofID id: UInt32) -> Int? {
+        guard Int(id) < positions.count, positions[Int(id)] != Self.hidden else { return nil }
+        return Int(positions[Int(id)])
+    }
+
+    /// The id of the item shown at `path`.
+    func id(of path: String) -> UInt32? {
+        if pathIndex == nil { pathIndex = PathIndex(items.table) }
+        guard let id = pathIndex?.id(of: path, in: items.table), index(ofID: id) != nil else { return nil }
+        return id
+    }
+
+    func index(of path: String) -> Int? { id(of: path).flatMap(index(ofID:)) }
 
     /// What the image cache and the pipeline know item `index`'s `variant` by.
     func key(for index: Int, variant: ImageVariant = .cell) -> ImageKey {
-        if keys.isEmpty { keys = Array(repeating: nil, count: items.count * Self.variantCount) }
         let slot = index * Self.variantCount + variant.rawValue
         if let key = keys[slot] { return key }
         let cell = cellPixelSize
         let r = variant.reduction
         let box = PixelSize(width: (cell.width + r - 1) / r, height: (cell.height + r - 1) / r)
-        let item = items[index]
-        let key = ImageKey(path: item.path, size: box, variant: variant, version: item.version,
-                           sessionOrientation: item.sessionOrientation)
+        let key = ImageKey(path: path(at: index), size: box, variant: variant, version: version(at: index),
+                           sessionOrientation: sessionOrientation(at: index))
+        if keys.count >= Self.keyCacheLimit { keys.removeAll(keepingCapacity: true) }
         keys[slot] = key
         return key
     }
 
     /// The file (or download) behind item `index` has new content: its keys change.
     func setVersion(_ version: FileVersion, at index: Int) {
-        items[index].version = version
+        let id = items.ids[index]
+        items.versions[id] = version
+        facts.setVersion(version, of: id)
+        facts.forgetTaken(of: id)
         keysChanged()
     }
 
     /// The user turned item `index`'s picture for the session: its keys change.
     func setSessionOrientation(_ orientation: Int, at index: Int) {
-        items[index].sessionOrientation = orientation
+        setOrientation(orientation, of: items.ids[index])
         keysChanged()
     }
 
-    /// The order the items are in; files that appear join in it.
-    private(set) var order = StripOrder.name
+    private func setOrientation(_ orientation: Int, of id: UInt32) {
+        items.orientations[id] = orientation == 1 ? nil : UInt8(orientation)
+    }
 
-    /// Puts the items in `order`. Returns the items as they were, for the cells to follow theirs.
-    func sort(by order: StripOrder) -> [CarouselItem] {
+    // MARK: Order
+
+    /// Puts the items in `order` (reversed or not), with what is known of their files: an item whose key
+    /// is not known yet goes last. Returns the items as they were, for the cells to follow theirs.
+    func sort(by order: StripOrder, reversed: Bool) -> CarouselItems {
         let previous = items
         self.order = order
-        items = order.sorted(items)
-        indexByPath = Self.indexByPath(items)
-        keysChanged()
+        isReversed = reversed
+        if order == .random { shuffle.add(items.table) }
+        let facts = facts, shuffle = shuffle
+        let ids = order.arrange(nameOrder, reversed: reversed) { order.key(of: $0, facts: facts, shuffle: shuffle) }
+        show(ids)
         return previous
     }
+
+    /// Learns what workers read of the items' files; the order takes it in at the next `sort`.
+    func learn(_ readings: [ItemFacts.Reading]) {
+        for reading in readings { facts.learn(reading) }
+    }
+
+    /// The ids of the items shown whose files must still be read for the order they are in.
+    var idsNeedingFacts: [UInt32] {
+        guard let kind = order.needs else { return [] }
+        return nameOrder.filter { facts.needsReading(kind, $0) && !items.table.isRemote($0) }
+    }
+
+    // MARK: Changes
 
     /// What `apply` changed.
     struct Update {
@@ -82,49 +161,94 @@ final class CarouselItemList {
         var changedContent: [String] = []
         /// Paths of items that left the list.
         var removed: Set<String> = []
-        /// The list before items came or went; nil when none did (indices still hold).
-        var previousItems: [CarouselItem]?
+        /// The items shown before items came or went (with what is known of them now); nil when none
+        /// did (indices still hold).
+        var previousItems: CarouselItems?
+        /// Items that joined the list.
+        var added: [UInt32] = []
     }
 
     /// Applies what the folder watcher saw: a changed file gets its new version (and keeps its place), a
-    /// deleted one leaves, a new one takes its place in the order: among its folder's files in natural
-    /// order, as folders are listed, or where the other sort orders put it. Batches drained together can name a path twice (created,
-    /// then deleted): the last word counts.
+    /// deleted one leaves, a new one takes its place in the order the strip is in (in name order among
+    /// its folder's files). Batches drained together can name a path twice (created, then deleted): the
+    /// last word counts.
     func apply(_ changes: [ItemChange]) -> Update {
         var last: [String: ItemChange] = [:]
-        var order: [String] = []
+        var paths: [String] = []
         for change in changes {
-            if last.updateValue(change, forKey: change.path) == nil { order.append(change.path) }
+            if last.updateValue(change, forKey: change.path) == nil { paths.append(change.path) }
         }
         var update = Update()
-        var added: [CarouselItem] = []
-        for path in order {
+        var removedIDs = Set<UInt32>()
+        var added: [(path: String, version: FileVersion)] = []
+        for path in paths {
             switch last[path]! {
             case .present(_, let version):
-                if let index = indexByPath[path] {
-                    if items[index].version != version {
+                if let index = index(of: path) {
+                    if self.version(at: index) != version {
                         setVersion(version, at: index)
                         update.changedContent.append(path)
                     }
                 } else {
-                    added.append(CarouselItem(path: path, version: version))
+                    added.append((path, version))
                 }
             case .removed:
-                if indexByPath[path] != nil { update.removed.insert(path) }
+                if let id = id(of: path) {
+                    update.removed.insert(path)
+                    removedIDs.insert(id)
+                }
             }
         }
-        guard !update.removed.isEmpty || !added.isEmpty else { return update }
-        update.previousItems = items
-        // One pass each, however many files came and went: a thousand new files must not cost a
-        // thousand rebuilds of a ten-thousand-item strip on the main thread.
-        if !update.removed.isEmpty { items.removeAll { update.removed.contains($0.path) } }
-        if !added.isEmpty {
-            items = self.order == .name ? ItemOrder.inserting(added, into: items) : self.order.merging(added, into: items)
+        guard !removedIDs.isEmpty || !added.isEmpty else { return update }
+        let previousIDs = items.ids
+
+        // The table only grows, so the items shown before are still read from it.
+        let newIDs = added.map { path, version in
+            let id = items.table.appendPath(path)
+            items.versions[id] = version
+            facts.setVersion(version, of: id)
+            return id
         }
-        indexByPath = Self.indexByPath(items)
-        hasRemoteItems = items.contains(where: \.isRemote)
-        keysChanged()
+        let table = items.table
+        if !newIDs.isEmpty {
+            if pathIndex == nil { pathIndex = PathIndex(table) }
+            for id in newIDs { pathIndex?.insert(id, in: table) }
+        }
+        // One pass each, however many files came and went: a thousand new files must not cost a
+        // thousand rebuilds of a strip of a million items on the main thread.
+        var shown = items.ids
+        if !removedIDs.isEmpty {
+            nameOrder.removeAll { removedIDs.contains($0) }
+            shown.removeAll { removedIDs.contains($0) }
+        }
+        if !newIDs.isEmpty {
+            nameOrder = NameOrderInsertion.inserting(newIDs, into: nameOrder, table: table)
+            if order == .random { shuffle.add(table) }
+            if order == .name {
+                shown = isReversed ? nameOrder.reversed() : nameOrder
+            } else {
+                let ranks = Self.positions(of: nameOrder, count: table.count)
+                let facts = facts, shuffle = shuffle, order = order
+                shown = order.merging(newIDs, into: shown, reversed: isReversed,
+                                      key: { order.key(of: $0, facts: facts, shuffle: shuffle) },
+                                      rank: { Int(ranks[Int($0)]) })
+            }
+        }
+        update.added = newIDs
+        show(shown)
+        update.previousItems = CarouselItems(table: table, ids: previousIDs, versions: items.versions,
+                                             orientations: items.orientations)
         return update
+    }
+
+    // MARK: Helpers
+
+    /// Shows `ids` in this order.
+    private func show(_ ids: [UInt32]) {
+        items.ids = ids
+        positions = Self.positions(of: ids, count: items.table.count)
+        hasRemoteItems = items.table.hasRemoteItems && ids.contains { items.table.isRemote($0) }
+        keysChanged()
     }
 
     private func keysChanged() {
@@ -132,9 +256,10 @@ final class CarouselItemList {
         generation &+= 1
     }
 
-    private static func indexByPath(_ items: [CarouselItem]) -> [String: Int] {
-        var map: [String: Int] = [:]
-        for (index, item) in items.enumerated() where map[item.path] == nil { map[item.path] = index }
-        return map
+    /// Each id's index in `ids`; `hidden` for ids not in it.
+    private static func positions(of ids: [UInt32], count: Int) -> [UInt32] {
+        var positions = [UInt32](repeating: hidden, count: count)
+        for (index, id) in ids.enumerated() { positions[Int(id)] = UInt32(index) }
+        return positions
     }
 }

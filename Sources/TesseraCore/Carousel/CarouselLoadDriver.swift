@@ -1,6 +1,9 @@
 /// Feeds the strip's cells with images: asks the strategy what to load each frame, gates downloads
 /// (LazyTableImages' rule), requests through the pipeline, and puts what the pipeline delivers into the
 /// cells still tagged for it (the book's listing 14.2). Main thread only.
+///
+/// Over 300 lines because asking, gating and delivering share the per-frame state of which keys each
+/// cell waits for; split, each half would have to expose it to the other.
 final class CarouselLoadDriver {
     let strategy: LoadingStrategy
     private let pipeline: ImagePipeline
@@ -59,19 +62,16 @@ final class CarouselLoadDriver {
     /// The visible centre and item list the cache's eviction ranking was made for.
     private var rankedFor: (centre: Double, itemsGeneration: Int)?
 
-    /// Under `farthestFromCentre` the cache evicts by distance from the visible centre, ranked over a
-    /// snapshot of this frame's items and position (the pipeline only stores, and so evicts, right here).
+    /// Under `farthestFromCentre` the cache evicts by distance from the visible centre, ranked by the
+    /// items' indices at this frame's position (the pipeline only stores, and so evicts, right here).
     private func drainPipeline() {
         if strategy.cachePolicy == .farthestFromCentre {
             let range = cells.visibleRange
             let centre = Double(range.lowerBound + range.upperBound) / 2
             if rankedFor?.centre != centre || rankedFor?.itemsGeneration != items.generation {
                 rankedFor = (centre, items.generation)
-                let indexByPath = items.indexByPath
-                pipeline.setEvictionRanking { key in
-                    guard let index = indexByPath[key.path] else { return .infinity }
-                    return abs(Double(index) - centre)
-                }
+                let ranking = EvictionRanking(items: items, centre: centre)
+                pipeline.setEvictionRanking { ranking.rank($0) }
             }
         }
         undelivered.append(contentsOf: pipeline.drain())
@@ -149,17 +149,25 @@ final class CarouselLoadDriver {
     // MARK: Failures
 
     func knownFailure(for index: Int) -> LoadFailure? {
-        if items[index].isRemote, case .failed(let failure) = remote?.state(of: items[index].path) { return failure }
+        if items.isRemote(at: index), case .failed(let failure) = remote?.state(of: items.path(at: index)) { return failure }
         for variant in acceptableVariants {
             if let failure = pipeline.failure(for: items.key(for: index, variant: variant)) { return failure }
         }
         return nil
     }
 
+    /// Every item known not to load, with why, in strip order: found from the failures remembered, not by
+    /// asking each of a million items.
+    var knownFailures: [(index: Int, failure: LoadFailure)] {
+        var candidates = Set(pipeline.failedKeys.compactMap { items.index(of: $0.path) })
+        if items.hasRemoteItems { candidates.formUnion(items.indices.lazy.filter { self.items.isRemote(at: $0) }) }
+        return candidates.sorted().compactMap { index in knownFailure(for: index).map { (index, $0) } }
+    }
+
     /// Drops a remembered failure for `index` so it loads again (Enter or click on an error cell).
     func retry(_ index: Int) {
         guard items.indices.contains(index) else { return }
-        if items[index].isRemote { remote?.forgetFailure(items[index].path) }
+        if items.isRemote(at: index) { remote?.forgetFailure(items.path(at: index)) }
         for variant in ImageVariant.allCases { pipeline.forgetFailure(items.key(for: index, variant: variant)) }
         cells.cell(showing: index)?.content = .placeholder
     }
@@ -170,7 +178,7 @@ final class CarouselLoadDriver {
     /// old image until the new one arrives.
     func contentChanged(at path: String) {
         guard let index = items.index(of: path) else { return }
-        let version = items[index].version, orientation = items[index].sessionOrientation
+        let version = items.version(at: index), orientation = items.sessionOrientation(at: index)
         pipeline.removeStoredValues { $0.path == path && ($0.version != version || $0.sessionOrientation != orientation) }
         cells.cell(showing: index)?.contentChanged()
     }
@@ -188,8 +196,8 @@ final class CarouselLoadDriver {
         if pipeline.isLoading { return true }
         guard items.hasRemoteItems, let remote else { return false }
         return cells.visibleCells.contains { cell in
-            guard !cell.hasImage, let index = cell.index, items[index].isRemote else { return false }
-            return remote.state(of: items[index].path) == .inFlight
+            guard !cell.hasImage, let index = cell.index, items.isRemote(at: index) else { return false }
+            return remote.state(of: items.path(at: index)) == .inFlight
         }
     }
 
@@ -218,7 +226,7 @@ final class CarouselLoadDriver {
         wanted.removeAll(keepingCapacity: true)
         var wantedDownloads = Set<String>()
         for request in requests {
-            if items[request.index].isRemote,
+            if items.isRemote(at: request.index),
                !isDownloaded(request.index, priority: request.priority, wanted: &wantedDownloads) { continue }
             let key = items.key(for: request.index, variant: request.variant)
             wanted.insert(key)
@@ -250,7 +258,7 @@ final class CarouselLoadDriver {
         let lower = layout.visibleRange(offset: min(offset, restingOffset)).lowerBound
         let upper = layout.visibleRange(offset: max(offset, restingOffset)).upperBound
         var loads: [Int: ItemLoad] = [:]
-        for index in max(0, lower)..<min(items.count, max(lower, upper)) where !items[index].isRemote {
+        for index in max(0, lower)..<min(items.count, max(lower, upper)) where !items.isRemote(at: index) {
             let key = items.key(for: index)
             let state = pipeline.state(of: key)
             loads[index] = ItemLoad(state: state, decodeSeconds: decodeTimes?.estimatedSeconds(key),
@@ -264,10 +272,10 @@ final class CarouselLoadDriver {
     /// when scrolling ends); show the failure if the download failed. True when it can be decoded now.
     private func isDownloaded(_ index: Int, priority: Int, wanted: inout Set<String>) -> Bool {
         guard let remote else { return false }
-        let url = items[index].path
+        let url = items.path(at: index)
         switch remote.state(of: url) {
         case .ready(_, let version):
-            if items[index].version != version {
+            if items.version(at: index) != version {
                 items.setVersion(version, at: index)
                 contentChanged(at: url)
             }
@@ -282,5 +290,24 @@ final class CarouselLoadDriver {
             if let cell = cells.cell(showing: index), !cell.hasImage { cell.content = .failed(failure) }
         }
         return false
+    }
+}
+
+/// The cache's eviction ranking under `farthestFromCentre`: an image's distance, in items, from the
+/// visible centre. It looks the item up in the list itself rather than in a copy of its paths (a strip of
+/// a million items would copy them at every change). `@unchecked Sendable`: the cache ranks only while
+/// storing, which the strip's pipeline does at its drain on the main thread, which owns the list.
+private final class EvictionRanking: @unchecked Sendable {
+    private weak var items: CarouselItemList?
+    private let centre: Double
+
+    init(items: CarouselItemList, centre: Double) {
+        self.items = items
+        self.centre = centre
+    }
+
+    func rank(_ key: ImageKey) -> Double {
+        guard let index = items?.index(of: key.path) else { return .infinity }
+        return abs(Double(index) - centre)
     }
 }

@@ -12,21 +12,43 @@ public final class CarouselModel {
     private let loads: CarouselLoadDriver
 
     /// - Parameters:
+    ///   - table: the items, as listed (their name order).
+    ///   - versions: what is already known of items' files, by id (nothing, for a listed folder).
+    ///   - order: the order to show them in (`--sort`), reversed or not; orders that need the files read
+    ///     show what is known until `learn` brings the rest.
+    ///   - shuffleSeed: the random order's seed, one per run.
     ///   - pipeline: loads the images; without storage when the strategy keeps nothing
     ///     (`ImagePipeline.strip` makes it so).
     ///   - decodeTimes: what the pipeline's loader learns of decode times (`ImagePipeline.stripLoader`).
     ///   - remote: downloads the http(s) items; nil when there are none.
     ///   - strategy: what to load when; adaptive over the configuration's preload window and the
     ///     pipeline's workers by default.
-    public init(items: [CarouselItem], configuration: CarouselConfiguration, pipeline: ImagePipeline,
+    public init(table: ItemTable, versions: [UInt32: FileVersion] = [:], order: StripOrder = .name, reversed: Bool = false,
+                shuffleSeed: UInt64 = 0, configuration: CarouselConfiguration, pipeline: ImagePipeline,
                 decodeTimes: DecodeTimeEstimator? = nil, remote: RemoteFetching? = nil, strategy: LoadingStrategy? = nil,
                 viewportWidth: Double, viewportHeight: Double, pixelScale: Double = 1) {
-        cells = CarouselCells(configuration: configuration, itemCount: items.count, viewportWidth: viewportWidth,
+        cells = CarouselCells(configuration: configuration, itemCount: table.count, viewportWidth: viewportWidth,
                               viewportHeight: viewportHeight, pixelScale: pixelScale)
-        list = CarouselItemList(items, cellPixelSize: cells.cellPixelSize)
+        list = CarouselItemList(table: table, versions: versions, cellPixelSize: cells.cellPixelSize, order: order,
+                                reversed: reversed, shuffleSeed: shuffleSeed)
         let strategy = strategy ?? AdaptiveStrategy(base: configuration.preload, decodeWorkers: pipeline.workerCount)
         loads = CarouselLoadDriver(strategy: strategy, pipeline: pipeline,
                                    decodeTimes: decodeTimes, remote: remote, items: list, cells: cells)
+    }
+
+    /// A strip of these items, in this order, with their versions as given.
+    public convenience init(items: [CarouselItem], configuration: CarouselConfiguration, pipeline: ImagePipeline,
+                            decodeTimes: DecodeTimeEstimator? = nil, remote: RemoteFetching? = nil,
+                            strategy: LoadingStrategy? = nil, viewportWidth: Double, viewportHeight: Double,
+                            pixelScale: Double = 1) {
+        var versions: [UInt32: FileVersion] = [:]
+        for (id, item) in items.enumerated() { versions[UInt32(id)] = item.version }
+        self.init(table: ItemTable(items), versions: versions, configuration: configuration, pipeline: pipeline,
+                  decodeTimes: decodeTimes, remote: remote, strategy: strategy, viewportWidth: viewportWidth,
+                  viewportHeight: viewportHeight, pixelScale: pixelScale)
+        for (index, item) in items.enumerated() where item.sessionOrientation != 1 {
+            list.setSessionOrientation(item.sessionOrientation, at: index)
+        }
     }
 
     // MARK: Frame
@@ -66,24 +88,57 @@ public final class CarouselModel {
         cells.layoutCells(fill: loads.fill)
     }
 
-    /// Puts the items in `order`. The cells follow their items, the selection stays on its item and keeps
-    /// its place on screen where it can, and is scrolled into view where it cannot.
-    public func sort(by order: StripOrder, time: Duration) {
-        guard order != list.order else { return }
-        let placement = cells.placement(in: list)
-        let previous = list.sort(by: order)
-        cells.itemsMoved(from: previous, to: list, keeping: placement)
-        cells.layoutCells(fill: loads.fill)
-        cells.select(cells.selectedIndex, time: time, animated: false)
+    /// Puts the items in `order` (reversed or not: by default as they are), with what is known of their
+    /// files. The cells follow their items, the selection stays on its item and keeps its place on screen
+    /// where it can, and is scrolled into view where it cannot.
+    public func sort(by order: StripOrder, reversed: Bool? = nil, time: Duration) {
+        let reversed = reversed ?? list.isReversed
+        guard order != list.order || reversed != list.isReversed else { return }
+        rearrange(time: time) { list.sort(by: order, reversed: reversed) }
     }
 
     /// The order the items are in.
     public var sortOrder: StripOrder { list.order }
+    /// Moves whenever the items, their order or what is known of them changes.
+    public var itemsRevision: Int { list.generation }
+    /// Whether that order is reversed (`--reverse`).
+    public var isReversed: Bool { list.isReversed }
+
+    /// The ids of the items whose files must still be read for the order shown (`StripOrder.needs`), and
+    /// the table their paths are in: for a worker to read, its readings coming back through `learn`.
+    public var itemsToRead: (kind: ItemFacts.Kind, ids: [UInt32], table: ItemTable)? {
+        guard let kind = list.order.needs else { return nil }
+        let ids = list.idsNeedingFacts
+        return ids.isEmpty ? nil : (kind, ids, list.table)
+    }
+
+    /// Takes in what a worker read of the items' files; with `resort`, puts the items in their order again
+    /// with it, keeping the selection on screen as `sort` does. With `showingStart` (the order the strip
+    /// opened in, `--sort size`), a strip still at its start with its first image selected stays at the
+    /// start of the order: nobody chose an image to keep there.
+    public func learn(_ readings: [ItemFacts.Reading], resort: Bool, showingStart: Bool = false, time: Duration) {
+        list.learn(readings)
+        guard resort else { return }
+        let order = list.order, reversed = list.isReversed
+        let atStart = showingStart && cells.selectedIndex == 0 && cells.scroll.offset <= 0.5 && !cells.scroll.isMoving
+        rearrange(time: time, toStart: atStart) { list.sort(by: order, reversed: reversed) }
+    }
+
+    /// Changes the order with `body`, the cells and the selection following their items, or, `toStart`,
+    /// showing the start of the new order with its first item selected.
+    private func rearrange(time: Duration, toStart: Bool = false, _ body: () -> CarouselItems) {
+        let placement = cells.placement(in: list)
+        let previous = body()
+        cells.itemsMoved(from: previous, to: list, keeping: placement)
+        if toStart { cells.showStart(time: time) }
+        cells.layoutCells(fill: loads.fill)
+        cells.select(cells.selectedIndex, time: time, animated: false)
+    }
 
     /// Turns the picture of the item at `path` for the session (an EXIF orientation applied after the
     /// file's own; 1 for none): its cell reloads, keeping the old picture until the turned one arrives.
     public func setSessionOrientation(_ orientation: Int, of path: String) {
-        guard let index = list.index(of: path), list[index].sessionOrientation != orientation else { return }
+        guard let index = list.index(of: path), list.sessionOrientation(at: index) != orientation else { return }
         list.setSessionOrientation(orientation, at: index)
         loads.contentChanged(at: path)
     }
@@ -96,22 +151,43 @@ public final class CarouselModel {
     // MARK: What the view draws
 
     /// What the strip shows, in order. Changes when watched folders do (see `apply(_:)`).
-    public var items: [CarouselItem] { list.items }
+    public var items: CarouselItems { list.items }
     /// The images the user marked, by path.
     public var marks = ItemMarks()
     /// Whether item `index` is marked.
-    public func isMarked(_ index: Int) -> Bool { list.indices.contains(index) && marks.contains(list[index].path) }
+    public func isMarked(_ index: Int) -> Bool {
+        !marks.paths.isEmpty && list.indices.contains(index) && marks.contains(list.path(at: index))
+    }
     /// How many of the items are marked (marks of files no longer shown do not count). Kept until the marks
     /// or the items change: the overlay asks every frame.
     public var markedCount: Int {
         if let cached = markedCountCache, cached.marks == marks.revision, cached.items == list.generation { return cached.count }
-        let count = marks.paths.isEmpty ? 0 : list.items.lazy.filter { self.marks.contains($0.path) }.count
+        let count = marks.paths.lazy.filter { self.list.index(of: $0) != nil }.count
         markedCountCache = (marks.revision, list.generation, count)
         return count
     }
     private var markedCountCache: (marks: Int, items: Int, count: Int)?
+    /// The indices of the marked items shown, in strip order (found by path, however many items there are).
+    public var markedIndices: [Int] { marks.paths.compactMap { list.index(of: $0) }.sorted() }
+    /// The paths of the marked items shown, in strip order.
+    public var markedPaths: [String] { markedIndices.map(list.path(at:)) }
+    /// The nearest marked item after (`forward`) or before `index`; nil when there is none that way
+    /// (nsxiv's `N` and `P` do not wrap around).
+    public func nearestMarked(from index: Int, forward: Bool) -> Int? {
+        let marked = markedIndices
+        return forward ? marked.first { $0 > index } : marked.last { $0 < index }
+    }
+    /// Marks what is unmarked among the items shown and unmarks the rest; marks of files no longer shown go.
+    public func invertMarks() {
+        let marked = Set(markedIndices)
+        marks.replace(with: list.indices.lazy.filter { !marked.contains($0) }.map(list.path(at:)))
+    }
     /// The item selected; nil when the strip is empty.
     public var selectedItem: CarouselItem? { list.indices.contains(selectedIndex) ? list[selectedIndex] : nil }
+    /// The path of the item selected, without the rest of its value.
+    public var selectedPath: String? { list.indices.contains(selectedIndex) ? list.path(at: selectedIndex) : nil }
+    /// Whether item `index` is an http(s) URL.
+    public func isRemote(_ index: Int) -> Bool { list.isRemote(at: index) }
     /// The index of the item at `path`.
     public func index(of path: String) -> Int? { list.index(of: path) }
     public var configuration: CarouselConfiguration { cells.configuration }
@@ -151,7 +227,7 @@ public final class CarouselModel {
 
     /// Every item known not to load, with why: for the run report.
     public var knownFailures: [(item: CarouselItem, failure: LoadFailure)] {
-        list.indices.compactMap { index in loads.knownFailure(for: index).map { (list[index], $0) } }
+        loads.knownFailures.map { (list[$0.index], $0.failure) }
     }
 
     // MARK: Input

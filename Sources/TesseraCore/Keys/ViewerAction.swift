@@ -52,7 +52,7 @@ public enum ViewerAction: String, CaseIterable, Sendable {
         case (.rotateRight, _): "rotate them 90° clockwise"
         case (.flipHorizontal, _): "flip them left to right"
         case (.flipVertical, _): "flip them top to bottom"
-        case (.sort, _): "next sort order (name, modified, size)"
+        case (.sort, _): "next sort order (name, modified, taken, size, random)"
         case (.slideshow, _): "slideshow on/off"
         case (.copyPath, _): "copy the selected image's path"
         case (.copyImage, _): "copy the selected image as a file:// URI (files paste as files)"

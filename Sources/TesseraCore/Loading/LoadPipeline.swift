@@ -221,6 +221,9 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
 
     public func failure(for key: Key) -> LoadFailure? { failures[key] }
 
+    /// The keys that failed (until retried).
+    public var failedKeys: [Key] { Array(failures.keys) }
+
     /// Forgets a failure so the next request loads the key again (the user asked to retry).
     public func forgetFailure(_ key: Key) {
         if failures.removeValue(forKey: key) != nil { revision &+= 1 }
@@ -256,4 +259,12 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
 
     /// Drops queued loads, lets running ones finish, and lets the workers exit.
     public func shutdown() { scheduler.shutdown() }
+
+    /// `shutdown()`, then waits at most `timeout` for the running loads to end: a process about to exit
+    /// must not tear down the libraries a decode is still in (libcrypto's digests, the codecs).
+    @discardableResult
+    public func shutdown(waitingUpTo timeout: TimeInterval) -> Bool {
+        scheduler.shutdown()
+        return scheduler.waitForWorkersToExit(timeout: timeout)
+    }
 }

@@ -1,12 +1,21 @@
-/// The orders the strip can show its items in; `o` steps through them. Each is total (ties go by path in
-/// natural order), so re-sorting never shuffles equal items between runs.
+/// The orders the strip can show its items in (`--sort`, and `o` steps through them), and how each one
+/// arranges them: the one place that says what an order sorts by.
+///
+/// `name` is the order the items were listed in: the paths as given, a folder's images in `NaturalOrder`
+/// and then its subfolders'. Every other order sorts by a key (a time, a size, a shuffle) and breaks ties
+/// by that name order, so re-sorting never shuffles equal items between runs. An item whose key is not
+/// known yet (its file not stat'ed, a download not here) goes after the rest, in name order.
 public enum StripOrder: String, CaseIterable, Sendable {
-    /// Paths in natural order (img2 before img10), as folders are listed.
+    /// As listed: natural order within each folder (img2 before img10).
     case name
     /// Oldest modification first.
-    case modified
+    case mtime
+    /// Earliest EXIF DateTimeOriginal first; a file without one by its modification time.
+    case taken
     /// Smallest file first.
     case size
+    /// A shuffle, the same for the whole run (new files join it by their path).
+    case random
 
     /// The order `o` goes to from this one: the next of `allCases`, round to the first.
     public var next: StripOrder {
@@ -18,43 +27,77 @@ public enum StripOrder: String, CaseIterable, Sendable {
     public var label: String {
         switch self {
         case .name: "name"
-        case .modified: "modification time"
+        case .mtime: "modification time"
+        case .taken: "date taken"
         case .size: "file size"
+        case .random: "random"
         }
     }
 
-    /// A strict weak ordering of items. Items whose file is unknown (a download not here yet) go after
-    /// the rest in the orders that need the file.
-    public func areInIncreasingOrder(_ a: CarouselItem, _ b: CarouselItem) -> Bool {
-        let key: (FileVersion) -> Int64
+    /// What must be read from each file before this order is final.
+    public var needs: ItemFacts.Kind? {
         switch self {
-        case .name: return NaturalOrder.areInIncreasingOrder(a.path, b.path)
-        case .modified: key = \.modifiedNanoseconds
-        case .size: key = \.size
-        }
-        switch (a.version.map(key), b.version.map(key)) {
-        case let (x?, y?) where x != y: return x < y
-        case (_?, nil): return true
-        case (nil, _?): return false
-        default: return NaturalOrder.areInIncreasingOrder(a.path, b.path)
+        case .name, .random: nil
+        case .mtime, .size: .stat
+        case .taken: .taken
         }
     }
 
-    public func sorted(_ items: [CarouselItem]) -> [CarouselItem] { items.sorted(by: areInIncreasingOrder) }
-
-    /// `items` (already in this order) with `new` merged in, in one pass.
-    public func merging(_ new: [CarouselItem], into items: [CarouselItem]) -> [CarouselItem] {
-        var result: [CarouselItem] = []
-        result.reserveCapacity(items.count + new.count)
-        var incoming = sorted(new)[...]
-        for item in items {
-            while let first = incoming.first, areInIncreasingOrder(first, item) {
-                result.append(first)
-                incoming = incoming.dropFirst()
-            }
-            result.append(item)
+    /// The key item `id` sorts by in this order; nil when not known (yet). Name order has no key.
+    public func key(of id: UInt32, facts: ItemFacts, shuffle: ShuffleKeys) -> Int64? {
+        switch self {
+        case .name: nil
+        case .mtime: facts.modified(id)
+        case .size: facts.size(id)
+        case .taken: facts.taken(id) ?? facts.modified(id)
+        case .random: shuffle.key(of: id)
         }
-        result.append(contentsOf: incoming)
+    }
+
+    /// Arranges the items: `nameOrder` holds each item shown, in name order; `key` gives an item's key
+    /// (`key(of:facts:shuffle:)`). Reversed, the known items come in the opposite order (ties too), and
+    /// those not known yet still come last.
+    public func arrange(_ nameOrder: [UInt32], reversed: Bool, key: (UInt32) -> Int64?) -> [UInt32] {
+        guard self != .name else { return reversed ? nameOrder.reversed() : nameOrder }
+        var known: [(key: Int64, rank: UInt32)] = []
+        var unknown: [UInt32] = []
+        known.reserveCapacity(nameOrder.count)
+        for (rank, id) in nameOrder.enumerated() {
+            if let value = key(id) { known.append((value, UInt32(rank))) } else { unknown.append(id) }
+        }
+        known.sort { $0.key != $1.key ? $0.key < $1.key : $0.rank < $1.rank }
+        var result = known.map { nameOrder[Int($0.rank)] }
+        if reversed {
+            result.reverse()
+            unknown.reverse()
+        }
+        return result + unknown
+    }
+
+    /// `order` (arranged by `arrange`) with `new` merged in where arranging all of them would put them,
+    /// in one pass. `rank` gives each item's place in name order, `new` included.
+    public func merging(_ new: [UInt32], into order: [UInt32], reversed: Bool, key: (UInt32) -> Int64?,
+                        rank: (UInt32) -> Int) -> [UInt32] {
+        // Where each item goes, as one comparable value: known before unknown, then by key (not for name),
+        // then by rank; reversed flips both within each group.
+        func place(_ id: UInt32) -> (Int, Int64, Int) {
+            let position = reversed ? -rank(id) : rank(id)
+            guard let value = self == .name ? 0 : key(id) else { return (1, 0, position) }
+            return (0, reversed ? ~value : value, position)
+        }
+        let incoming = new.map { (place($0), $0) }.sorted { $0.0 < $1.0 }
+        var result: [UInt32] = []
+        result.reserveCapacity(order.count + new.count)
+        var next = 0
+        for id in order {
+            let here = place(id)
+            while next < incoming.count, incoming[next].0 < here {
+                result.append(incoming[next].1)
+                next += 1
+            }
+            result.append(id)
+        }
+        result.append(contentsOf: incoming[next...].map(\.1))
         return result
     }
 }

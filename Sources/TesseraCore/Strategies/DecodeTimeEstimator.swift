@@ -4,32 +4,42 @@ import Synchronization
 /// strategies that plan a fling's decodes (`FlingPlanner`). Fed by the strip's loader on the workers,
 /// read on the main thread.
 public final class DecodeTimeEstimator: Sendable {
-    /// A running total of decode seconds and file bytes for one kind of file.
+    /// Running totals for one kind of file: seconds and bytes of the decodes whose file size was known,
+    /// and seconds and count of all of them.
     private struct Rate {
         var seconds = 0.0
         var bytes = 0.0
+        var allSeconds = 0.0
+        var decodes = 0.0
     }
 
     private let rates = Mutex<[Kind: Rate]>([:])
 
     public init() {}
 
-    /// Learns from one finished decode of `key`'s file (ignored without a file size).
+    /// Learns from one finished decode of `key`'s file.
     public func record(_ key: ImageKey, seconds: Double) {
-        guard let size = key.version?.size, size > 0 else { return }
         let kind = Kind(key)
+        let size = key.version?.size ?? 0
         rates.withLock { rates in
-            rates[kind, default: Rate()].seconds += seconds
-            rates[kind, default: Rate()].bytes += Double(size)
+            var rate = rates[kind, default: Rate()]
+            rate.allSeconds += seconds
+            rate.decodes += 1
+            if size > 0 {
+                rate.seconds += seconds
+                rate.bytes += Double(size)
+            }
+            rates[kind] = rate
         }
     }
 
     /// How long decoding `key` is expected to take on one worker, from the decodes of its kind finished
-    /// so far, scaled by file size; nil before any has finished or without a file size.
+    /// so far: scaled by file size when the size of both is known, else their average (a listed folder's
+    /// files are not stat'ed before they load); nil before any has finished.
     public func estimatedSeconds(_ key: ImageKey) -> Double? {
-        guard let size = key.version?.size, size > 0,
-              let rate = rates.withLock({ $0[Kind(key)] }), rate.bytes > 0 else { return nil }
-        return rate.seconds / rate.bytes * Double(size)
+        guard let rate = rates.withLock({ $0[Kind(key)] }), rate.decodes > 0 else { return nil }
+        if let size = key.version?.size, size > 0, rate.bytes > 0 { return rate.seconds / rate.bytes * Double(size) }
+        return rate.allSeconds / rate.decodes
     }
 
     /// What decode times are learned per: the file extension, in any case (cameras write ".JPG", other

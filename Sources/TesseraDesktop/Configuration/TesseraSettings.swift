@@ -16,6 +16,8 @@ public enum TesseraSettings {
         Setting("strategy", .choice(LoadingStrategies.names), in: [.browse]),
         Setting("pixel-limit-mp", .wholeNumber(1...100_000), in: [.browse, .view]),
         Setting("recursive", .flag, in: [.browse]),
+        Setting("sort", .choice(StripOrder.allCases.map(\.rawValue)), in: [.browse]),
+        Setting("reverse", .flag, in: [.browse]),
         Setting("watch", .flag, in: [.browse]),
         Setting("thumbnail-cache", .flag, in: [.browse]),
         Setting("slideshow-delay", .number(0.1...86_400, unit: "seconds"), in: [.browse]),

@@ -4,18 +4,28 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import TesseraCore
 
 /// What Tessera takes from a folder, decided in one place for the browser's listing and the watcher: its
 /// images, by extension, and its subfolders; hidden entries (a leading dot) never.
 ///
 /// Listed with `readdir`, whose entry types spare a `stat` per file; only symbolic links (followed) and
-/// filesystems that do not fill in the type are stat'ed. A link that leads nowhere is left out.
+/// filesystems that do not fill in the type are stat'ed. A link that leads nowhere is left out. Image
+/// names are kept as bytes (`NameList`): a folder of a million photos is read without a string per photo.
 public enum FolderLister {
     /// What a folder holds, by name, in the order the filesystem gives them.
     public struct Listing: Equatable, Sendable {
         /// Files whose extension is an image's (`isImageName`).
         public var images: [String] = []
         public var subfolders: [String] = []
+    }
+
+    /// What a folder holds, its images' names as bytes.
+    public struct Names: Sendable {
+        public var images = NameList()
+        public var subfolders: [String] = []
+        /// Whether the folder could be opened.
+        public var opened = false
     }
 
     /// Extensions taken from folders. A file named on the command line is taken whatever its name; the
@@ -28,36 +38,60 @@ public enum FolderLister {
 
     /// Whether a file of this name is taken from a folder: not hidden, with an image's extension (any case).
     public static func isImageName(_ name: String) -> Bool {
-        guard !name.hasPrefix("."), let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
-        return imageExtensions.contains(name[name.index(after: dot)...].lowercased())
+        var name = name
+        return name.withUTF8(isImageName)
     }
+
+    /// `isImageName` of a name's UTF-8 bytes.
+    public static func isImageName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = name.first, first != UInt8(ascii: "."),
+              let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return false }
+        let length = name.count - dot - 1
+        guard length >= 3, length <= 4 else { return false }
+        var lowered: UInt32 = 0
+        for byte in name[(dot + 1)...] {
+            lowered = lowered << 8 | UInt32(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+        }
+        return packedExtensions.contains(lowered)
+    }
+
+    /// `imageExtensions`, each packed into an integer as `isImageName` packs a name's (all are 3 or 4 bytes).
+    private static let packedExtensions: Set<UInt32> = Set(imageExtensions.map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } })
 
     /// The images and subfolders of `folder`; empty when it cannot be read.
     public static func list(_ folder: String) -> Listing {
-        guard let directory = opendir(folder) else { return Listing() }
+        let names = names(in: folder)
+        return Listing(images: names.images.strings, subfolders: names.subfolders)
+    }
+
+    /// The images (as bytes) and subfolders of `folder`; empty, and not `opened`, when it cannot be read.
+    public static func names(in folder: String) -> Names {
+        guard let directory = opendir(folder) else { return Names() }
         defer { closedir(directory) }
-        var listing = Listing()
+        var names = Names()
+        names.opened = true
+        let descriptor = dirfd(directory)
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard !name.hasPrefix(".") else { continue }
-            switch Int(entry.pointee.d_type) {
-            case Int(DT_DIR):
-                listing.subfolders.append(name)
-            case Int(DT_LNK), Int(DT_UNKNOWN):
+            let raw = UnsafeRawPointer(entry) + nameOffset
+            let name = UnsafeBufferPointer(start: raw.assumingMemoryBound(to: UInt8.self), count: strlen(raw.assumingMemoryBound(to: CChar.self)))
+            guard let first = name.first, first != UInt8(ascii: ".") else { continue }
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_DIR):
+                names.subfolders.append(String(decoding: name, as: UTF8.self))
+            case Int32(DT_LNK), Int32(DT_UNKNOWN):
                 var status = stat()
-                guard stat(path(of: name, in: folder), &status) == 0 else { continue }
+                guard fstatat(descriptor, raw.assumingMemoryBound(to: CChar.self), &status, 0) == 0 else { continue }
                 if status.st_mode & S_IFMT == S_IFDIR {
-                    listing.subfolders.append(name)
+                    names.subfolders.append(String(decoding: name, as: UTF8.self))
                 } else if isImageName(name) {
-                    listing.images.append(name)
+                    names.images.append(name)
                 }
             default:
-                if isImageName(name) { listing.images.append(name) }
+                if isImageName(name) { names.images.append(name) }
             }
         }
-        return listing
+        return names
     }
 
     /// The path of `name` inside `folder`: the folder without trailing slashes, a slash, the name. The

@@ -1,10 +1,18 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import TesseraCore
 
-/// Turns command-line paths into the ordered list of images to browse: files as given, folders expanded
-/// to their images in natural order (img2 before img10), subfolders only with `recursive`, http(s) URLs
-/// as remote items. Each file's version (size and modification time) is read here, once, so the cache
-/// keys of the first frames already carry it.
+/// Turns what the user named into the images to browse, in name order, as a compact `ItemTable`: files
+/// as given, folders expanded to their images in natural order (img2 before img10), subfolders after a
+/// folder's own images with `recursive`, http(s) URLs as remote items, and list entries (`-i`) as they
+/// are read. Nothing is stat'ed per image: a folder is one `readdir` (`FolderLister`), and a listed path
+/// with an image's extension is taken as a file as it stands (one that is missing shows as an error cell
+/// when it loads). Paths named on the command line, and listed paths without an image's extension, are
+/// stat'ed to tell folders from files.
 public struct ImagePathCollector {
     public enum CollectError: Error, Equatable, CustomStringConvertible {
         case missing(String)
@@ -13,56 +21,114 @@ public struct ImagePathCollector {
         public var description: String {
             switch self {
             case .missing(let path): return "\(path): no such file or folder"
-            case .noImages(let paths): return "no images found in \(paths.joined(separator: ", "))"
+            case .noImages(let paths):
+                let named = paths.prefix(5).joined(separator: ", ")
+                return "no images found in \(named)" + (paths.count > 5 ? " and \(paths.count - 5) more" : "")
             }
         }
+    }
+
+    /// What the collection found.
+    public struct Collected: Sendable {
+        /// The images, in name order.
+        public var table: ItemTable
+        /// The folders named (their subfolders are walked with `recursive`), for the watcher.
+        public var folders: [String] = []
+        /// The files named one by one, for the watcher.
+        public var files: [String] = []
+
+        /// The images as items.
+        public var items: CarouselItems { CarouselItems(table: table) }
     }
 
     public var recursive = false
 
     public init(recursive: Bool = false) { self.recursive = recursive }
 
-    public func collect(_ paths: [String]) throws -> [CarouselItem] {
-        let fm = FileManager.default
-        var items: [CarouselItem] = []
-        var seen = Set<String>()
+    /// Collects `paths` (the command line's) and then `listed` (a list's entries, as they come).
+    public func collect(_ paths: [String], listed: some Sequence<String> = [String]()) throws(CollectError) -> Collected {
+        var collected = Collected(table: ItemTable())
+        var named: [String] = []
         for path in paths {
-            if CarouselItem.isRemote(path) {
-                if seen.insert(path).inserted { items.append(CarouselItem(path: path, displayName: Self.displayName(ofURL: path))) }
-                continue
-            }
-            var isFolder: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isFolder) else { throw CollectError.missing(path) }
-            let found = isFolder.boolValue ? imagesInFolder(path) : [path]
-            for file in found where seen.insert(file).inserted {
-                items.append(CarouselItem(path: file, version: FileVersion.ofFile(atPath: file)))
-            }
+            named.append(path)
+            try add(path, to: &collected, stat: true)
         }
-        guard !items.isEmpty else { throw CollectError.noImages(paths) }
-        return items
+        for path in listed {
+            if named.count < 6 { named.append(path) }
+            // A listed name that looks like an image is a file, as a folder's entries are: no stat for it.
+            var path = path
+            let looksLikeImage = path.withUTF8 { bytes in
+                let start = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+                return FolderLister.isImageName(UnsafeBufferPointer(rebasing: bytes[start...]))
+            }
+            try add(path, to: &collected, stat: !looksLikeImage)
+        }
+        if named.count > 1 { collected.table = Self.withoutRepeats(collected.table) }
+        guard !collected.table.isEmpty else { throw .noImages(named) }
+        return collected
     }
 
-    /// What to watch for changes: the folders named (their subfolders too when `recursive`) and the files
-    /// named one by one. URLs and missing paths are left out.
-    public static func watchTargets(for paths: [String]) -> (folders: [String], files: [String]) {
-        var folders: [String] = []
-        var files: [String] = []
-        for path in paths where !CarouselItem.isRemote(path) {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
-            if isFolder.boolValue { folders.append(path) } else { files.append(path) }
+    /// Adds one named path: a URL, a file, or a folder's images.
+    private func add(_ path: String, to collected: inout Collected, stat checks: Bool) throws(CollectError) {
+        if CarouselItem.isRemote(path) {
+            collected.table.appendRemote(path, displayName: Self.displayName(ofURL: path))
+            return
         }
-        return (folders, files)
+        guard checks else {
+            collected.table.appendPath(path)
+            collected.files.append(path)
+            return
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw .missing(path) }
+        if status.st_mode & S_IFMT == S_IFDIR {
+            collected.folders.append(path)
+            var visited = Set<FolderIdentity>()
+            addImages(inFolder: path, to: &collected.table, visited: &visited)
+        } else {
+            collected.table.appendPath(path)
+            collected.files.append(path)
+        }
     }
 
-    /// Reads an image list (`-i`): one path or URL per line; blank lines and lines starting with # are
-    /// skipped, surrounding spaces trimmed. With `nulSeparated` (`-0`, as `find -print0` writes), paths are
-    /// separated by NUL and taken as they are: a name may hold any other character.
+    /// A folder's own images in natural order, then (with `recursive`) each subfolder's in natural order
+    /// of their names; which entries count is `FolderLister`'s decision, shared with the watcher. A folder
+    /// reached again through a symbolic link is not walked twice.
+    private func addImages(inFolder folder: String, to table: inout ItemTable, visited: inout Set<FolderIdentity>) {
+        if recursive {
+            var status = stat()
+            guard stat(folder, &status) == 0,
+                  visited.insert(FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))).inserted else { return }
+        }
+        let listing = FolderLister.names(in: folder)
+        let prefix = table.prefix(forFolder: folder)
+        table.reserveCapacity(items: listing.images.count, bytes: listing.images.bytes.count)
+        listing.images.bytes.withUnsafeBufferPointer { bytes in
+            for index in NaturalSorter.order(of: listing.images) {
+                table.append(UnsafeBufferPointer(rebasing: bytes[listing.images.range(Int(index))]), prefix: prefix)
+            }
+        }
+        guard recursive else { return }
+        for name in listing.subfolders.naturallySorted() {
+            addImages(inFolder: FolderLister.path(of: name, in: folder), to: &table, visited: &visited)
+        }
+    }
+
+    private struct FolderIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// `table` with each path once, where it first came.
+    private static func withoutRepeats(_ table: ItemTable) -> ItemTable {
+        let index = PathIndex(table)
+        guard index.count < table.count else { return table }
+        return table.filtered { index.finds($0, in: table) }
+    }
+
+    /// Reads an image list's whole text (`ListReader.parse`).
     public static func parseList(_ text: String, nulSeparated: Bool = false) -> [String] {
-        if nulSeparated { return text.split(separator: "\0").map(String.init) }
-        return text.split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        ListReader.parse(text, nulSeparated: nulSeparated)
     }
 
     /// The last path component of a URL, without its query; the host when the path is empty.
@@ -70,14 +136,5 @@ public struct ImagePathCollector {
         guard let url = URL(string: string) else { return string }
         let last = url.lastPathComponent
         return last.isEmpty || last == "/" ? (url.host ?? string) : last
-    }
-
-    /// A folder's own images first, then each subfolder's, all in natural order; which entries count is
-    /// `FolderLister`'s decision, shared with the watcher.
-    private func imagesInFolder(_ folder: String) -> [String] {
-        let listing = FolderLister.list(folder)
-        let files = listing.images.naturallySorted().map { FolderLister.path(of: $0, in: folder) }
-        guard recursive else { return files }
-        return files + listing.subfolders.naturallySorted().flatMap { imagesInFolder(FolderLister.path(of: $0, in: folder)) }
     }
 }

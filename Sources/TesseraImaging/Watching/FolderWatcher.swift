@@ -48,6 +48,9 @@ public final class FolderWatcher: Sendable {
     ///     the watcher started). Given, every difference between it and the folders as first listed is
     ///     reported too, so a change in the gap between the caller's listing and the watches is not lost.
     ///     Without it, the first listing is taken as known and only later changes are reported.
+    ///   - listed: the images the caller listed, their versions not read (`ItemTable`, as the strip holds
+    ///     them): instead of `baseline`, the first listing is compared with it by name, so an image that
+    ///     came or went in between is reported without a stat of every image up front.
     ///   - pollInterval: how often folders that `polls` picks are listed again. inotify only sees changes
     ///     made through this machine's kernel: on an NFS, SMB or FUSE mount, another machine's changes
     ///     arrive only by looking. nil never polls.
@@ -56,14 +59,20 @@ public final class FolderWatcher: Sendable {
     ///     moved away is looked for again. Build scripts often delete an output folder and make it anew
     ///     (`rm -rf out && mkdir out`); once it is back, it is watched again and its images come out
     ///     present.
+    ///   - logger: where the watcher says what it cannot watch.
+    ///   - addWatch: adds an inotify watch (`inotify_add_watch`); a test makes it fail as the watch limit
+    ///     does, to see folders past the limit polled instead (when `pollInterval` is set).
     public init(folders: [String],
                 files: [String] = [],
                 recursive: Bool = false,
                 settleDelay: Duration = .milliseconds(100),
                 baseline: [String: FileVersion]? = nil,
+                listed: ItemTable? = nil,
                 pollInterval: Duration? = .seconds(3),
                 polls: @escaping @Sendable (String) -> Bool = NetworkFilesystem.holds,
                 reappearanceInterval: Duration = .seconds(1),
+                logger: Logger = Logger(label: "tessera.watch"),
+                addWatch: @escaping @Sendable (Int32, String, UInt32) -> Int32 = { inotify_add_watch($0, $1, $2) },
                 onChanges: @escaping @Sendable ([ItemChange]) -> Void) throws {
         let inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard inotifyFD >= 0 else { throw FolderWatchError.cannotStart(reason: Self.startFailureReason(errno)) }
@@ -78,8 +87,9 @@ public final class FolderWatcher: Sendable {
         let shared = WatchShared(inotifyFD: inotifyFD, wakeReadFD: wakeFDs[0], wakeWriteFD: wakeFDs[1])
         self.shared = shared
         let setup = WatchSetup(folders: folders, files: files, recursive: recursive, settleDelay: settleDelay,
-                               baseline: baseline, pollInterval: pollInterval, polls: polls,
-                               reappearanceInterval: reappearanceInterval, onChanges: onChanges)
+                               baseline: BaselineHandOver(listed.map { .listed($0) } ?? baseline.map { .versions($0) }), pollInterval: pollInterval, polls: polls,
+                               reappearanceInterval: reappearanceInterval, logger: logger, addWatch: addWatch,
+                               onChanges: onChanges)
 
         let launched = DispatchSemaphore(value: 0)
         let thread = Thread {
@@ -129,15 +139,33 @@ public final class FolderWatcher: Sendable {
 
 /// What the watcher thread is started with.
 struct WatchSetup: Sendable {
+    /// What the caller knows of the images before the watcher lists them.
+    enum Baseline: Sendable {
+        case versions([String: FileVersion])
+        case listed(ItemTable)
+    }
+
     let folders: [String]
     let files: [String]
     let recursive: Bool
     let settleDelay: Duration
-    let baseline: [String: FileVersion]?
+    let baseline: BaselineHandOver
     let pollInterval: Duration?
     let polls: @Sendable (String) -> Bool
     let reappearanceInterval: Duration
+    let logger: Logger
+    let addWatch: @Sendable (Int32, String, UInt32) -> Int32
     let onChanges: @Sendable ([ItemChange]) -> Void
+}
+
+/// The baseline, handed to the watcher thread once: taken, it is held only as long as the first listing
+/// needs it (a listing of a million images is not kept for the whole run).
+final class BaselineHandOver: Sendable {
+    private let value: Mutex<WatchSetup.Baseline?>
+
+    init(_ baseline: WatchSetup.Baseline?) { value = Mutex(baseline) }
+
+    func take() -> WatchSetup.Baseline? { value.withLock { value in defer { value = nil }; return value } }
 }
 
 /// What the caller's side and the watcher thread share. Owns the descriptors, closed when both sides are

@@ -8,15 +8,14 @@ import TesseraCore
 /// event into paths that settle, and reports the settled ones that differ from what it knew. Everything
 /// here is made and used on that thread only.
 final class WatchLoop {
-    private static let logger = Logger(label: "tessera.watch")
     private static let readBufferSize = 64 * 1024
 
     private let setup: WatchSetup
     private let shared: WatchShared
     private let clock = ContinuousClock()
     private let trees: WatchedTrees
-    /// The last version reported (or found at start) of each watched image that exists.
-    private var known: [String: FileVersion] = [:]
+    /// What was last reported (or found at start) of each watched image.
+    private var known = KnownFiles()
     private var settling: SettlingPaths
     private var polling: PollSchedule
     private var lost: LostFolders
@@ -31,7 +30,8 @@ final class WatchLoop {
         lost = LostFolders(interval: setup.reappearanceInterval)
         let polls = setup.polls
         let pollsAtAll = setup.pollInterval != nil
-        trees = WatchedTrees(inotifyFD: shared.inotifyFD) { pollsAtAll && polls($0) }
+        trees = WatchedTrees(inotifyFD: shared.inotifyFD, pollsPastLimit: pollsAtAll, logger: setup.logger,
+                             addWatch: setup.addWatch) { pollsAtAll && polls($0) }
     }
 
     deinit { readBuffer.deallocate() }
@@ -50,12 +50,20 @@ final class WatchLoop {
 
     /// Watches first, lists after: a file that appears in between is then both listed and evented.
     private func watchInitialFolders() {
-        if let baseline = setup.baseline {
+        baseline = setup.baseline.take()
+        defer { baseline = nil }
+        switch baseline {
+        case .versions(let versions)?:
             // Start from what the caller knows; everything listed, and everything it knew, settles
             // against it and differences come out as changes.
-            known = baseline
+            known = KnownFiles(versions)
             let now = clock.now
-            for path in baseline.keys { settling.note(path, at: now) }
+            for path in versions.keys { settling.note(path, at: now) }
+        case .listed(let table)?:
+            known = KnownFiles(listed: table)
+            seen = Array(repeating: false, count: table.count)
+        case nil:
+            break
         }
         for folder in setup.folders {
             let found = watch(FolderLister.withoutTrailingSlashes(folder), takesImages: true,
@@ -72,21 +80,57 @@ final class WatchLoop {
             let found = watch(folder, takesImages: false, descends: false, singleFiles: files, isGiven: true)
             learnInitial(found)
         }
+        if let unseen = seen {
+            // Listed by the caller, not found now: gone in between, unless a stat still finds it.
+            let now = clock.now
+            for id in known.presentIDs where Int(id) < unseen.count && !unseen[Int(id)] { settling.note(known.path(of: id), at: now) }
+            seen = nil
+        }
     }
 
-    /// Paths found by the first listing: known as they are, or, against a baseline, to be compared.
-    private func learnInitial(_ found: [String]) {
-        if setup.baseline == nil {
-            for path in found { known[path] = FileVersion.ofFile(atPath: path) }
-        } else {
-            let now = clock.now
-            for path in found { settling.note(path, at: now) }
+    /// What the caller knew, while the first listing is compared with it.
+    private var baseline: WatchSetup.Baseline?
+    /// The images of the caller's listing the first listing found (`Baseline.listed`), by id.
+    private var seen: [Bool]?
+
+    /// Paths found by the first listing. Without a baseline they are known as they are: there, their
+    /// versions read only in folders that are polled (a poll finds a change by comparing versions; inotify
+    /// sends an event). Against versions, everything settles and differences come out; against a listing,
+    /// only what the listing did not have settles, as new.
+    private func learnInitial(_ found: FoundImages) {
+        let now = clock.now
+        var polled: (folder: String, polls: Bool)?
+        /// The version to know `path` by: read in a folder that is polled only.
+        func initialVersion(_ path: String) -> FileVersion? {
+            let folder = WatchedTrees.split(path).folder
+            if polled?.folder != folder { polled = (folder, trees.isPolled(folder: folder)) }
+            return polled!.polls ? FileVersion.ofFile(atPath: path) : nil
+        }
+        switch baseline {
+        case .versions?:
+            found.forEach { settling.note($0, at: now) }
+        case .listed?:
+            for path in found.singleFiles {
+                if let id = known.id(of: path), known.isPresent(path) { seen?[Int(id)] = true } else { settling.note(path, at: now) }
+            }
+            for (folder, names) in found.folders {
+                let polls = trees.isPolled(folder: folder)
+                var versions: [(String, FileVersion)] = []
+                known.sort(names, in: folder, stop: { shared.isStopRequested }, known: { id in
+                    seen?[Int(id)] = true
+                    if polls, let version = FileVersion.ofFile(atPath: known.path(of: id)) { versions.append((known.path(of: id), version)) }
+                }, unknown: { settling.note($0, at: now) })
+                for (path, version) in versions { known[path] = .present(version) }
+                if shared.isStopRequested { return }
+            }
+        case nil:
+            found.forEach { known[$0] = .present(initialVersion($0)) }
         }
     }
 
     /// `WatchedTrees.watch`, starting the poll schedule when a polled folder joins.
     private func watch(_ path: String, takesImages: Bool, descends: Bool, singleFiles: [String: String],
-                       isGiven: Bool) -> [String] {
+                       isGiven: Bool) -> FoundImages {
         let found = trees.watch(path, takesImages: takesImages, descends: descends, singleFiles: singleFiles,
                                 isGiven: isGiven)
         if trees.takeAddedPolledFolder() { polling.start(at: clock.now) }
@@ -97,16 +141,17 @@ final class WatchLoop {
     /// reports them removed.
     private func forget(_ path: String) {
         let now = clock.now
-        for file in trees.forget(path) where known[file] != nil { settling.note(file, at: now) }
-        for knownPath in known.keys where WatchedTrees.isInside(knownPath, path) { settling.note(knownPath, at: now) }
+        for file in trees.forget(path) where known.isPresent(file) { settling.note(file, at: now) }
+        let inside = path.hasSuffix("/") ? path : path + "/"
+        for knownPath in known.presentPaths(inFolders: { $0.hasPrefix(inside) }) { settling.note(knownPath, at: now) }
     }
 
     /// After the kernel dropped events: every known path and everything listed now settles afresh.
     private func rescanEverything() {
-        Self.logger.info("inotify queue overflowed; rescanning the watched folders")
+        setup.logger.info("inotify queue overflowed; rescanning the watched folders")
         // Everything known, including images of folders that went while events were lost.
         let now = clock.now
-        for path in known.keys { settling.note(path, at: now) }
+        for path in known.presentPaths(inFolders: { _ in true }) { settling.note(path, at: now) }
         rescan { _ in true }
     }
 
@@ -116,11 +161,11 @@ final class WatchLoop {
         let now = clock.now
         let (found, imageFolders, singleFiles) = trees.rewatch(matching)
         if trees.takeAddedPolledFolder() { polling.start(at: now) }
-        for path in known.keys
-        where singleFiles.contains(path) || imageFolders.contains(WatchedTrees.split(path).folder) {
+        for path in singleFiles where known.isPresent(path) { settling.note(path, at: now) }
+        for path in known.presentPaths(inFolders: { imageFolders.contains(FolderLister.withoutTrailingSlashes($0)) }) {
             settling.note(path, at: now)
         }
-        for path in found { settling.note(path, at: now) }
+        found.forEach { settling.note($0, at: now) }
     }
 
     /// Lists the polled folders again (a network filesystem: other machines' changes send no events).
@@ -139,7 +184,7 @@ final class WatchLoop {
                               singleFiles: folder.singleFiles, isGiven: true)
             guard trees.isWatched(folder.path) else { continue }
             lost.found(folder.path)
-            for image in found { settling.note(image, at: now) }
+            found.forEach { settling.note($0, at: now) }
         }
         lost.looked(at: now)
     }
@@ -154,7 +199,7 @@ final class WatchLoop {
         let ready = poll(&pollFDs, nfds_t(pollFDs.count), pollTimeoutMilliseconds())
         if ready < 0 {
             if errno == EINTR { return true }
-            Self.logger.error("watching folders stopped: poll failed: \(String(cString: strerror(errno)))")
+            setup.logger.error("watching folders stopped: poll failed: \(String(cString: strerror(errno)))")
             return false
         }
         if pollFDs[1].revents != 0 { return false }
@@ -163,7 +208,7 @@ final class WatchLoop {
             readEvents()
         } else if inotifyEvents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
             // Would come back at once on every poll: end rather than spin.
-            Self.logger.error("watching folders stopped: the inotify descriptor failed (poll revents \(inotifyEvents))")
+            setup.logger.error("watching folders stopped: the inotify descriptor failed (poll revents \(inotifyEvents))")
             return false
         }
         return true
@@ -222,7 +267,7 @@ final class WatchLoop {
             if mask & (IN_CREATE | IN_MOVED_TO) != 0 {
                 // Its images may have been written before the watch existed; listing it finds them.
                 let found = watch(path, takesImages: true, descends: true, singleFiles: [:], isGiven: false)
-                for image in found { settling.note(image, at: now) }
+                found.forEach { settling.note($0, at: now) }
             } else if mask & (IN_DELETE | IN_MOVED_FROM) != 0 {
                 forget(path)
             }
@@ -238,8 +283,10 @@ final class WatchLoop {
         var changes: [ItemChange] = []
         for path in settling.takeSettled(at: clock.now) {
             let version = FileVersion.ofFile(atPath: path)
-            guard version != known[path] else { continue }
-            known[path] = version
+            let now: KnownFiles.State = version.map { .present($0) } ?? .absent
+            // A version not read before counts as changed: the file settled because something happened.
+            guard now != known[path] else { continue }
+            known[path] = now
             changes.append(version.map { .present(path: path, version: $0) } ?? .removed(path: path))
         }
         guard !changes.isEmpty, !shared.isStopRequested else { return }

@@ -23,9 +23,12 @@ struct WatchedFolder {
 /// its subfolders, listing each through `FolderLister` for what it holds, and drops them when a folder
 /// goes. Which paths then settle is the loop's business; this only says which paths it found.
 ///
+/// Past the inotify watch limit (ENOSPC, common in a large tree), a folder that cannot be watched is
+/// polled instead, as a network folder is, when polling is on: it is kept under a descriptor of its own
+/// below zero, which no event carries, and each poll tries a real watch again. That is said once.
+///
 /// Used on the watcher thread only.
 final class WatchedTrees {
-    private static let logger = Logger(label: "tessera.watch")
     /// IN_MODIFY too, so that a slow copy settles only once it has finished, not at its first pause.
     private static let folderMask = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB | IN_CREATE | IN_DELETE
         | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
@@ -33,16 +36,35 @@ final class WatchedTrees {
     private let inotifyFD: Int32
     /// Whether a folder is listed again every poll interval.
     private let isPolled: (String) -> Bool
+    /// Whether folders that cannot be watched for the watch limit are polled instead.
+    private let pollsPastLimit: Bool
+    private let addWatch: @Sendable (Int32, String, UInt32) -> Int32
+    private let logger: Logger
     private var folders: [Int32: WatchedFolder] = [:]
+    /// The descriptors (below zero) of folders polled because the watch limit was reached, by path.
+    private var unwatched: [String: Int32] = [:]
+    private var lastUnwatched: Int32 = -1
+    /// The paths of the polled folders.
+    private var polledPaths: Set<String> = []
     /// errno values already warned about, so a watch limit reached in a large tree warns once.
     private var warnedErrors: Set<Int32> = []
     /// Set when a polled folder is watched, until `takeAddedPolledFolder` reads it.
     private var addedPolledFolder = false
 
-    init(inotifyFD: Int32, isPolled: @escaping (String) -> Bool) {
+    /// - Parameters:
+    ///   - pollsPastLimit: poll the folders the watch limit leaves unwatched.
+    ///   - addWatch: adds an inotify watch (`inotify_add_watch`); a test makes it fail.
+    init(inotifyFD: Int32, pollsPastLimit: Bool, logger: Logger,
+         addWatch: @escaping @Sendable (Int32, String, UInt32) -> Int32, isPolled: @escaping (String) -> Bool) {
         self.inotifyFD = inotifyFD
+        self.pollsPastLimit = pollsPastLimit
+        self.logger = logger
+        self.addWatch = addWatch
         self.isPolled = isPolled
     }
+
+    /// Whether the images of `folder` are found by polling (its version read when first listed).
+    func isPolled(folder: String) -> Bool { polledPaths.contains(folder) }
 
     func folder(watchedBy descriptor: Int32) -> WatchedFolder? { folders[descriptor] }
 
@@ -59,17 +81,31 @@ final class WatchedTrees {
     /// Adds a watch on `path`, and on its subfolders when it descends, and returns the reportable paths
     /// in them (not yet stat'ed: a listed name may be gone or not a file).
     func watch(_ path: String, takesImages: Bool, descends: Bool, singleFiles: [String: String],
-               isGiven: Bool) -> [String] {
-        let descriptor = inotify_add_watch(inotifyFD, path, Self.folderMask)
-        guard descriptor >= 0 else {
-            warnCannotWatch(path, error: errno, isGiven: isGiven)
-            return []
+               isGiven: Bool) -> FoundImages {
+        var descriptor = addWatch(inotifyFD, path, Self.folderMask)
+        if descriptor >= 0 {
+            unwatched[path] = nil
+        } else {
+            let error = errno
+            guard error == ENOSPC, pollsPastLimit else {
+                warnCannotWatch(path, error: error, isGiven: isGiven)
+                return FoundImages()
+            }
+            if warnedErrors.insert(error).inserted {
+                logger.warning("""
+                    the inotify watch limit is reached at \(path): folders past it are listed every few seconds \
+                    instead (raise fs.inotify.max_user_watches to watch them)
+                    """)
+            }
+            descriptor = unwatched[path] ?? nextUnwatchedDescriptor()
+            unwatched[path] = descriptor
         }
         var folder = WatchedFolder(path: path, takesImages: takesImages, descends: descends,
                                    singleFiles: singleFiles, isGiven: isGiven)
-        if isPolled(path) {
+        if descriptor < 0 || isPolled(path) {
             folder.isPolled = true
             addedPolledFolder = true
+            polledPaths.insert(path)
         }
         if var existing = folders[descriptor] {
             // The same folder again: given twice, given inside a recursive one, or reached through a
@@ -80,15 +116,15 @@ final class WatchedTrees {
             existing.singleFiles.merge(singleFiles) { first, _ in first }
             existing.isGiven = existing.isGiven || isGiven
             folders[descriptor] = existing
-            guard widens else { return Array(singleFiles.values) }
+            guard widens else { return FoundImages(singleFiles: Array(singleFiles.values)) }
             folder = existing
         }
         folders[descriptor] = folder
 
-        var found = Array(singleFiles.values)
+        var found = FoundImages(singleFiles: Array(singleFiles.values))
         guard folder.takesImages || folder.descends else { return found }
-        let listing = FolderLister.list(folder.path)
-        if folder.takesImages { found += listing.images.map { FolderLister.path(of: $0, in: folder.path) } }
+        let listing = FolderLister.names(in: folder.path)
+        if folder.takesImages { found.folders.append((folder.path, listing.images)) }
         if folder.descends {
             for name in listing.subfolders {
                 found += watch(FolderLister.path(of: name, in: folder.path), takesImages: true, descends: true,
@@ -104,8 +140,10 @@ final class WatchedTrees {
         var files: [String] = []
         for (descriptor, folder) in folders where folder.path == path || Self.isInside(folder.path, path) {
             // A moved folder keeps its watch wherever it went; harmless EINVAL when the kernel dropped it.
-            inotify_rm_watch(inotifyFD, descriptor)
+            if descriptor >= 0 { inotify_rm_watch(inotifyFD, descriptor) }
             folders[descriptor] = nil
+            unwatched[folder.path] = nil
+            polledPaths.remove(folder.path)
             files += folder.singleFiles.values
         }
         return files
@@ -113,18 +151,21 @@ final class WatchedTrees {
 
     /// Lists the folders `matching` picks again, watching new subfolders, and returns what they report:
     /// the paths listed now, the folders whose images they take and the single files they report.
-    func rewatch(_ matching: (WatchedFolder) -> Bool) -> (found: [String], imageFolders: Set<String>, singleFiles: Set<String>) {
+    func rewatch(_ matching: (WatchedFolder) -> Bool) -> (found: FoundImages, imageFolders: Set<String>, singleFiles: Set<String>) {
         let chosen = folders.filter { matching($0.value) }
         let imageFolders = Set(chosen.values.filter(\.takesImages).map(\.path))
         let singleFiles = Set(chosen.values.flatMap(\.singleFiles.values))
-        var found: [String] = []
+        var found = FoundImages()
         for (descriptor, folder) in chosen {
             // Re-adding returns the same descriptor and lists the folder again.
             folders[descriptor] = nil
             found += watch(folder.path, takesImages: folder.takesImages, descends: folder.descends,
                            singleFiles: folder.singleFiles, isGiven: folder.isGiven)
             // Gone, or another folder under that name now: the old watch may still follow the moved one.
-            if folders[descriptor] == nil { inotify_rm_watch(inotifyFD, descriptor) }
+            if folders[descriptor] == nil {
+                if descriptor >= 0 { inotify_rm_watch(inotifyFD, descriptor) }
+                if !folders.values.contains(where: { $0.path == folder.path }) { polledPaths.remove(folder.path) }
+            }
         }
         return (found, imageFolders, singleFiles)
     }
@@ -136,10 +177,15 @@ final class WatchedTrees {
         // A subfolder that vanished before its watch was added is routine, not worth a warning.
         let vanished = !isGiven && (error == ENOENT || error == ENOTDIR)
         if !vanished, warnedErrors.insert(error).inserted {
-            Self.logger.warning("cannot watch \(path) for changes: \(reason)")
+            logger.warning("cannot watch \(path) for changes: \(reason)")
         } else {
-            Self.logger.debug("cannot watch \(path) for changes: \(reason)")
+            logger.debug("cannot watch \(path) for changes: \(reason)")
         }
+    }
+
+    private func nextUnwatchedDescriptor() -> Int32 {
+        lastUnwatched -= 1
+        return lastUnwatched
     }
 
     // MARK: Paths

@@ -41,12 +41,13 @@ public final class Viewer {
     }
 
     /// The paths of the marked images, in strip order: what `-o` writes when the viewer quits.
-    public var markedPaths: [String] { parts.model.marks.marked(in: parts.model.items).map(\.path) }
+    public var markedPaths: [String] { parts.model.markedPaths }
 
     /// What the report says of the viewer as the run ends, beside what the recorder heard during it.
     private func addStateAtExit(to report: inout RunReport) {
         let model = parts.model
         report.items = model.items.count
+        report.listingMs = parts.listingDuration.map { $0.seconds * 1000 }
         report.mode = modes.mode == .strip ? "strip" : "single"
         report.selectedItem = model.selectedItem?.path
         report.markedItems = markedPaths

@@ -4,7 +4,18 @@ import TesseraRemote
 
 /// Everything the viewer needs from the command line.
 public struct ViewerOptions: Sendable {
+    /// The items to browse, when they are given rather than listed (`listing` nil).
     public var items: [CarouselItem]
+    /// The items listed from what the user named (`tessera browse`): the listing runs on its own thread
+    /// while the window and the renderer are made, and the first frame waits for it.
+    public var listing: ItemListing?
+    /// With a listing: watch the folders and files it was made from (their subfolders if it walked them).
+    public var watchesListing = false
+    /// The order the strip starts in (`--sort`), reversed with `reverse`.
+    public var sort = StripOrder.name
+    public var reverse = false
+    /// The random order's seed: a new shuffle each run unless a test fixes it.
+    public var shuffleSeed = UInt64.random(in: 0...UInt64.max)
     public var carousel = CarouselConfiguration()
     public var windowWidth = 1280
     public var windowHeight = 720
@@ -51,6 +62,12 @@ public struct ViewerOptions: Sendable {
     public var keyHandler = KeyHandlerRunner()
 
     public init(items: [CarouselItem]) { self.items = items }
+
+    /// Options for a strip of what `listing` finds.
+    public init(listing: ItemListing) {
+        items = []
+        self.listing = listing
+    }
 }
 
 /// What the viewer watches: the folders browsed (with their subfolders when `recursive`) and the files named

@@ -36,6 +36,12 @@ final class ViewerWiring {
     let overlay: OverlayPainter
     /// Watches the browsed folders; nil when not asked for or inotify is unavailable.
     private var watcher: FolderWatcher?
+    /// What to watch: the options' targets, or those of the listing.
+    private let watchTargets: WatchTargets?
+    /// How long the listing took (names listed and ordered); nil when the items were given.
+    let listingDuration: Duration?
+    /// Reads what the strip's order needs of its files, in the background.
+    let sorting: StripSorting
     private let logger = Logger(label: "tessera.viewer")
 
     init(options: ViewerOptions, observer: (any RunObserver)?) throws {
@@ -54,7 +60,12 @@ final class ViewerWiring {
 
         colour = DisplayColour.conversion(for: window, enabled: options.colourManagement)
         let waker = system.waker
-        let remote = options.items.contains(where: \.isRemote)
+        // The listing has run beside all of the above; the strip needs it from here on.
+        let listed = try Self.items(from: options)
+        listingDuration = listed.duration
+        watchTargets = listed.watch
+        let listedTable = listed.duration == nil ? nil : listed.table
+        let remote = listed.table.hasRemoteItems
             ? RemoteImageStore(configuration: options.downloads, onChange: { waker.wake() }) : nil
         self.remote = remote
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>(workerCount: options.workerCount, priority: .background)
@@ -69,9 +80,13 @@ final class ViewerWiring {
                           waker: { waker.wake() }, observer: observer)
 
         let points = Self.viewportPoints(window: window, renderer: renderer, forcedScale: options.pixelScale)
-        model = CarouselModel(items: options.items, configuration: options.carousel, pipeline: pipeline,
+        model = CarouselModel(table: listed.table, versions: listed.versions, order: options.sort, reversed: options.reverse,
+                              shuffleSeed: options.shuffleSeed, configuration: options.carousel, pipeline: pipeline,
                               decodeTimes: decodeTimes, remote: remote, strategy: strategy,
                               viewportWidth: points.width, viewportHeight: points.height, pixelScale: points.scale)
+        for (index, item) in options.items.enumerated() where listed.duration == nil && item.sessionOrientation != 1 {
+            model.setSessionOrientation(item.sessionOrientation, of: model.items.path(at: index))
+        }
         carouselView = CarouselView(model: model, renderer: renderer, assets: assets, text: text,
                                     uploadBudgetBytes: options.uploadBudgetBytes, observer: observer)
         let wake: @Sendable () -> Void = { waker.wake() }
@@ -81,18 +96,36 @@ final class ViewerWiring {
         keyHandler = KeyHandlerSession(runner: options.keyHandler, wake: wake)
         let informationQueue = DispatchQueue(label: "tessera.information", qos: .utility)
         information = ImageInformationCache(wake: wake, perform: { informationQueue.async(execute: $0) })
+        let sortingQueue = DispatchQueue(label: "tessera.sorting", qos: .utility)
+        sorting = StripSorting(wake: wake, perform: { sortingQueue.async(execute: $0) })
         overlay = OverlayPainter(renderer: renderer, text: text)
         // Named UI images and the overlay font load once here, not inside the first frames.
         carouselView.prepareIcons()
         carouselView.prepareCellTextures()
         _ = text.texture("0123456789 / ", size: Int(16 * points.scale), color: Theme.dimText)
-        startWatching()
+        startWatching(listed: listedTable)
     }
 
     deinit {
         watcher?.stop()
         remote?.shutdown()
-        pipeline.shutdown()
+        // The process exits next: a decode still running would meet its libraries torn down.
+        pipeline.shutdown(waitingUpTo: 5)
+    }
+
+    /// The items to show: the listing's (waited for here), or the options' own.
+    private static func items(from options: ViewerOptions) throws
+        -> (table: ItemTable, versions: [UInt32: FileVersion], duration: Duration?, watch: WatchTargets?) {
+        guard let listing = options.listing else {
+            var versions: [UInt32: FileVersion] = [:]
+            for (id, item) in options.items.enumerated() { versions[UInt32(id)] = item.version }
+            return (ItemTable(options.items), versions, nil, options.watch)
+        }
+        let outcome = try listing.wait()
+        let collected = outcome.collected
+        let watch = options.watchesListing
+            ? WatchTargets(folders: collected.folders, files: collected.files, recursive: listing.recursive) : options.watch
+        return (collected.table, [:], outcome.duration, watch)
     }
 
     /// The strip's decode of one key, on a worker: a file through the thumbnail cache, a download from its
@@ -127,16 +160,20 @@ final class ViewerWiring {
 
     /// Watches the browsed folders. A folder that cannot be watched (no inotify, watch limit reached)
     /// costs a warning, not the run: the strip just does not follow changes.
-    private func startWatching() {
-        guard let targets = options.watch, !(targets.folders.isEmpty && targets.files.isEmpty) else { return }
+    private func startWatching(listed: ItemTable?) {
+        guard let targets = watchTargets, !(targets.folders.isEmpty && targets.files.isEmpty) else { return }
         let inbox = fileChanges
         let waker = system.waker
         do {
             // What the strip was built from: a file changed before the watches are in place still counts.
-            var baseline: [String: FileVersion] = [:]
-            for item in options.items where !item.isRemote { if let version = item.version { baseline[item.path] = version } }
+            // A listing is compared by name (nothing in it was stat'ed); given items by their versions.
+            var baseline: [String: FileVersion]?
+            if listed == nil {
+                baseline = [:]
+                for item in options.items where !item.isRemote { if let version = item.version { baseline?[item.path] = version } }
+            }
             watcher = try FolderWatcher(folders: targets.folders, files: targets.files, recursive: targets.recursive,
-                                        baseline: baseline) { changes in
+                                        baseline: baseline, listed: listed) { changes in
                 for change in changes { inbox.push(change) }
                 waker.wake()
             }

@@ -41,6 +41,9 @@ public struct RunReport: Codable, Sendable {
     public var frames = 0
     /// Items in the strip at exit (files appear and vanish while it runs).
     public var items = 0
+    /// How long listing the items took, names listed and ordered, in milliseconds (on a thread of its own,
+    /// while the window was made); nil, and left out, when the items were given rather than listed.
+    public var listingMs: Double?
     /// File changes (changed, new, deleted) the watcher reported and the strip applied.
     public var fileChanges = 0
     public var downloads: DownloadFigures?
@@ -94,6 +97,7 @@ public struct RunReport: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case frames, items, downloads, errors, mode
+        case listingMs = "listing_ms"
         case selectedItem = "selected_item"
         case markedItems = "marked_items"
         case fileChanges = "file_changes"

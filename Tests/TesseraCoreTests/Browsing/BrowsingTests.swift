@@ -46,15 +46,55 @@ final class StripOrderTests: XCTestCase {
         CarouselItem(path: "/p/\(name)", version: FileVersion(size: size, modifiedNanoseconds: modified))
     }
 
+    /// As a folder lists them (name order), then sizes and times against the names.
+    private let listed = [
+        CarouselItem(path: "/p/img1.jpg", version: FileVersion(size: 5, modifiedNanoseconds: 2)),
+        CarouselItem(path: "/p/img2.jpg", version: FileVersion(size: 9, modifiedNanoseconds: 3)),
+        CarouselItem(path: "/p/img10.jpg", version: FileVersion(size: 5, modifiedNanoseconds: 1)),
+        CarouselItem(path: "https://host/a.jpg"),
+    ]
+
+    private func arranged(_ items: [CarouselItem], _ order: StripOrder, reversed: Bool = false,
+                          readings: [ItemFacts.Reading] = [], seed: UInt64 = 1) -> [String] {
+        let list = CarouselItemList(table: ItemTable(items), versions: Dictionary(uniqueKeysWithValues: items.enumerated()
+            .compactMap { id, item in item.version.map { (UInt32(id), $0) } }), cellPixelSize: PixelSize(width: 4, height: 3),
+            shuffleSeed: seed)
+        list.learn(readings)
+        _ = list.sort(by: order, reversed: reversed)
+        return list.items.map(\.displayName)
+    }
+
     func testEachOrderAndItsTies() {
-        let items = [item("img10.jpg", size: 5, modified: 1), item("img2.jpg", size: 9, modified: 3),
-                     item("img1.jpg", size: 5, modified: 2), CarouselItem(path: "https://host/a.jpg")]
-        XCTAssertEqual(StripOrder.name.sorted(items).map(\.displayName), ["img1.jpg", "img2.jpg", "img10.jpg", "a.jpg"],
-                       "paths in natural order")
-        XCTAssertEqual(StripOrder.modified.sorted(items).map(\.displayName), ["img10.jpg", "img1.jpg", "img2.jpg", "a.jpg"],
+        XCTAssertEqual(arranged(listed, .name), ["img1.jpg", "img2.jpg", "img10.jpg", "a.jpg"], "as listed")
+        XCTAssertEqual(arranged(listed, .mtime), ["img10.jpg", "img1.jpg", "img2.jpg", "a.jpg"],
                        "oldest first; an unknown file last")
-        XCTAssertEqual(StripOrder.size.sorted(items).map(\.displayName), ["img1.jpg", "img10.jpg", "img2.jpg", "a.jpg"],
-                       "equal sizes by name")
+        XCTAssertEqual(arranged(listed, .size), ["img1.jpg", "img10.jpg", "img2.jpg", "a.jpg"], "equal sizes by name")
+    }
+
+    func testReversedEachOrderComesTheOtherWayAndUnknownFilesStayLast() {
+        XCTAssertEqual(arranged(listed, .name, reversed: true), ["a.jpg", "img10.jpg", "img2.jpg", "img1.jpg"])
+        XCTAssertEqual(arranged(listed, .mtime, reversed: true), ["img2.jpg", "img1.jpg", "img10.jpg", "a.jpg"], "newest first")
+        XCTAssertEqual(arranged(listed, .size, reversed: true), ["img2.jpg", "img10.jpg", "img1.jpg", "a.jpg"],
+                       "largest first, equal sizes by name backwards")
+    }
+
+    func testTakenIsTheEXIFDateElseTheModificationTime() {
+        // img2 was taken first although modified last; img1 has no date: its modification time counts.
+        let readings = [ItemFacts.Reading(id: 1, version: listed[1].version, taken: 0, takenRead: true),
+                        ItemFacts.Reading(id: 0, version: listed[0].version, taken: nil, takenRead: true)]
+        XCTAssertEqual(arranged(listed, .taken, readings: readings), ["img2.jpg", "img10.jpg", "img1.jpg", "a.jpg"],
+                       "img10's date is not read yet: its modification time stands in; the URL is not known at all")
+        XCTAssertEqual(arranged(listed, .taken, reversed: true, readings: readings), ["img1.jpg", "img10.jpg", "img2.jpg", "a.jpg"])
+    }
+
+    func testRandomIsAShuffleFixedByItsSeed() {
+        let items = (0..<40).map { item("img\($0).jpg", size: 1, modified: 1) }
+        let shuffled = arranged(items, .random, seed: 42)
+        XCTAssertEqual(Set(shuffled), Set(items.map(\.displayName)), "every item once")
+        XCTAssertNotEqual(shuffled, items.map(\.displayName))
+        XCTAssertEqual(arranged(items, .random, seed: 42), shuffled, "the same seed, the same order")
+        XCTAssertNotEqual(arranged(items, .random, seed: 43), shuffled)
+        XCTAssertEqual(arranged(items, .random, reversed: true, seed: 42), shuffled.reversed())
     }
 
     func testCyclingVisitsEveryOrderOnceAndComesBack() {
@@ -66,13 +106,24 @@ final class StripOrderTests: XCTestCase {
         }
         XCTAssertEqual(Set(seen).count, StripOrder.allCases.count)
         XCTAssertEqual(order, .name)
+        XCTAssertEqual(StripOrder.allCases.map(\.rawValue), ["name", "mtime", "taken", "size", "random"], "--sort's words")
     }
 
-    func testMergingPutsNewItemsWhereSortingWould() {
-        let items = StripOrder.size.sorted([item("a", size: 1, modified: 0), item("b", size: 5, modified: 0),
-                                           item("c", size: 9, modified: 0)])
-        let new = [item("z", size: 10, modified: 0), item("y", size: 0, modified: 0), item("x", size: 5, modified: 0)]
-        XCTAssertEqual(StripOrder.size.merging(new, into: items), StripOrder.size.sorted(items + new))
+    func testNewItemsGoWhereSortingThemAllWould() {
+        let old = [item("a", size: 1, modified: 6), item("b", size: 5, modified: 4), item("c", size: 9, modified: 2)]
+        let new = [item("z", size: 10, modified: 1), item("y", size: 0, modified: 5), item("x", size: 5, modified: 4)]
+        // The folder as it would be listed now, all six in natural order.
+        let everything = (old + new).sorted { NaturalOrder.areInIncreasingOrder($0.path, $1.path) }
+        for order in StripOrder.allCases {
+            for reversed in [false, true] {
+                let list = CarouselItemList(old, cellPixelSize: PixelSize(width: 4, height: 3))
+                _ = list.sort(by: order, reversed: reversed)
+                _ = list.apply(new.map { .present(path: $0.path, version: $0.version!) })
+                let all = CarouselItemList(everything, cellPixelSize: PixelSize(width: 4, height: 3))
+                _ = all.sort(by: order, reversed: reversed)
+                XCTAssertEqual(list.items.map(\.displayName), all.items.map(\.displayName), "\(order), reversed: \(reversed)")
+            }
+        }
     }
 }
 

@@ -38,9 +38,9 @@ final class CarouselSortTests: XCTestCase {
         model.select(3, time: time, animated: false)
         settle(model, scheduler, at: &time)
         let selected = model.items[3].path
-        model.sort(by: .modified, time: time)
+        model.sort(by: .mtime, time: time)
         settle(model, scheduler, at: &time)
-        XCTAssertEqual(model.sortOrder, .modified)
+        XCTAssertEqual(model.sortOrder, .mtime)
         XCTAssertEqual(model.items.first?.path, "/photos/img19.jpg", "oldest first")
         XCTAssertEqual(model.selectedItem?.path, selected)
         XCTAssertEqual(model.selectedIndex, 16)
@@ -48,6 +48,55 @@ final class CarouselSortTests: XCTestCase {
         model.sort(by: .name, time: time)
         XCTAssertEqual(model.selectedItem?.path, selected)
         XCTAssertEqual(model.items.map(\.path), items(20).map(\.path).sorted(by: NaturalOrder.areInIncreasingOrder))
+    }
+
+    /// Opening with `--sort mtime`: the times come in from the background after the first frames.
+    private func modelByTimeWithNothingRead(_ count: Int) -> (CarouselModel, WorkScheduler<ImageKey, PixelBuffer>) {
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
+        let strategy = CacheStrategy(preload: PreloadPolicy(ahead: 2, behind: 1))
+        let pipeline = ImagePipeline.fixture(scheduler, strategy: strategy, loader: Self.loader)
+        let model = CarouselModel(table: ItemTable(items(count)), order: .mtime, shuffleSeed: 1,
+                                  configuration: CarouselConfiguration(), pipeline: pipeline, strategy: strategy,
+                                  viewportWidth: 1280, viewportHeight: 720)
+        return (model, scheduler)
+    }
+
+    private func stats(_ count: Int) -> [ItemFacts.Reading] {
+        items(count).enumerated().map { ItemFacts.Reading(id: UInt32($0.offset), version: $0.element.version) }
+    }
+
+    func testAStripStillAtItsStartShowsTheStartOfTheOrderWhenItsKeysComeIn() {
+        let (model, scheduler) = modelByTimeWithNothingRead(20)
+        var time = Duration.zero
+        settle(model, scheduler, at: &time)
+        XCTAssertEqual(model.selectedItem?.path, "/photos/img0.jpg", "name order until the times are in")
+        model.learn(stats(20), resort: true, showingStart: true, time: time)
+        settle(model, scheduler, at: &time)
+        XCTAssertEqual(model.selectedIndex, 0)
+        XCTAssertEqual(model.selectedItem?.path, "/photos/img19.jpg", "the oldest first")
+        XCTAssertEqual(model.scroll.offset, 0)
+        XCTAssertTrue(model.visibleCells.contains { $0.index == 0 })
+    }
+
+    func testAnImageTheUserChoseStaysSelectedWhenTheKeysComeIn() {
+        let (model, scheduler) = modelByTimeWithNothingRead(20)
+        var time = Duration.zero
+        model.select(2, time: time, animated: false)
+        settle(model, scheduler, at: &time)
+        model.learn(stats(20), resort: true, showingStart: true, time: time)
+        settle(model, scheduler, at: &time)
+        XCTAssertEqual(model.selectedItem?.path, "/photos/img2.jpg")
+        XCTAssertEqual(model.selectedIndex, 17)
+        XCTAssertTrue(model.visibleCells.contains { $0.index == model.selectedIndex }, "the selection is on screen")
+    }
+
+    func testAnOrderChosenAtTheStartKeepsTheSelectedImage() {
+        let (model, scheduler) = modelByTimeWithNothingRead(20)
+        var time = Duration.zero
+        settle(model, scheduler, at: &time)
+        model.learn(stats(20), resort: true, time: time)
+        XCTAssertEqual(model.selectedItem?.path, "/photos/img0.jpg", "o pressed at the start: the image stays")
+        XCTAssertEqual(model.selectedIndex, 19)
     }
 
     func testANewFileJoinsTheOrderTheStripIsIn() {
@@ -62,7 +111,7 @@ final class CarouselSortTests: XCTestCase {
         let (model, _) = makeModel(items(6))
         model.marks.toggle(model.items[1].path)
         model.marks.toggle(model.items[4].path)
-        model.sort(by: .modified, time: .zero)
+        model.sort(by: .mtime, time: .zero)
         XCTAssertEqual(model.items.indices.filter(model.isMarked).map { model.items[$0].path },
                        ["/photos/img4.jpg", "/photos/img1.jpg"])
         model.apply([.removed(path: "/photos/img5.jpg")])

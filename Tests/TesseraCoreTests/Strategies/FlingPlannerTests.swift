@@ -99,6 +99,8 @@ final class FlingPlannerTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(decodeTimes.estimatedSeconds(large)), 0.32, accuracy: 1e-9)
         decodeTimes.record(ImageKey(path: "/a/z.webp", size: PixelSize(width: 8, height: 6)), seconds: 5)
         XCTAssertEqual(try XCTUnwrap(decodeTimes.estimatedSeconds(small)), 0.08, accuracy: 1e-9, "no file size: not learned")
+        XCTAssertEqual(try XCTUnwrap(decodeTimes.estimatedSeconds(ImageKey(path: "/a/w.webp", size: PixelSize(width: 8, height: 6)))),
+                       5.4 / 3, accuracy: 1e-9, "a file not stat'ed yet: the average decode of its kind")
     }
 
     func testAdaptiveDuringAFlingDecodesTheRestingScreenAndNotTheCellsItFlashesPast() {

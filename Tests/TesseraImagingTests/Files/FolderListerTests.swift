@@ -47,7 +47,7 @@ final class FolderListerTests: XCTestCase {
         let dir = try TemporaryDirectory()
         try dir.write(Data([1]), to: "a.jpg")
         let typed = dir.url.path + "//"
-        let items = try ImagePathCollector().collect([typed])
+        let items = try ImagePathCollector().collect([typed]).items
         XCTAssertEqual(items.map(\.path), [dir.path("a.jpg")])
 
         let changes = Mutex<[ItemChange]>([])

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import Synchronization
 import TesseraCore
+import TesseraTestSupport
 import XCTest
 @testable import TesseraImaging
 
@@ -54,6 +55,53 @@ final class FolderWatcherTests: XCTestCase {
         defer { watcher.stop() }
 
         XCTAssertEqual(waitForChanges(recorder, count: 3).sortedByPath, [present("a.jpg"), removed("b.jpg"), present("d.jpg")])
+    }
+
+    func testAListingIsTheBaselineByNameWithoutAStatOfEachImage() throws {
+        // The strip listed a, b, c (names only); before the watches, b went and d came: those two are
+        // reported, a and c are not. Later a change to c is.
+        for name in ["a.jpg", "b.jpg", "c.jpg"] { try write("first", to: name) }
+        let listed = try ImagePathCollector().collect([folder.path]).table
+        try FileManager.default.removeItem(atPath: path("b.jpg"))
+        try write("new", to: "d.jpg")
+        let recorder = ChangeRecorder()
+        let watcher = try FolderWatcher(folders: [folder.path], settleDelay: settleDelay, listed: listed) { recorder.record($0) }
+        defer { watcher.stop() }
+        XCTAssertEqual(waitForChanges(recorder, count: 2).sortedByPath, [removed("b.jpg"), present("d.jpg")])
+
+        try write("second, longer", to: "c.jpg")
+        XCTAssertEqual(waitForChanges(recorder, count: 3).sortedByPath, [removed("b.jpg"), present("c.jpg"), present("d.jpg")])
+    }
+
+    // MARK: The watch limit
+
+    func testFoldersPastTheWatchLimitArePolledAndThatIsSaidOnce() throws {
+        // Every folder under "deep" fails as the kernel's watch limit makes it fail.
+        for sub in ["deep/one", "deep/two", "shallow"] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        try write("old", to: "deep/one/a.jpg")
+        let log = CapturedLog()
+        let recorder = ChangeRecorder()
+        let watcher = try FolderWatcher(folders: [folder.path], recursive: true, settleDelay: settleDelay,
+                                        pollInterval: .milliseconds(100), polls: { _ in false }, logger: log.logger,
+                                        addWatch: { descriptor, path, mask in
+                                            guard path.contains("/deep") else { return inotify_add_watch(descriptor, path, mask) }
+                                            errno = ENOSPC
+                                            return -1
+                                        }) { recorder.record($0) }
+        defer { watcher.stop() }
+        XCTAssertTrue(watcher.waitUntilWatching())
+
+        try write("new", to: "deep/two/b.jpg")
+        try write("changed, longer", to: "deep/one/a.jpg")
+        try write("seen by inotify", to: "shallow/c.jpg")
+        XCTAssertEqual(waitForChanges(recorder, count: 3).sortedByPath,
+                       [present("deep/one/a.jpg"), present("deep/two/b.jpg"), present("shallow/c.jpg")])
+        try FileManager.default.removeItem(atPath: path("deep/two/b.jpg"))
+        XCTAssertEqual(waitForChanges(recorder, count: 4).last, removed("deep/two/b.jpg"), "a deletion polled too")
+        XCTAssertEqual(log.warnings.count, 1, "\(log.warnings)")
+        XCTAssertTrue(log.warnings.first?.contains("watch limit") == true, "\(log.warnings)")
     }
 
     // MARK: Network filesystems

@@ -79,13 +79,40 @@ final class MarkSortInfoTests: XCTestCase {
             XCTAssertNotNil(viewer.cellRect(viewer.model.selectedIndex), "and on screen")
             XCTAssertEqual(viewer.model.marks.marked(in: viewer.model.items).map(\.path), [paths[1]])
             XCTAssertEqual(viewer.overlay.status?.text, "sorted by \(viewer.model.sortOrder.label)")
+            if viewer.model.sortOrder == .size {
+                XCTAssertEqual(viewer.model.items.map(\.path), paths.reversed(), "smallest file first")
+                XCTAssertEqual(viewer.model.selectedIndex, 4)
+            }
         }
         XCTAssertEqual(Set(seen), Set(StripOrder.allCases))
-        XCTAssertEqual(viewer.model.sortOrder, .size)
-        XCTAssertEqual(viewer.model.items.map(\.path), paths.reversed(), "smallest file first")
-        XCTAssertEqual(viewer.model.selectedIndex, 4)
+        XCTAssertEqual(viewer.model.sortOrder, StripOrder.allCases.last)
         viewer.press("o")
         XCTAssertEqual(viewer.model.items.map(\.path), paths, "back to names")
+    }
+
+    /// A listed folder: nothing is stat'ed until an order needs it, then the files are read on a worker
+    /// while the strip stays in name order and says it is sorting; the selected image stays selected.
+    func testAnOrderThatNeedsTheFilesReadsThemInTheBackground() throws {
+        let paths = try (0..<6).map { try files.png("img\($0).png", grey, width: 400 - $0 * 40, height: 300 - $0 * 30) }
+        var options = files.options([])
+        options.listing = ItemListing(paths: [files.folder.path], recursive: false)
+        let viewer = try ViewerHarness(options)
+        try viewer.settle()
+        XCTAssertEqual(viewer.model.items.map(\.path), paths)
+        viewer.press("Right")
+        viewer.press("o")
+        XCTAssertEqual(viewer.model.sortOrder, .mtime)
+        XCTAssertEqual(viewer.overlay.status?.text, "sorting by modification time…", "the times are not read yet")
+        XCTAssertEqual(viewer.model.items.map(\.path), paths, "name order meanwhile")
+        try viewer.run(until: { viewer.overlay.status?.text == "sorted by modification time" })
+        XCTAssertEqual(viewer.selectedPath, paths[1])
+        viewer.press("o")
+        viewer.press("o")
+        XCTAssertEqual(viewer.model.sortOrder, .size)
+        try viewer.settle()
+        XCTAssertEqual(viewer.model.items.map(\.path), paths.reversed(), "smallest file first, read once for mtime")
+        XCTAssertEqual(viewer.selectedPath, paths[1])
+        XCTAssertNotNil(viewer.cellRect(viewer.model.selectedIndex), "and on screen")
     }
 
     func testICyclesTheOverlayAndTheInformationIsReadOnAWorker() throws {

@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Synchronization
+import TesseraCore
+
+/// The strip's items, listed on a thread of their own from the moment the listing is made: the folders
+/// are read and sorted (and a list read from its file or standard input) while the main thread makes the
+/// window and the renderer, and `wait()` hands the result over before the first frame.
+public final class ItemListing: Sendable {
+    /// Where a list (`-i`) comes from.
+    public enum ListSource: Sendable, Equatable {
+        case standardInput
+        case file(String)
+
+        /// As the user named it (`-` for standard input).
+        public var name: String {
+            switch self {
+            case .standardInput: "-"
+            case .file(let path): path
+            }
+        }
+    }
+
+    /// Why there is nothing to browse.
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case collect(ImagePathCollector.CollectError)
+        /// The list could not be opened or read.
+        case unreadableList(String)
+        /// The list (and the command line) named nothing.
+        case emptyList(String)
+
+        public var description: String {
+            switch self {
+            case .collect(let error): "\(error)"
+            case .unreadableList(let name): "\(name): cannot read the list"
+            case .emptyList(let name): "\(name): the list names no images"
+            }
+        }
+    }
+
+    /// What the listing found, and how long it took (names listed and ordered).
+    public struct Outcome: Sendable {
+        public var collected: ImagePathCollector.Collected
+        public var duration: Duration
+    }
+
+    public let recursive: Bool
+    private let outcome = Mutex<Result<Outcome, Failure>?>(nil)
+    private let done = Latch()
+
+    /// Starts listing `paths` and then the entries of `list`, walking subfolders when `recursive`.
+    public init(paths: [String], list: ListSource? = nil, nulSeparated: Bool = false, recursive: Bool) {
+        self.recursive = recursive
+        let thread = Thread { [self] in
+            let result = Self.collect(paths: paths, list: list, nulSeparated: nulSeparated, recursive: recursive)
+            outcome.withLock { $0 = result }
+            done.open()
+        }
+        thread.name = "tessera.listing"
+        thread.qualityOfService = .userInitiated
+        thread.start()
+    }
+
+    /// Waits for the listing.
+    public func wait() throws(Failure) -> Outcome {
+        _ = done.wait(timeout: nil)
+        switch outcome.withLock({ $0! }) {
+        case .success(let result): return result
+        case .failure(let failure): throw failure
+        }
+    }
+
+    private static func collect(paths: [String], list: ListSource?, nulSeparated: Bool,
+                                recursive: Bool) -> Result<Outcome, Failure> {
+        let start = ContinuousClock.now
+        let collector = ImagePathCollector(recursive: recursive)
+        do throws(Failure) {
+            var collected: ImagePathCollector.Collected
+            if let list {
+                let descriptor: Int32
+                switch list {
+                case .standardInput: descriptor = STDIN_FILENO
+                case .file(let path): descriptor = open(path, O_RDONLY | O_CLOEXEC)
+                }
+                guard descriptor >= 0 else { throw .unreadableList(list.name) }
+                defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+                var entries = ListReader(descriptor: descriptor, nulSeparated: nulSeparated).makeIterator()
+                var listedAny = false
+                let listed = AnyIterator { () -> String? in
+                    let entry = entries.next()
+                    if entry != nil { listedAny = true }
+                    return entry
+                }
+                do throws(ImagePathCollector.CollectError) {
+                    collected = try collector.collect(paths, listed: listed)
+                } catch {
+                    if entries.failure != nil { throw .unreadableList(list.name) }
+                    if paths.isEmpty && !listedAny { throw .emptyList(list.name) }
+                    throw .collect(error)
+                }
+                if entries.failure != nil { throw .unreadableList(list.name) }
+            } else {
+                do throws(ImagePathCollector.CollectError) {
+                    collected = try collector.collect(paths)
+                } catch {
+                    throw .collect(error)
+                }
+            }
+            return .success(Outcome(collected: collected, duration: ContinuousClock.now - start))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
