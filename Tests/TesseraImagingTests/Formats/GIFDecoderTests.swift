@@ -15,6 +15,9 @@ final class GIFDecoderTests: XCTestCase {
         var indices: [UInt8]
         var interlaced = false
         var transparentIndex: Int32 = NO_TRANSPARENT_COLOR
+        /// Centiseconds; with `disposal`, written in a graphic control extension when either is set.
+        var delay: Int? = nil
+        var disposal: Int32? = nil
     }
 
     /// The palette: the quadrants' colours, then black.
@@ -24,8 +27,9 @@ final class GIFDecoderTests: XCTestCase {
         (0..<(width * height)).map { p in UInt8((p / width < height / 2 ? 0 : 2) + (p % width < width / 2 ? 0 : 1)) }
     }
 
-    /// A GIF written by giflib: an 8-colour global table, then `frames`.
-    static func gif(screenWidth: Int = 64, screenHeight: Int = 48, frames: [Frame]) -> Data {
+    /// A GIF written by giflib: an 8-colour global table, a NETSCAPE2.0 loop extension when `repeats` is
+    /// given, then `frames`.
+    static func gif(screenWidth: Int = 64, screenHeight: Int = 48, repeats: Int? = nil, frames: [Frame]) -> Data {
         final class Sink { var data = Data() }
         let sink = Sink()
         var error: Int32 = 0
@@ -40,9 +44,16 @@ final class GIFDecoderTests: XCTestCase {
         defer { GifFreeMapObject(map) }
         EGifSetGifVersion(gif, true)
         precondition(EGifPutScreenDesc(gif, Int32(screenWidth), Int32(screenHeight), 3, 0, map) == GIF_OK)
+        if let repeats {
+            precondition(EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_OK)
+            precondition(EGifPutExtensionBlock(gif, 11, Array("NETSCAPE2.0".utf8)) == GIF_OK)
+            precondition(EGifPutExtensionBlock(gif, 3, [1, UInt8(repeats & 0xFF), UInt8(repeats >> 8)]) == GIF_OK)
+            precondition(EGifPutExtensionTrailer(gif) == GIF_OK)
+        }
         for frame in frames {
-            if frame.transparentIndex != NO_TRANSPARENT_COLOR {
-                var control = GraphicsControlBlock(DisposalMode: DISPOSE_DO_NOT, UserInputFlag: false, DelayTime: 10,
+            if frame.transparentIndex != NO_TRANSPARENT_COLOR || frame.delay != nil || frame.disposal != nil {
+                var control = GraphicsControlBlock(DisposalMode: frame.disposal ?? DISPOSE_DO_NOT, UserInputFlag: false,
+                                                   DelayTime: Int32(frame.delay ?? 10),
                                                    TransparentColor: frame.transparentIndex)
                 var controlBytes = [GifByteType](repeating: 0, count: 4)
                 _ = EGifGCBToExtension(&control, &controlBytes)
