@@ -127,9 +127,10 @@ let package = Package(
         .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraTestSupport", "TesseraDesktop"],
                     swiftSettings: onlyImportedMembers),
         // What several test targets share: the loopback HTTP server, the sample images, Deep Zoom fixtures,
-        // a headless SDL canvas, a log that collects messages.
+        // a headless SDL canvas, a log that collects messages, GIFs written with giflib.
         .target(name: "TesseraTestSupport",
-                dependencies: ["TesseraCore", "TesseraImaging", "TesseraSDL", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["TesseraCore", "TesseraImaging", "TesseraSDL", "CGIF",
+                               .product(name: "Logging", package: "swift-log")],
                 path: "Tests/TesseraTestSupport"),
     ],
     swiftLanguageModes: [.v6]

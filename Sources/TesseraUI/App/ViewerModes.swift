@@ -82,6 +82,21 @@ final class ViewerModes {
         }
     }
 
+    /// When the animation shown must move on by itself (the loop sleeps until then when idle).
+    var nextWake: Duration? {
+        switch mode {
+        case .strip: return nil
+        case .detail: return detail?.nextAnimationFrameAt
+        }
+    }
+
+    /// Pauses or resumes the animation shown; nil when what is shown is not an animation, else whether it
+    /// is paused now.
+    func togglePause(now: Duration) -> Bool? {
+        guard mode == .detail, let detail, detail.toggleAnimationPause(now: now) else { return nil }
+        return detail.isAnimationPaused
+    }
+
     func scriptContext(now: Duration, idle: Bool) -> ScriptContext {
         let viewport = model.layout.viewportSize
         if mode == .detail, let detail {

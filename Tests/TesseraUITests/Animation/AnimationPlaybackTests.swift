@@ -1,0 +1,80 @@
+import Foundation
+import TesseraTestSupport
+import XCTest
+@testable import TesseraCore
+@testable import TesseraImaging
+@testable import TesseraUI
+
+/// An animated GIF plays in the single view with its own delays (a zero delay as 100 ms), space pauses
+/// and resumes it there, the frame loop may sleep until the next frame, and the report counts the frames.
+final class AnimationPlaybackTests: XCTestCase {
+    private var files: ViewerFixtures!
+
+    override func setUpWithError() throws { files = try ViewerFixtures() }
+    override func tearDown() { files = nil }
+
+    private let red = RGBA(r: 220, g: 30, b: 30), green = RGBA(r: 30, g: 200, b: 40), blue = RGBA(r: 40, g: 50, b: 210)
+
+    /// Three solid frames, red for 200 ms, green for "0" (100 ms), blue for 300 ms, looping forever.
+    private func animatedGIF() throws -> String {
+        let frames = [(0, 20), (1, 0), (2, 30)].map { index, delay in
+            GIFFixtures.Frame(width: 120, height: 90, indices: Array(repeating: UInt8(index), count: 120 * 90), delay: delay)
+        }
+        let data = GIFFixtures.gif(screenWidth: 120, screenHeight: 90, palette: [red, green, blue], repeats: 0, frames: frames)
+        let path = files.path("anim.gif")
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    private func centre(_ pixels: PixelBuffer) -> RGBA { pixels.pixel(x: pixels.width / 2, y: pixels.height / 2) }
+
+    func testTheSingleViewPlaysEachFrameForItsDelayAndSpacePausesIt() throws {
+        let stills = [try files.png("still1.png", RGBA(r: 90, g: 90, b: 90)), try files.png("still2.png", RGBA(r: 60, g: 60, b: 60))]
+        var options = files.options([try animatedGIF()] + stills)
+        options.report = ReportOptions()
+        let viewer = try ViewerHarness(options)
+        try viewer.settle()
+        viewer.press("Enter")
+        try viewer.settle()
+        let detail = try XCTUnwrap(viewer.modes.detail)
+        // Time stands still while the first frame and the one after it are decoded.
+        try viewer.run(until: { detail.animationFramesShown == 1 && detail.nextAnimationFrameAt != nil }, advance: .zero)
+        let start = viewer.now
+        XCTAssertTrue(detail.isAnimated)
+        XCTAssertTrue(centre(try viewer.frame(advance: .zero)).isClose(to: red, tolerance: 4))
+        XCTAssertEqual(detail.nextAnimationFrameAt, start + .milliseconds(200))
+        XCTAssertTrue(viewer.viewer.isIdle(now: viewer.now), "between frames the loop may sleep")
+        XCTAssertEqual(viewer.viewer.nextWake(now: viewer.now), start + .milliseconds(200), "until the next frame")
+
+        XCTAssertTrue(centre(try viewer.frame(advance: .milliseconds(199))).isClose(to: red, tolerance: 4))
+        XCTAssertTrue(centre(try viewer.frame(advance: .milliseconds(1))).isClose(to: green, tolerance: 4), "200 ms on")
+        try viewer.run(until: { detail.nextAnimationFrameAt != nil }, advance: .zero)
+        XCTAssertEqual(detail.nextAnimationFrameAt, start + .milliseconds(300), "a zero delay shows for 100 ms")
+        XCTAssertTrue(centre(try viewer.frame(advance: .milliseconds(99))).isClose(to: green, tolerance: 4))
+        XCTAssertTrue(centre(try viewer.frame(advance: .milliseconds(1))).isClose(to: blue, tolerance: 4))
+
+        // Space pauses the animation (no step); frames stop; space again resumes.
+        viewer.press("space")
+        XCTAssertTrue(detail.isAnimationPaused)
+        XCTAssertEqual(viewer.model.selectedIndex, 0, "space on an animation does not step")
+        XCTAssertNil(viewer.viewer.nextWake(now: viewer.now), "paused: nothing to wake for")
+        for _ in 0..<5 { XCTAssertTrue(centre(try viewer.frame(advance: .seconds(1))).isClose(to: blue, tolerance: 4)) }
+        viewer.press("ctrl+space")
+        XCTAssertFalse(detail.isAnimationPaused)
+        try viewer.run(until: { detail.nextAnimationFrameAt != nil }, advance: .zero)
+        XCTAssertTrue(centre(try viewer.frame(advance: .milliseconds(300))).isClose(to: red, tolerance: 4), "looped to the first")
+
+        let recorder = try XCTUnwrap(viewer.viewer.parts.observer as? RunRecorder)
+        XCTAssertEqual(recorder.report().animationFramesShown, detail.animationFramesShown)
+        XCTAssertGreaterThanOrEqual(recorder.report().animationFramesShown, 4)
+
+        // Leaving the animation stops its feed; on a still, space steps on.
+        viewer.press("n")
+        try viewer.frame()
+        XCTAssertEqual(viewer.model.selectedIndex, 1)
+        XCTAssertFalse(try XCTUnwrap(viewer.modes.detail).isAnimated)
+        viewer.press("space")
+        try viewer.frame()
+        XCTAssertEqual(viewer.model.selectedIndex, 2, "space on a still is the next image")
+    }
+}
