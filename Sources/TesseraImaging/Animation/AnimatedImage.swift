@@ -7,6 +7,13 @@ public enum AnimatedImage {
     /// The formats whose animations play (`canAnimate`); every other file is a still.
     public static func canAnimate(_ format: ImageFormat) -> Bool { format == .gif || format == .webp }
 
+    /// Whether a file's name says it may be an animation (the strip looks no further on the main thread;
+    /// the feed then reads the bytes): a `.gif` or `.webp`, in any case.
+    public static func mayAnimate(path: String) -> Bool {
+        let name = path.lowercased()
+        return name.hasSuffix(".gif") || name.hasSuffix(".webp")
+    }
+
     /// Whether `data` holds more than one frame: a GIF with a second image, a WebP whose extended header
     /// has the animation flag.
     public static func isAnimated(_ data: Data) -> Bool {

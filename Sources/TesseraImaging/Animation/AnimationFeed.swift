@@ -32,6 +32,9 @@ public final class AnimationFeed: Sendable {
         public var pixelLimit = 100_000_000
         /// The largest file read.
         public var byteLimit = 512 << 20
+        /// Plays only a file of more than one frame: a still ends the feed quietly (`isStill`), for a
+        /// host that could not look at the file first.
+        public var onlyAnimations = false
 
         public init() {}
     }
@@ -67,4 +70,6 @@ public final class AnimationFeed: Sendable {
     public var plays: Int? { thread.plays }
     /// The whole animation is held and replays without decoding.
     public var isReplayingFromMemory: Bool { thread.isReplayingFromMemory }
+    /// The file is a still and `onlyAnimations` was asked: no frame comes.
+    public var isStill: Bool { thread.isStill }
 }

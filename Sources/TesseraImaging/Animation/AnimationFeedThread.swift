@@ -14,6 +14,7 @@ final class AnimationFeedThread: @unchecked Sendable {
     private var failed: ImageLoadError.Reason?
     private var playsFromFile: Int?
     private var keepsAll = false
+    private var still = false
 
     private static let logger = Logger(label: "tessera.animation")
 
@@ -64,6 +65,7 @@ final class AnimationFeedThread: @unchecked Sendable {
     var failure: ImageLoadError.Reason? { locked { failed } }
     var plays: Int? { locked { playsFromFile } }
     var isReplayingFromMemory: Bool { locked { keepsAll } }
+    var isStill: Bool { locked { still } }
 
     private func locked<T>(_ body: () -> T) -> T {
         condition.lock()
@@ -80,6 +82,10 @@ final class AnimationFeedThread: @unchecked Sendable {
         var reader: any AnimationReading
         do {
             data = try readData()
+            if options.onlyAnimations && !AnimatedImage.isAnimated(data) {
+                locked { still = true }
+                return
+            }
             reader = try makeReader(data)
         } catch {
             fail(error as? ImageLoadError.Reason ?? .decodeFailed(String(describing: error)), name: name)

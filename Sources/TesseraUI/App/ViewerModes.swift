@@ -27,10 +27,15 @@ final class ViewerModes {
     private var titledSelection: Int?
     /// The mouse and the wheel over the strip.
     private var pointer = StripPointerInput()
+    /// The strip's selected cell, playing when it is an animation.
+    private let stripAnimation: SelectedCellAnimation
 
     init(parts: ViewerWiring) {
         self.parts = parts
         pointScale = parts.viewportPoints.scale
+        stripAnimation = SelectedCellAnimation(renderer: parts.renderer, colour: parts.colour,
+                                               pixelLimit: parts.options.pixelLimit, waker: parts.system.waker,
+                                               observer: parts.observer)
         updateTitle()
     }
 
@@ -55,6 +60,7 @@ final class ViewerModes {
             observer?.phaseEnded(.update)
             observer?.phaseBegan(.upload)
             parts.carouselView.uploadPending(now: now, frameElapsedMs: (clock.now() - now).seconds * 1000)
+            parts.carouselView.animatedCell = stripAnimation.update(model: model, now: now)
             observer?.phaseEnded(.upload)
             observer?.phaseBegan(.draw)
             parts.carouselView.render(now: now)
@@ -82,10 +88,13 @@ final class ViewerModes {
         }
     }
 
+    /// Frames the strip's selected cell has put up since it was selected (for tests).
+    var stripAnimationFramesShown: Int { stripAnimation.framesShown }
+
     /// When the animation shown must move on by itself (the loop sleeps until then when idle).
     var nextWake: Duration? {
         switch mode {
-        case .strip: return nil
+        case .strip: return stripAnimation.nextWake
         case .detail: return detail?.nextAnimationFrameAt
         }
     }
@@ -188,7 +197,11 @@ final class ViewerModes {
             model.retry(index)
             return
         }
-        if showDetail(index, now: now) { mode = .detail }
+        if showDetail(index, now: now) {
+            mode = .detail
+            stripAnimation.stop()
+            parts.carouselView.animatedCell = nil
+        }
     }
 
     /// Selects item `index`: in the single view, shows it there (from the strip's cell image while it

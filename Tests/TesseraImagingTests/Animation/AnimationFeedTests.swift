@@ -146,4 +146,27 @@ final class AnimationFeedTests: XCTestCase {
         XCTAssertEqual(feed.plays, 2)
         feed.stop()
     }
+
+    func testDroppingTheFeedStopsItsDecoding() {
+        let decodes = Decodes()
+        var feed: AnimationFeed? = recordingFeed(frames: 1000, budget: 0, decodes: decodes)
+        XCTAssertEqual(take(3, from: feed!), [0, 1, 2])
+        feed = nil
+        Thread.sleep(forTimeInterval: 0.05)
+        let after = decodes.frameCount
+        Thread.sleep(forTimeInterval: 0.1)
+        XCTAssertEqual(decodes.frameCount, after, "nobody holds the feed: its thread stopped")
+    }
+
+    func testAStillEndsAFeedThatPlaysOnlyAnimations() throws {
+        let path = try write(GIFDecoderTests.gif(frames: [Frame(width: 64, height: 48, indices: Array(repeating: 0, count: 64 * 48))]))
+        var options = AnimationFeed.Options()
+        options.onlyAnimations = true
+        let feed = AnimationFeed(path: path, options: options, onFrame: {})
+        let deadline = Date().addingTimeInterval(10)
+        while !feed.isStill && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        XCTAssertTrue(feed.isStill)
+        XCTAssertNil(feed.failure, "a still is no failure")
+        XCTAssertNil(feed.takeFrame())
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraSDL
 import TesseraTestSupport
 import XCTest
 @testable import TesseraCore
@@ -34,7 +35,10 @@ final class AnimationPlaybackTests: XCTestCase {
         options.report = ReportOptions()
         let viewer = try ViewerHarness(options)
         try viewer.settle()
+        let recorder = try XCTUnwrap(viewer.viewer.parts.observer as? RunRecorder)
         viewer.press("Enter")
+        // The strip's selected cell played its first frames before Enter.
+        let framesInTheStrip = recorder.report().animationFramesShown
         try viewer.settle()
         let detail = try XCTUnwrap(viewer.modes.detail)
         // Time stands still while the first frame and the one after it are decoded.
@@ -64,9 +68,8 @@ final class AnimationPlaybackTests: XCTestCase {
         try viewer.run(until: { detail.nextAnimationFrameAt != nil }, advance: .zero)
         XCTAssertTrue(centre(try viewer.frame(advance: .milliseconds(300))).isClose(to: red, tolerance: 4), "looped to the first")
 
-        let recorder = try XCTUnwrap(viewer.viewer.parts.observer as? RunRecorder)
-        XCTAssertEqual(recorder.report().animationFramesShown, detail.animationFramesShown)
-        XCTAssertGreaterThanOrEqual(recorder.report().animationFramesShown, 4)
+        XCTAssertEqual(recorder.report().animationFramesShown, framesInTheStrip + detail.animationFramesShown)
+        XCTAssertGreaterThanOrEqual(detail.animationFramesShown, 4)
 
         // Leaving the animation stops its feed; on a still, space steps on.
         viewer.press("n")
@@ -76,5 +79,32 @@ final class AnimationPlaybackTests: XCTestCase {
         viewer.press("space")
         try viewer.frame()
         XCTAssertEqual(viewer.model.selectedIndex, 2, "space on a still is the next image")
+    }
+
+    func testTheStripsSelectedCellPlaysAndTheOthersShowTheirFirstFrame() throws {
+        let first = try animatedGIF()
+        let second = files.path("anim2.gif")
+        try FileManager.default.copyItem(atPath: first, toPath: second)
+        let viewer = try ViewerHarness(files.options([first, second]))
+        try viewer.settle()
+        XCTAssertEqual(viewer.model.selectedIndex, 0)
+        let cell0 = try XCTUnwrap(viewer.cellRect(0)), cell1 = try XCTUnwrap(viewer.cellRect(1))
+        func centre(_ pixels: PixelBuffer, _ rect: PixelRect) -> RGBA { pixels.pixel(x: rect.x + rect.width / 2, y: rect.y + rect.height / 2) }
+
+        try viewer.run(until: { viewer.modes.stripAnimationFramesShown == 1 && viewer.modes.nextWake != nil }, advance: .zero)
+        var pixels = try viewer.frame(advance: .zero)
+        XCTAssertTrue(centre(pixels, cell0).isClose(to: red, tolerance: 6))
+        pixels = try viewer.frame(advance: .milliseconds(200))
+        XCTAssertTrue(centre(pixels, cell0).isClose(to: green, tolerance: 6), "the selected cell plays: \(centre(pixels, cell0))")
+        XCTAssertTrue(centre(pixels, cell1).isClose(to: red, tolerance: 6), "the other cell keeps its first frame")
+        XCTAssertTrue(viewer.viewer.isIdle(now: viewer.now), "the strip sleeps between frames")
+
+        // The selection moves: the second cell plays, the first is its first frame again.
+        viewer.press("Right")
+        try viewer.settle()
+        try viewer.run(until: { viewer.modes.stripAnimationFramesShown == 1 && viewer.modes.nextWake != nil }, advance: .zero)
+        pixels = try viewer.frame(advance: .milliseconds(200))
+        XCTAssertTrue(centre(pixels, cell1).isClose(to: green, tolerance: 6), "\(centre(pixels, cell1))")
+        XCTAssertTrue(centre(pixels, cell0).isClose(to: red, tolerance: 6))
     }
 }
