@@ -22,11 +22,19 @@ final class AnimationFeedThread: @unchecked Sendable {
         let limits = options
         let name = path
         self.init(name: name, options: options, readData: { () throws -> Data in
-            try Self.readFile(path, byteLimit: limits.byteLimit)
+            // A PNG's or WebP's first bytes say whether it is animated: a still is not read whole.
+            if limits.onlyAnimations, let head = ImageFile.head(ofFileAt: path, count: AnimatedImage.headLength),
+               ImageFormat.sniff(head) != .gif, !AnimatedImage.isAnimated(head) {
+                throw NotAnimated()
+            }
+            return try Self.readFile(path, byteLimit: limits.byteLimit)
         }, makeReader: { (data: Data) throws(ImageLoadError.Reason) -> any AnimationReading in
             try AnimatedImage.reader(for: data, pixelLimit: limits.pixelLimit)
         }, onFrame: onFrame)
     }
+
+    /// A still where only animations are wanted.
+    private struct NotAnimated: Error {}
 
     private static func readFile(_ path: String, byteLimit: Int) throws(ImageLoadError.Reason) -> Data {
         let file: ImageFile
@@ -87,6 +95,9 @@ final class AnimationFeedThread: @unchecked Sendable {
                 return
             }
             reader = try makeReader(data)
+        } catch is NotAnimated {
+            locked { still = true }
+            return
         } catch {
             fail(error as? ImageLoadError.Reason ?? .decodeFailed(String(describing: error)), name: name)
             onFrame()

@@ -127,15 +127,6 @@ final class TiledImageOpener: Sendable {
             ? "no .dzi and no NAME_CC_RR tiles in the folder" : "several .dzi files in the folder; name one"))
     }
 
-    /// Whether the file holds more frames than one (a GIF's count needs the whole file, read up to the
-    /// probe's limit).
-    private static func isAnimated(_ path: String) -> Bool {
-        guard let file = try? ImageFile(path: path), file.size <= 512 << 20, let data = try? file.readAll() else {
-            return false
-        }
-        return AnimatedImage.isAnimated(data)
-    }
-
     /// `.dzi` by name, or a file that starts like XML.
     private static func isDescriptor(_ path: String) -> Bool {
         if path.lowercased().hasSuffix(".dzi") { return true }
@@ -161,7 +152,7 @@ final class TiledImageOpener: Sendable {
             let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: configuration.pixelLimit,
                                      colour: configuration.colour)
             opened(SingleImageTileSource(path: path, size: probe.size, loader: loader, turn: configuration.turn))
-            if AnimatedImage.canAnimate(probe.format), Self.isAnimated(path) { emit(.animated) }
+            if AnimatedImage.canAnimate(probe.format), AnimatedImage.isAnimated(fileAt: path) { emit(.animated) }
             return
         }
 
