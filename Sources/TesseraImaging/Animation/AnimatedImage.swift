@@ -5,21 +5,23 @@ import TesseraCore
 /// format's frames.
 public enum AnimatedImage {
     /// The formats whose animations play (`canAnimate`); every other file is a still.
-    public static func canAnimate(_ format: ImageFormat) -> Bool { format == .gif || format == .webp || format == .png }
+    public static func canAnimate(_ format: ImageFormat) -> Bool { [.gif, .webp, .png, .jxl].contains(format) }
 
     /// Whether a file's name says it may be an animation (the strip looks no further on the main thread;
-    /// the feed then reads the bytes): a `.gif`, `.webp`, `.png` or `.apng`, in any case.
+    /// the feed then reads the bytes): a `.gif`, `.webp`, `.png`, `.apng` or `.jxl`, in any case.
     public static func mayAnimate(path: String) -> Bool {
         let name = path.lowercased()
-        return [".gif", ".webp", ".png", ".apng"].contains { name.hasSuffix($0) }
+        return [".gif", ".webp", ".png", ".apng", ".jxl"].contains { name.hasSuffix($0) }
     }
 
     /// Whether `data` holds more than one frame: a GIF with a second image, a WebP whose extended header
-    /// has the animation flag, a PNG whose `acTL` chunk says more than one.
+    /// has the animation flag, a PNG whose `acTL` chunk says more than one, a JPEG XL whose header says
+    /// it is an animation.
     public static func isAnimated(_ data: Data) -> Bool {
         switch ImageFormat.sniff(data) {
         case .gif: return GIFBlocks.imageCount(in: data, upTo: 2) >= 2
         case .png: return APNGReader.isAnimated(data)
+        case .jxl: return JXLAnimationReader.isAnimated(data)
         case .webp:
             // RIFF....WEBPVP8X, then the flags byte: bit 1 is ANIMATION.
             guard data.count > 20 else { return false }
@@ -29,7 +31,7 @@ public enum AnimatedImage {
         }
     }
 
-    /// `isAnimated` for a file: a PNG's or WebP's first bytes tell; a GIF is read whole (up to the
+    /// `isAnimated` for a file: a PNG's, WebP's or JPEG XL's first bytes tell; a GIF is read whole (up to the
     /// loader's byte limit), its frames counted without decoding.
     public static func isAnimated(fileAt path: String, byteLimit: Int = 512 << 20) -> Bool {
         guard let head = ImageFile.head(ofFileAt: path, count: headLength) else { return false }
@@ -38,7 +40,8 @@ public enum AnimatedImage {
         return isAnimated(data)
     }
 
-    /// How much of a PNG or WebP says whether it is animated: the chunks before the image data.
+    /// How much of a PNG, WebP or JPEG XL says whether it is animated: the chunks before the image data,
+    /// the header.
     static let headLength = 64 << 10
 
     /// A reader of the animation in `data`, its canvas checked against `pixelLimit` (one frame's pixels;
@@ -54,6 +57,7 @@ public enum AnimatedImage {
         switch format {
         case .gif: return try GIFAnimationReader(data)
         case .png: return try APNGReader(data)
+        case .jxl: return try JXLAnimationReader(data)
         default: return try WebPAnimationReader(data)
         }
     }

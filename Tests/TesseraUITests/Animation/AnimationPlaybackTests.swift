@@ -39,10 +39,10 @@ final class AnimationPlaybackTests: XCTestCase {
         viewer.press("Enter")
         // The strip's selected cell played its first frames before Enter.
         let framesInTheStrip = recorder.report().animationFramesShown
-        try viewer.settle()
         let detail = try XCTUnwrap(viewer.modes.detail)
-        // Time stands still while the first frame and the one after it are decoded.
-        try viewer.run(until: { detail.animationFramesShown == 1 && detail.nextAnimationFrameAt != nil }, advance: .zero)
+        // Time stands still while the view opens and the first frame and the one after it are decoded.
+        try viewer.run(until: { detail.isSharp && detail.animationFramesShown == 1 && detail.nextAnimationFrameAt != nil },
+                       advance: .zero)
         let start = viewer.now
         XCTAssertTrue(detail.isAnimated)
         XCTAssertTrue(centre(try viewer.frame(advance: .zero)).isClose(to: red, tolerance: 4))
@@ -86,12 +86,12 @@ final class AnimationPlaybackTests: XCTestCase {
         let second = files.path("anim2.gif")
         try FileManager.default.copyItem(atPath: first, toPath: second)
         let viewer = try ViewerHarness(files.options([first, second]))
-        try viewer.settle()
+        // Time stands still while the cells load and the selected one's first two frames are decoded.
+        try viewer.run(until: { viewer.modes.stripAnimationFramesShown == 1 && viewer.modes.nextWake != nil }, advance: .zero)
         XCTAssertEqual(viewer.model.selectedIndex, 0)
         let cell0 = try XCTUnwrap(viewer.cellRect(0)), cell1 = try XCTUnwrap(viewer.cellRect(1))
         func centre(_ pixels: PixelBuffer, _ rect: PixelRect) -> RGBA { pixels.pixel(x: rect.x + rect.width / 2, y: rect.y + rect.height / 2) }
 
-        try viewer.run(until: { viewer.modes.stripAnimationFramesShown == 1 && viewer.modes.nextWake != nil }, advance: .zero)
         var pixels = try viewer.frame(advance: .zero)
         XCTAssertTrue(centre(pixels, cell0).isClose(to: red, tolerance: 6))
         pixels = try viewer.frame(advance: .milliseconds(200))
@@ -101,9 +101,10 @@ final class AnimationPlaybackTests: XCTestCase {
 
         // The selection moves: the second cell plays, the first is its first frame again.
         viewer.press("Right")
-        try viewer.settle()
-        try viewer.run(until: { viewer.modes.stripAnimationFramesShown == 1 && viewer.modes.nextWake != nil }, advance: .zero)
-        pixels = try viewer.frame(advance: .milliseconds(200))
+        // The strip scrolls to it (time moves), then its first frame is up and the second decoded.
+        try viewer.run(until: { viewer.modes.stripAnimationFramesShown == 1 && viewer.modes.nextWake != nil })
+        let due = try XCTUnwrap(viewer.modes.nextWake)
+        pixels = try viewer.frame(advance: due - viewer.now)
         XCTAssertTrue(centre(pixels, cell1).isClose(to: green, tolerance: 6), "\(centre(pixels, cell1))")
         XCTAssertTrue(centre(pixels, cell0).isClose(to: red, tolerance: 6))
     }
