@@ -5,23 +5,24 @@ import TesseraCore
 /// format's frames.
 public enum AnimatedImage {
     /// The formats whose animations play (`canAnimate`); every other file is a still.
-    public static func canAnimate(_ format: ImageFormat) -> Bool { [.gif, .webp, .png, .jxl].contains(format) }
+    public static func canAnimate(_ format: ImageFormat) -> Bool { [.gif, .webp, .png, .jxl, .avif].contains(format) }
 
     /// Whether a file's name says it may be an animation (the strip looks no further on the main thread;
-    /// the feed then reads the bytes): a `.gif`, `.webp`, `.png`, `.apng` or `.jxl`, in any case.
+    /// the feed then reads the bytes): a `.gif`, `.webp`, `.png`, `.apng`, `.jxl` or `.avif`, in any case.
     public static func mayAnimate(path: String) -> Bool {
         let name = path.lowercased()
-        return [".gif", ".webp", ".png", ".apng", ".jxl"].contains { name.hasSuffix($0) }
+        return [".gif", ".webp", ".png", ".apng", ".jxl", ".avif"].contains { name.hasSuffix($0) }
     }
 
     /// Whether `data` holds more than one frame: a GIF with a second image, a WebP whose extended header
     /// has the animation flag, a PNG whose `acTL` chunk says more than one, a JPEG XL whose header says
-    /// it is an animation.
+    /// it is an animation, an AVIF whose boxes hold a sequence of more than one image.
     public static func isAnimated(_ data: Data) -> Bool {
         switch ImageFormat.sniff(data) {
         case .gif: return GIFBlocks.imageCount(in: data, upTo: 2) >= 2
         case .png: return APNGReader.isAnimated(data)
         case .jxl: return JXLAnimationReader.isAnimated(data)
+        case .avif: return AVIFAnimationReader.isAnimated(data)
         case .webp:
             // RIFF....WEBPVP8X, then the flags byte: bit 1 is ANIMATION.
             guard data.count > 20 else { return false }
@@ -31,14 +32,18 @@ public enum AnimatedImage {
         }
     }
 
-    /// `isAnimated` for a file: a PNG's, WebP's or JPEG XL's first bytes tell; a GIF is read whole (up to the
-    /// loader's byte limit), its frames counted without decoding.
+    /// `isAnimated` for a file: a PNG's, WebP's or JPEG XL's first bytes tell; a GIF or AVIF is read whole
+    /// (up to the loader's byte limit), its frames counted without decoding.
     public static func isAnimated(fileAt path: String, byteLimit: Int = 512 << 20) -> Bool {
         guard let head = ImageFile.head(ofFileAt: path, count: headLength) else { return false }
-        guard ImageFormat.sniff(head) == .gif else { return isAnimated(head) }
+        guard needsWholeFile(ImageFormat.sniff(head)) else { return isAnimated(head) }
         guard let file = try? ImageFile(path: path), file.size <= byteLimit, let data = try? file.readAll() else { return false }
         return isAnimated(data)
     }
+
+    /// Formats whose frames are counted over the whole file: a GIF's images follow one another; an AVIF's
+    /// sample table may come after its first bytes.
+    static func needsWholeFile(_ format: ImageFormat) -> Bool { format == .gif || format == .avif }
 
     /// How much of a PNG, WebP or JPEG XL says whether it is animated: the chunks before the image data,
     /// the header.
@@ -58,6 +63,7 @@ public enum AnimatedImage {
         case .gif: return try GIFAnimationReader(data)
         case .png: return try APNGReader(data)
         case .jxl: return try JXLAnimationReader(data)
+        case .avif: return try AVIFAnimationReader(data, pixelLimit: pixelLimit)
         default: return try WebPAnimationReader(data)
         }
     }

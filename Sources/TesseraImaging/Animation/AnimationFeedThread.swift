@@ -22,9 +22,9 @@ final class AnimationFeedThread: @unchecked Sendable {
         let limits = options
         let name = path
         self.init(name: name, options: options, readData: { () throws -> Data in
-            // A PNG's or WebP's first bytes say whether it is animated: a still is not read whole.
+            // A PNG's, WebP's or JPEG XL's first bytes say whether it is animated: a still is not read whole.
             if limits.onlyAnimations, let head = ImageFile.head(ofFileAt: path, count: AnimatedImage.headLength),
-               ImageFormat.sniff(head) != .gif, !AnimatedImage.isAnimated(head) {
+               !AnimatedImage.needsWholeFile(ImageFormat.sniff(head)), !AnimatedImage.isAnimated(head) {
                 throw NotAnimated()
             }
             return try Self.readFile(path, byteLimit: limits.byteLimit)
