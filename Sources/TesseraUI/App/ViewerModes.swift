@@ -239,6 +239,7 @@ final class ViewerModes {
         parts.pipeline.retainOnly([])
         if let upcoming, upcoming.item == item {
             detail = upcoming.view
+            detail?.playsAnimation = true
             self.upcoming = nil
         } else {
             guard let view = makeView(of: index, now: now, observer: parts.observer) else { return false }
@@ -276,6 +277,8 @@ final class ViewerModes {
         if upcoming?.item == item || (index == model.selectedIndex && detailItem == item) { return }
         // Not measured: a report's zoomable views are those opened to be seen.
         upcoming = makeView(of: index, now: now, observer: nil).map { (item, $0) }
+        // Opened ahead to be decoded, not seen: an animation waits until it is shown.
+        upcoming?.view.playsAnimation = false
     }
 
     /// Whether item `index` is opened ahead and shows sharp (or failed, which the slideshow shows too).

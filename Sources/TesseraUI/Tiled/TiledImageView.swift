@@ -51,6 +51,13 @@ public final class TiledImageView {
     private var outputSize: PixelSize
     /// The frames of an animated image, played over its still once the first is decoded.
     private var animation: AnimationPlayback?
+    /// The opener found the image animated.
+    private var isAnimatedFile = false
+    /// Whether an animated image plays: off for a view opened ahead and not shown (the slideshow's next
+    /// image), whose frames nobody would see; turning it off stops the decoding.
+    public var playsAnimation = true {
+        didSet { if !playsAnimation { animation = nil } }
+    }
 
     /// - Parameters:
     ///   - preview: a small picture of the image to show until tiles arrive (the strip's cell image).
@@ -123,8 +130,8 @@ public final class TiledImageView {
         camera.map { ($0.imageFrame.x * pixelScale, $0.imageFrame.y * pixelScale) }
     }
     public var errorText: String? { if case .failed(let text) = phase { text } else { nil } }
-    /// The image is an animation, playing or paused.
-    public var isAnimated: Bool { animation != nil }
+    /// The image is an animation (one that could not be read plays no more and counts as a still).
+    public var isAnimated: Bool { isAnimatedFile }
     public var isAnimationPaused: Bool { animation?.isPaused ?? false }
     /// When the frame loop must wake for the animation's next frame (nil when it need not).
     public var nextAnimationFrameAt: Duration? { animation?.nextWake }
@@ -140,7 +147,7 @@ public final class TiledImageView {
     /// Pauses or resumes the animation; false when the image is not one.
     @discardableResult
     public func toggleAnimationPause(now: Duration) -> Bool {
-        guard let animation else { return false }
+        guard isAnimatedFile, let animation else { return false }
         animation.togglePause(now: now)
         return true
     }
@@ -168,8 +175,14 @@ public final class TiledImageView {
     /// budget, plans the frame and asks for the tiles it lacks.
     public func update(now: Duration) {
         if let opener { for event in opener.events.drain() { apply(event, now: now) } }
+        if isAnimatedFile, playsAnimation, animation == nil { startAnimation() }
         if let animation {
-            if animation.hasFailed { self.animation = nil } else { animation.update(now: now) }
+            if animation.hasFailed {
+                self.animation = nil
+                isAnimatedFile = false
+            } else {
+                animation.update(now: now)
+            }
         }
         let output = renderer.outputSize
         if output != outputSize || abs((camera?.pixelScale ?? pixelScale) - pixelScale) > 1e-9 {
@@ -244,14 +257,19 @@ public final class TiledImageView {
         case .failed(let reason):
             phase = .failed(reason)
         case .animated:
-            var feed = AnimationFeed.Options()
-            feed.colour = options.colour
-            feed.turn = options.turn
-            feed.pixelLimit = options.pixelLimit
-            let waker = self.waker
-            animation = AnimationPlayback(feed: AnimationFeed(path: path, options: feed, onFrame: { waker?.wake() }),
-                                          renderer: renderer, observer: observer, view: .tiled)
+            isAnimatedFile = true
         }
+    }
+
+    /// Starts decoding the frames (again from the first, when the view plays again).
+    private func startAnimation() {
+        var feed = AnimationFeed.Options()
+        feed.colour = options.colour
+        feed.turn = options.turn
+        feed.pixelLimit = options.pixelLimit
+        let waker = self.waker
+        animation = AnimationPlayback(feed: AnimationFeed(path: path, options: feed, onFrame: { waker?.wake() }),
+                                      renderer: renderer, observer: observer, view: .tiled)
     }
 
     // MARK: - Drawing
