@@ -108,4 +108,36 @@ final class AnimationPlaybackTests: XCTestCase {
         XCTAssertTrue(centre(pixels, cell1).isClose(to: green, tolerance: 6), "\(centre(pixels, cell1))")
         XCTAssertTrue(centre(pixels, cell0).isClose(to: red, tolerance: 6))
     }
+
+    /// A view opened ahead (the slideshow's next image) decodes no frames until it is shown; shown, it
+    /// plays; a truncated GIF plays the frames it has.
+    func testAViewThatDoesNotPlayDecodesNoFramesAndATruncatedGIFPlaysWhatItHas() throws {
+        let path = try animatedGIF()
+        let harness = try TiledViewHarness(path: path, width: 320, height: 240)
+        harness.view.playsAnimation = false
+        try harness.run(until: { harness.view.isSharp && harness.view.isAnimated })
+        for _ in 0..<20 { try harness.frame(advance: .milliseconds(50)) }
+        XCTAssertEqual(harness.view.animationFramesShown, 0)
+        XCTAssertEqual(harness.recorder.report().animationFramesShown, 0)
+        harness.view.playsAnimation = true
+        try harness.run(until: { harness.view.animationFramesShown >= 3 })
+        XCTAssertEqual(harness.recorder.report().animationFramesShown, harness.view.animationFramesShown)
+
+        // Cut inside the last frame: frames 0 and 1 play in turn.
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let cut = files.path("cut.gif")
+        try data.prefix(data.count - 30).write(to: URL(fileURLWithPath: cut))
+        let truncated = try TiledViewHarness(path: cut, width: 320, height: 240)
+        var seen: Set<RGBA> = []
+        try truncated.run(until: {
+            if truncated.view.animationFramesShown > 0, let pixels = try? truncated.renderer.readPixels() {
+                seen.insert(pixels.pixel(x: 160, y: 120))
+            }
+            return truncated.view.animationFramesShown >= 6
+        })
+        XCTAssertNil(truncated.view.errorText)
+        XCTAssertTrue(seen.contains { $0.isClose(to: red, tolerance: 4) }, "\(seen)")
+        XCTAssertTrue(seen.contains { $0.isClose(to: green, tolerance: 4) }, "\(seen)")
+        XCTAssertFalse(seen.contains { $0.isClose(to: blue, tolerance: 4) }, "the cut frame never shows: \(seen)")
+    }
 }
