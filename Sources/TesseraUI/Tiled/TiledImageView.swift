@@ -14,7 +14,8 @@ import TesseraSDL
 /// - `TiledViewInput`: keys, mouse and wheel, applied to the camera (`ZoomPanModel`);
 /// - `PyramidTileCache`: the tiles of the open pyramid, loaded through a `LoadPipeline`, uploaded within a
 ///   byte budget into textures held by a `TileStore` that never evicts the coarse levels;
-/// - `TiledViewPainter`: the drawing.
+/// - `TiledViewPainter`: the drawing;
+/// - `ViewAnimation`: an animated image's frames, drawn instead of its still's tiles once they play.
 ///
 /// Self-contained, so a host loop only forwards events and calls `update` then `render` each frame: the
 /// standalone `tessera view` (`TiledViewer`) and the strip's Enter (`Viewer`). Main thread only.
@@ -50,14 +51,7 @@ public final class TiledImageView {
     private var backdrop: TiledBackdrop?
     private var outputSize: PixelSize
     /// The frames of an animated image, played over its still once the first is decoded.
-    private var animation: AnimationPlayback?
-    /// The opener found the image animated.
-    private var isAnimatedFile = false
-    /// Whether an animated image plays: off for a view opened ahead and not shown (the slideshow's next
-    /// image), whose frames nobody would see; turning it off stops the decoding.
-    public var playsAnimation = true {
-        didSet { if !playsAnimation { animation = nil } }
-    }
+    private let animation: ViewAnimation
 
     /// - Parameters:
     ///   - preview: a small picture of the image to show until tiles arrive (the strip's cell image).
@@ -82,6 +76,14 @@ public final class TiledImageView {
         outputSize = renderer.outputSize
         painter = TiledViewPainter(renderer: renderer, text: text, assets: assets, pixelScale: pixelScale)
         if let preview { backdrop = TiledBackdrop(preview, renderer: renderer) }
+        animation = ViewAnimation { [path, renderer] in
+            var feed = AnimationFeed.Options()
+            feed.colour = options.colour
+            feed.turn = options.turn
+            feed.pixelLimit = options.pixelLimit
+            return AnimationPlayback(feed: AnimationFeed(path: path, options: feed, onFrame: { waker?.wake() }),
+                                     renderer: renderer, observer: observer, view: .tiled)
+        }
         opener = TiledImageOpener(.init(path: path, decoders: ImageDecoders.viewer, colour: options.colour,
                                         pixelLimit: options.pixelLimit,
                                         maxTextureSize: renderer.maxTextureSize, pyramidCache: options.pyramidCache,
@@ -131,12 +133,18 @@ public final class TiledImageView {
     }
     public var errorText: String? { if case .failed(let text) = phase { text } else { nil } }
     /// The image is an animation (one that could not be read plays no more and counts as a still).
-    public var isAnimated: Bool { isAnimatedFile }
-    public var isAnimationPaused: Bool { animation?.isPaused ?? false }
+    public var isAnimated: Bool { animation.isAnimated }
+    public var isAnimationPaused: Bool { animation.isPaused }
+    /// Whether an animated image plays: off for a view opened ahead and not shown (the slideshow's next
+    /// image), whose frames nobody would see.
+    public var playsAnimation: Bool {
+        get { animation.plays }
+        set { animation.plays = newValue }
+    }
     /// When the frame loop must wake for the animation's next frame (nil when it need not).
-    public var nextAnimationFrameAt: Duration? { animation?.nextWake }
+    public var nextAnimationFrameAt: Duration? { animation.nextWake }
     /// Frames of the animation put on screen (for tests).
-    var animationFramesShown: Int { animation?.framesShown ?? 0 }
+    var animationFramesShown: Int { animation.framesShown }
     /// Tiles held now (for tests).
     public var heldTiles: [TileID] { tiles?.store.tiles ?? [] }
     /// Tiles the open pyramid's store has let go (for tests).
@@ -146,11 +154,7 @@ public final class TiledImageView {
 
     /// Pauses or resumes the animation; false when the image is not one.
     @discardableResult
-    public func toggleAnimationPause(now: Duration) -> Bool {
-        guard isAnimatedFile, let animation else { return false }
-        animation.togglePause(now: now)
-        return true
-    }
+    public func toggleAnimationPause(now: Duration) -> Bool { animation.togglePause(now: now) }
 
     // MARK: - Input
 
@@ -175,15 +179,7 @@ public final class TiledImageView {
     /// budget, plans the frame and asks for the tiles it lacks.
     public func update(now: Duration) {
         if let opener { for event in opener.events.drain() { apply(event, now: now) } }
-        if isAnimatedFile, playsAnimation, animation == nil { startAnimation() }
-        if let animation {
-            if animation.hasFailed {
-                self.animation = nil
-                isAnimatedFile = false
-            } else {
-                animation.update(now: now)
-            }
-        }
+        animation.update(now: now)
         let output = renderer.outputSize
         if output != outputSize || abs((camera?.pixelScale ?? pixelScale) - pixelScale) > 1e-9 {
             outputSize = output
@@ -257,19 +253,8 @@ public final class TiledImageView {
         case .failed(let reason):
             phase = .failed(reason)
         case .animated:
-            isAnimatedFile = true
+            animation.isAnimated = true
         }
-    }
-
-    /// Starts decoding the frames (again from the first, when the view plays again).
-    private func startAnimation() {
-        var feed = AnimationFeed.Options()
-        feed.colour = options.colour
-        feed.turn = options.turn
-        feed.pixelLimit = options.pixelLimit
-        let waker = self.waker
-        animation = AnimationPlayback(feed: AnimationFeed(path: path, options: feed, onFrame: { waker?.wake() }),
-                                      renderer: renderer, observer: observer, view: .tiled)
     }
 
     // MARK: - Drawing
@@ -291,7 +276,7 @@ public final class TiledImageView {
             if let camera, let backdrop { painter.drawWholeBackdrop(backdrop, camera: camera) }
             painter.drawProgress(progress, name: name)
         case .showing:
-            if let picture = animation?.picture, let camera {
+            if let picture = animation.picture, let camera {
                 painter.drawAnimationFrame(picture, camera: camera)
                 return
             }
@@ -304,7 +289,7 @@ public final class TiledImageView {
     /// painted only around it); nil otherwise.
     private var imageRectWhenCovered: PixelRect? {
         guard case .showing = phase, let tiles, let camera, let plan = tiles.plan,
-              plan.isComplete || animation?.picture != nil else { return nil }
+              plan.isComplete || animation.picture != nil else { return nil }
         let geometry = tiles.geometry
         return TiledViewPainter.Mapping(camera: camera, pixelScale: pixelScale)
             .rect(PixelRegion(x: 0, y: 0, width: geometry.width, height: geometry.height))
