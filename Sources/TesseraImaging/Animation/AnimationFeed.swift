@@ -70,6 +70,6 @@ public final class AnimationFeed: Sendable {
     public var plays: Int? { thread.plays }
     /// The whole animation is held and replays without decoding.
     public var isReplayingFromMemory: Bool { thread.isReplayingFromMemory }
-    /// The file is a still and `onlyAnimations` was asked: no frame comes.
+    /// The file is a still and the options ask for `onlyAnimations`: no frame comes.
     public var isStill: Bool { thread.isStill }
 }
