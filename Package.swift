@@ -52,6 +52,9 @@ let package = Package(
         .systemLibrary(name: "CGObject", pkgConfig: "gobject-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        // libavif: animated AVIF (image sequences), which libheif 1.15 cannot read; stills stay with libheif.
+        // No pkgConfig: its cflags carry -DAVIF_DLL, which SwiftPM refuses (it only marks exports on Windows).
+        .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         // libraw_r, the thread-safe build. No pkgConfig: its link flags carry -fopenmp, which SwiftPM refuses.
         .systemLibrary(name: "CRaw", providers: [.apt(["libraw-dev"])]),
         // libjpeg and libpng (the tile cutter's row readers, the one PNG reader and writer): their error
@@ -75,7 +78,7 @@ let package = Package(
         .target(name: "TesseraImaging",
                 dependencies: ["TesseraCore", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG", "CCrypto",
                                "CTesseraFiles", "CLCMS2", "CZlib",
-                               "CHeif", "CJXL", "CGIF", "CRaw", "CTesseraTIFF", "CTesseraGLib",
+                               "CHeif", "CJXL", "CGIF", "CAVIF", "CRaw", "CTesseraTIFF", "CTesseraGLib",
                                .product(name: "Logging", package: "swift-log")]),
         // The only module that imports CSDL2: Swift classes owning SDL's windows, renderers, textures and
         // fonts, its events as a Swift enum. No other C type or pointer leaves it.
@@ -128,9 +131,10 @@ let package = Package(
         .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraTestSupport", "TesseraDesktop"],
                     swiftSettings: onlyImportedMembers),
         // What several test targets share: the loopback HTTP server, the sample images, Deep Zoom fixtures,
-        // a headless SDL canvas, a log that collects messages.
+        // a headless SDL canvas, a log that collects messages, GIFs written with giflib.
         .target(name: "TesseraTestSupport",
-                dependencies: ["TesseraCore", "TesseraImaging", "TesseraSDL", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["TesseraCore", "TesseraImaging", "TesseraSDL", "CGIF",
+                               .product(name: "Logging", package: "swift-log")],
                 path: "Tests/TesseraTestSupport"),
     ],
     swiftLanguageModes: [.v6]

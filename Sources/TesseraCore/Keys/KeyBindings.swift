@@ -37,7 +37,10 @@ public struct KeyBindings: Sendable, Equatable {
         func bind(_ keys: [String], _ action: ViewerAction, _ scope: Scope = .both) {
             for key in keys { bindings.bind(try! KeyCombo(parsing: key), to: action, in: scope) }
         }
-        bind(["n", "Space"], .next)
+        bind(["n"], .next)
+        bind(["Space"], .next, .strip)
+        bind(["Space"], .pauseOrNext, .single)
+        bind(["ctrl+Space"], .pause, .single)
         bind(["p", "Backspace"], .previous)
         bind(["g", "Home"], .first)
         bind(["G", "End"], .last)

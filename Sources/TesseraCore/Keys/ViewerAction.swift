@@ -15,6 +15,10 @@ public enum ViewerAction: String, CaseIterable, Sendable {
     case rotateLeft = "rotate-left", rotateRight = "rotate-right"
     case flipHorizontal = "flip-horizontal", flipVertical = "flip-vertical"
     case sort, slideshow
+    /// The single view's space bar: `pause` on an animation, `next` on anything else.
+    case pauseOrNext = "pause-or-next"
+    /// Pauses or resumes an animation.
+    case pause
     case copyPath = "copy-path", copyImage = "copy-image"
     case zoomIn = "zoom-in", zoomOut = "zoom-out", fit, actualSize = "actual-size"
 
@@ -54,6 +58,8 @@ public enum ViewerAction: String, CaseIterable, Sendable {
         case (.flipVertical, _): "flip them top to bottom"
         case (.sort, _): "next sort order (name, modified, taken, size, random)"
         case (.slideshow, _): "slideshow on/off"
+        case (.pause, _): "pause or resume an animation"
+        case (.pauseOrNext, _): "pause or resume an animation; the next image otherwise"
         case (.copyPath, _): "copy the selected image's path"
         case (.copyImage, _): "copy the selected image as a file:// URI (files paste as files)"
         case (.zoomIn, _): "zoom in"

@@ -28,6 +28,11 @@ public protocol RunObserver: AnyObject, Sendable {
     /// File changes from the watcher that the strip applied.
     func fileChangesApplied(_ count: Int)
 
+    // MARK: Animations
+
+    /// A frame of an animation went up on screen (in the single view or the strip's selected cell).
+    func animationFrameShown()
+
     // MARK: Both views
 
     /// Pixels copied into textures.
@@ -57,6 +62,7 @@ extension RunObserver {
     public func cellsDrawn(placeholders: Int, visible: Int, fading: Bool) {}
     public func cellTextureMade() {}
     public func fileChangesApplied(_ count: Int) {}
+    public func animationFrameShown() {}
     public func uploaded(bytes: Int, in view: MeasuredView) {}
     public func load(_ event: LoadEvent, in view: MeasuredView) {}
     public func tiledViewOpened() {}

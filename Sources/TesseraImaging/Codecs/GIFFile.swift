@@ -18,10 +18,21 @@ final class GIFFile {
     /// The logical screen frames are drawn on (the first frame's size when the screen says 0 x 0).
     let canvasSize: PixelSize
 
+    /// How many times an animation plays (0: forever), from the NETSCAPE2.0 application extension, known
+    /// once the first frame is read: its count of repeats plus the first play, as browsers count; once
+    /// when the file has no such extension.
+    private(set) var plays = 1
+
     /// One frame drawn alone on the canvas: B, G, R, A, transparent outside the frame and where its
-    /// transparent colour is.
+    /// transparent colour is; with what its graphic control extension says about showing it.
     struct Frame {
         var pixels: PixelBuffer
+        /// The part of the canvas the frame covers, clipped to it.
+        var area: PixelRegion
+        /// The delay as the file gives it (centiseconds, here in time).
+        var delay: Duration
+        /// What happens to the frame's area before the next frame: giflib's `DISPOSE_*` values.
+        var disposal: Int32
     }
 
     /// `bytes` must outlive the file.
@@ -51,15 +62,18 @@ final class GIFFile {
     /// The next frame drawn alone on a transparent canvas (how frames combine is an animation's concern),
     /// or nil after the last one. Parts of a frame outside the canvas are dropped, never allocated.
     func nextFrame() throws(ImageLoadError.Reason) -> Frame? {
-        var transparent: Int32 = NO_TRANSPARENT_COLOR
+        var control = GraphicsControlBlock(DisposalMode: DISPOSAL_UNSPECIFIED, UserInputFlag: false, DelayTime: 0,
+                                           TransparentColor: NO_TRANSPARENT_COLOR)
         while true {
             var type = UNDEFINED_RECORD_TYPE
             guard DGifGetRecordType(gif, &type) == GIF_OK else { throw Self.reason(gif.pointee.Error) }
             switch type {
             case EXTENSION_RECORD_TYPE:
-                transparent = try readExtension() ?? transparent
+                control = try readExtension() ?? control
             case IMAGE_DESC_RECORD_TYPE:
-                return Frame(pixels: try readImage(transparent: transparent))
+                let (pixels, area) = try readImage(transparent: control.TransparentColor)
+                return Frame(pixels: pixels, area: area, delay: .milliseconds(10 * Int(control.DelayTime)),
+                             disposal: control.DisposalMode)
             case TERMINATE_RECORD_TYPE:
                 return nil
             default:
@@ -68,24 +82,36 @@ final class GIFFile {
         }
     }
 
-    /// Reads an extension; returns the transparent colour index when it is a graphic control extension
-    /// that sets one.
-    private func readExtension() throws(ImageLoadError.Reason) -> Int32? {
+    /// Reads an extension; returns it when it is a graphic control extension (which applies to the next
+    /// frame), and takes the loop count from a NETSCAPE2.0 (or ANIMEXTS1.0) application extension.
+    private func readExtension() throws(ImageLoadError.Reason) -> GraphicsControlBlock? {
         var code: Int32 = 0
         var block: UnsafeMutablePointer<GifByteType>?
         guard DGifGetExtension(gif, &code, &block) == GIF_OK else { throw Self.reason(gif.pointee.Error) }
-        var transparent: Int32?
+        var control: GraphicsControlBlock?
         if code == GRAPHICS_EXT_FUNC_CODE, let block {
-            var control = GraphicsControlBlock()
-            if DGifExtensionToGCB(Int(block[0]), block + 1, &control) == GIF_OK { transparent = control.TransparentColor }
+            var read = GraphicsControlBlock()
+            if DGifExtensionToGCB(Int(block[0]), block + 1, &read) == GIF_OK { control = read }
         }
+        let isLoopExtension = code == APPLICATION_EXT_FUNC_CODE && block.map { Self.isLoopApplication($0) } ?? false
         while block != nil {
             guard DGifGetExtensionNext(gif, &block) == GIF_OK else { throw Self.reason(gif.pointee.Error) }
+            // The loop sub-block: length 3, id 1, then the repeat count, little-endian; 0 repeats forever.
+            if isLoopExtension, let block, block[0] >= 3, block[1] == 1 {
+                let repeats = Int(block[2]) | Int(block[3]) << 8
+                plays = repeats == 0 ? 0 : repeats + 1
+            }
         }
-        return transparent
+        return control
     }
 
-    private func readImage(transparent: Int32) throws(ImageLoadError.Reason) -> PixelBuffer {
+    private static func isLoopApplication(_ block: UnsafeMutablePointer<GifByteType>) -> Bool {
+        guard block[0] == 11 else { return false }
+        let name = String(decoding: UnsafeBufferPointer(start: block + 1, count: 11), as: UTF8.self)
+        return name == "NETSCAPE2.0" || name == "ANIMEXTS1.0"
+    }
+
+    private func readImage(transparent: Int32) throws(ImageLoadError.Reason) -> (PixelBuffer, PixelRegion) {
         guard DGifGetImageDesc(gif) == GIF_OK else { throw Self.reason(gif.pointee.Error) }
         let desc = gif.pointee.Image
         let frameWidth = Int(desc.Width), frameHeight = Int(desc.Height)
@@ -115,7 +141,10 @@ final class GIFFile {
                 }
             }
         }
-        return PixelBuffer(width: canvas.width, height: canvas.height, bytes: bytes)
+        let x0 = min(max(left, 0), canvas.width), y0 = min(max(top, 0), canvas.height)
+        let x1 = min(max(left + frameWidth, 0), canvas.width), y1 = min(max(top + frameHeight, 0), canvas.height)
+        return (PixelBuffer(width: canvas.width, height: canvas.height, bytes: bytes),
+                PixelRegion(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
     }
 
     /// giflib's errors in the loader's words: running out of bytes is a truncated file.

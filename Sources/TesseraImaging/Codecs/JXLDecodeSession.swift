@@ -46,9 +46,21 @@ final class JXLDecodeSession {
 
     /// The first frame's pixels, as 8-bit B, G, R, A, upright. Call after `readBasicInfo`.
     func decodeFirstFrame() throws -> PixelBuffer {
+        guard let frame = try decodeNextFrame() else { throw ImageLoadError.Reason.decodeFailed("JPEG XL file without a frame") }
+        return frame.pixels
+    }
+
+    /// The colour profile of the frames, once the colour encoding event has passed.
+    private var profile: [UInt8]?
+
+    /// The next frame's pixels (libjxl composites an animation's frames onto the full canvas), with its
+    /// duration in the animation's ticks when the session subscribes to `JXL_DEC_FRAME`; nil after the last.
+    /// Call after `readBasicInfo`.
+    func decodeNextFrame() throws -> (pixels: PixelBuffer, ticks: UInt32)? {
         var format = JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
         let size = uprightSize
-        var profile: [UInt8]?
+        var ticks: UInt32 = 0
+        var ended = false
         // libjxl writes every byte of the buffer it is given, so it starts uninitialised; R, G, B, A become
         // B, G, R, A in place.
         let bgra = try [UInt8](unsafeUninitializedCapacity: size.area * 4) { storage, initialised in
@@ -57,6 +69,9 @@ final class JXLDecodeSession {
                 switch try next() {
                 case JXL_DEC_COLOR_ENCODING:
                     profile = dataProfile()
+                case JXL_DEC_FRAME:
+                    var header = JxlFrameHeader()
+                    if JxlDecoderGetFrameHeader(decoder, &header) == JXL_DEC_SUCCESS { ticks = header.duration }
                 case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                     var needed = 0
                     guard JxlDecoderImageOutBufferSize(decoder, &format, &needed) == JXL_DEC_SUCCESS, needed == buffer.count,
@@ -65,17 +80,23 @@ final class JXLDecodeSession {
                 case JXL_DEC_FULL_IMAGE:
                     break loop
                 case JXL_DEC_SUCCESS:
-                    throw ImageLoadError.Reason.decodeFailed("JPEG XL file without a frame")
+                    ended = true
+                    break loop
                 default:
                     continue
                 }
             }
+            if ended {
+                initialised = 0
+                return
+            }
             PixelConversion.swapRedAndBlue(storage)
             initialised = storage.count
         }
+        if ended { return nil }
         var pixels = PixelBuffer(width: size.width, height: size.height, bytes: bgra)
         pixels.colourProfile = profile
-        return pixels
+        return (pixels, ticks)
     }
 
     /// Runs to the colour encoding (the session must subscribe to `JXL_DEC_COLOR_ENCODING`) and returns

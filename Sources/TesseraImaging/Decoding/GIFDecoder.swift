@@ -2,8 +2,8 @@ import Foundation
 import TesseraCore
 
 /// GIF through giflib: the first frame, on a transparent canvas of the file's screen size, its
-/// transparent colour see-through. Frames are read from `GIFFile` one after another, so showing the
-/// rest of an animation reads on from the same file.
+/// transparent colour see-through: the still that cells, thumbnails and the single view show first.
+/// `GIFAnimationReader` reads the frames after it from the same `GIFFile` and plays them.
 public struct GIFDecoder: ImageDecoding {
     public init() {}
 

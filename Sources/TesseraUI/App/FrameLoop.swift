@@ -7,6 +7,9 @@ protocol FrameLoopScreen: AnyObject {
     /// Set once the user or the script asked to quit; the loop draws one last frame and stops.
     var wantsToQuit: Bool { get }
     func isIdle(now: Duration) -> Bool
+    /// When an idle screen must be drawn again by itself (an animation's next frame); nil: only on input
+    /// or a worker's wake.
+    func nextWake(now: Duration) -> Duration?
     func scriptContext(now: Duration, idle: Bool) -> ScriptContext
     func handle(_ event: InputEvent, now: Duration)
     /// Updates and draws the frame (without presenting it).
@@ -50,8 +53,13 @@ struct FrameLoop {
             // Nothing is loading before the first frame has asked for anything: that is not idle, or a
             // script's `wait-idle` would end the run on a screen of placeholders.
             let idle = frames > 0 && screen.isIdle(now: clock.now())
-            // An idle interactive viewer sleeps until input or a worker wakes it; otherwise poll.
-            let wait: Int32? = (!headless && idle && lastFrameWasIdle) ? 500 : nil
+            // An idle interactive viewer sleeps until input or a worker wakes it, or an animation's next
+            // frame is due; otherwise poll.
+            var wait: Int32? = (!headless && idle && lastFrameWasIdle) ? 500 : nil
+            if wait != nil, let wake = screen.nextWake(now: clock.now()) {
+                let ms = ((wake - clock.now()) / .milliseconds(1)).rounded(.up)
+                wait = Int32(min(max(ms, 0), 500))
+            }
             var events = input.poll(waitMs: wait)
             let frameStart = clock.now()
             observer?.frameBegan(at: frameStart)

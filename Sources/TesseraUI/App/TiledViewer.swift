@@ -67,6 +67,8 @@ public final class TiledViewer: FrameLoopScreen {
 
     func isIdle(now: Duration) -> Bool { view.isIdle(now: now) }
 
+    func nextWake(now: Duration) -> Duration? { view.nextAnimationFrameAt }
+
     func scriptContext(now: Duration, idle: Bool) -> ScriptContext {
         let output = renderer.outputSize
         return ScriptContext(now: now, viewportWidth: Double(output.width) / pixelScale,
@@ -83,6 +85,7 @@ public final class TiledViewer: FrameLoopScreen {
         case .keyDown(let combo, _):
             switch options.keyBindings.action(for: combo, in: .single) {
             case .fullscreen?: window.switchFullscreen(!window.isFullscreen)
+            case .pause?, .pauseOrNext?: view.toggleAnimationPause(now: now)
             case let action?: act(on: view.perform(action, now: now))
             case nil: break
             }

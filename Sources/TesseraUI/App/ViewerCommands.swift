@@ -96,6 +96,14 @@ final class ViewerCommands {
             // An order that needs the files read shows what is known until the reads are in.
             status.show(model.itemsToRead == nil ? "sorted by \(order.label)" : "sorting by \(order.label)…", now: now)
         case .slideshow: toggleSlideshow(now: now)
+        case .pause, .pauseOrNext:
+            if let paused = modes.togglePause(now: now) {
+                status.show(paused ? "animation paused" : "animation playing", now: now)
+            } else if action == .pauseOrNext {
+                step(to: selected + 1, now: now)
+            } else {
+                status.show("not an animation", now: now)
+            }
         case .copyPath, .copyImage: copy(uriOnly: action == .copyImage, now: now)
         default:
             viewAsked(modes.perform(action, now: now), now: now)

@@ -27,10 +27,15 @@ final class ViewerModes {
     private var titledSelection: Int?
     /// The mouse and the wheel over the strip.
     private var pointer = StripPointerInput()
+    /// The strip's selected cell, playing when it is an animation.
+    private let stripAnimation: SelectedCellAnimation
 
     init(parts: ViewerWiring) {
         self.parts = parts
         pointScale = parts.viewportPoints.scale
+        stripAnimation = SelectedCellAnimation(renderer: parts.renderer, colour: parts.colour,
+                                               pixelLimit: parts.options.pixelLimit, waker: parts.system.waker,
+                                               observer: parts.observer)
         updateTitle()
     }
 
@@ -55,6 +60,7 @@ final class ViewerModes {
             observer?.phaseEnded(.update)
             observer?.phaseBegan(.upload)
             parts.carouselView.uploadPending(now: now, frameElapsedMs: (clock.now() - now).seconds * 1000)
+            parts.carouselView.animatedCell = stripAnimation.update(model: model, now: now)
             observer?.phaseEnded(.upload)
             observer?.phaseBegan(.draw)
             parts.carouselView.render(now: now)
@@ -80,6 +86,24 @@ final class ViewerModes {
         case .strip: return !model.isAnimating(now: now)
         case .detail: return (detail?.isIdle(now: now) ?? true) && (upcoming?.view.isIdle(now: now) ?? true)
         }
+    }
+
+    /// Frames the strip's selected cell has put up since it was selected (for tests).
+    var stripAnimationFramesShown: Int { stripAnimation.framesShown }
+
+    /// When the animation shown must move on by itself (the loop sleeps until then when idle).
+    var nextWake: Duration? {
+        switch mode {
+        case .strip: return stripAnimation.nextWake
+        case .detail: return detail?.nextAnimationFrameAt
+        }
+    }
+
+    /// Pauses or resumes the animation shown; nil when what is shown is not an animation, else whether it
+    /// is paused now.
+    func togglePause(now: Duration) -> Bool? {
+        guard mode == .detail, let detail, detail.toggleAnimationPause(now: now) else { return nil }
+        return detail.isAnimationPaused
     }
 
     func scriptContext(now: Duration, idle: Bool) -> ScriptContext {
@@ -173,7 +197,11 @@ final class ViewerModes {
             model.retry(index)
             return
         }
-        if showDetail(index, now: now) { mode = .detail }
+        if showDetail(index, now: now) {
+            mode = .detail
+            stripAnimation.stop()
+            parts.carouselView.animatedCell = nil
+        }
     }
 
     /// Selects item `index`: in the single view, shows it there (from the strip's cell image while it
@@ -211,6 +239,7 @@ final class ViewerModes {
         parts.pipeline.retainOnly([])
         if let upcoming, upcoming.item == item {
             detail = upcoming.view
+            detail?.playsAnimation = true
             self.upcoming = nil
         } else {
             guard let view = makeView(of: index, now: now, observer: parts.observer) else { return false }
@@ -248,6 +277,8 @@ final class ViewerModes {
         if upcoming?.item == item || (index == model.selectedIndex && detailItem == item) { return }
         // Not measured: a report's zoomable views are those opened to be seen.
         upcoming = makeView(of: index, now: now, observer: nil).map { (item, $0) }
+        // Opened ahead to be decoded, not seen: an animation waits until it is shown.
+        upcoming?.view.playsAnimation = false
     }
 
     /// Whether item `index` is opened ahead and shows sharp (or failed, which the slideshow shows too).

@@ -25,6 +25,9 @@ public final class CarouselView {
     private let composer = FadeComposer()
     /// The placeholder icon as the composer takes it, by side in pixels.
     private var composerIcons: [Int: FadeComposer.Icon] = [:]
+    /// The cell whose animation plays (the selected one) and its frame, drawn in place of its image; the
+    /// host sets it each frame.
+    var animatedCell: (cellID: Int, picture: ImageTexture)?
 
     public init(model: CarouselModel, renderer: Renderer, assets: AssetCatalog, text: TextCache,
                 uploadBudgetBytes: Int = 6 << 20, observer: (any RunObserver)? = nil) {
@@ -180,7 +183,7 @@ public final class CarouselView {
     /// (`alpha`, the cell's image alpha this frame).
     private func opaquePicture(of cell: CarouselCell, in rect: PixelRect, alpha: Double) -> PixelRect? {
         guard case .image(let pixels) = cell.content, let texture = cellTextures[cell.id], texture.isOpaque,
-              alpha >= 1 else { return nil }
+              alpha >= 1, animatedCell?.cellID != cell.id else { return nil }
         return pictureRect(of: cell, showing: pixels, in: rect)
     }
 
@@ -229,6 +232,15 @@ public final class CarouselView {
                 let icon = iconRect(in: rect, scale: scale)
                 let hidesIcon = alpha > 0 && texture?.isOpaque == true && destination.contains(icon)
                 drawIcon("placeholder", at: icon, alpha: hidesIcon ? 1 : 1 - alpha)
+            }
+            if let animated = animatedCell, animated.cellID == cell.id {
+                // A frame may be transparent where the first was not: always on the backdrop.
+                renderer.fill(destination, Theme.imageBackdrop)
+                animated.picture.prepare(alpha: 1)
+                let content = animated.picture.contentSize
+                renderer.draw(animated.picture.texture, source: PixelRect(x: 0, y: 0, width: content.width, height: content.height),
+                              destination: destination)
+                return
             }
             guard alpha > 0, let texture else { return }
             texture.restorePicture(pixels)

@@ -30,6 +30,7 @@ public final class RunRecorder: RunObserver {
         var fadingFrames = 0
         var cellTexturesMade = 0
         var fileChanges = 0
+        var animationFramesShown = 0
         var uploadBytes: [MeasuredView: Int] = [:]
         var loads: [MeasuredView: LoadCounters] = [:]
         /// One per zoomable view opened, in order; the last is the one open.
@@ -105,6 +106,8 @@ public final class RunRecorder: RunObserver {
 
     public func fileChangesApplied(_ count: Int) { tally.withLock { $0.fileChanges += count } }
 
+    public func animationFrameShown() { tally.withLock { $0.animationFramesShown += 1 } }
+
     public func uploaded(bytes: Int, in view: MeasuredView) { tally.withLock { $0.uploadBytes[view, default: 0] += bytes } }
 
     public func load(_ event: LoadEvent, in view: MeasuredView) {
@@ -147,6 +150,7 @@ public final class RunRecorder: RunObserver {
             report.fadingFrames = t.fadingFrames
             report.cellTexturesMadeInFrames = t.cellTexturesMade
             report.fileChanges = t.fileChanges
+            report.animationFramesShown = t.animationFramesShown
             report.uploadBytes = t.uploadBytes[host] ?? 0
             if !t.tiledViews.isEmpty {
                 let tiles = t.loads[.tiled] ?? LoadCounters()

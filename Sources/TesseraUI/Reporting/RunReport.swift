@@ -46,6 +46,8 @@ public struct RunReport: Codable, Sendable {
     public var listingMs: Double?
     /// File changes (changed, new, deleted) the watcher reported and the strip applied.
     public var fileChanges = 0
+    /// Frames of animations put on screen (the single view's and the strip's selected cell's).
+    public var animationFramesShown = 0
     public var downloads: DownloadFigures?
     /// Which view had the window at exit, `strip` or `single`; nil, and left out, for `tessera view`.
     public var mode: String?
@@ -101,6 +103,7 @@ public struct RunReport: Codable, Sendable {
         case selectedItem = "selected_item"
         case markedItems = "marked_items"
         case fileChanges = "file_changes"
+        case animationFramesShown = "animation_frames_shown"
         case frameMs = "frame_ms"
         case framesOver16ms = "frames_over_16ms"
         case mainThreadDecodes = "main_thread_decodes"

@@ -15,6 +15,8 @@ enum TiledOpenEvent: Sendable {
     case progress(TileProgress)
     /// Nothing can be shown; one line for the error screen.
     case failed(String)
+    /// The plain image just opened is an animation: its frames can play over the still.
+    case animated
 }
 
 /// Works out what a path is and opens it on a thread of its own, never on the main thread: a `.dzi`,
@@ -150,6 +152,7 @@ final class TiledImageOpener: Sendable {
             let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: configuration.pixelLimit,
                                      colour: configuration.colour)
             opened(SingleImageTileSource(path: path, size: probe.size, loader: loader, turn: configuration.turn))
+            if AnimatedImage.canAnimate(probe.format), AnimatedImage.isAnimated(fileAt: path) { emit(.animated) }
             return
         }
 

@@ -14,7 +14,8 @@ import TesseraSDL
 /// - `TiledViewInput`: keys, mouse and wheel, applied to the camera (`ZoomPanModel`);
 /// - `PyramidTileCache`: the tiles of the open pyramid, loaded through a `LoadPipeline`, uploaded within a
 ///   byte budget into textures held by a `TileStore` that never evicts the coarse levels;
-/// - `TiledViewPainter`: the drawing.
+/// - `TiledViewPainter`: the drawing;
+/// - `ViewAnimation`: an animated image's frames, drawn instead of its still's tiles once they play.
 ///
 /// Self-contained, so a host loop only forwards events and calls `update` then `render` each frame: the
 /// standalone `tessera view` (`TiledViewer`) and the strip's Enter (`Viewer`). Main thread only.
@@ -49,6 +50,8 @@ public final class TiledImageView {
     private var input = TiledViewInput()
     private var backdrop: TiledBackdrop?
     private var outputSize: PixelSize
+    /// The frames of an animated image, played over its still once the first is decoded.
+    private let animation: ViewAnimation
 
     /// - Parameters:
     ///   - preview: a small picture of the image to show until tiles arrive (the strip's cell image).
@@ -73,6 +76,14 @@ public final class TiledImageView {
         outputSize = renderer.outputSize
         painter = TiledViewPainter(renderer: renderer, text: text, assets: assets, pixelScale: pixelScale)
         if let preview { backdrop = TiledBackdrop(preview, renderer: renderer) }
+        animation = ViewAnimation { [path, renderer] in
+            var feed = AnimationFeed.Options()
+            feed.colour = options.colour
+            feed.turn = options.turn
+            feed.pixelLimit = options.pixelLimit
+            return AnimationPlayback(feed: AnimationFeed(path: path, options: feed, onFrame: { waker?.wake() }),
+                                     renderer: renderer, observer: observer, view: .tiled)
+        }
         opener = TiledImageOpener(.init(path: path, decoders: ImageDecoders.viewer, colour: options.colour,
                                         pixelLimit: options.pixelLimit,
                                         maxTextureSize: renderer.maxTextureSize, pyramidCache: options.pyramidCache,
@@ -121,12 +132,29 @@ public final class TiledImageView {
         camera.map { ($0.imageFrame.x * pixelScale, $0.imageFrame.y * pixelScale) }
     }
     public var errorText: String? { if case .failed(let text) = phase { text } else { nil } }
+    /// The image is an animation (one that could not be read plays no more and counts as a still).
+    public var isAnimated: Bool { animation.isAnimated }
+    public var isAnimationPaused: Bool { animation.isPaused }
+    /// Whether an animated image plays: off for a view opened ahead and not shown (the slideshow's next
+    /// image), whose frames nobody would see.
+    public var playsAnimation: Bool {
+        get { animation.plays }
+        set { animation.plays = newValue }
+    }
+    /// When the frame loop must wake for the animation's next frame (nil when it need not).
+    public var nextAnimationFrameAt: Duration? { animation.nextWake }
+    /// Frames of the animation put on screen (for tests).
+    var animationFramesShown: Int { animation.framesShown }
     /// Tiles held now (for tests).
     public var heldTiles: [TileID] { tiles?.store.tiles ?? [] }
     /// Tiles the open pyramid's store has let go (for tests).
     var evictedTiles: Int { tiles?.store.evictionCount ?? 0 }
     /// Where the open pyramid's loads are counted, nil when unmeasured or not open yet (for tests).
     var tilePipelineObservation: LoadObservation? { tiles?.loadObservation }
+
+    /// Pauses or resumes the animation; false when the image is not one.
+    @discardableResult
+    public func toggleAnimationPause(now: Duration) -> Bool { animation.togglePause(now: now) }
 
     // MARK: - Input
 
@@ -151,6 +179,7 @@ public final class TiledImageView {
     /// budget, plans the frame and asks for the tiles it lacks.
     public func update(now: Duration) {
         if let opener { for event in opener.events.drain() { apply(event, now: now) } }
+        animation.update(now: now)
         let output = renderer.outputSize
         if output != outputSize || abs((camera?.pixelScale ?? pixelScale) - pixelScale) > 1e-9 {
             outputSize = output
@@ -223,6 +252,8 @@ public final class TiledImageView {
             if case .cutting = phase { phase = .cutting(progress) }
         case .failed(let reason):
             phase = .failed(reason)
+        case .animated:
+            animation.isAnimated = true
         }
     }
 
@@ -245,6 +276,10 @@ public final class TiledImageView {
             if let camera, let backdrop { painter.drawWholeBackdrop(backdrop, camera: camera) }
             painter.drawProgress(progress, name: name)
         case .showing:
+            if let picture = animation.picture, let camera {
+                painter.drawAnimationFrame(picture, camera: camera)
+                return
+            }
             guard let tiles, let camera, let plan = tiles.plan else { return }
             painter.draw(plan, from: tiles, camera: camera, backdrop: backdrop, fade: fade, now: now, observer: observer)
         }
@@ -253,7 +288,8 @@ public final class TiledImageView {
     /// The image's place on screen once its tiles cover every visible point of it (the background is then
     /// painted only around it); nil otherwise.
     private var imageRectWhenCovered: PixelRect? {
-        guard case .showing = phase, let tiles, let camera, let plan = tiles.plan, plan.isComplete else { return nil }
+        guard case .showing = phase, let tiles, let camera, let plan = tiles.plan,
+              plan.isComplete || animation.picture != nil else { return nil }
         let geometry = tiles.geometry
         return TiledViewPainter.Mapping(camera: camera, pixelScale: pixelScale)
             .rect(PixelRegion(x: 0, y: 0, width: geometry.width, height: geometry.height))

@@ -149,6 +149,20 @@ final class TiledViewPainter {
         }
     }
 
+    // MARK: Animations
+
+    /// The animation's frame over the whole image, where the camera puts it, on the backdrop transparent
+    /// images get; nearest filter past 100 %, as tiles are.
+    func drawAnimationFrame(_ picture: ImageTexture, camera: ZoomPanModel) {
+        let mapping = Mapping(camera: camera, pixelScale: pixelScale)
+        let rect = mapping.rect(PixelRegion(x: 0, y: 0, width: camera.imageSize.width, height: camera.imageSize.height))
+        renderer.fill(rect, Theme.imageBackdrop)
+        picture.prepare(alpha: 1, nearestFilter: camera.isMoving || camera.deviceScale > 1.0001)
+        let content = picture.contentSize
+        renderer.draw(picture.texture, source: PixelRect(x: 0, y: 0, width: content.width, height: content.height),
+                      destination: rect)
+    }
+
     // MARK: Backdrops
 
     /// The backdrop over the whole image, where the camera puts it.

@@ -1,4 +1,5 @@
 import CGIF
+import TesseraTestSupport
 import Foundation
 import TesseraCore
 import TesseraImaging
@@ -9,13 +10,7 @@ final class GIFDecoderTests: XCTestCase {
     private typealias Tools = FormatFixtureTools
     private let loader = ImageLoader(decoders: [GIFDecoder()])
 
-    /// A frame to write: its place on the screen, colour indices row by row, and options.
-    struct Frame {
-        var left = 0, top = 0, width: Int, height: Int
-        var indices: [UInt8]
-        var interlaced = false
-        var transparentIndex: Int32 = NO_TRANSPARENT_COLOR
-    }
+    typealias Frame = GIFFixtures.Frame
 
     /// The palette: the quadrants' colours, then black.
     private static let palette = Tools.upright + [RGBA(r: 0, g: 0, b: 0)]
@@ -24,43 +19,9 @@ final class GIFDecoderTests: XCTestCase {
         (0..<(width * height)).map { p in UInt8((p / width < height / 2 ? 0 : 2) + (p % width < width / 2 ? 0 : 1)) }
     }
 
-    /// A GIF written by giflib: an 8-colour global table, then `frames`.
-    static func gif(screenWidth: Int = 64, screenHeight: Int = 48, frames: [Frame]) -> Data {
-        final class Sink { var data = Data() }
-        let sink = Sink()
-        var error: Int32 = 0
-        let gif = EGifOpen(Unmanaged.passUnretained(sink).toOpaque(), { gif, bytes, count in
-            let sink = Unmanaged<Sink>.fromOpaque(gif!.pointee.UserData).takeUnretainedValue()
-            sink.data.append(bytes!, count: Int(count))
-            return count
-        }, &error)!
-        var colours = (palette + Array(repeating: RGBA(r: 0, g: 0, b: 0), count: 8 - palette.count))
-            .map { GifColorType(Red: $0.r, Green: $0.g, Blue: $0.b) }
-        let map = GifMakeMapObject(8, &colours)
-        defer { GifFreeMapObject(map) }
-        EGifSetGifVersion(gif, true)
-        precondition(EGifPutScreenDesc(gif, Int32(screenWidth), Int32(screenHeight), 3, 0, map) == GIF_OK)
-        for frame in frames {
-            if frame.transparentIndex != NO_TRANSPARENT_COLOR {
-                var control = GraphicsControlBlock(DisposalMode: DISPOSE_DO_NOT, UserInputFlag: false, DelayTime: 10,
-                                                   TransparentColor: frame.transparentIndex)
-                var controlBytes = [GifByteType](repeating: 0, count: 4)
-                _ = EGifGCBToExtension(&control, &controlBytes)
-                precondition(EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, controlBytes) == GIF_OK)
-            }
-            precondition(EGifPutImageDesc(gif, Int32(frame.left), Int32(frame.top), Int32(frame.width), Int32(frame.height),
-                                          frame.interlaced, nil) == GIF_OK)
-            // giflib takes the rows in file order: for an interlaced frame, the passes one after another.
-            let order = frame.interlaced
-                ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { stride(from: $0.0, to: frame.height, by: $0.1) }
-                : Array(0..<frame.height)
-            for row in order {
-                var line = Array(frame.indices[(row * frame.width)..<((row + 1) * frame.width)])
-                precondition(EGifPutLine(gif, &line, Int32(frame.width)) == GIF_OK)
-            }
-        }
-        precondition(EGifCloseFile(gif, &error) == GIF_OK)
-        return sink.data
+    /// A GIF written by giflib over the quadrants' palette (see `GIFFixtures`).
+    static func gif(screenWidth: Int = 64, screenHeight: Int = 48, repeats: Int? = nil, frames: [Frame]) -> Data {
+        GIFFixtures.gif(screenWidth: screenWidth, screenHeight: screenHeight, palette: palette, repeats: repeats, frames: frames)
     }
 
     func testFirstFrameIsTheQuadrants() throws {

@@ -1,0 +1,203 @@
+import Foundation
+import Logging
+import TesseraCore
+
+/// The work and the state of an `AnimationFeed`: the thread that decodes holds this, not the feed, so the
+/// feed going away (its owner leaving the image) stops the thread.
+final class AnimationFeedThread: @unchecked Sendable {
+    typealias Options = AnimationFeed.Options
+
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var ready: [AnimationFrame] = []
+    private var stopped = false
+    private var failed: ImageLoadError.Reason?
+    private var playsFromFile: Int?
+    private var keepsAll = false
+    private var still = false
+
+    private static let logger = Logger(label: "tessera.animation")
+
+    convenience init(path: String, options: Options = Options(), onFrame: @escaping @Sendable () -> Void) {
+        let limits = options
+        let name = path
+        self.init(name: name, options: options, readData: { () throws -> Data in
+            // A PNG's, WebP's or JPEG XL's first bytes say whether it is animated: a still is not read whole.
+            if limits.onlyAnimations, let head = ImageFile.head(ofFileAt: path, count: AnimatedImage.headLength),
+               !AnimatedImage.needsWholeFile(ImageFormat.sniff(head)), !AnimatedImage.isAnimated(head) {
+                throw NotAnimated()
+            }
+            return try Self.readFile(path, byteLimit: limits.byteLimit)
+        }, makeReader: { (data: Data) throws(ImageLoadError.Reason) -> any AnimationReading in
+            try AnimatedImage.reader(for: data, pixelLimit: limits.pixelLimit)
+        }, onFrame: onFrame)
+    }
+
+    /// A still where only animations are wanted.
+    private struct NotAnimated: Error {}
+
+    private static func readFile(_ path: String, byteLimit: Int) throws(ImageLoadError.Reason) -> Data {
+        let file: ImageFile
+        do throws(ImageFile.Failure) { file = try ImageFile(path: path) } catch { throw ImageLoadError.Reason(error) }
+        guard file.size <= byteLimit else { throw .fileTooLarge(bytes: file.size, limit: byteLimit) }
+        do throws(ImageFile.Failure) { return try file.readAll() } catch { throw ImageLoadError.Reason(error) }
+    }
+
+    init(name: String, options: Options, readData: @escaping @Sendable () throws -> Data,
+                makeReader: @escaping @Sendable (Data) throws(ImageLoadError.Reason) -> any AnimationReading,
+                onFrame: @escaping @Sendable () -> Void) {
+        let thread = Thread { [self] in
+            run(name: name, options: options, readData: readData, makeReader: makeReader, onFrame: onFrame)
+        }
+        thread.name = "tessera.animation"
+        thread.start()
+    }
+
+    func stop() {
+        condition.lock()
+        stopped = true
+        ready.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func takeFrame() -> AnimationFrame? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !ready.isEmpty else { return nil }
+        let frame = ready.removeFirst()
+        condition.broadcast()
+        return frame
+    }
+
+    var failure: ImageLoadError.Reason? { locked { failed } }
+    var plays: Int? { locked { playsFromFile } }
+    var isReplayingFromMemory: Bool { locked { keepsAll } }
+    var isStill: Bool { locked { still } }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body()
+    }
+
+    // MARK: The thread
+
+    private func run(name: String, options: Options, readData: () throws -> Data,
+                     makeReader: (Data) throws(ImageLoadError.Reason) -> any AnimationReading,
+                     onFrame: @Sendable () -> Void) {
+        let data: Data
+        var reader: any AnimationReading
+        do {
+            data = try readData()
+            if options.onlyAnimations && !AnimatedImage.isAnimated(data) {
+                locked { still = true }
+                return
+            }
+            reader = try makeReader(data)
+        } catch is NotAnimated {
+            locked { still = true }
+            return
+        } catch {
+            fail(error as? ImageLoadError.Reason ?? .decodeFailed(String(describing: error)), name: name)
+            onFrame()
+            return
+        }
+        var kept: [AnimationFrame] = []
+        var keptBytes = 0
+        var keeping = true
+        var index = 0
+        var replayPosition = 0
+        while waitForRoom(lookahead: options.lookahead) {
+            if !kept.isEmpty && !keeping {
+                // The whole animation is held (`keeping` ended with every frame kept).
+                deliver(kept[replayPosition], onFrame: onFrame)
+                replayPosition = (replayPosition + 1) % kept.count
+                continue
+            }
+            var next: (pixels: PixelBuffer, delay: Duration)?
+            do throws(ImageLoadError.Reason) {
+                next = index < options.maxFrames ? try reader.nextFrame() : nil
+            } catch {
+                if index == 0 {
+                    fail(error, name: name)
+                    onFrame()
+                    return
+                }
+                Self.logger.warning("animation \(name) ends at frame \(index): \(error.shortText)")
+                next = nil
+            }
+            if index == 0 { locked { playsFromFile = reader.plays } }
+            guard let (pixels, delay) = next else {
+                if index == 0 {
+                    fail(.decodeFailed("animation without frames"), name: name)
+                    onFrame()
+                    return
+                }
+                if keeping && kept.count == index {
+                    keeping = false
+                    locked { keepsAll = true }
+                    replayPosition = 0
+                    continue
+                }
+                do throws(ImageLoadError.Reason) { reader = try makeReader(data) } catch {
+                    Self.logger.warning("animation \(name) cannot start again: \(error.shortText)")
+                    return
+                }
+                index = 0
+                continue
+            }
+            let frame = AnimationFrame(index: index, delay: delay, pixels: prepared(pixels, options: options, name: name))
+            if keeping {
+                if keptBytes + frame.pixels.cost <= options.budgetBytes {
+                    kept.append(frame)
+                    keptBytes += frame.pixels.cost
+                } else {
+                    keeping = false
+                    kept = []
+                    keptBytes = 0
+                }
+            }
+            deliver(frame, onFrame: onFrame)
+            index += 1
+        }
+    }
+
+    /// Scaled to the box, turned, then converted to the display's colour space (last, on the fewest pixels).
+    private func prepared(_ pixels: PixelBuffer, options: Options, name: String) -> PixelBuffer {
+        var result = pixels
+        if let box = options.fitting {
+            let upright = options.turn.orientedSize(box)
+            result = PixelScaler.fit(result, in: upright)
+            result.colourProfile = pixels.colourProfile
+        }
+        if options.turn != .up {
+            let profile = result.colourProfile
+            result = options.turn.apply(to: result)
+            result.colourProfile = profile
+        }
+        options.colour?.convert(&result, name: name)
+        return result
+    }
+
+    /// Waits until fewer than `lookahead` frames are waiting; false once stopped.
+    private func waitForRoom(lookahead: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopped && ready.count >= lookahead { condition.wait() }
+        return !stopped
+    }
+
+    private func deliver(_ frame: AnimationFrame, onFrame: @Sendable () -> Void) {
+        condition.lock()
+        let wanted = !stopped
+        if wanted { ready.append(frame) }
+        condition.unlock()
+        if wanted { onFrame() }
+    }
+
+    private func fail(_ reason: ImageLoadError.Reason, name: String) {
+        Self.logger.warning("animation \(name) not played: \(reason.shortText)")
+        locked { failed = reason }
+    }
+}
