@@ -209,15 +209,17 @@ def make_corpus(base):
             if not os.path.exists(target):
                 print("making", target, flush=True)
                 makers[folder](png, target)
-    # 100 photos to browse: the HEIC, AVIF and JPEG XL files in turn, each copy under a name of its own.
-    browse = os.path.join(base, "browse100")
-    os.makedirs(browse, exist_ok=True)
-    pool = [files_of(os.path.join(base, f)) for f in ("heic", "avif", "jxl")]
-    for i in range(100):
-        origin = pool[i % 3][(i // 3) % 12]
-        target = os.path.join(browse, "%03d-%s" % (i, os.path.basename(origin)))
-        if not os.path.exists(target):
-            shutil.copyfile(origin, target)
+    # 100 photos to browse: the HEIC, AVIF and JPEG XL files in turn, each copy under a name of its own;
+    # and 100 of HEIC and AVIF alone.
+    for name, formats in (("browse100", ("heic", "avif", "jxl")), ("browse-heif", ("heic", "avif"))):
+        browse = os.path.join(base, name)
+        os.makedirs(browse, exist_ok=True)
+        pool = [files_of(os.path.join(base, f)) for f in formats]
+        for i in range(100):
+            origin = pool[i % len(pool)][(i // len(pool)) % 12]
+            target = os.path.join(browse, "%03d-%s" % (i, os.path.basename(origin)))
+            if not os.path.exists(target):
+                shutil.copyfile(origin, target)
     shutil.rmtree(scratch)
 
 
@@ -395,8 +397,10 @@ def instructions(base, wanted):
 
 def memory(base, extra):
     """The viewer, headless, on the 100 files: steps to the next photo and waits until it and its
-    neighbours are decoded, to the end of the strip; then flings back to the start."""
-    folder = os.path.join(base, "browse100")
+    neighbours are decoded, to the end of the strip; then flings back to the start. A first argument
+    that is not an option names another folder of DIR (browse-heif: HEIC and AVIF only)."""
+    name = extra.pop(0) if extra and not extra[0].startswith("-") else "browse100"
+    folder = os.path.join(base, name)
     work = tempfile.mkdtemp(prefix="tessera-memory-")
     script = os.path.join(work, "steps.txt")
     open(script, "w").write("wait 0.5\nwait-idle\n" + "key n\nwait-idle\n" * 99 + "fling-to-start\nwait-idle\nquit\n")
@@ -409,8 +413,8 @@ def memory(base, extra):
                for key in ("peak_rss_bytes", "peak_cost_bytes", "cost_limit_bytes")}
     shutil.rmtree(work)
     mb = lambda v: v / (1 << 20)
-    print("browse100 %s: peak RSS %.0f MB, cache limit %.0f MB, the cache's peak %.0f MB, RSS over the limit %.0f MB"
-          % (" ".join(extra) or "(defaults)", mb(figures["peak_rss_bytes"]), mb(figures["cost_limit_bytes"]),
+    print("%s %s: peak RSS %.0f MB, cache limit %.0f MB, the cache's peak %.0f MB, RSS over the limit %.0f MB"
+          % (name, " ".join(extra) or "(defaults)", mb(figures["peak_rss_bytes"]), mb(figures["cost_limit_bytes"]),
              mb(figures["peak_cost_bytes"]), mb(figures["peak_rss_bytes"] - figures["cost_limit_bytes"])))
 
 
