@@ -7,7 +7,8 @@ correctness, speed and instructions, and peak memory while browsing HEIC, AVIF a
     python3 bench/formats.py speed DIR [FORMAT...]         `tessera bench thumbs` against `vipsthumbnail`,
                                                            alternating, ROUNDS rounds (default 3)
     python3 bench/formats.py instructions DIR [FORMAT...]  callgrind, 4 files per format, one worker
-    python3 bench/formats.py memory DIR [OPTION...]        peak RSS browsing 100 HEIC/AVIF/JXL files headless
+    python3 bench/formats.py memory DIR [FOLDER] [OPTION...]  peak RSS browsing 100 HEIC/AVIF/JXL files
+                                                           (browse100, or FOLDER of DIR) headless
 
 Needs python3's standard library, libvips-tools, libheif-examples, libjxl-tools, liblcms2-2 and (for
 `instructions`) valgrind; the corpus photos from ../shared/corpus/make-corpus.sh
