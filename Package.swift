@@ -127,10 +127,14 @@ let package = Package(
         .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraTestSupport", "TesseraDesktop"],
                     swiftSettings: onlyImportedMembers),
         // What several test targets share: the loopback HTTP server, the sample images, Deep Zoom fixtures,
-        // a headless SDL canvas, a log that collects messages.
+        // a headless SDL canvas, a log that collects messages, tiled TIFF files.
+        // CTesseraTIFFWriter: tiled and pyramidal TIFF fixtures written with libtiff.
         .target(name: "TesseraTestSupport",
-                dependencies: ["TesseraCore", "TesseraImaging", "TesseraSDL", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["TesseraCore", "TesseraImaging", "TesseraSDL", "CTesseraTIFFWriter",
+                               .product(name: "Logging", package: "swift-log")],
                 path: "Tests/TesseraTestSupport"),
+        // libtiff's writer for those fixtures: its tag setter is variadic, which Swift cannot call.
+        .target(name: "CTesseraTIFFWriter", path: "Tests/CTesseraTIFFWriter", linkerSettings: [.linkedLibrary("tiff")]),
     ],
     swiftLanguageModes: [.v6]
 )

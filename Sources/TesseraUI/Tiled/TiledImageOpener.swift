@@ -20,7 +20,7 @@ enum TiledOpenEvent: Sendable {
 /// Works out what a path is and opens it on a thread of its own, never on the main thread: a `.dzi`,
 /// a Deep Zoom tile folder, a flat folder of `NAME_CC_RR` tiles, an SVG, drawn tile by tile at every level
 /// (`SVGTileSource`), or a plain image, which is shown directly when it fits one texture and the pixel
-/// limit, or else cut into a pyramid in the pyramid cache (reused next time) while a shrink-on-load
+/// limit, read tile by tile where it lies when it is a tiled TIFF (`TiledTIFFSource`), or else cut into a pyramid in the pyramid cache (reused next time) while a shrink-on-load
 /// overview stands in for it.
 final class TiledImageOpener: Sendable {
     let events = Inbox<TiledOpenEvent>()
@@ -146,7 +146,16 @@ final class TiledImageOpener: Sendable {
         let limit = configuration.maxTextureSize
         let fitsTexture = (limit.width == 0 || probe.size.width <= limit.width)
             && (limit.height == 0 || probe.size.height <= limit.height)
-        if fitsTexture && probe.size.area <= configuration.pixelLimit {
+        let isSmall = fitsTexture && probe.size.area <= configuration.pixelLimit
+        // Already tiled (a pyramidal TIFF, most often) and larger than an overview or than what is shown
+        // whole: read where it lies, only the tiles on screen, never decoded whole nor cut.
+        if probe.format == .tiff, !isSmall || max(probe.size.width, probe.size.height) > configuration.overviewSide,
+           let source = try TiledTIFFSource.open(path: path, colour: configuration.colour,
+                                                 maxCoarsestSide: configuration.overviewSide) {
+            opened(source)
+            return
+        }
+        if isSmall {
             let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: configuration.pixelLimit,
                                      colour: configuration.colour)
             opened(SingleImageTileSource(path: path, size: probe.size, loader: loader, turn: configuration.turn))
