@@ -43,7 +43,8 @@ public struct TileDrawPlan: Sendable, Equatable {
     public var wanted: [TileID]
     /// Every visible point is covered by something opaque (a tile of some level, the backdrop or a mark).
     public var isComplete: Bool
-    /// Every visible target tile is held (opaque or fading in) or failed: nothing better is coming.
+    /// Every visible target tile is held (opaque or fading in), failed, or stood for by an overview with as
+    /// many pixels: nothing better is coming.
     public var isSharp: Bool
 }
 
@@ -61,8 +62,10 @@ public struct TileDrawPlanner: Sendable {
     ///   - level: the target level (from `DeepZoomGeometry.level(forScale:)`).
     ///   - visible: the visible part of the image, in full-resolution pixels.
     ///   - hasBackdrop: a whole-image overview exists to draw where no tile can.
+    ///   - backdropIsSharp: that overview has at least the level's pixels, so where a tile is not held the
+    ///     overview stands for it as sharp as the tile would be, and the tile is not wanted.
     ///   - availability: what the cache holds for a tile.
-    public func plan(level: Int, visible: PixelRegion, hasBackdrop: Bool,
+    public func plan(level: Int, visible: PixelRegion, hasBackdrop: Bool, backdropIsSharp: Bool = false,
                      availability: (TileID) -> TileAvailability) -> TileDrawPlan {
         let region = geometry.levelRegion(covering: visible, in: level)
         let tiles = geometry.tiles(in: level, intersecting: region)
@@ -80,6 +83,9 @@ public struct TileDrawPlanner: Sendable {
                 continue
             case .failed:
                 layers.append(.init(.missing, target: tile))
+                continue
+            case .absent where hasBackdrop && backdropIsSharp:
+                layers.append(.init(.backdrop, target: tile))
                 continue
             case .absent:
                 wanted.append(tile)

@@ -97,17 +97,20 @@ public struct TileCutter: Sendable {
     ///   - progress: called on the calling thread, about ten times a second and once at the end.
     ///   - isCancelled: polled on the calling thread every few rows; once it says yes the cut stops,
     ///     removes what it wrote and throws `TileCutError` with reason `.cancelled`.
+    ///   - watcher: hears where a Deep Zoom cut writes and each tile as it is written (flat tiles: nothing).
     /// - Throws: `TileCutError`, whose description is one clear line.
     public func cut(imageAt path: String, into outputFolder: String, name: String? = nil,
                     progress: (@Sendable (TileProgress) -> Void)? = nil,
-                    isCancelled: (@Sendable () -> Bool)? = nil) throws -> TileCutResult {
+                    isCancelled: (@Sendable () -> Bool)? = nil,
+                    watcher: (any TileCutWatcher)? = nil) throws -> TileCutResult {
         var statistics = TileCutStatistics()
         return try cut(imageAt: path, into: outputFolder, name: name, progress: progress,
-                       isCancelled: isCancelled, statistics: &statistics)
+                       isCancelled: isCancelled, watcher: watcher, statistics: &statistics)
     }
 
     func cut(imageAt path: String, into outputFolder: String, name: String?,
              progress: (@Sendable (TileProgress) -> Void)?, isCancelled: (@Sendable () -> Bool)?,
+             watcher: (any TileCutWatcher)? = nil,
              statistics: inout TileCutStatistics) throws(TileCutError) -> TileCutResult {
         try options.validate()
         let folder = Self.normalisedFolder(outputFolder)
@@ -136,8 +139,11 @@ public struct TileCutter: Sendable {
         let encoder = TileEncoder(format: options.format, quality: options.quality,
                                   maxTileSide: options.tileSize + 2 * options.overlap,
                                   isGrayscale: source.isGrayscale, hasAlpha: source.hasAlpha)
+        let watcher = layout.kind == .dzi ? watcher : nil
+        watcher?.cutBegan(temporaryTilesFolder: output.temporaryFolder + "/" + layout.tilesFolderName,
+                          tilesFolder: output.destinationTilesFolder, tileExtension: layout.tileExtension)
         let bands = BandEncoder(geometry: geometry, layout: layout, root: output.temporaryFolder,
-                                encoder: encoder, workerCount: workers)
+                                encoder: encoder, workerCount: workers, watcher: watcher)
         let builder = PyramidBuilder(geometry: geometry, lowestLevel: layout.levels.lowerBound, consumer: bands)
         let total = layout.tileCount
         var reporter = ProgressReporter(total: total, callback: progress)

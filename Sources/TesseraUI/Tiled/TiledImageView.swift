@@ -4,8 +4,10 @@ import TesseraCore
 import TesseraImaging
 import TesseraSDL
 
-/// A CATiledLayer-style zoomable view of one image: a Deep Zoom pyramid, a flat tile folder, or a plain
-/// image (shown directly when it fits a texture, cut into a cached pyramid in the background otherwise).
+/// A CATiledLayer-style zoomable view of one image: a Deep Zoom pyramid, a flat tile folder, a tiled TIFF
+/// (read where it lies), or a plain image (shown directly when it fits a texture, cut into a cached pyramid
+/// in the background otherwise, its tiles shown as the cutter writes them under a progress bar, and its
+/// overview standing for any level with no more pixels than it has).
 ///
 /// Each frame it draws only the tiles meeting the viewport, at the level matching zoom x pixel scale, with
 /// the nearest coarser held tiles under those still loading (`TileDrawPlanner`), so it never shows a hole a
@@ -48,6 +50,11 @@ public final class TiledImageView {
     private var camera: ZoomPanModel?
     private var input = TiledViewInput()
     private var backdrop: TiledBackdrop?
+    /// The backdrop is the image's own overview (decoded from it while it is cut), not the strip's preview:
+    /// where it has at least a level's pixels it stands for that level's tiles.
+    private var backdropIsOverview = false
+    /// A plain image is being cut: its tiles show as they are written, under the progress bar.
+    private var cut: (running: Bool, progress: TileProgress?) = (false, nil)
     private var outputSize: PixelSize
 
     /// - Parameters:
@@ -77,7 +84,7 @@ public final class TiledImageView {
                                         pixelLimit: options.pixelLimit,
                                         maxTextureSize: renderer.maxTextureSize, pyramidCache: options.pyramidCache,
                                         policy: options.policy, turn: options.turn,
-                                        maxMagnification: options.maxDeviceScale),
+                                        maxMagnification: options.maxDeviceScale, cutStep: options.cutStep),
                                   onEvent: { waker?.wake() })
     }
 
@@ -120,6 +127,8 @@ public final class TiledImageView {
     var imageOriginInPixels: (x: Double, y: Double)? {
         camera.map { ($0.imageFrame.x * pixelScale, $0.imageFrame.y * pixelScale) }
     }
+    /// A plain image is being cut into tiles (for tests).
+    var isCutting: Bool { cut.running }
     public var errorText: String? { if case .failed(let text) = phase { text } else { nil } }
     /// Tiles held now (for tests).
     public var heldTiles: [TileID] { tiles?.store.tiles ?? [] }
@@ -170,7 +179,12 @@ public final class TiledImageView {
                      budget: options.uploadBudgetBytes, aheadBudget: options.preloadUploadBudgetBytes)
 
         let fade = self.fade
-        let plan = tiles.planner.plan(level: level, visible: visible, hasBackdrop: backdrop != nil) {
+        let levelSize = geometry.levelSize(level)
+        let backdropIsSharp = backdropIsOverview && backdrop.map {
+            $0.size.width + 1 >= levelSize.width && $0.size.height + 1 >= levelSize.height
+        } ?? false
+        let plan = tiles.planner.plan(level: level, visible: visible, hasBackdrop: backdrop != nil,
+                                      backdropIsSharp: backdropIsSharp) {
             tiles.availability($0, now: now, fade: fade)
         }
         tiles.plan = plan
@@ -193,7 +207,10 @@ public final class TiledImageView {
                 camera = ZoomPanModel(imageSize: size, viewportSize: viewportPoints, pixelScale: pixelScale,
                                       maxDeviceScale: options.maxDeviceScale, magnification: Double(source.magnification))
             }
-            if let backdrop, !backdrop.fits(size) { self.backdrop = nil }
+            if let backdrop, !backdrop.fits(size) {
+                self.backdrop = nil
+                backdropIsOverview = false
+            }
             let tiles = PyramidTileCache(source: source, renderer: renderer, options: options, waker: waker,
                                          observer: observer)
             for (tile, pixels) in base {
@@ -217,10 +234,15 @@ public final class TiledImageView {
                                   maxDeviceScale: options.maxDeviceScale)
             if let backdrop, !backdrop.fits(imageSize) { self.backdrop = nil }
             phase = .cutting(nil)
+            cut = (true, nil)
         case .overview(let overview):
             backdrop = TiledBackdrop(overview, renderer: renderer)
+            backdropIsOverview = backdrop != nil
         case .progress(let progress):
             if case .cutting = phase { phase = .cutting(progress) }
+            if cut.running { cut.progress = progress }
+        case .cutFinished:
+            cut = (false, nil)
         case .failed(let reason):
             phase = .failed(reason)
         }
@@ -247,6 +269,7 @@ public final class TiledImageView {
         case .showing:
             guard let tiles, let camera, let plan = tiles.plan else { return }
             painter.draw(plan, from: tiles, camera: camera, backdrop: backdrop, fade: fade, now: now, observer: observer)
+            if cut.running { painter.drawProgress(cut.progress, name: name) }
         }
     }
 

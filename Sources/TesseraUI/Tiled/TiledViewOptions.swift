@@ -38,6 +38,9 @@ public struct TiledViewOptions: Sendable {
     /// images whose format stores none. Pyramids (Deep Zoom, tile folders, images cut into tiles) are shown
     /// as they are.
     public var turn = ImageOrientation.up
+    /// Runs on the cutting thread before each few rows the tile cutter reads: tests hold the cutter there
+    /// to look at the view in the middle of a cut.
+    var cutStep: (@Sendable () -> Void)?
 
     public init() {}
 }

@@ -22,6 +22,38 @@ final class TileCutterStreamingTests: XCTestCase {
         XCTAssertLessThan(statistics.bandBufferBytes, width * height * 4 / 5, "under a fifth of the decoded size")
     }
 
+    /// A tall, narrow image: the band is what is held, whatever the height.
+    func testPixelMemoryOfATallImageIsItsBandNotTheImage() throws {
+        let dir = try TemporaryDirectory()
+        let width = 600, height = 24_000
+        let image = PixelBuffer(width: width, height: height, filledWith: RGBA(r: 90, g: 20, b: 200))
+        let source = try dir.write(TestJPEG.encode(.bgra(image), quality: 80), to: "tall.jpg")
+        var statistics = TileCutStatistics()
+        let options = TileCutterOptions()
+        let result = try TileCutter(options: options).cut(imageAt: source, into: dir.path("out"), name: nil,
+                                                          progress: nil, isCancelled: nil, statistics: &statistics)
+        XCTAssertEqual(result.tilesWritten, result.geometry.totalTileCount)
+        // Two bands per level, the levels below adding up to less than the top one's.
+        XCTAssertLessThanOrEqual(statistics.bandBufferBytes, 4 * width * 4 * options.tileSize)
+        XCTAssertLessThan(statistics.bandBufferBytes, width * height * 4 / 20, "a band, not the image")
+    }
+
+    /// A watcher hears where the cut writes, then every tile once, each when its file is complete.
+    func testAWatcherHearsEachTileWhenItsFileIsComplete() throws {
+        let dir = try TemporaryDirectory()
+        let source = try dir.write(TestJPEG.encode(.bgra(TestPixels.gradient(width: 700, height: 500))), to: "w.jpg")
+        let watcher = RecordingWatcher()
+        let result = try TileCutter(options: TileCutterOptions()).cut(imageAt: source, into: dir.path("out"),
+                                                                      name: "pyr", watcher: watcher)
+        let seen = watcher.seen
+        XCTAssertEqual(seen.began?.final, result.tilesFolder)
+        XCTAssertEqual(seen.began?.extension, "jpeg")
+        XCTAssertNotEqual(seen.began?.temporary, result.tilesFolder)
+        XCTAssertEqual(seen.tiles.count, result.geometry.totalTileCount, "each tile once")
+        XCTAssertEqual(Set(seen.tiles).count, seen.tiles.count)
+        XCTAssertEqual(seen.unreadable, [], "every tile readable at its temporary path when told")
+    }
+
     func testProgressIsReportedUpToTheTotal() throws {
         let dir = try TemporaryDirectory()
         let source = try dir.write(TestJPEG.encode(.bgra(TestPixels.gradient(width: 1000, height: 900))), to: "p.jpg")
@@ -67,5 +99,33 @@ final class ProgressLog: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return log
+    }
+}
+
+/// Records what a cut tells its watcher, and checks each tile's file is whole at that moment.
+final class RecordingWatcher: TileCutWatcher, @unchecked Sendable {
+    struct Seen {
+        var began: (temporary: String, final: String, extension: String)?
+        var tiles: [TileID] = []
+        var unreadable: [TileID] = []
+    }
+
+    private let lock = NSLock()
+    private var log = Seen()
+
+    var seen: Seen { lock.withLock { log } }
+
+    func cutBegan(temporaryTilesFolder: String, tilesFolder: String, tileExtension: String) {
+        lock.withLock { log.began = (temporaryTilesFolder, tilesFolder, tileExtension) }
+    }
+
+    func tileWritten(_ tile: TileID) {
+        let folder = lock.withLock { log.began }
+        let path = DeepZoomTileSource.path(of: tile, in: folder?.temporary ?? "", extension: folder?.extension ?? "")
+        let whole = (try? ImageLoader(decoders: [TurboJPEGDecoder()]).load(path: path, fitting: nil)) != nil
+        lock.withLock {
+            log.tiles.append(tile)
+            if !whole { log.unreadable.append(tile) }
+        }
     }
 }
