@@ -98,12 +98,14 @@ public final class TiledImageView {
         return "\(name) \(Int((camera.pictureScale * 100).rounded()))%"
     }
 
-    /// Nothing moves, loads, fades or is being opened: the host may sleep.
+    /// Nothing moves, loads, fades or is being opened (or cut): the host may sleep.
     public func isIdle(now: Duration) -> Bool {
         switch phase {
         case .opening, .cutting: return false
         case .failed: return true
         case .showing:
+            // A cut in progress is part of opening: more tiles are coming.
+            if cut.running { return false }
             guard let tiles, let camera else { return true }
             return !camera.isMoving && tiles.isSettled && !tiles.isFading
         }
@@ -204,8 +206,7 @@ public final class TiledImageView {
             let geometry = source.geometry
             let size = PixelSize(width: geometry.width, height: geometry.height)
             if camera?.imageSize != size {
-                camera = ZoomPanModel(imageSize: size, viewportSize: viewportPoints, pixelScale: pixelScale,
-                                      maxDeviceScale: options.maxDeviceScale, magnification: Double(source.magnification))
+                camera = openingCamera(imageSize: size, magnification: Double(source.magnification), now: now)
             }
             if let backdrop, !backdrop.fits(size) {
                 self.backdrop = nil
@@ -230,8 +231,7 @@ public final class TiledImageView {
             self.tiles = tiles
             phase = .showing
         case .cutting(let imageSize):
-            camera = ZoomPanModel(imageSize: imageSize, viewportSize: viewportPoints, pixelScale: pixelScale,
-                                  maxDeviceScale: options.maxDeviceScale)
+            camera = openingCamera(imageSize: imageSize, magnification: 1, now: now)
             if let backdrop, !backdrop.fits(imageSize) { self.backdrop = nil }
             phase = .cutting(nil)
             cut = (true, nil)
@@ -246,6 +246,17 @@ public final class TiledImageView {
         case .failed(let reason):
             phase = .failed(reason)
         }
+    }
+
+    /// The camera an image opens with: fitted, or where `TiledViewOptions.openAt` says.
+    private func openingCamera(imageSize: PixelSize, magnification: Double, now: Duration) -> ZoomPanModel {
+        var camera = ZoomPanModel(imageSize: imageSize, viewportSize: viewportPoints, pixelScale: pixelScale,
+                                  maxDeviceScale: options.maxDeviceScale, magnification: magnification)
+        if let start = options.openAt {
+            camera.show(imagePoint: Point(x: start.x * Double(imageSize.width), y: start.y * Double(imageSize.height)),
+                        atZoom: camera.nativeZoom * start.pictureScale, time: now)
+        }
+        return camera
     }
 
     // MARK: - Drawing
