@@ -54,6 +54,8 @@ let package = Package(
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         // libraw_r, the thread-safe build. No pkgConfig: its link flags carry -fopenmp, which SwiftPM refuses.
         .systemLibrary(name: "CRaw", providers: [.apt(["libraw-dev"])]),
+        // OpenSlide: whole-slide images (SVS, NDPI, MRXS, SCN, ...), read region by region in the tiled view.
+        .systemLibrary(name: "COpenSlide", pkgConfig: "openslide", providers: [.apt(["libopenslide-dev"])]),
         // libjpeg and libpng (the tile cutter's row readers, the one PNG reader and writer): their error
         // handlers must longjmp, which Swift cannot.
         .target(name: "CTesseraJPEG", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("jpeg")]),
@@ -75,7 +77,7 @@ let package = Package(
         .target(name: "TesseraImaging",
                 dependencies: ["TesseraCore", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG", "CCrypto",
                                "CTesseraFiles", "CLCMS2", "CZlib",
-                               "CHeif", "CJXL", "CGIF", "CRaw", "CTesseraTIFF", "CTesseraGLib",
+                               "CHeif", "CJXL", "CGIF", "CRaw", "CTesseraTIFF", "CTesseraGLib", "COpenSlide",
                                .product(name: "Logging", package: "swift-log")]),
         // The only module that imports CSDL2: Swift classes owning SDL's windows, renderers, textures and
         // fonts, its events as a Swift enum. No other C type or pointer leaves it.

@@ -24,7 +24,8 @@ enum TiledOpenEvent: Sendable {
 /// Works out what a path is and opens it on a thread of its own, never on the main thread: a `.dzi`,
 /// a Deep Zoom tile folder, a flat folder of `NAME_CC_RR` tiles, an SVG, drawn tile by tile at every level
 /// (`SVGTileSource`), or a plain image, which is shown directly when it fits one texture and the pixel
-/// limit, read tile by tile where it lies when it is a tiled TIFF (`TiledTIFFSource`), or else cut into a pyramid in the pyramid cache (reused next time) while a shrink-on-load
+/// limit, read tile by tile where it lies when it is a whole-slide image (`OpenSlideTileSource`) or a tiled
+/// TIFF (`TiledTIFFSource`), or else cut into a pyramid in the pyramid cache (reused next time) while a shrink-on-load
 /// overview stands in for it.
 final class TiledImageOpener: Sendable {
     let events = Inbox<TiledOpenEvent>()
@@ -142,7 +143,26 @@ final class TiledImageOpener: Sendable {
     private func openImage(_ configuration: Configuration, opened: (any TileSource) -> Void,
                            emit: (TiledOpenEvent) -> Void) throws(TileSourceError) {
         let path = configuration.path
-        let probe = try ImageProbe.probe(path)
+        let probe: ImageProbe
+        do {
+            probe = try ImageProbe.probe(path)
+        } catch {
+            // Slides in formats of their own (MIRAX, Hamamatsu VMS) are no image to the probe.
+            if let slide = try OpenSlideTileSource.open(path: path, colour: configuration.colour,
+                                                        maxCoarsestSide: configuration.overviewSide) {
+                opened(slide)
+                return
+            }
+            throw error
+        }
+        // Slides stored as TIFF (Aperio, Hamamatsu NDPI, Leica, Philips, Ventana): OpenSlide knows their
+        // levels, which their pages do not mark as reduced images.
+        if probe.format == .tiff,
+           let slide = try OpenSlideTileSource.open(path: path, colour: configuration.colour,
+                                                    maxCoarsestSide: configuration.overviewSide) {
+            opened(slide)
+            return
+        }
         if probe.format == .svg {
             opened(try SVGTileSource(path: path, pixelLimit: configuration.pixelLimit,
                                      maxMagnification: configuration.maxMagnification, colour: configuration.colour,
