@@ -38,6 +38,8 @@ final class TIFFReader: @unchecked Sendable {
         var rowsPerBlock: Int
         /// A tile's size; nil for an image stored in strips.
         var tileSize: PixelSize?
+        /// More samples than the colour needs (grey or RGB with one more): alpha, as libtiff reads it.
+        var hasExtraSample = false
     }
 
     /// `bytes` must outlive the reader.
@@ -101,7 +103,8 @@ final class TIFFReader: @unchecked Sendable {
                          isReduced: page.subfile_type & 1 != 0, orientation: Int(page.orientation),
                          isSeparated: page.photometric == 5, rowsPerBlock: max(1, Int(page.rows_per_block)),
                          tileSize: page.tile_width > 0 && page.tile_height > 0
-                             ? PixelSize(width: Int(page.tile_width), height: Int(page.tile_height)) : nil)
+                             ? PixelSize(width: Int(page.tile_width), height: Int(page.tile_height)) : nil,
+                         hasExtraSample: Self.hasExtraSample(photometric: page.photometric, samples: page.samples_per_pixel))
     }
 
     /// The current directory's ICC profile.
@@ -141,6 +144,15 @@ final class TIFFReader: @unchecked Sendable {
         let status = tessera_tiff_read_region(tiff, UInt32(region.x), UInt32(region.y), UInt32(region.width),
                                               UInt32(region.height), into)
         guard status == TESSERA_TIFF_OK else { throw failure(status) }
+    }
+
+    /// Grey (photometric 0 or 1) with two samples or more, RGB (2) with four or more.
+    private static func hasExtraSample(photometric: UInt16, samples: UInt16) -> Bool {
+        switch photometric {
+        case 0, 1: samples >= 2
+        case 2: samples >= 4
+        default: false
+        }
     }
 
     private func failure(_ status: tessera_tiff_status) -> ImageLoadError.Reason {

@@ -2,6 +2,7 @@ import Foundation
 import TesseraCore
 @testable import TesseraImaging
 import XCTest
+import TesseraTestSupport
 
 /// Memory follows the image's width, not its area.
 final class TileCutterStreamingTests: XCTestCase {
@@ -36,6 +37,31 @@ final class TileCutterStreamingTests: XCTestCase {
         // Two bands per level, the levels below adding up to less than the top one's.
         XCTAssertLessThanOrEqual(statistics.bandBufferBytes, 4 * width * 4 * options.tileSize)
         XCTAssertLessThan(statistics.bandBufferBytes, width * height * 4 / 20, "a band, not the image")
+    }
+
+    /// A TIFF is read a strip or a row of tiles at a time, whatever its size: cut with a whole-decode limit
+    /// far below its pixels, into PNG tiles equal to the image's own pixels.
+    func testTIFFsInStripsAndInTilesAreCutRowByRow() throws {
+        let dir = try TemporaryDirectory()
+        let image = TilingFixtures.pattern(width: 300, height: 200)
+        for layout in [TIFFFixtures.Layout(tileSize: nil, compression: .deflate),
+                       TIFFFixtures.Layout(tileSize: 48, compression: .lzw)] {
+            let path = dir.path("image-\(layout.tileSize ?? 0).tif")
+            try TIFFFixtures.write([image], to: path, layout: layout)
+            var options = TileCutterOptions()
+            options.format = .png
+            options.tileSize = 128
+            options.pixelLimitForWholeDecode = 1000
+            options.colourManager = nil
+            let result = try TileCutter(options: options).cut(imageAt: path, into: dir.path("out-\(layout.tileSize ?? 0)"))
+            let top = result.geometry.maxLevel
+            for tile in [TileID(level: top, column: 0, row: 0), TileID(level: top, column: 2, row: 1)] {
+                let written = try TilingFixtures.decode(result.tilesFolder + "/\(top)/\(tile.column)_\(tile.row).png")
+                let expected = TilingFixtures.crop(image, result.geometry.region(of: tile))
+                XCTAssertEqual(written.size, expected.size)
+                XCTAssertTrue(written.bytes == expected.bytes, "tile \(tile) of \(path)")
+            }
+        }
     }
 
     /// A watcher hears where the cut writes, then every tile once, each when its file is complete.
