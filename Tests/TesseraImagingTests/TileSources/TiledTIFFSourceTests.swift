@@ -51,6 +51,31 @@ final class TiledTIFFSourceTests: XCTestCase {
         assertSamePixels(try source.loadTile(tile), expected)
     }
 
+    /// Levels a third apart, not halves: each view level comes from the nearest file level at least as
+    /// large, reduced.
+    func testLevelsThatDoNotHalveAreReducedFromTheNearestFinerOne() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.url.path + "/thirds.tif"
+        let image = TestPixels.gradient(width: 900, height: 600)
+        let levels = [image, PixelScaler.scaled(image, to: PixelSize(width: 300, height: 200)),
+                      PixelScaler.scaled(image, to: PixelSize(width: 100, height: 67))]
+        try TIFFFixtures.write(levels, to: path, layout: .init(tileSize: 64, compression: .deflate))
+        let source = try open(path)
+        let geometry = source.geometry
+        let top = geometry.maxLevel
+        // 450x300: from the full image, its tile's 512-pixel square halved.
+        let half = try source.loadTile(TileID(level: top - 1, column: 0, row: 0))
+        assertSamePixels(half, PixelScaler.scaled(DeepZoomFixtures.crop(image, PixelRegion(x: 0, y: 0, width: 512, height: 512)),
+                                                  to: PixelSize(width: 256, height: 256)))
+        // 225x150 and 113x75: from the 300x200 level; 57x38: from the 100x67 one.
+        for (reduction, fileLevel) in [(2, 1), (3, 1), (4, 2)] {
+            let level = top - reduction
+            XCTAssertEqual(source.fileLevel(for: level).size, levels[fileLevel].size, "view level \(level)")
+            assertSamePixels(try source.loadTile(TileID(level: level, column: 0, row: 0)),
+                             PixelScaler.scaled(levels[fileLevel], to: geometry.levelSize(level)), "view level \(level)")
+        }
+    }
+
     func testSubIFDLevelsInABigTIFFWithJPEGTiles() throws {
         let folder = try TemporaryDirectory()
         let path = folder.url.path + "/subifds.tif"
