@@ -1,4 +1,6 @@
-/* libtiff over memory with per-file messages (see tessera_tiff.h). */
+/* libtiff over memory or a descriptor, with per-file messages (see tessera_tiff.h). One file, longer than
+ * most: every part (client procedures, directory selection, the direct and RGBA pixel paths, rows and
+ * regions) works on the one reader struct, which would otherwise need a private header of its own. */
 
 #include "tessera_tiff.h"
 

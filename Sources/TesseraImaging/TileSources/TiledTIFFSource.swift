@@ -20,7 +20,7 @@ public final class TiledTIFFSource: TileSource {
     public let path: String
     public let geometry: DeepZoomGeometry
     public let name: String
-    /// The file's levels, the full image first.
+    /// The file's levels, the full image first (then its SubIFDs and further pages, in the file's order).
     let levels: [TIFFReader.Directory]
     private let file: TIFFReader.TIFFFile
     private let profile: [UInt8]?
@@ -76,7 +76,6 @@ public final class TiledTIFFSource: TileSource {
                  colour: ColourConversion?) {
         self.path = path
         self.file = file
-        // Finest first, so the search for the nearest finer level meets the full image last.
         self.levels = levels
         self.profile = profile
         self.colour = colour
@@ -116,8 +115,8 @@ public final class TiledTIFFSource: TileSource {
         do throws(ImageLoadError.Reason) {
             pixels = try read(source, of: level)
         } catch {
-            let where_ = "\(path) tile \(tile) (level \(level.size.width)x\(level.size.height) at \(source.x),\(source.y))"
-            TileFileReader.logger.warning("tile unreadable: \(where_): \(error.shortText)")
+            let place = "\(path) tile \(tile) (level \(level.size.width)x\(level.size.height) at \(source.x),\(source.y))"
+            TileFileReader.logger.warning("tile unreadable: \(place): \(error.shortText)")
             throw TileSourceError(path: path, reason: .unreadableTile(error.shortText))
         }
         pixels = PixelScaler.scaled(pixels, to: PixelSize(width: region.width, height: region.height))
