@@ -17,6 +17,10 @@ static int write_image(TIFF *tif, const uint8_t *bgra, uint32_t width, uint32_t 
     TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
     TIFFSetField(tif, TIFFTAG_COMPRESSION, options->compression);
     if (reduced) TIFFSetField(tif, TIFFTAG_SUBFILETYPE, FILETYPE_REDUCEDIMAGE);
+    if (!reduced && options->description != NULL) TIFFSetField(tif, TIFFTAG_IMAGEDESCRIPTION, options->description);
+    if (!reduced && options->icc_profile != NULL) {
+        TIFFSetField(tif, TIFFTAG_ICCPROFILE, options->icc_profile_size, options->icc_profile);
+    }
     if (options->compression == COMPRESSION_JPEG) {
         TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_YCBCR);
         TIFFSetField(tif, TIFFTAG_JPEGQUALITY, 95);

@@ -18,14 +18,21 @@ public enum TIFFFixtures {
         public var levelsAsSubIFDs = false
         /// The index of one of the main image's tiles (or strips) written as junk.
         public var corruptBlock: Int?
+        /// The main image's ImageDescription ("Aperio ..." makes an SVS slide of it for OpenSlide).
+        public var description: String?
+        /// The main image's ICC profile.
+        public var iccProfile: [UInt8]?
 
         public init(bigTIFF: Bool = false, tileSize: Int? = 64, compression: Compression = .deflate,
-                    levelsAsSubIFDs: Bool = false, corruptBlock: Int? = nil) {
+                    levelsAsSubIFDs: Bool = false, corruptBlock: Int? = nil, description: String? = nil,
+                    iccProfile: [UInt8]? = nil) {
             self.bigTIFF = bigTIFF
             self.tileSize = tileSize
             self.compression = compression
             self.levelsAsSubIFDs = levelsAsSubIFDs
             self.corruptBlock = corruptBlock
+            self.description = description
+            self.iccProfile = iccProfile
         }
     }
 
@@ -33,10 +40,19 @@ public enum TIFFFixtures {
 
     /// `levels[0]` as the main image and the rest as its reduced-resolution levels, in `layout`.
     public static func write(_ levels: [PixelBuffer], to path: String, layout: Layout = Layout()) throws {
+        let description = layout.description.map { strdup($0) } ?? nil
+        defer { free(description) }
+        let profile = layout.iccProfile ?? []
+        let profileCopy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, profile.count))
+        profileCopy.initialize(from: profile, count: profile.count)
+        defer { profileCopy.deallocate() }
         var options = tessera_test_tiff_options(big_tiff: layout.bigTIFF ? 1 : 0, tile_size: UInt32(layout.tileSize ?? 0),
                                                 compression: layout.compression.rawValue,
                                                 levels_as_subifds: layout.levelsAsSubIFDs ? 1 : 0,
-                                                corrupt_block: Int32(layout.corruptBlock ?? -1))
+                                                corrupt_block: Int32(layout.corruptBlock ?? -1),
+                                                description: UnsafePointer(description),
+                                                icc_profile: layout.iccProfile == nil ? nil : UnsafePointer(profileCopy),
+                                                icc_profile_size: UInt32(profile.count))
         let widths = levels.map { UInt32($0.width) }, heights = levels.map { UInt32($0.height) }
         let copies = levels.map { level -> UnsafeMutablePointer<UInt8> in
             let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: level.bytes.count)

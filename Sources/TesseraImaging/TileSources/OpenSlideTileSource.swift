@@ -23,8 +23,8 @@ public final class OpenSlideTileSource: TileSource {
     public let name: String
     /// What OpenSlide calls the format ("aperio", "hamamatsu", "mirax", "generic-tiff", ...).
     public let vendor: String
-    /// The slide's levels' sizes, the full image first, and their downsamples.
-    let levels: [(size: PixelSize, downsample: Double)]
+    /// The slide's levels used (OpenSlide's index, size and downsample), the full image first.
+    let levels: [(index: Int, size: PixelSize, downsample: Double)]
     private let colour: ColourConversion?
     private let slide: Mutex<Slide>
 
@@ -48,12 +48,15 @@ public final class OpenSlideTileSource: TileSource {
         guard let vendor = openslide_detect_vendor(path).map({ String(cString: $0) }),
               acceptGenericTIFF || vendor != "generic-tiff" else { return nil }
         let slide = try openSlide(path)
-        var levels: [(size: PixelSize, downsample: Double)] = []
+        var levels: [(index: Int, size: PixelSize, downsample: Double)] = []
         for level in 0..<max(0, Int(openslide_get_level_count(slide.pointer))) {
             var width: Int64 = 0, height: Int64 = 0
             openslide_get_level_dimensions(slide.pointer, Int32(level), &width, &height)
             guard width > 0, height > 0, width <= Int32.max, height <= Int32.max else { continue }
-            levels.append((PixelSize(width: Int(width), height: Int(height)),
+            // OpenSlide 3.4 reads a level less than one tile high or wide as transparent: such a level is
+            // left out, and the view reduces the level above it instead.
+            if level > 0, let tile = tileSize(slide, level: level), width < tile.width || height < tile.height { continue }
+            levels.append((level, PixelSize(width: Int(width), height: Int(height)),
                            openslide_get_level_downsample(slide.pointer, Int32(level))))
         }
         guard let coarsest = levels.last, let full = levels.first else {
@@ -61,6 +64,15 @@ public final class OpenSlideTileSource: TileSource {
         }
         guard max(coarsest.size.width, coarsest.size.height) <= maxCoarsestSide else { return nil }
         return OpenSlideTileSource(path: path, vendor: vendor, slide: slide, levels: levels, full: full.size, colour: colour)
+    }
+
+    /// A level's tile size, from the properties OpenSlide sets for formats stored in tiles.
+    private static func tileSize(_ slide: Slide, level: Int) -> PixelSize? {
+        func property(_ name: String) -> Int? {
+            openslide_get_property_value(slide.pointer, "openslide.level[\(level)].\(name)").flatMap { Int(String(cString: $0)) }
+        }
+        guard let width = property("tile-width"), let height = property("tile-height") else { return nil }
+        return PixelSize(width: width, height: height)
     }
 
     private static func openSlide(_ path: String) throws(TileSourceError) -> Slide {
@@ -72,7 +84,7 @@ public final class OpenSlideTileSource: TileSource {
         return slide
     }
 
-    private init(path: String, vendor: String, slide: Slide, levels: [(size: PixelSize, downsample: Double)],
+    private init(path: String, vendor: String, slide: Slide, levels: [(index: Int, size: PixelSize, downsample: Double)],
                  full: PixelSize, colour: ColourConversion?) {
         self.path = path
         self.vendor = vendor
@@ -83,7 +95,8 @@ public final class OpenSlideTileSource: TileSource {
         name = path.lastPathComponentName
     }
 
-    /// The slide's coarsest level at least as large as the view's `level` (a pixel short on a side counts).
+    /// Which of `levels` is the coarsest at least as large as the view's `level` (a pixel short on a side
+    /// counts).
     func slideLevel(for level: Int) -> Int {
         let wanted = geometry.levelSize(level)
         var best = 0
@@ -98,8 +111,7 @@ public final class OpenSlideTileSource: TileSource {
     public func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
         guard geometry.contains(tile) else { throw TileSourceError(path: path, reason: .noSuchTile) }
         let region = geometry.region(of: tile)
-        let index = slideLevel(for: tile.level)
-        let level = levels[index]
+        let level = levels[slideLevel(for: tile.level)]
         // The tile's place in full-resolution pixels, then its size in the slide level's.
         let reduction = 1 << geometry.reduction(of: tile.level)
         let x0 = region.x * reduction, y0 = region.y * reduction
@@ -110,7 +122,7 @@ public final class OpenSlideTileSource: TileSource {
         var bytes = [UInt8](repeating: 0, count: width * height * 4)
         bytes.withUnsafeMutableBytes { raw in
             openslide_read_region(current.pointer, raw.baseAddress!.assumingMemoryBound(to: UInt32.self),
-                                  Int64(x0), Int64(y0), Int32(index), Int64(width), Int64(height))
+                                  Int64(x0), Int64(y0), Int32(level.index), Int64(width), Int64(height))
         }
         if let error = current.error {
             TileFileReader.logger.warning("tile unreadable: \(path) tile \(tile): \(error)")

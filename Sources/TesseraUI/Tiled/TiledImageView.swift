@@ -129,6 +129,8 @@ public final class TiledImageView {
     var imageOriginInPixels: (x: Double, y: Double)? {
         camera.map { ($0.imageFrame.x * pixelScale, $0.imageFrame.y * pixelScale) }
     }
+    /// Where the open pyramid's tiles come from (for tests).
+    var tileSource: (any TileSource)? { tiles?.source }
     /// A plain image is being cut into tiles (for tests).
     var isCutting: Bool { cut.running }
     public var errorText: String? { if case .failed(let text) = phase { text } else { nil } }

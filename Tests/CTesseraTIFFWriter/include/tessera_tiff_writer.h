@@ -21,6 +21,11 @@ typedef struct {
     int levels_as_subifds;
     /* The index of a tile (or strip) of the main image written as junk bytes; negative: none. */
     int corrupt_block;
+    /* The main image's ImageDescription (what tells an Aperio slide, say); NULL: none. */
+    const char *description;
+    /* An ICC profile for the main image; NULL: none. */
+    const uint8_t *icc_profile;
+    uint32_t icc_profile_size;
 } tessera_test_tiff_options;
 
 /* Writes `count` images to `path`, the first the main image and the rest its reduced levels (SubfileType

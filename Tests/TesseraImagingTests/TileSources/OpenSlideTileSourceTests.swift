@@ -54,6 +54,22 @@ final class OpenSlideTileSourceTests: XCTestCase {
         XCTAssertGreaterThan(TestPixels.psnr(next, DeepZoomFixtures.crop(image, source.geometry.region(of: TileID(level: top, column: 2, row: 1)))), 45)
     }
 
+    /// A TIFF whose description starts "Aperio" is an SVS slide to OpenSlide, read without being asked to.
+    func testAnAperioSlideIsOpenSlides() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.url.path + "/slide.svs"
+        let image = TestPixels.gradient(width: 1024, height: 768)
+        try TIFFFixtures.write(TIFFFixtures.pyramid(of: image, downTo: 256), to: path,
+                               layout: .init(tileSize: 256, compression: .jpeg,
+                                             description: "Aperio Image Library v11.2.1\r\n1024x768 [0,0 1024x768] (256x256) JPEG/RGB Q=95|AppMag = 20|MPP = 0.5"))
+        let source = try XCTUnwrap(try OpenSlideTileSource.open(path: path, colour: nil, maxCoarsestSide: 4096))
+        XCTAssertEqual(source.vendor, "aperio")
+        // 256x192 is less than one 256-pixel tile high, which OpenSlide 3.4 reads as transparent: left out.
+        XCTAssertEqual(source.levels.map(\.size.width), [1024, 512])
+        let tile = TileID(level: source.geometry.maxLevel, column: 1, row: 1)
+        XCTAssertGreaterThan(TestPixels.psnr(try source.loadTile(tile), DeepZoomFixtures.crop(image, source.geometry.region(of: tile))), 35)
+    }
+
     func testFilesOpenSlideDoesNotKnowAreLeftAlone() throws {
         let folder = try TemporaryDirectory()
         let path = try folder.write(TestJPEG.encode(.bgra(TestPixels.gradient(width: 64, height: 64))), to: "plain.jpg")

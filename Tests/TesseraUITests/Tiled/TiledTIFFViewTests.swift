@@ -55,6 +55,31 @@ final class TiledTIFFViewTests: XCTestCase {
         }
     }
 
+    /// A TIFF OpenSlide knows as a slide (an Aperio description) is read through OpenSlide; a generic one
+    /// through libtiff.
+    func testAWholeSlideOpensThroughOpenSlide() throws {
+        let image = TiledFixtures.gradient(width: 1200, height: 800)
+        let levels = TIFFFixtures.pyramid(of: image, downTo: 256)
+        let slide = folder.appendingPathComponent("slide.svs").path
+        try TIFFFixtures.write(levels, to: slide, layout: .init(tileSize: 256, compression: .deflate,
+                                                                description: "Aperio Image Library v11.2.1|AppMag = 20"))
+        let generic = folder.appendingPathComponent("generic.tif").path
+        try TIFFFixtures.write(levels, to: generic, layout: .init(tileSize: 256, compression: .deflate))
+        for (path, isSlide) in [(slide, true), (generic, false)] {
+            let harness = try TiledViewHarness(path: path, width: 240, height: 180, options: options())
+            var frame = try harness.runUntilSharp()
+            XCTAssertEqual(harness.view.tileSource is OpenSlideTileSource, isSlide, path)
+            XCTAssertEqual(harness.view.tileSource is TiledTIFFSource, !isSlide, path)
+            let fit = TiledFixtures.mismatches(frame, view: harness.view, image: image.size)
+            XCTAssertEqual(fit.count, 0, "fit: \(path): \(fit.worst)")
+            harness.send(.mouseMotion(x: 120, y: 90, isLeftDown: false))
+            harness.press("1")
+            frame = try harness.runUntilSharp()
+            let result = TiledFixtures.mismatches(frame, view: harness.view, image: image.size)
+            XCTAssertEqual(result.count, 0, "100 %: \(path): \(result.worst)")
+        }
+    }
+
     func testACorruptTileIsMarkedAndTheRestShown() throws {
         let image = TiledFixtures.gradient(width: 1024, height: 512)
         let path = folder.appendingPathComponent("corrupt.tif").path
