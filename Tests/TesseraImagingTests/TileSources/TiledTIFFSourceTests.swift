@@ -118,6 +118,27 @@ final class TiledTIFFSourceTests: XCTestCase {
                        "a view tile across several file tiles")
     }
 
+    /// Tiles go through the colour stage: a Display P3 file's tiles come out converted to sRGB, the file's
+    /// profile describing its reduced levels too.
+    func testTilesAreConvertedFromTheFilesProfile() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.url.path + "/p3.tif"
+        let image = TestPixels.gradient(width: 512, height: 256)
+        let levels = TIFFFixtures.pyramid(of: image, downTo: 128)
+        try TIFFFixtures.write(levels, to: path, layout: .init(tileSize: 128, compression: .deflate,
+                                                               iccProfile: ColourFixtures.displayP3))
+        let source = try XCTUnwrap(try TiledTIFFSource.open(path: path, colour: .sRGB, maxCoarsestSide: 4096))
+        let geometry = source.geometry
+        for reduction in [0, 1] {
+            let tile = TileID(level: geometry.maxLevel - reduction, column: 0, row: 0)
+            let stored = DeepZoomFixtures.crop(levels[reduction], geometry.region(of: tile))
+            let expected = ColourFixtures.reference(stored, from: ColourFixtures.displayP3)
+            let pixels = try source.loadTile(tile)
+            XCTAssertGreaterThan(TestPixels.psnr(pixels, expected), 40, "level \(tile.level) converted")
+            XCTAssertLessThan(TestPixels.psnr(pixels, stored), 40, "level \(tile.level) not left as stored")
+        }
+    }
+
     func testACorruptTileIsAnErrorOfItsOwn() throws {
         let folder = try TemporaryDirectory()
         let path = folder.url.path + "/corrupt.tif"
