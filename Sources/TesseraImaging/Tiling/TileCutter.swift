@@ -13,8 +13,8 @@ public struct TileCutterOptions: Sendable {
     public var layout: TileLayoutKind = .dzi
     /// Replace an earlier cut of the same name at the destination instead of failing.
     public var replaceExisting = false
-    /// The largest image (width x height) decoded whole: formats other than JPEG and PNG, progressive
-    /// JPEGs and interlaced PNGs. Baseline JPEG and non-interlaced PNG stream at any size.
+    /// The largest image (width x height) decoded whole: formats other than JPEG, PNG and TIFF, progressive
+    /// JPEGs and interlaced PNGs. Baseline JPEG, non-interlaced PNG and TIFF stream at any size.
     public var pixelLimitForWholeDecode = 100_000_000
     /// Tiles carry no colour profile, so every reader takes them as sRGB: an image that declares another
     /// colour space is converted to sRGB as it is cut, with this manager's transforms. Nil cuts the
@@ -70,7 +70,7 @@ struct TileCutStatistics: Sendable {
 }
 
 /// Cuts an image into a tile pyramid (Deep Zoom, as `vips dzsave` does) or flat full-resolution tiles
-/// (the Core Animation book's TileCutter), streaming: baseline JPEG and PNG are read row by row, lower
+/// (the Core Animation book's TileCutter), streaming: baseline JPEG, PNG and TIFF are read row by row, lower
 /// levels are reduced from each band as it passes, and tiles are encoded on worker threads while the next
 /// rows decode, so memory stays at a few rows of tiles times the image's width.
 ///
@@ -82,7 +82,7 @@ struct TileCutStatistics: Sendable {
 /// is cut in sRGB (vips keeps its pixels and drops the profile, so readers show them wrong).
 public struct TileCutter: Sendable {
     public let options: TileCutterOptions
-    /// Decoders for formats other than JPEG and PNG, used whole below `pixelLimitForWholeDecode`.
+    /// Decoders for formats other than JPEG, PNG and TIFF, used whole below `pixelLimitForWholeDecode`.
     public let fallbackDecoders: [any ImageDecoding]
 
     public init(options: TileCutterOptions, fallbackDecoders: [any ImageDecoding] = ImageDecoders.standard()) {
