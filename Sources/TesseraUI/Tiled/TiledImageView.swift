@@ -247,6 +247,7 @@ public final class TiledImageView {
             cut = (false, nil)
         case .failed(let reason):
             phase = .failed(reason)
+            cut = (false, nil)
         }
     }
 
