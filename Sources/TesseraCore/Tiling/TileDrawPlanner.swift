@@ -46,6 +46,9 @@ public struct TileDrawPlan: Sendable, Equatable {
     /// Every visible target tile is held (opaque or fading in), failed, or stood for by an overview with as
     /// many pixels: nothing better is coming.
     public var isSharp: Bool
+    /// The overview has at least the level's pixels and stands for its tiles: none of them is worth
+    /// loading, on screen or ahead.
+    public var overviewStandsIn = false
 }
 
 /// Works out coarse-to-fine drawing, vipsdisp style: where a target tile is not held yet (or is still
@@ -101,7 +104,7 @@ public struct TileDrawPlanner: Sendable {
         }
         return TileDrawPlan(level: level, visibleTiles: tiles, layers: layers,
                             wanted: nearestFirst(wanted, around: visible, level: level),
-                            isComplete: complete, isSharp: sharp)
+                            isComplete: complete, isSharp: sharp, overviewStandsIn: hasBackdrop && backdropIsSharp)
     }
 
     /// Whether something opaque already shows where `tile` goes, without the tile itself: the backdrop, a

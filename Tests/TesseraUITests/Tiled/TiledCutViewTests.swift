@@ -92,6 +92,16 @@ final class TiledCutViewTests: XCTestCase {
         for _ in 0..<10 { try harness.frame() }
         XCTAssertFalse(view.isSharp)
         XCTAssertEqual(harness.recorder.report().tilesRequested ?? 0, 0)
+
+        // Back at fit once the cut has ended: the overview still stands for the fit level, whose tiles
+        // are neither asked for on screen nor preloaded around it.
+        gate.openFully()
+        harness.press("0")
+        try harness.run(until: { !view.isCutting && view.isSharp && view.isIdle(now: harness.clock.now()) })
+        let geometry = try XCTUnwrap(view.geometry)
+        let fitLevel = geometry.level(forScale: try XCTUnwrap(view.deviceScale))
+        XCTAssertEqual(fitLevel, geometry.maxLevel - 3)
+        XCTAssertFalse(view.heldTiles.contains { $0.level == fitLevel }, "\(view.heldTiles)")
     }
 }
 
