@@ -57,6 +57,8 @@ let package = Package(
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         // libraw_r, the thread-safe build. No pkgConfig: its link flags carry -fopenmp, which SwiftPM refuses.
         .systemLibrary(name: "CRaw", providers: [.apt(["libraw-dev"])]),
+        // OpenSlide: whole-slide images (SVS, NDPI, MRXS, SCN, ...), read region by region in the tiled view.
+        .systemLibrary(name: "COpenSlide", pkgConfig: "openslide", providers: [.apt(["libopenslide-dev"])]),
         // libjpeg and libpng (the tile cutter's row readers, the one PNG reader and writer): their error
         // handlers must longjmp, which Swift cannot.
         .target(name: "CTesseraJPEG", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("jpeg")]),
@@ -78,7 +80,7 @@ let package = Package(
         .target(name: "TesseraImaging",
                 dependencies: ["TesseraCore", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG", "CCrypto",
                                "CTesseraFiles", "CLCMS2", "CZlib",
-                               "CHeif", "CJXL", "CGIF", "CAVIF", "CRaw", "CTesseraTIFF", "CTesseraGLib",
+                               "CHeif", "CJXL", "CGIF", "CAVIF", "CRaw", "CTesseraTIFF", "CTesseraGLib", "COpenSlide",
                                .product(name: "Logging", package: "swift-log")]),
         // The only module that imports CSDL2: Swift classes owning SDL's windows, renderers, textures and
         // fonts, its events as a Swift enum. No other C type or pointer leaves it.
@@ -131,11 +133,14 @@ let package = Package(
         .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraTestSupport", "TesseraDesktop"],
                     swiftSettings: onlyImportedMembers),
         // What several test targets share: the loopback HTTP server, the sample images, Deep Zoom fixtures,
-        // a headless SDL canvas, a log that collects messages, GIFs written with giflib.
+        // a headless SDL canvas, a log that collects messages, GIFs written with giflib, tiled TIFF files.
+        // CTesseraTIFFWriter: tiled and pyramidal TIFF fixtures written with libtiff.
         .target(name: "TesseraTestSupport",
-                dependencies: ["TesseraCore", "TesseraImaging", "TesseraSDL", "CGIF",
+                dependencies: ["TesseraCore", "TesseraImaging", "TesseraSDL", "CGIF", "CTesseraTIFFWriter",
                                .product(name: "Logging", package: "swift-log")],
                 path: "Tests/TesseraTestSupport"),
+        // libtiff's writer for those fixtures: its tag setter is variadic, which Swift cannot call.
+        .target(name: "CTesseraTIFFWriter", path: "Tests/CTesseraTIFFWriter", linkerSettings: [.linkedLibrary("tiff")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,6 @@
-/* libtiff over memory with per-file messages (see tessera_tiff.h). One file, longer than most, because
- * its memory client, message handlers and the strip and tile readers share one per-file state that C
- * cannot keep private across files. */
+/* libtiff over memory or a descriptor, with per-file messages (see tessera_tiff.h). One file, longer than
+ * most: every part (client procedures, directory selection, the direct and RGBA pixel paths, rows and
+ * regions) works on the one reader struct, which would otherwise need a private header of its own. */
 
 #include "tessera_tiff.h"
 
@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <errno.h>
+#include <unistd.h>
 
 #include <tiffio.h>
 
@@ -26,7 +29,9 @@ struct direct_layout {
 
 struct tessera_tiff {
     TIFF *tif;
+    /* The bytes in memory, or NULL and a descriptor read with pread. */
     const uint8_t *data;
+    int fd;
     uint64_t size, offset;
     /* A read asked for bytes past the end: failures after it mean the file was cut short. */
     int ran_out;
@@ -50,7 +55,22 @@ static tmsize_t on_read(thandle_t handle, void *buffer, tmsize_t count) {
     uint64_t left = tiff->offset < tiff->size ? tiff->size - tiff->offset : 0;
     uint64_t n = (uint64_t)count < left ? (uint64_t)count : left;
     if (n < (uint64_t)count) tiff->ran_out = 1;
-    memcpy(buffer, tiff->data + tiff->offset, (size_t)n);
+    if (tiff->data != NULL) {
+        memcpy(buffer, tiff->data + tiff->offset, (size_t)n);
+    } else {
+        uint64_t done = 0;
+        while (done < n) {
+            ssize_t got = pread(tiff->fd, (uint8_t *)buffer + done, (size_t)(n - done), (off_t)(tiff->offset + done));
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0) {
+                /* The file shrank or cannot be read: what was read is all there is. */
+                tiff->ran_out = 1;
+                break;
+            }
+            done += (uint64_t)got;
+        }
+        n = done;
+    }
     tiff->offset += n;
     return (tmsize_t)n;
 }
@@ -72,6 +92,7 @@ static toff_t on_size(thandle_t handle) { return ((struct tessera_tiff *)handle)
 
 static int on_map(thandle_t handle, void **base, toff_t *size) {
     struct tessera_tiff *tiff = handle;
+    if (tiff->data == NULL) return 0;
     *base = (void *)tiff->data;
     *size = tiff->size;
     return 1;
@@ -96,8 +117,8 @@ static tessera_tiff_status failure(struct tessera_tiff *tiff) {
     return tiff->ran_out ? TESSERA_TIFF_TRUNCATED : TESSERA_TIFF_ERROR;
 }
 
-tessera_tiff *tessera_tiff_open(const uint8_t *data, size_t size, tessera_tiff_status *status, char *message,
-                                size_t message_size) {
+static tessera_tiff *open_reader(const uint8_t *data, int fd, uint64_t size, tessera_tiff_status *status,
+                                 char *message, size_t message_size) {
     struct tessera_tiff *tiff = calloc(1, sizeof(*tiff));
     TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
     if (tiff == NULL || options == NULL) {
@@ -108,11 +129,13 @@ tessera_tiff *tessera_tiff_open(const uint8_t *data, size_t size, tessera_tiff_s
         return NULL;
     }
     tiff->data = data;
+    tiff->fd = fd;
     tiff->size = size;
     TIFFOpenOptionsSetErrorHandlerExtR(options, on_error, tiff);
     TIFFOpenOptionsSetWarningHandlerExtR(options, on_warning, tiff);
     TIFFOpenOptionsSetMaxSingleMemAlloc(options, max_single_allocation);
-    /* "m": no memory mapping of our own buffer is needed, libtiff reads through on_read. */
+    /* "m": no memory mapping of our own buffer is needed, libtiff reads through on_read; a descriptor is
+     * never mapped, so a file that shrinks while open reads as short rather than faulting. */
     tiff->tif = TIFFClientOpenExt("image", "rm", tiff, on_read, on_write, on_seek, on_close, on_size, on_map,
                                   on_unmap, options);
     TIFFOpenOptionsFree(options);
@@ -124,6 +147,16 @@ tessera_tiff *tessera_tiff_open(const uint8_t *data, size_t size, tessera_tiff_s
     }
     *status = TESSERA_TIFF_OK;
     return tiff;
+}
+
+tessera_tiff *tessera_tiff_open(const uint8_t *data, size_t size, tessera_tiff_status *status, char *message,
+                                size_t message_size) {
+    return open_reader(data, -1, size, status, message, message_size);
+}
+
+tessera_tiff *tessera_tiff_open_file(int fd, uint64_t size, tessera_tiff_status *status, char *message,
+                                     size_t message_size) {
+    return open_reader(NULL, fd, size, status, message, message_size);
 }
 
 int tessera_tiff_directory_count(tessera_tiff *tiff) {
@@ -151,8 +184,12 @@ static void describe(tessera_tiff *tiff, tessera_tiff_page *page) {
     page->samples_per_pixel = samples;
     page->bits_per_sample = bits;
     uint32_t block = height;
+    page->tile_width = 0;
+    page->tile_height = 0;
     if (TIFFIsTiled(tiff->tif)) {
         TIFFGetField(tiff->tif, TIFFTAG_TILELENGTH, &block);
+        TIFFGetField(tiff->tif, TIFFTAG_TILEWIDTH, &page->tile_width);
+        TIFFGetField(tiff->tif, TIFFTAG_TILELENGTH, &page->tile_height);
     } else {
         TIFFGetFieldDefaulted(tiff->tif, TIFFTAG_ROWSPERSTRIP, &block);
     }
@@ -447,31 +484,98 @@ static tessera_tiff_status read_direct_rows(tessera_tiff *tiff, uint32_t first_r
     return status;
 }
 
+/* The region through libtiff's RGBA interface, as B, G, R, A with straight alpha. */
+static tessera_tiff_status read_rgba(tessera_tiff *tiff, uint32_t x, uint32_t y, uint32_t width, uint32_t height,
+                                     uint8_t *bgra) {
+    /* libtiff writes 32-bit A, B, G, R words: R, G, B, A bytes in memory on little-endian machines. */
+    uint32_t *raster = (uint32_t *)bgra;
+    tiff->image.row_offset = (int)y;
+    tiff->image.col_offset = (int)x;
+    if (!TIFFRGBAImageGet(&tiff->image, raster, width, height)) return failure(tiff);
+    /* Colour comes premultiplied by alpha when the file stores it so (associated alpha), and when libtiff
+     * associates unassociated alpha itself, which it does for colour images but not for grey ones. */
+    int grey = tiff->image.photometric == PHOTOMETRIC_MINISBLACK || tiff->image.photometric == PHOTOMETRIC_MINISWHITE;
+    int premultiplied = tiff->image.alpha == EXTRASAMPLE_ASSOCALPHA
+        || (tiff->image.alpha == EXTRASAMPLE_UNASSALPHA && !grey);
+    size_t n = (size_t)width * height * 4;
+    for (size_t i = 0; i < n; i += 4) {
+        uint8_t r = bgra[i];
+        bgra[i] = bgra[i + 2];
+        bgra[i + 2] = r;
+    }
+    if (premultiplied) unpremultiply(bgra, (size_t)width * height);
+    return TESSERA_TIFF_OK;
+}
+
 tessera_tiff_status tessera_tiff_read_rows(tessera_tiff *tiff, uint32_t first_row, uint32_t count, uint8_t *bgra) {
     if (!tiff->pixels_begun) {
         snprintf(tiff->message, sizeof(tiff->message), "pixels read before tessera_tiff_begin_pixels");
         return TESSERA_TIFF_ERROR;
     }
     if (tiff->pixels != TESSERA_TIFF_PIXELS_RGBA) return read_direct_rows(tiff, first_row, count, bgra);
-    uint32_t width = tiff->image.width;
-    /* libtiff writes 32-bit A, B, G, R words: R, G, B, A bytes in memory on little-endian machines. */
-    uint32_t *raster = (uint32_t *)bgra;
-    tiff->image.row_offset = (int)first_row;
-    tiff->image.col_offset = 0;
-    if (!TIFFRGBAImageGet(&tiff->image, raster, width, count)) return failure(tiff);
-    /* Colour comes premultiplied by alpha when the file stores it so (associated alpha), and when libtiff
-     * associates unassociated alpha itself, which it does for colour images but not for grey ones. */
-    int grey = tiff->image.photometric == PHOTOMETRIC_MINISBLACK || tiff->image.photometric == PHOTOMETRIC_MINISWHITE;
-    int premultiplied = tiff->image.alpha == EXTRASAMPLE_ASSOCALPHA
-        || (tiff->image.alpha == EXTRASAMPLE_UNASSALPHA && !grey);
-    size_t n = (size_t)width * count * 4;
-    for (size_t i = 0; i < n; i += 4) {
-        uint8_t r = bgra[i];
-        bgra[i] = bgra[i + 2];
-        bgra[i + 2] = r;
+    return read_rgba(tiff, 0, first_row, tiff->image.width, count, bgra);
+}
+
+/* The region from the strips or tiles it meets, each decoded once into the scratch buffer. */
+static tessera_tiff_status read_direct_region(tessera_tiff *tiff, uint32_t x, uint32_t y, uint32_t width,
+                                              uint32_t height, uint8_t *bgra) {
+    const struct direct_layout *layout = &tiff->direct;
+    const size_t pixel_bytes = (size_t)layout->bytes * (size_t)layout->samples;
+    const size_t block_row = (size_t)layout->block_width * pixel_bytes;
+    const uint32_t right = x + width, bottom = y + height;
+    tmsize_t tile_size = 0;
+    uint8_t *buffer = NULL;
+    if (layout->tiled) {
+        tile_size = TIFFTileSize(tiff->tif);
+        if (tile_size < (tmsize_t)(block_row * layout->block_height)) {
+            snprintf(tiff->message, sizeof(tiff->message), "tiles smaller than their size says");
+            return TESSERA_TIFF_ERROR;
+        }
+        if ((buffer = scratch(tiff, tile_size)) == NULL) return TESSERA_TIFF_ERROR;
     }
-    if (premultiplied) unpremultiply(bgra, (size_t)width * count);
+    for (uint32_t top = y - y % layout->block_height; top < bottom; top += layout->block_height) {
+        uint32_t block_bottom = top + layout->block_height;
+        if (block_bottom > layout->height) block_bottom = layout->height;
+        for (uint32_t left = x - x % layout->block_width; left < right; left += layout->block_width) {
+            if (layout->tiled) {
+                if (TIFFReadTile(tiff->tif, buffer, left, top, 0, 0) < 0) return failure(tiff);
+            } else {
+                tmsize_t size = (tmsize_t)(block_row * (block_bottom - top));
+                if ((buffer = scratch(tiff, size)) == NULL) return TESSERA_TIFF_ERROR;
+                if (TIFFReadEncodedStrip(tiff->tif, TIFFComputeStrip(tiff->tif, top, 0), buffer, size) != size) {
+                    return failure(tiff);
+                }
+            }
+            uint32_t from_column = left > x ? left : x;
+            uint32_t to_column = left + layout->block_width < right ? left + layout->block_width : right;
+            uint32_t from_row = top > y ? top : y;
+            uint32_t to_row = block_bottom < bottom ? block_bottom : bottom;
+            for (uint32_t row = from_row; row < to_row; row++) {
+                convert(layout, buffer + (size_t)(row - top) * block_row + (size_t)(from_column - left) * pixel_bytes,
+                        bgra + ((size_t)(row - y) * width + (from_column - x)) * 4, to_column - from_column);
+            }
+        }
+    }
+    if (layout->alpha == EXTRASAMPLE_ASSOCALPHA) unpremultiply(bgra, (size_t)width * height);
     return TESSERA_TIFF_OK;
+}
+
+tessera_tiff_status tessera_tiff_read_region(tessera_tiff *tiff, uint32_t x, uint32_t y, uint32_t width,
+                                             uint32_t height, uint8_t *bgra) {
+    if (!tiff->pixels_begun) {
+        snprintf(tiff->message, sizeof(tiff->message), "pixels read before tessera_tiff_begin_pixels");
+        return TESSERA_TIFF_ERROR;
+    }
+    uint32_t image_width = tiff->pixels == TESSERA_TIFF_PIXELS_RGBA ? tiff->image.width : tiff->direct.width;
+    uint32_t image_height = tiff->pixels == TESSERA_TIFF_PIXELS_RGBA ? tiff->image.height : tiff->direct.height;
+    if (width == 0 || height == 0 || x >= image_width || y >= image_height || width > image_width - x
+        || height > image_height - y) {
+        snprintf(tiff->message, sizeof(tiff->message), "region %ux%u at %u,%u of a %ux%u image asked for", width,
+                 height, x, y, image_width, image_height);
+        return TESSERA_TIFF_ERROR;
+    }
+    if (tiff->pixels != TESSERA_TIFF_PIXELS_RGBA) return read_direct_region(tiff, x, y, width, height, bgra);
+    return read_rgba(tiff, x, y, width, height, bgra);
 }
 
 const char *tessera_tiff_message(const tessera_tiff *tiff) { return tiff->message; }

@@ -19,8 +19,8 @@ struct Tile: ParsableCommand {
         same tile size, overlap and format. flat writes the full resolution only, as NAME_CC_RR.jpg (column, \
         then row). NAME is the image's file name without its extension.
 
-        Baseline JPEG and PNG are read row by row at any size. Progressive JPEG, interlaced PNG and other \
-        formats (WebP, GIF, TIFF, BMP) are decoded whole, up to --pixel-limit-mp.
+        Baseline JPEG, PNG and TIFF are read row by row at any size. Progressive JPEG, interlaced PNG and \
+        other formats (WebP, GIF, BMP, ...) are decoded whole, up to --pixel-limit-mp.
 
         Output appears at the end, all at once: an interrupted run (Ctrl-C) leaves nothing behind.
         """)
@@ -47,7 +47,7 @@ struct Tile: ParsableCommand {
     var quality = 85
     @Option(help: "dzi (Deep Zoom pyramid) or flat (full-resolution tiles NAME_CC_RR.jpg).")
     var layout = Layout.dzi
-    @Option(help: "Largest image decoded whole (formats other than baseline JPEG and PNG), in megapixels.")
+    @Option(help: "Largest image decoded whole (formats other than baseline JPEG, PNG and TIFF), in megapixels.")
     var pixelLimitMp = 100
     @Flag(help: "Replace an earlier cut of the same name.")
     var force = false

@@ -33,6 +33,9 @@ struct View: ParsableCommand {
     var workers: Int?
     @Option(help: "Largest image shown directly, in megapixels; larger ones are cut into tiles.")
     var pixelLimitMp = 100
+    @Option(help: ArgumentHelp("Open at PERCENT zoom about the point X,Y (fractions of the image's width and height), not fitted: where a measured run measures.",
+                               valueName: "PERCENT@X,Y", visibility: .hidden))
+    var openAt: String?
     @OptionGroup var display: RunOptions
 
     func validate() throws {
@@ -40,6 +43,19 @@ struct View: ParsableCommand {
         if !(1...1_048_576).contains(cacheMb) { throw ValidationError("--cache-mb must be between 1 and 1048576") }
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64") }
         if !(1...100_000).contains(pixelLimitMp) { throw ValidationError("--pixel-limit-mp must be between 1 and 100000") }
+        if let openAt, Self.parseOpenAt(openAt) == nil {
+            throw ValidationError("--open-at takes PERCENT@X,Y with X and Y between 0 and 1, e.g. 100@0.25,0.25")
+        }
+    }
+
+    /// "100@0.25,0.25": 100 %, a quarter of the way across and down.
+    static func parseOpenAt(_ text: String) -> (pictureScale: Double, x: Double, y: Double)? {
+        let parts = text.split(separator: "@")
+        guard parts.count == 2, let percent = Double(parts[0].trimmingCharacters(in: CharacterSet(charactersIn: "%"))),
+              percent > 0 else { return nil }
+        let point = parts[1].split(separator: ",").compactMap { Double($0) }
+        guard point.count == 2, point.allSatisfy({ (0...1).contains($0) }) else { return nil }
+        return (percent / 100, point[0], point[1])
     }
 
     func run() throws {
@@ -51,6 +67,7 @@ struct View: ParsableCommand {
         view.cacheLimitBytes = cacheMb << 20
         if let workers { view.workerCount = workers }
         view.pixelLimit = pixelLimitMp * 1_000_000
+        view.openAt = openAt.flatMap(Self.parseOpenAt)
         do {
             try TiledViewer(path: path, options: options, view: view).run()
         } catch let error as ExitCode {

@@ -1,7 +1,7 @@
 #ifndef TESSERA_TIFF_H
 #define TESSERA_TIFF_H
 
-/* libtiff over a file held in memory, with its messages caught per file: Swift cannot call libtiff's
+/* libtiff over a file held in memory or read through a descriptor, with its messages caught per file: Swift cannot call libtiff's
  * variadic tag getter, and libtiff's default handlers print to stderr from any thread. Nothing here prints.
  *
  * Pixels come out as B, G, R, A bytes (Tessera's ARGB8888) with straight alpha, rows as stored (the file's
@@ -39,6 +39,9 @@ typedef struct {
     uint16_t bits_per_sample;
     /* Rows decoded together: a strip's rows, or a tile's height. */
     uint32_t rows_per_block;
+    /* A tile's size; 0 for an image stored in strips. */
+    uint32_t tile_width;
+    uint32_t tile_height;
 } tessera_tiff_page;
 
 typedef struct tessera_tiff tessera_tiff;
@@ -57,6 +60,12 @@ typedef enum {
  * and message set on failure. */
 tessera_tiff *tessera_tiff_open(const uint8_t *data, size_t size, tessera_tiff_status *status, char *message,
                                 size_t message_size);
+
+/* Opens the `size` bytes of the file open at `fd` (which must stay open until the reader closes), read
+ * with pread at offsets of the reader's own, so several readers may share one descriptor across threads.
+ * NULL with *status and message set on failure. */
+tessera_tiff *tessera_tiff_open_file(int fd, uint64_t size, tessera_tiff_status *status, char *message,
+                                     size_t message_size);
 
 /* How many top-level directories (pages and reduced-resolution levels) the file has. */
 int tessera_tiff_directory_count(tessera_tiff *tiff);
@@ -82,6 +91,12 @@ tessera_tiff_status tessera_tiff_begin_pixels(tessera_tiff *tiff, tessera_tiff_p
  * Each strip or row of tiles is decoded once when the rows asked for start and end on their boundaries
  * (`rows_per_block`); a strip read whole into its rows is decoded in place, with no buffer of its own. */
 tessera_tiff_status tessera_tiff_read_rows(tessera_tiff *tiff, uint32_t first_row, uint32_t count, uint8_t *bgra);
+
+/* Reads the `width` x `height` pixels at (`x`, `y`) of the current directory into `bgra` (width * height * 4
+ * bytes), after tessera_tiff_begin_pixels, decoding only the strips or tiles the region meets: what a tiled
+ * view asks of a tiled file. */
+tessera_tiff_status tessera_tiff_read_region(tessera_tiff *tiff, uint32_t x, uint32_t y, uint32_t width,
+                                             uint32_t height, uint8_t *bgra);
 
 /* The message of the last failure (never NULL). */
 const char *tessera_tiff_message(const tessera_tiff *tiff);

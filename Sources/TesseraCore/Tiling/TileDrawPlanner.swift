@@ -43,8 +43,12 @@ public struct TileDrawPlan: Sendable, Equatable {
     public var wanted: [TileID]
     /// Every visible point is covered by something opaque (a tile of some level, the backdrop or a mark).
     public var isComplete: Bool
-    /// Every visible target tile is held (opaque or fading in) or failed: nothing better is coming.
+    /// Every visible target tile is held (opaque or fading in), failed, or stood for by an overview with as
+    /// many pixels: nothing better is coming.
     public var isSharp: Bool
+    /// The overview has at least the level's pixels and stands for its tiles: none of them is worth
+    /// loading, on screen or ahead.
+    public var overviewStandsIn = false
 }
 
 /// Works out coarse-to-fine drawing, vipsdisp style: where a target tile is not held yet (or is still
@@ -61,8 +65,10 @@ public struct TileDrawPlanner: Sendable {
     ///   - level: the target level (from `DeepZoomGeometry.level(forScale:)`).
     ///   - visible: the visible part of the image, in full-resolution pixels.
     ///   - hasBackdrop: a whole-image overview exists to draw where no tile can.
+    ///   - backdropIsSharp: that overview has at least the level's pixels, so where a tile is not held the
+    ///     overview stands for it as sharp as the tile would be, and the tile is not wanted.
     ///   - availability: what the cache holds for a tile.
-    public func plan(level: Int, visible: PixelRegion, hasBackdrop: Bool,
+    public func plan(level: Int, visible: PixelRegion, hasBackdrop: Bool, backdropIsSharp: Bool = false,
                      availability: (TileID) -> TileAvailability) -> TileDrawPlan {
         let region = geometry.levelRegion(covering: visible, in: level)
         let tiles = geometry.tiles(in: level, intersecting: region)
@@ -81,6 +87,9 @@ public struct TileDrawPlanner: Sendable {
             case .failed:
                 layers.append(.init(.missing, target: tile))
                 continue
+            case .absent where hasBackdrop && backdropIsSharp:
+                layers.append(.init(.backdrop, target: tile))
+                continue
             case .absent:
                 wanted.append(tile)
                 sharp = false
@@ -95,7 +104,7 @@ public struct TileDrawPlanner: Sendable {
         }
         return TileDrawPlan(level: level, visibleTiles: tiles, layers: layers,
                             wanted: nearestFirst(wanted, around: visible, level: level),
-                            isComplete: complete, isSharp: sharp)
+                            isComplete: complete, isSharp: sharp, overviewStandsIn: hasBackdrop && backdropIsSharp)
     }
 
     /// Whether something opaque already shows where `tile` goes, without the tile itself: the backdrop, a

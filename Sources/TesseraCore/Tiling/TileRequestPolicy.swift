@@ -13,7 +13,8 @@ public struct TileRequest: Hashable, Sendable {
 /// - the visible tiles it lacks, nearest the centre first (`TileDrawPlan.wanted`);
 /// - the base level until it is held (asked for when the pyramid opens, never dropped);
 /// - then tiles at the plan's level where a moving view is heading and in a margin around the viewport,
-///   nearest first: Texture's preload ranges, smaller, so a drag or fling finds its first screens held.
+///   nearest first: Texture's preload ranges, smaller, so a drag or fling finds its first screens held
+///   (none where the overview stands for the level).
 /// Everything else still queued is dropped.
 public struct TileRequestPolicy: Sendable, Equatable {
     /// While the view moves, tiles are also loaded where it will be this much later (at most 1.5 screens
@@ -48,6 +49,8 @@ public struct TileRequestPolicy: Sendable, Equatable {
         var requests = plan.wanted.enumerated().map { TileRequest(tile: $0.element, priority: 1 + $0.offset) }
         var keep = Set(plan.wanted)
         for tile in baseTiles where !isHeld(tile) { keep.insert(tile) }
+        // Tiles of a level the overview stands for would show nothing it does not.
+        if plan.overviewStandsIn { return Requests(requests: requests, keep: keep) }
 
         // Where the view will be: the visible region pushed along the velocity, at most 1.5 screens.
         let seconds = lookahead / .seconds(1)

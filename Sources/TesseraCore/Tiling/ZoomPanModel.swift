@@ -142,6 +142,14 @@ public struct ZoomPanModel: Sendable {
         zoom(to: nativeZoom, about: point, time: time)
     }
 
+    /// Shows `imagePoint` (full-resolution pixels) at the viewport's centre at `newZoom` (clamped), as far
+    /// as the image's edges allow.
+    public mutating func show(imagePoint: Point, atZoom newZoom: Double, time: Duration) {
+        applyZoom(min(max(newZoom, minZoom), maxZoom), keeping: Point(x: viewportSize.width / 2, y: viewportSize.height / 2),
+                  imagePoint: imagePoint, time: time)
+        isFitted = false
+    }
+
     // MARK: Panning
 
     public mutating func beginDrag(at point: Point, time: Duration) {

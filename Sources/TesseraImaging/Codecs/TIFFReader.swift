@@ -2,11 +2,28 @@ import CTesseraTIFF
 import Foundation
 import TesseraCore
 
-/// A TIFF held in memory, read through libtiff (CTesseraTIFF): its directories (pages, reduced-resolution
-/// levels, SubIFDs) and one chosen directory's pixels, band by band. The per-file state a TIFF decoder
-/// holds; not shared between threads.
-final class TIFFReader {
+/// A TIFF held in memory or open as a file, read through libtiff (CTesseraTIFF): its directories (pages,
+/// reduced-resolution levels, SubIFDs) and one chosen directory's pixels, band by band or region by region.
+/// The per-file state a TIFF decoder holds; used by one thread at a time (a `TiledTIFFSource` hands each
+/// of its readers to one worker at a time, hence the unchecked `Sendable`).
+final class TIFFReader: @unchecked Sendable {
     private let tiff: OpaquePointer
+    /// The open file a reader over a descriptor reads, kept open while the reader lives.
+    private let file: TIFFFile?
+
+    /// A TIFF file's descriptor, shared by the readers open on it (each reads with pread at offsets of its
+    /// own) and closed with the last of them.
+    final class TIFFFile: Sendable {
+        let descriptor: Int32
+        let size: Int
+
+        init(_ file: ImageFile) {
+            size = file.size
+            descriptor = file.takeDescriptor()
+        }
+
+        deinit { close(descriptor) }
+    }
 
     /// One directory: where it is and what it holds.
     struct Directory {
@@ -19,6 +36,10 @@ final class TIFFReader {
         /// PhotometricInterpretation 5: inks, not light.
         var isSeparated: Bool
         var rowsPerBlock: Int
+        /// A tile's size; nil for an image stored in strips.
+        var tileSize: PixelSize?
+        /// More samples than the colour needs (grey or RGB with one more): alpha, as libtiff reads it.
+        var hasExtraSample = false
     }
 
     /// `bytes` must outlive the reader.
@@ -30,9 +51,28 @@ final class TIFFReader {
             throw Self.reason(status, CText.string(message))
         }
         self.tiff = tiff
+        file = nil
+    }
+
+    /// A reader of its own on `file`.
+    init(_ file: TIFFFile) throws(ImageLoadError.Reason) {
+        var status = TESSERA_TIFF_OK
+        var message = [CChar](repeating: 0, count: 256)
+        guard let tiff = tessera_tiff_open_file(file.descriptor, UInt64(file.size), &status, &message, message.count) else {
+            throw Self.reason(status, CText.string(message))
+        }
+        self.tiff = tiff
+        self.file = file
     }
 
     deinit { tessera_tiff_close(tiff) }
+
+    /// The main image of the TIFF at `path`, read through libtiff wherever its directory lies in the file
+    /// (a prefix of the file need not hold it); nil when it cannot be read.
+    static func mainImage(ofFileAt path: String) -> Directory? {
+        guard let file = try? ImageFile(path: path), let reader = try? TIFFReader(TIFFFile(file)) else { return nil }
+        return try? reader.select(.top(0))
+    }
 
     /// The first directory (the main image), then every top-level directory and SubIFD of the first that
     /// is a reduced-resolution version of it: the levels a pyramidal TIFF offers, and a thumbnail directory.
@@ -61,7 +101,10 @@ final class TIFFReader {
         guard status == TESSERA_TIFF_OK else { throw failure(status) }
         return Directory(place: place, size: PixelSize(width: Int(page.width), height: Int(page.height)),
                          isReduced: page.subfile_type & 1 != 0, orientation: Int(page.orientation),
-                         isSeparated: page.photometric == 5, rowsPerBlock: max(1, Int(page.rows_per_block)))
+                         isSeparated: page.photometric == 5, rowsPerBlock: max(1, Int(page.rows_per_block)),
+                         tileSize: page.tile_width > 0 && page.tile_height > 0
+                             ? PixelSize(width: Int(page.tile_width), height: Int(page.tile_height)) : nil,
+                         hasExtraSample: Self.hasExtraSample(photometric: page.photometric, samples: page.samples_per_pixel))
     }
 
     /// The current directory's ICC profile.
@@ -93,6 +136,23 @@ final class TIFFReader {
     func readRows(_ firstRow: Int, count: Int, into: UnsafeMutablePointer<UInt8>) throws(ImageLoadError.Reason) {
         let status = tessera_tiff_read_rows(tiff, UInt32(firstRow), UInt32(count), into)
         guard status == TESSERA_TIFF_OK else { throw failure(status) }
+    }
+
+    /// The pixels of `region` of the current directory, as stored, four bytes a pixel, into `into`
+    /// (`region.width * region.height * 4` bytes), decoding only the strips or tiles it meets.
+    func readRegion(_ region: PixelRegion, into: UnsafeMutablePointer<UInt8>) throws(ImageLoadError.Reason) {
+        let status = tessera_tiff_read_region(tiff, UInt32(region.x), UInt32(region.y), UInt32(region.width),
+                                              UInt32(region.height), into)
+        guard status == TESSERA_TIFF_OK else { throw failure(status) }
+    }
+
+    /// Grey (photometric 0 or 1) with two samples or more, RGB (2) with four or more.
+    private static func hasExtraSample(photometric: UInt16, samples: UInt16) -> Bool {
+        switch photometric {
+        case 0, 1: samples >= 2
+        case 2: samples >= 4
+        default: false
+        }
     }
 
     private func failure(_ status: tessera_tiff_status) -> ImageLoadError.Reason {

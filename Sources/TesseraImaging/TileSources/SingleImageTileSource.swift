@@ -60,7 +60,7 @@ public struct ImageProbe: Sendable, Equatable {
     static let wholeFileLimit = 512 << 20
 
     /// Reads the header (and EXIF orientation) from the first 256 KB, or from the whole file for formats
-    /// whose size a prefix does not give. Errors carry the loader's reasons.
+    /// whose size a prefix does not give, or for a TIFF through libtiff, which reads only its directory. Errors carry the loader's reasons.
     public static func probe(_ path: String) throws(TileSourceError) -> ImageProbe {
         func failure(_ reason: ImageLoadError.Reason) -> TileSourceError {
             TileSourceError(path: path, reason: .unreadableImage(reason.shortText))
@@ -77,9 +77,15 @@ public struct ImageProbe: Sendable, Equatable {
         let format = ImageFormat.sniff(prefix)
         guard format != .unknown else { throw failure(.notAnImage) }
         var header = ImageHeader.read(prefix, isWholeFile: prefix.count >= file.size)
-        if header == nil && prefix.count < file.size && file.size <= wholeFileLimit {
+        if header == nil && format != .tiff && prefix.count < file.size && file.size <= wholeFileLimit {
             do { prefix = try file.readAll() } catch { throw failure(ImageLoadError.Reason(error)) }
             header = ImageHeader.read(prefix)
+        }
+        if header == nil && format == .tiff, let main = TIFFReader.mainImage(ofFileAt: path) {
+            // A TIFF's directory may sit anywhere, after gigabytes of tiles: libtiff finds it.
+            return ImageProbe(format: format, storedSize: main.size,
+                              orientation: ImageOrientation(exifValue: main.orientation) ?? .up,
+                              fileSize: file.size, modified: file.modificationDate)
         }
         guard let header else { throw failure(.truncated) }
         return ImageProbe(format: format, storedSize: header.size,

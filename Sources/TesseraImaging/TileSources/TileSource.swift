@@ -16,10 +16,14 @@ public protocol TileSource: Sendable {
     /// How many pixels of `geometry` one pixel of the picture at its own size spans: 1, but for a vector
     /// image whose pyramid is drawn larger than it, so that zooming past 100 % draws rather than enlarges.
     var magnification: Int { get }
+    /// Whether `tile` can be read now: a pyramid still being cut has only some of its tiles, and the view
+    /// asks for no other.
+    func isAvailable(_ tile: TileID) -> Bool
 }
 
 extension TileSource {
     public var magnification: Int { 1 }
+    public func isAvailable(_ tile: TileID) -> Bool { true }
 }
 
 /// Why a pyramid or one of its tiles cannot be read, with the path it happened to.

@@ -13,6 +13,7 @@ final class BandEncoder: PyramidBandConsumer {
     private let layout: TileLayout
     private let root: String
     private let encoder: TileEncoder
+    private let watcher: (any TileCutWatcher)?
     private let scheduler: WorkScheduler<Int, Void>
     private let shared = Shared()
     /// Every submitted job until its completion has run (dropped jobs' completions run too).
@@ -42,8 +43,11 @@ final class BandEncoder: PyramidBandConsumer {
     /// - Parameters:
     ///   - root: the folder the layout's relative paths start from (the temporary folder).
     ///   - workerCount: encoding threads; the builder's thread also encodes while it waits for a buffer.
-    init(geometry: DeepZoomGeometry, layout: TileLayout, root: String, encoder: TileEncoder, workerCount: Int) {
+    ///   - watcher: hears each tile once its file is complete.
+    init(geometry: DeepZoomGeometry, layout: TileLayout, root: String, encoder: TileEncoder, workerCount: Int,
+         watcher: (any TileCutWatcher)? = nil) {
         self.geometry = geometry
+        self.watcher = watcher
         self.layout = layout
         self.root = root
         self.encoder = encoder
@@ -68,6 +72,7 @@ final class BandEncoder: PyramidBandConsumer {
         let encoder = self.encoder
         let shared = self.shared
         let outstanding = self.outstanding
+        let watcher = self.watcher
         for column in 0..<columns {
             let tile = TileID(level: band.level, column: column, row: band.tileRow)
             let region = geometry.region(of: tile)
@@ -82,6 +87,7 @@ final class BandEncoder: PyramidBandConsumer {
                     try encoder.writeTile(job.pixels, stride: job.stride, width: job.width, height: job.height,
                                           to: job.path)
                     shared.state.withLock { $0.tilesWritten += 1 }
+                    watcher?.tileWritten(tile)
                 } catch {
                     shared.state.withLock { state in
                         if state.failure == nil { state.failure = TileCutError(path: job.path, reason: error) }

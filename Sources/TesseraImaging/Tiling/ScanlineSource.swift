@@ -4,8 +4,9 @@ import TesseraCore
 /// Rows of an image, top to bottom, as B, G, R, A bytes: what the tile cutter reads instead of a whole
 /// decoded image, so memory follows the image's width, not its area.
 ///
-/// JPEG and PNG are read row by row by `JPEGRowReader` and `PNGRowReader`. Other formats, and the JPEG/PNG variants that cannot be produced row by row in bounded
-/// memory (progressive JPEG, interlaced PNG), are decoded whole, and only below a pixel limit.
+/// JPEG, PNG and TIFF are read row by row by `JPEGRowReader`, `PNGRowReader` and `TIFFRowReader`. Other
+/// formats, and the JPEG/PNG variants that cannot be produced row by row in bounded memory (progressive
+/// JPEG, interlaced PNG), are decoded whole, and only below a pixel limit.
 protocol ScanlineSource: AnyObject {
     var width: Int { get }
     var height: Int { get }
@@ -23,7 +24,7 @@ protocol ScanlineSource: AnyObject {
 
 enum ScanlineSources {
     /// Opens `path`, checks it (missing, not a file, empty, unknown format, too big to decode whole) and
-    /// returns a source positioned at the first row. Nothing is decoded yet for JPEG and PNG.
+    /// returns a source positioned at the first row. Nothing is decoded yet for JPEG, PNG and TIFF.
     static func open(_ path: String, fallbackDecoders: [any ImageDecoding],
                      pixelLimitForWholeDecode: Int) throws(TileCutError.Reason) -> any ScanlineSource {
         let file: ImageFile
@@ -48,6 +49,8 @@ enum ScanlineSources {
                 }
             }
             return source
+        case .tiff:
+            return try TIFFRowReader(file: file)
         case .unknown:
             throw .notAnImage
         default:

@@ -13,8 +13,8 @@ public struct TileCutterOptions: Sendable {
     public var layout: TileLayoutKind = .dzi
     /// Replace an earlier cut of the same name at the destination instead of failing.
     public var replaceExisting = false
-    /// The largest image (width x height) decoded whole: formats other than JPEG and PNG, progressive
-    /// JPEGs and interlaced PNGs. Baseline JPEG and non-interlaced PNG stream at any size.
+    /// The largest image (width x height) decoded whole: formats other than JPEG, PNG and TIFF, progressive
+    /// JPEGs and interlaced PNGs. Baseline JPEG, non-interlaced PNG and TIFF stream at any size.
     public var pixelLimitForWholeDecode = 100_000_000
     /// Tiles carry no colour profile, so every reader takes them as sRGB: an image that declares another
     /// colour space is converted to sRGB as it is cut, with this manager's transforms. Nil cuts the
@@ -70,7 +70,7 @@ struct TileCutStatistics: Sendable {
 }
 
 /// Cuts an image into a tile pyramid (Deep Zoom, as `vips dzsave` does) or flat full-resolution tiles
-/// (the Core Animation book's TileCutter), streaming: baseline JPEG and PNG are read row by row, lower
+/// (the Core Animation book's TileCutter), streaming: baseline JPEG, PNG and TIFF are read row by row, lower
 /// levels are reduced from each band as it passes, and tiles are encoded on worker threads while the next
 /// rows decode, so memory stays at a few rows of tiles times the image's width.
 ///
@@ -82,7 +82,7 @@ struct TileCutStatistics: Sendable {
 /// is cut in sRGB (vips keeps its pixels and drops the profile, so readers show them wrong).
 public struct TileCutter: Sendable {
     public let options: TileCutterOptions
-    /// Decoders for formats other than JPEG and PNG, used whole below `pixelLimitForWholeDecode`.
+    /// Decoders for formats other than JPEG, PNG and TIFF, used whole below `pixelLimitForWholeDecode`.
     public let fallbackDecoders: [any ImageDecoding]
 
     public init(options: TileCutterOptions, fallbackDecoders: [any ImageDecoding] = ImageDecoders.standard()) {
@@ -97,17 +97,20 @@ public struct TileCutter: Sendable {
     ///   - progress: called on the calling thread, about ten times a second and once at the end.
     ///   - isCancelled: polled on the calling thread every few rows; once it says yes the cut stops,
     ///     removes what it wrote and throws `TileCutError` with reason `.cancelled`.
+    ///   - watcher: hears where a Deep Zoom cut writes and each tile as it is written (flat tiles: nothing).
     /// - Throws: `TileCutError`, whose description is one clear line.
     public func cut(imageAt path: String, into outputFolder: String, name: String? = nil,
                     progress: (@Sendable (TileProgress) -> Void)? = nil,
-                    isCancelled: (@Sendable () -> Bool)? = nil) throws -> TileCutResult {
+                    isCancelled: (@Sendable () -> Bool)? = nil,
+                    watcher: (any TileCutWatcher)? = nil) throws -> TileCutResult {
         var statistics = TileCutStatistics()
         return try cut(imageAt: path, into: outputFolder, name: name, progress: progress,
-                       isCancelled: isCancelled, statistics: &statistics)
+                       isCancelled: isCancelled, watcher: watcher, statistics: &statistics)
     }
 
     func cut(imageAt path: String, into outputFolder: String, name: String?,
              progress: (@Sendable (TileProgress) -> Void)?, isCancelled: (@Sendable () -> Bool)?,
+             watcher: (any TileCutWatcher)? = nil,
              statistics: inout TileCutStatistics) throws(TileCutError) -> TileCutResult {
         try options.validate()
         let folder = Self.normalisedFolder(outputFolder)
@@ -136,8 +139,11 @@ public struct TileCutter: Sendable {
         let encoder = TileEncoder(format: options.format, quality: options.quality,
                                   maxTileSide: options.tileSize + 2 * options.overlap,
                                   isGrayscale: source.isGrayscale, hasAlpha: source.hasAlpha)
+        let watcher = layout.kind == .dzi ? watcher : nil
+        watcher?.cutBegan(temporaryTilesFolder: output.temporaryFolder + "/" + layout.tilesFolderName,
+                          tilesFolder: output.destinationTilesFolder, tileExtension: layout.tileExtension)
         let bands = BandEncoder(geometry: geometry, layout: layout, root: output.temporaryFolder,
-                                encoder: encoder, workerCount: workers)
+                                encoder: encoder, workerCount: workers, watcher: watcher)
         let builder = PyramidBuilder(geometry: geometry, lowestLevel: layout.levels.lowerBound, consumer: bands)
         let total = layout.tileCount
         var reporter = ProgressReporter(total: total, callback: progress)

@@ -28,6 +28,8 @@ final class PyramidTileCache {
     private var arrivals: [TileID: Pipeline.Delivery] = [:]
     /// The tiles whose queued loads the last frame kept.
     private var retained: Set<TileID> = []
+    /// Base tiles the source could not give yet (a cut in progress has not written them).
+    private var unwrittenBaseTiles: Set<TileID> = []
     private let logger = Logger(label: "tessera.view")
 
     /// - Parameter observer: hears the tiles' loads and uploads, and fades beginning on screen, when the
@@ -82,9 +84,12 @@ final class PyramidTileCache {
 
     func hasFailed(_ tile: TileID) -> Bool { pipeline.failure(for: tile) != nil }
 
-    /// Asks for the base level, the moment the pyramid opens.
+    /// Asks for the base level, the moment the pyramid opens; tiles a cut has not written yet are asked for
+    /// once it has (`request`).
     func requestBaseTiles(except held: Set<TileID>) {
-        for tile in baseTiles where !held.contains(tile) { pipeline.request(tile, priority: 0) }
+        for tile in baseTiles where !held.contains(tile) {
+            if source.isAvailable(tile) { pipeline.request(tile, priority: 0) } else { unwrittenBaseTiles.insert(tile) }
+        }
     }
 
     /// Takes the tiles the workers finished, then copies them into textures, coarse levels and on-screen
@@ -127,11 +132,16 @@ final class PyramidTileCache {
         observer?.uploaded(bytes: spent, in: .tiled)
     }
 
-    /// Asks for what `requests` lists (a tile already decoded and waiting for upload is not asked for
-    /// again), drops queued loads it does not keep, and lets go of decoded tiles of the current level the
-    /// view has left behind rather than uploading them.
+    /// Asks for what `requests` lists that the source can give (a tile already decoded and waiting for
+    /// upload is not asked for again, nor one a cut in progress has not written), drops queued loads it
+    /// does not keep, and lets go of decoded tiles of the current level the view has left behind rather
+    /// than uploading them.
     func request(_ requests: TileRequestPolicy.Requests) {
-        for request in requests.requests where arrivals[request.tile] == nil {
+        for tile in unwrittenBaseTiles where source.isAvailable(tile) {
+            unwrittenBaseTiles.remove(tile)
+            pipeline.request(tile, priority: 0)
+        }
+        for request in requests.requests where arrivals[request.tile] == nil && source.isAvailable(request.tile) {
             pipeline.request(request.tile, priority: request.priority)
         }
         if requests.keep != retained {

@@ -6,10 +6,14 @@ import TesseraImaging
 
 /// What opening a path produced, delivered to the view through an inbox.
 enum TiledOpenEvent: Sendable {
-    /// Tiles can be read now; the base level's tiles are already read (those that could be).
+    /// Tiles can be read now; the base level's tiles are already read (those that could be, and that a cut
+    /// in progress has written).
     case source(any TileSource, base: [TileID: PixelBuffer])
     /// A plain image too large to show directly is being cut; its size in pyramid (stored) orientation.
+    /// The `source` that follows serves its tiles as they are written.
     case cutting(imageSize: PixelSize)
+    /// The cut is done: every tile of the pyramid can be read.
+    case cutFinished
     /// A quick whole-image picture to show while cutting.
     case overview(PixelBuffer)
     case progress(TileProgress)
@@ -22,7 +26,8 @@ enum TiledOpenEvent: Sendable {
 /// Works out what a path is and opens it on a thread of its own, never on the main thread: a `.dzi`,
 /// a Deep Zoom tile folder, a flat folder of `NAME_CC_RR` tiles, an SVG, drawn tile by tile at every level
 /// (`SVGTileSource`), or a plain image, which is shown directly when it fits one texture and the pixel
-/// limit, or else cut into a pyramid in the pyramid cache (reused next time) while a shrink-on-load
+/// limit, read tile by tile where it lies when it is a whole-slide image (`OpenSlideTileSource`) or a tiled
+/// TIFF (`TiledTIFFSource`), or else cut into a pyramid in the pyramid cache (reused next time) while a shrink-on-load
 /// overview stands in for it.
 final class TiledImageOpener: Sendable {
     let events = Inbox<TiledOpenEvent>()
@@ -44,6 +49,8 @@ final class TiledImageOpener: Sendable {
         var turn = ImageOrientation.up
         /// How far past its own size a vector image is drawn at most: the view's zoom limit.
         var maxMagnification = 4.0
+        /// Runs on the cutting thread before each few rows the cutter reads (see `TiledViewOptions.cutStep`).
+        var cutStep: (@Sendable () -> Void)?
     }
 
     /// Starts opening at once on a new thread; `onEvent` runs on that thread after each event is queued.
@@ -67,7 +74,7 @@ final class TiledImageOpener: Sendable {
         // The base level goes with the source, so the first frame can show the whole image.
         open(configuration) { source in
             var base: [TileID: PixelBuffer] = [:]
-            for tile in configuration.policy.baseTiles(in: source.geometry) {
+            for tile in configuration.policy.baseTiles(in: source.geometry) where source.isAvailable(tile) {
                 base[tile] = try? Self.withinTextureLimit(source.loadTile(tile), limit: configuration.maxTextureSize)
             }
             emit(.source(source, base: base))
@@ -138,7 +145,26 @@ final class TiledImageOpener: Sendable {
     private func openImage(_ configuration: Configuration, opened: (any TileSource) -> Void,
                            emit: (TiledOpenEvent) -> Void) throws(TileSourceError) {
         let path = configuration.path
-        let probe = try ImageProbe.probe(path)
+        let probe: ImageProbe
+        do {
+            probe = try ImageProbe.probe(path)
+        } catch {
+            // Slides in formats of their own (MIRAX, Hamamatsu VMS) are no image to the probe.
+            if let slide = try OpenSlideTileSource.open(path: path, colour: configuration.colour,
+                                                        maxCoarsestSide: configuration.overviewSide) {
+                opened(slide)
+                return
+            }
+            throw error
+        }
+        // Slides stored as TIFF (Aperio, Hamamatsu NDPI, Leica, Philips, Ventana): OpenSlide knows their
+        // levels, which their pages do not mark as reduced images.
+        if probe.format == .tiff,
+           let slide = try OpenSlideTileSource.open(path: path, colour: configuration.colour,
+                                                    maxCoarsestSide: configuration.overviewSide) {
+            opened(slide)
+            return
+        }
         if probe.format == .svg {
             opened(try SVGTileSource(path: path, pixelLimit: configuration.pixelLimit,
                                      maxMagnification: configuration.maxMagnification, colour: configuration.colour,
@@ -148,7 +174,16 @@ final class TiledImageOpener: Sendable {
         let limit = configuration.maxTextureSize
         let fitsTexture = (limit.width == 0 || probe.size.width <= limit.width)
             && (limit.height == 0 || probe.size.height <= limit.height)
-        if fitsTexture && probe.size.area <= configuration.pixelLimit {
+        let isSmall = fitsTexture && probe.size.area <= configuration.pixelLimit
+        // Already tiled (a pyramidal TIFF, most often) and larger than an overview or than what is shown
+        // whole: read where it lies, only the tiles on screen, never decoded whole nor cut.
+        if probe.format == .tiff, !isSmall || max(probe.size.width, probe.size.height) > configuration.overviewSide,
+           let source = try TiledTIFFSource.open(path: path, colour: configuration.colour,
+                                                 maxCoarsestSide: configuration.overviewSide) {
+            opened(source)
+            return
+        }
+        if isSmall {
             let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: configuration.pixelLimit,
                                      colour: configuration.colour)
             opened(SingleImageTileSource(path: path, size: probe.size, loader: loader, turn: configuration.turn))
@@ -166,8 +201,9 @@ final class TiledImageOpener: Sendable {
             return
         }
 
-        // Too large to show at once: an overview now, the pyramid when it is cut. The cutter keeps the
-        // stored orientation (as vips does), so the overview does too.
+        // Too large to show at once: an overview now, and the pyramid's tiles as the cutter writes them
+        // (full resolution band by band from the top, each coarser level as the rows pass). The cutter keeps
+        // the stored orientation (as vips does), so the overview does too.
         emit(.cutting(imageSize: probe.storedSize))
         if let overview = overview(of: path, probe: probe, configuration: configuration) { emit(.overview(overview)) }
         let folder = cache.folder(forImageAt: path, byteSize: probe.fileSize, modified: probe.modified,
@@ -176,24 +212,30 @@ final class TiledImageOpener: Sendable {
         var cutting = TileCutterOptions()
         cutting.colourManager = configuration.colour?.manager
         let cutter = TileCutter(options: cutting, fallbackDecoders: configuration.decoders)
+        let live = CutInProgressTileSource(
+            geometry: DeepZoomGeometry(width: probe.storedSize.width, height: probe.storedSize.height,
+                                       tileSize: cutting.tileSize, overlap: cutting.overlap),
+            name: path.split(separator: "/").last.map(String.init) ?? path,
+            decoders: configuration.decoders, colour: configuration.colour)
+        opened(live)
         let started = ContinuousClock.now
         do {
             let result = try cutter.cut(imageAt: path, into: folder, name: TilePyramidCache.pyramidName,
                                         progress: { [events] progress in events.push(.progress(progress)) },
-                                        isCancelled: { [self] in isCancelled })
+                                        isCancelled: { [self] in
+                                            configuration.cutStep?()
+                                            return isCancelled
+                                        }, watcher: live)
             Self.logger.info("cut \(path) into \(result.tilesWritten) tiles in \(ContinuousClock.now - started)")
-            opened(try DeepZoomTileSource(descriptorAt: cache.descriptorPath(inFolder: folder),
-                                          decoders: configuration.decoders, colour: configuration.colour))
         } catch let error as TileCutError where error.reason == .outputExists {
             // Another Tessera finished the same cut first: use it.
-            opened(try DeepZoomTileSource(descriptorAt: cache.descriptorPath(inFolder: folder),
-                                          decoders: configuration.decoders, colour: configuration.colour))
-        } catch let error as TileSourceError {
-            throw error
         } catch {
             if isCancelled { return }
             throw TileSourceError(path: path, reason: .unreadableImage("cannot cut into tiles: \(error)"))
         }
+        live.finish(with: try DeepZoomTileSource(descriptorAt: cache.descriptorPath(inFolder: folder),
+                                                 decoders: configuration.decoders, colour: configuration.colour))
+        emit(.cutFinished)
     }
 
     /// A quick whole-image picture: a JPEG decoded shrunk on load (1/8 scale costs a fraction of a full

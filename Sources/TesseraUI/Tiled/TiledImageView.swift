@@ -4,8 +4,10 @@ import TesseraCore
 import TesseraImaging
 import TesseraSDL
 
-/// A CATiledLayer-style zoomable view of one image: a Deep Zoom pyramid, a flat tile folder, or a plain
-/// image (shown directly when it fits a texture, cut into a cached pyramid in the background otherwise).
+/// A CATiledLayer-style zoomable view of one image: a Deep Zoom pyramid, a flat tile folder, a tiled TIFF
+/// (read where it lies), or a plain image (shown directly when it fits a texture, cut into a cached pyramid
+/// in the background otherwise, its tiles shown as the cutter writes them under a progress bar, and its
+/// overview standing for any level with no more pixels than it has).
 ///
 /// Each frame it draws only the tiles meeting the viewport, at the level matching zoom x pixel scale, with
 /// the nearest coarser held tiles under those still loading (`TileDrawPlanner`), so it never shows a hole a
@@ -49,6 +51,11 @@ public final class TiledImageView {
     private var camera: ZoomPanModel?
     private var input = TiledViewInput()
     private var backdrop: TiledBackdrop?
+    /// The backdrop is the image's own overview (decoded from it while it is cut), not the strip's preview:
+    /// where it has at least a level's pixels it stands for that level's tiles.
+    private var backdropIsOverview = false
+    /// A plain image is being cut: its tiles show as they are written, under the progress bar.
+    private var cut: (running: Bool, progress: TileProgress?) = (false, nil)
     private var outputSize: PixelSize
     /// The frames of an animated image, played over its still once the first is decoded.
     private let animation: ViewAnimation
@@ -88,7 +95,7 @@ public final class TiledImageView {
                                         pixelLimit: options.pixelLimit,
                                         maxTextureSize: renderer.maxTextureSize, pyramidCache: options.pyramidCache,
                                         policy: options.policy, turn: options.turn,
-                                        maxMagnification: options.maxDeviceScale),
+                                        maxMagnification: options.maxDeviceScale, cutStep: options.cutStep),
                                   onEvent: { waker?.wake() })
     }
 
@@ -102,12 +109,14 @@ public final class TiledImageView {
         return "\(name) \(Int((camera.pictureScale * 100).rounded()))%"
     }
 
-    /// Nothing moves, loads, fades or is being opened: the host may sleep.
+    /// Nothing moves, loads, fades or is being opened (or cut): the host may sleep.
     public func isIdle(now: Duration) -> Bool {
         switch phase {
         case .opening, .cutting: return false
         case .failed: return true
         case .showing:
+            // A cut in progress is part of opening: more tiles are coming.
+            if cut.running { return false }
             guard let tiles, let camera else { return true }
             return !camera.isMoving && tiles.isSettled && !tiles.isFading
         }
@@ -131,6 +140,10 @@ public final class TiledImageView {
     var imageOriginInPixels: (x: Double, y: Double)? {
         camera.map { ($0.imageFrame.x * pixelScale, $0.imageFrame.y * pixelScale) }
     }
+    /// Where the open pyramid's tiles come from (for tests).
+    var tileSource: (any TileSource)? { tiles?.source }
+    /// A plain image is being cut into tiles (for tests).
+    var isCutting: Bool { cut.running }
     public var errorText: String? { if case .failed(let text) = phase { text } else { nil } }
     /// The image is an animation (one that could not be read plays no more and counts as a still).
     public var isAnimated: Bool { animation.isAnimated }
@@ -199,7 +212,12 @@ public final class TiledImageView {
                      budget: options.uploadBudgetBytes, aheadBudget: options.preloadUploadBudgetBytes)
 
         let fade = self.fade
-        let plan = tiles.planner.plan(level: level, visible: visible, hasBackdrop: backdrop != nil) {
+        let levelSize = geometry.levelSize(level)
+        let backdropIsSharp = backdropIsOverview && backdrop.map {
+            $0.size.width + 1 >= levelSize.width && $0.size.height + 1 >= levelSize.height
+        } ?? false
+        let plan = tiles.planner.plan(level: level, visible: visible, hasBackdrop: backdrop != nil,
+                                      backdropIsSharp: backdropIsSharp) {
             tiles.availability($0, now: now, fade: fade)
         }
         tiles.plan = plan
@@ -219,10 +237,12 @@ public final class TiledImageView {
             let geometry = source.geometry
             let size = PixelSize(width: geometry.width, height: geometry.height)
             if camera?.imageSize != size {
-                camera = ZoomPanModel(imageSize: size, viewportSize: viewportPoints, pixelScale: pixelScale,
-                                      maxDeviceScale: options.maxDeviceScale, magnification: Double(source.magnification))
+                camera = openingCamera(imageSize: size, magnification: Double(source.magnification), now: now)
             }
-            if let backdrop, !backdrop.fits(size) { self.backdrop = nil }
+            if let backdrop, !backdrop.fits(size) {
+                self.backdrop = nil
+                backdropIsOverview = false
+            }
             let tiles = PyramidTileCache(source: source, renderer: renderer, options: options, waker: waker,
                                          observer: observer)
             for (tile, pixels) in base {
@@ -242,19 +262,35 @@ public final class TiledImageView {
             self.tiles = tiles
             phase = .showing
         case .cutting(let imageSize):
-            camera = ZoomPanModel(imageSize: imageSize, viewportSize: viewportPoints, pixelScale: pixelScale,
-                                  maxDeviceScale: options.maxDeviceScale)
+            camera = openingCamera(imageSize: imageSize, magnification: 1, now: now)
             if let backdrop, !backdrop.fits(imageSize) { self.backdrop = nil }
             phase = .cutting(nil)
+            cut = (true, nil)
         case .overview(let overview):
             backdrop = TiledBackdrop(overview, renderer: renderer)
+            backdropIsOverview = backdrop != nil
         case .progress(let progress):
             if case .cutting = phase { phase = .cutting(progress) }
+            if cut.running { cut.progress = progress }
+        case .cutFinished:
+            cut = (false, nil)
         case .failed(let reason):
             phase = .failed(reason)
+            cut = (false, nil)
         case .animated:
             animation.isAnimated = true
         }
+    }
+
+    /// The camera an image opens with: fitted, or where `TiledViewOptions.openAt` says.
+    private func openingCamera(imageSize: PixelSize, magnification: Double, now: Duration) -> ZoomPanModel {
+        var camera = ZoomPanModel(imageSize: imageSize, viewportSize: viewportPoints, pixelScale: pixelScale,
+                                  maxDeviceScale: options.maxDeviceScale, magnification: magnification)
+        if let start = options.openAt {
+            camera.show(imagePoint: Point(x: start.x * Double(imageSize.width), y: start.y * Double(imageSize.height)),
+                        atZoom: camera.nativeZoom * start.pictureScale, time: now)
+        }
+        return camera
     }
 
     // MARK: - Drawing
@@ -282,6 +318,7 @@ public final class TiledImageView {
             }
             guard let tiles, let camera, let plan = tiles.plan else { return }
             painter.draw(plan, from: tiles, camera: camera, backdrop: backdrop, fade: fade, now: now, observer: observer)
+            if cut.running { painter.drawProgress(cut.progress, name: name) }
         }
     }
 

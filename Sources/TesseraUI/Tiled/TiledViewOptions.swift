@@ -38,6 +38,12 @@ public struct TiledViewOptions: Sendable {
     /// images whose format stores none. Pyramids (Deep Zoom, tile folders, images cut into tiles) are shown
     /// as they are.
     public var turn = ImageOrientation.up
+    /// Where the view opens instead of fitted: a zoom (1 is 100 %) about a point given as fractions of the
+    /// image's width and height, so a measured run opens where it measures.
+    public var openAt: (pictureScale: Double, x: Double, y: Double)?
+    /// Runs on the cutting thread before each few rows the tile cutter reads: tests hold the cutter there
+    /// to look at the view in the middle of a cut.
+    var cutStep: (@Sendable () -> Void)?
 
     public init() {}
 }

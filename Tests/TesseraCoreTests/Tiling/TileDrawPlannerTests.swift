@@ -87,6 +87,30 @@ final class TileDrawPlannerTests: XCTestCase {
         }
     }
 
+    /// An overview with at least the target level's pixels stands for the tiles not held: the plan is sharp,
+    /// draws it rather than a blurrier coarser tile, and wants nothing; held tiles are still drawn.
+    func testAnOverviewAsFineAsTheLevelIsSharpAndWantsNothing() {
+        let target = 10
+        let held: Set<TileID> = [TileID(level: target, column: 0, row: 0), TileID(level: target - 2, column: 0, row: 0)]
+        let planner = TileDrawPlanner(geometry: geometry)
+        let visible = PixelRegion(x: 0, y: 0, width: 3000, height: 2000)
+        let availability: (TileID) -> TileAvailability = { held.contains($0) ? .opaque : .absent }
+        let plan = planner.plan(level: target, visible: visible, hasBackdrop: true, backdropIsSharp: true,
+                                availability: availability)
+        XCTAssertTrue(plan.isSharp)
+        XCTAssertTrue(plan.isComplete)
+        XCTAssertEqual(plan.wanted, [])
+        XCTAssertEqual(plan.layers.filter { $0.content == .tile(TileID(level: target, column: 0, row: 0)) }.count, 1)
+        XCTAssertFalse(plan.layers.contains { $0.content == .tile(TileID(level: target - 2, column: 0, row: 0)) })
+        XCTAssertEqual(plan.layers.filter { $0.content == .backdrop }.count, plan.visibleTiles.count - 1)
+
+        let blurred = planner.plan(level: target, visible: visible, hasBackdrop: true, availability: availability)
+        XCTAssertFalse(blurred.isSharp, "an overview with fewer pixels than the level only fills holes")
+        XCTAssertEqual(blurred.wanted.count, blurred.visibleTiles.count - 1)
+        XCTAssertFalse(planner.plan(level: target, visible: visible, hasBackdrop: false, backdropIsSharp: true,
+                                    availability: availability).isSharp, "no overview, nothing stands in")
+    }
+
     func testHeldChildrenFillWhenZoomingOut() {
         let target = 10
         let children = Set(allTiles(level: 11))

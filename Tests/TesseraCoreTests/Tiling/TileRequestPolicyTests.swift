@@ -15,6 +15,20 @@ final class TileRequestPolicyTests: XCTestCase {
 
     private func columns(_ tiles: [TileID]) -> Set<Int> { Set(tiles.map(\.column)) }
 
+    /// Where the overview stands for the level, nothing of it is asked for, ahead or on screen; the base
+    /// level still is kept.
+    func testNothingIsPreloadedAtALevelTheOverviewStandsFor() {
+        let plan = TileDrawPlanner(geometry: geometry).plan(level: 12, visible: visible, hasBackdrop: true,
+                                                            backdropIsSharp: true) { _ in .absent }
+        XCTAssertTrue(plan.overviewStandsIn)
+        let base = [TileID(level: 0, column: 0, row: 0)]
+        let result = TileRequestPolicy(lookahead: .milliseconds(500), marginScreens: 0.5)
+            .requests(for: plan, in: geometry, visible: visible, velocity: Point(x: 2000, y: 0), baseTiles: base,
+                      isHeld: { _ in false }, hasFailed: { _ in false })
+        XCTAssertEqual(result.requests, [])
+        XCTAssertEqual(result.keep, Set(base))
+    }
+
     func testVisibleTilesFirstThenAMarginNearestFirst() {
         let plan = plan()
         let result = TileRequestPolicy(lookahead: .zero, marginScreens: 0.5)

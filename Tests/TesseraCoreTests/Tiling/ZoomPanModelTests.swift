@@ -12,6 +12,16 @@ final class ZoomPanModelTests: XCTestCase {
         XCTAssertEqual(model.visibleImageRegion, PixelRegion(x: 0, y: 0, width: 4000, height: 2000))
     }
 
+    /// Opening at 100 % about a point shows it at the centre, unless an edge of the image is nearer.
+    func testShowingAPointCentresItAsFarAsTheEdgesAllow() {
+        var model = ZoomPanModel(imageSize: image, viewportSize: viewport)
+        model.show(imagePoint: Point(x: 1000, y: 500), atZoom: model.nativeZoom, time: .zero)
+        XCTAssertEqual(model.zoom, 1, accuracy: 1e-12)
+        XCTAssertEqual(model.visibleImageRegion, PixelRegion(x: 600, y: 200, width: 800, height: 600))
+        model.show(imagePoint: Point(x: 10, y: 10), atZoom: 1, time: .zero)
+        XCTAssertEqual(model.visibleImageRegion, PixelRegion(x: 0, y: 0, width: 800, height: 600), "held at the corner")
+    }
+
     func testZoomKeepsThePointUnderTheCursor() {
         var model = ZoomPanModel(imageSize: image, viewportSize: viewport)
         let cursor = Point(x: 600, y: 250)

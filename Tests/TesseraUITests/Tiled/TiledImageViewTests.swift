@@ -18,40 +18,6 @@ final class TiledImageViewTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Pixels of the frame inside the image (a few pixels in from its edges) that differ from the gradient
-    /// at the image point they show by more than a shift of `screenPixels` would explain (and at least
-    /// `floor` levels, for rounding), over every 3rd pixel. Linear filtering shows the colour at the pixel
-    /// centre's image position; nearest filtering the colour of the pixel under it.
-    private func mismatches(_ frame: PixelBuffer, view: TiledImageView, image: PixelSize, screenPixels: Double = 0.6,
-                            floor: Double = 3, nearest: Bool = false) -> (count: Int, checked: Int, worst: String) {
-        guard let zoom = view.zoom, let origin = view.imageOriginInPixels else { return (Int.max, 0, "no image") }
-        // The ramps change by 510 / period levels per image pixel.
-        let tolerance = max(floor, 510 / TiledFixtures.rampPeriod * screenPixels / zoom)
-        var count = 0, checked = 0, worst = ""
-        var worstError = 0.0
-        let margin = max(2, 2 / zoom)
-        // Filters blur the ramps' corners over a few pixels of the level drawn, i.e. a few / zoom image pixels.
-        let cornerMargin = nearest ? 0 : 1 + 3 / min(zoom, 1)
-        for y in stride(from: 0, to: frame.height, by: 3) {
-            for x in stride(from: 0, to: frame.width, by: 3) {
-                var ix = (Double(x) + 0.5 - origin.x) / zoom, iy = (Double(y) + 0.5 - origin.y) / zoom
-                guard ix >= margin, iy >= margin, ix < Double(image.width) - margin, iy < Double(image.height) - margin,
-                      TiledFixtures.distanceFromCorner(ix) >= cornerMargin,
-                      TiledFixtures.distanceFromCorner(iy) >= cornerMargin else {
-                    continue
-                }
-                if nearest { ix = ix.rounded(.down); iy = iy.rounded(.down) } else { ix -= 0.5; iy -= 0.5 }
-                let want = TiledFixtures.gradientColour(x: ix, y: iy, width: image.width, height: image.height)
-                let got = frame.pixel(x: x, y: y)
-                let error = max(abs(Double(got.r) - want.r), abs(Double(got.g) - want.g), abs(Double(got.b) - want.b))
-                checked += 1
-                if error > tolerance { count += 1 }
-                if error > worstError { worstError = error; worst = "(\(x),\(y)) got \(got) want \(want)" }
-            }
-        }
-        return (count, checked, worst)
-    }
-
     func testRoundTripAtSeveralZoomsMatchesTheSourceScaledTheSameWay() throws {
         let image = TiledFixtures.gradient(width: 1200, height: 800)
         let path = try TiledFixtures.writeDeepZoom(image, tileSize: 64, overlap: 1, in: folder)
@@ -63,7 +29,7 @@ final class TiledImageViewTests: XCTestCase {
         XCTAssertEqual(view.zoom ?? 0, 0.2, accuracy: 1e-9)
         let geometry = try XCTUnwrap(view.geometry)
         XCTAssertEqual(geometry.level(forScale: 0.2), geometry.maxLevel - 2)
-        var result = mismatches(frame, view: view, image: image.size)
+        var result = TiledFixtures.mismatches(frame, view: view, image: image.size)
         XCTAssertGreaterThan(result.checked, 500)
         XCTAssertEqual(result.count, 0, "fit: \(result.worst)")
 
@@ -71,7 +37,7 @@ final class TiledImageViewTests: XCTestCase {
         harness.press("+")
         frame = try harness.runUntilSharp()
         XCTAssertEqual(geometry.level(forScale: view.deviceScale ?? 0), geometry.maxLevel - 1)
-        result = mismatches(frame, view: view, image: image.size)
+        result = TiledFixtures.mismatches(frame, view: view, image: image.size)
         XCTAssertEqual(result.count, 0, "x1.41: \(result.worst)")
 
         // 100 %: full-resolution tiles, one image pixel per device pixel.
@@ -79,14 +45,14 @@ final class TiledImageViewTests: XCTestCase {
         harness.press("1")
         frame = try harness.runUntilSharp()
         XCTAssertEqual(view.deviceScale ?? 0, 1, accuracy: 1e-9)
-        result = mismatches(frame, view: view, image: image.size)
+        result = TiledFixtures.mismatches(frame, view: view, image: image.size)
         XCTAssertEqual(result.count, 0, "100 %: \(result.worst)")
 
         // 4x past native: magnified with the nearest filter.
         harness.send(.wheel(dx: 0, dy: 20, x: 120, y: 90))
         frame = try harness.runUntilSharp()
         XCTAssertEqual(view.deviceScale ?? 0, 4, accuracy: 1e-9)
-        result = mismatches(frame, view: view, image: image.size, floor: 1, nearest: true)
+        result = TiledFixtures.mismatches(frame, view: view, image: image.size, floor: 1, nearest: true)
         XCTAssertEqual(result.count, 0, "400 %: \(result.worst)")
     }
 
@@ -128,7 +94,7 @@ final class TiledImageViewTests: XCTestCase {
         let frame = try harness.runUntilSharp()
         let geometry = try XCTUnwrap(harness.view.geometry)
         XCTAssertEqual(geometry.tileCount(geometry.maxLevel), 1, "one texture, not tiles")
-        let result = mismatches(frame, view: harness.view, image: image.size)
+        let result = TiledFixtures.mismatches(frame, view: harness.view, image: image.size)
         XCTAssertEqual(result.count, 0, result.worst)
     }
 
@@ -143,7 +109,7 @@ final class TiledImageViewTests: XCTestCase {
         harness.press("+")
         harness.press("+")
         let zoomed = try harness.runUntilSharp()
-        XCTAssertEqual(mismatches(zoomed, view: harness.view, image: image.size).count, 0)
+        XCTAssertEqual(TiledFixtures.mismatches(zoomed, view: harness.view, image: image.size).count, 0)
         let corner = try XCTUnwrap(harness.view.imageOriginInPixels)
         XCTAssertLessThan(corner.x, 0, "zoomed in past the window's edges")
         XCTAssertLessThan(corner.y, 0)
@@ -165,7 +131,7 @@ final class TiledImageViewTests: XCTestCase {
         }
         XCTAssertGreaterThan(checked, 1000)
         XCTAssertEqual(stale, 0, "pixels around the image that are not the background")
-        XCTAssertEqual(mismatches(frame, view: harness.view, image: image.size).count, 0)
+        XCTAssertEqual(TiledFixtures.mismatches(frame, view: harness.view, image: image.size).count, 0)
     }
 
     func testLyingPyramidShowsWhatExistsAndMarksTheRest() throws {
@@ -204,7 +170,7 @@ final class TiledImageViewTests: XCTestCase {
         let harness = try TiledViewHarness(path: path, width: 300, height: 200)
         let frame = try harness.runUntilSharp()
         XCTAssertEqual(harness.view.geometry, DeepZoomGeometry(width: 300, height: 200, tileSize: 64, overlap: 1))
-        XCTAssertEqual(mismatches(frame, view: harness.view, image: image.size).count, 0)
+        XCTAssertEqual(TiledFixtures.mismatches(frame, view: harness.view, image: image.size).count, 0)
     }
 
     func testUnreadableImageShowsTheReason() throws {

@@ -110,6 +110,40 @@ enum TiledFixtures {
         return min(phase, half - phase)
     }
 
+    /// Pixels of the frame inside the image (a few pixels in from its edges) that differ from the gradient
+    /// at the image point they show by more than a shift of `screenPixels` would explain (and at least
+    /// `floor` levels, for rounding), over every 3rd pixel. Linear filtering shows the colour at the pixel
+    /// centre's image position; nearest filtering the colour of the pixel under it.
+    static func mismatches(_ frame: PixelBuffer, view: TiledImageView, image: PixelSize, screenPixels: Double = 0.6,
+                            floor: Double = 3, nearest: Bool = false) -> (count: Int, checked: Int, worst: String) {
+        guard let zoom = view.zoom, let origin = view.imageOriginInPixels else { return (Int.max, 0, "no image") }
+        // The ramps change by 510 / period levels per image pixel.
+        let tolerance = max(floor, 510 / rampPeriod * screenPixels / zoom)
+        var count = 0, checked = 0, worst = ""
+        var worstError = 0.0
+        let margin = max(2, 2 / zoom)
+        // Filters blur the ramps' corners over a few pixels of the level drawn, i.e. a few / zoom image pixels.
+        let cornerMargin = nearest ? 0 : 1 + 3 / min(zoom, 1)
+        for y in stride(from: 0, to: frame.height, by: 3) {
+            for x in stride(from: 0, to: frame.width, by: 3) {
+                var ix = (Double(x) + 0.5 - origin.x) / zoom, iy = (Double(y) + 0.5 - origin.y) / zoom
+                guard ix >= margin, iy >= margin, ix < Double(image.width) - margin, iy < Double(image.height) - margin,
+                      distanceFromCorner(ix) >= cornerMargin,
+                      distanceFromCorner(iy) >= cornerMargin else {
+                    continue
+                }
+                if nearest { ix = ix.rounded(.down); iy = iy.rounded(.down) } else { ix -= 0.5; iy -= 0.5 }
+                let want = gradientColour(x: ix, y: iy, width: image.width, height: image.height)
+                let got = frame.pixel(x: x, y: y)
+                let error = max(abs(Double(got.r) - want.r), abs(Double(got.g) - want.g), abs(Double(got.b) - want.b))
+                checked += 1
+                if error > tolerance { count += 1 }
+                if error > worstError { worstError = error; worst = "(\(x),\(y)) got \(got) want \(want)" }
+            }
+        }
+        return (count, checked, worst)
+    }
+
     static func gradient(width: Int, height: Int) -> PixelBuffer {
         var bytes = [UInt8](repeating: 255, count: width * height * 4)
         for y in 0..<height {
