@@ -40,16 +40,17 @@ final class GIFAnimationReader: AnimationReading {
         }
         let before = frame.disposal == DISPOSE_PREVIOUS ? canvas : nil
         let area = frame.area
-        frame.pixels.bytes.withUnsafeBufferPointer { source in
-            canvas.withUnsafeMutableBufferPointer { target in
+        // A GIF frame's pixels are opaque or transparent (`GIFFile` writes alpha 255 or a zero pixel): each
+        // opaque one replaces the canvas's, compared and copied as a whole 4-byte word.
+        let opaque = UInt32(0xFF00_0000).littleEndian
+        frame.pixels.bytes.withUnsafeBytes { source in
+            canvas.withUnsafeMutableBytes { target in
                 for y in area.y..<area.maxY {
-                    var i = (y * width + area.x) * 4
-                    for _ in area.x..<area.maxX {
-                        if source[i + 3] != 0 {
-                            target[i] = source[i]; target[i + 1] = source[i + 1]
-                            target[i + 2] = source[i + 2]; target[i + 3] = source[i + 3]
-                        }
-                        i += 4
+                    let start = (y * width + area.x) * 4
+                    let from = source.baseAddress! + start, to = target.baseAddress! + start
+                    for offset in stride(from: 0, to: area.width * 4, by: 4) {
+                        let pixel = from.load(fromByteOffset: offset, as: UInt32.self)
+                        if pixel & opaque != 0 { to.storeBytes(of: pixel, toByteOffset: offset, as: UInt32.self) }
                     }
                 }
             }
@@ -59,9 +60,11 @@ final class GIFAnimationReader: AnimationReading {
     }
 
     private func clear(_ area: PixelRegion, width: Int) {
-        for y in area.y..<area.maxY {
-            let start = (y * width + area.x) * 4
-            canvas.replaceSubrange(start..<start + area.width * 4, with: repeatElement(0, count: area.width * 4))
+        canvas.withUnsafeMutableBytes { bytes in
+            for y in area.y..<area.maxY {
+                (bytes.baseAddress! + (y * width + area.x) * 4).initializeMemory(as: UInt8.self, repeating: 0,
+                                                                               count: area.width * 4)
+            }
         }
     }
 }

@@ -120,31 +120,51 @@ final class GIFFile {
         guard let map = desc.ColorMap ?? gif.pointee.SColorMap, let colours = map.pointee.Colors else {
             throw .decodeFailed("GIF frame without a colour table")
         }
-        let colourCount = Int(map.pointee.ColorCount)
+        let table = Self.colourTable(colours, count: Int(map.pointee.ColorCount), transparent: transparent)
+        defer { table.deallocate() }
+        let line = UnsafeMutablePointer<GifPixelType>.allocate(capacity: max(frameWidth, 1))
+        defer { line.deallocate() }
         var bytes = [UInt8](repeating: 0, count: canvas.area * 4)
-        var line = [GifPixelType](repeating: 0, count: max(frameWidth, 1))
+        // The columns of the frame that land on the canvas (`left` is never negative: a GIF stores it unsigned).
+        let visible = max(0, min(frameWidth, canvas.width - left))
         // Interlaced frames store every 8th row from 0, every 8th from 4, every 4th from 2, every 2nd from 1.
         let passes: [(start: Int, step: Int)] = desc.Interlace ? [(0, 8), (4, 8), (2, 4), (1, 2)] : [(0, 1)]
-        for pass in passes {
-            for row in stride(from: pass.start, to: frameHeight, by: pass.step) {
-                guard DGifGetLine(gif, &line, Int32(frameWidth)) == GIF_OK else { throw Self.reason(gif.pointee.Error) }
-                let y = top + row
-                guard y >= 0, y < canvas.height else { continue }
-                for x in 0..<frameWidth {
-                    let cx = left + x
-                    guard cx < canvas.width else { break }
-                    let index = Int32(line[x])
-                    guard index != transparent, Int(index) < colourCount else { continue }
-                    let colour = colours[Int(index)]
-                    let i = (y * canvas.width + cx) * 4
-                    bytes[i] = colour.Blue; bytes[i + 1] = colour.Green; bytes[i + 2] = colour.Red; bytes[i + 3] = 255
+        var failure: Int32?
+        bytes.withUnsafeMutableBytes { canvasBytes in
+            for pass in passes {
+                for row in stride(from: pass.start, to: frameHeight, by: pass.step) {
+                    guard DGifGetLine(gif, line, Int32(frameWidth)) == GIF_OK else { failure = gif.pointee.Error; return }
+                    let y = top + row
+                    guard y >= 0, y < canvas.height, visible > 0, let base = canvasBytes.baseAddress else { continue }
+                    // The buffer starts transparent, so the table's 0 for the transparent and out-of-range
+                    // indices leaves those pixels as they are.
+                    let target = base + (y * canvas.width + left) * 4
+                    for x in 0..<visible {
+                        target.storeBytes(of: table[Int(line[x])], toByteOffset: x * 4, as: UInt32.self)
+                    }
                 }
             }
         }
+        if let failure { throw Self.reason(failure) }
         let x0 = min(max(left, 0), canvas.width), y0 = min(max(top, 0), canvas.height)
         let x1 = min(max(left + frameWidth, 0), canvas.width), y1 = min(max(top + frameHeight, 0), canvas.height)
         return (PixelBuffer(width: canvas.width, height: canvas.height, bytes: bytes),
                 PixelRegion(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+    }
+
+    /// The frame's pixel for each of the 256 possible indices, as a B, G, R, A word in memory order: the
+    /// colour opaque, or 0 (transparent) for the transparent index and for indices past the colour map,
+    /// which a damaged file can hold. The caller deallocates it.
+    private static func colourTable(_ colours: UnsafeMutablePointer<GifColorType>, count: Int,
+                                    transparent: Int32) -> UnsafeMutablePointer<UInt32> {
+        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 256)
+        table.initialize(repeating: 0, count: 256)
+        for index in 0..<min(max(count, 0), 256) where index != Int(transparent) {
+            let colour = colours[index]
+            let word = UInt32(colour.Blue) | UInt32(colour.Green) << 8 | UInt32(colour.Red) << 16 | 0xFF00_0000
+            table[index] = word.littleEndian
+        }
+        return table
     }
 
     /// giflib's errors in the loader's words: running out of bytes is a truncated file.
