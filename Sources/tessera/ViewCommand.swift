@@ -31,6 +31,8 @@ struct View: ParsableCommand {
     var cacheMb = 192
     @Option(help: "Tile reading threads (default: all cores but one, at least 2).")
     var workers: Int?
+    @Option(help: "Estimated working memory of the tile decodes running at once, in MB; a larger decode waits for room (one always runs).")
+    var decodeMemoryMb = 256
     @Option(help: "Largest image shown directly, in megapixels; larger ones are cut into tiles.")
     var pixelLimitMp = 100
     @OptionGroup var display: RunOptions
@@ -39,6 +41,7 @@ struct View: ParsableCommand {
         if !FadeOption.isValid(fade) { throw ValidationError(FadeOption.outOfRange) }
         if !(1...1_048_576).contains(cacheMb) { throw ValidationError("--cache-mb must be between 1 and 1048576") }
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64") }
+        if !(1...1_048_576).contains(decodeMemoryMb) { throw ValidationError("--decode-memory-mb must be between 1 and 1048576") }
         if !(1...100_000).contains(pixelLimitMp) { throw ValidationError("--pixel-limit-mp must be between 1 and 100000") }
     }
 
@@ -50,6 +53,7 @@ struct View: ParsableCommand {
         view.fade = FadeOption.timing(fade)
         view.cacheLimitBytes = cacheMb << 20
         if let workers { view.workerCount = workers }
+        view.decodeMemory = DecodeMemoryBudget(limitBytes: decodeMemoryMb << 20)
         view.pixelLimit = pixelLimitMp * 1_000_000
         do {
             try TiledViewer(path: path, options: options, view: view).run()

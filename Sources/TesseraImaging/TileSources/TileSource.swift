@@ -16,10 +16,18 @@ public protocol TileSource: Sendable {
     /// How many pixels of `geometry` one pixel of the picture at its own size spans: 1, but for a vector
     /// image whose pyramid is drawn larger than it, so that zooming past 100 % draws rather than enlarges.
     var magnification: Int { get }
+    /// The working memory reading `tile` is estimated to hold (see `DecodeMemory`), before it is read.
+    func decodeMemoryEstimate(_ tile: TileID) -> Int
 }
 
 extension TileSource {
     public var magnification: Int { 1 }
+
+    /// A tile file of its region's size, decoded whole: its pixels' share of `DecodeMemory`'s estimate.
+    public func decodeMemoryEstimate(_ tile: TileID) -> Int {
+        let region = geometry.region(of: tile)
+        return DecodeMemory.estimate(header: nil, fileBytes: 0, fitting: PixelSize(width: region.width, height: region.height))
+    }
 }
 
 /// Why a pyramid or one of its tiles cannot be read, with the path it happened to.
