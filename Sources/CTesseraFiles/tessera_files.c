@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <malloc.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -11,4 +12,8 @@ int tessera_rename_noreplace(const char *from, const char *to) {
 
 int tessera_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
+}
+
+int tessera_set_mmap_threshold(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
 }

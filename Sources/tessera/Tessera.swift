@@ -19,6 +19,7 @@ struct Tessera: ParsableCommand {
     /// Runs the command line with the configuration file's settings in front of it; a file with a problem
     /// stops the program before anything starts.
     static func main() {
+        DecodeBufferRelease.apply()
         let commands = Set(configuration.subcommands.map { $0._commandName } + ["help"])
         let defaults = CommandLineDefaults(schema: TesseraSettings.schema, defaultCommand: .browse,
                                            otherCommands: commands.subtracting(SettingCommand.allCases.map(\.rawValue)),
@@ -217,6 +218,8 @@ struct Browse: ParsableCommand {
     var preloadBehind = 1
     @Option(help: "Decoding threads (default: the number of cores, at least 2).")
     var workers: Int?
+    @Option(help: "Estimated working memory of the decodes running at once, in MB; a larger decode waits for room (one always runs).")
+    var decodeMemoryMb = 256
     @Option(help: ArgumentHelp("How images are loaded: \(LoadingStrategies.names.joined(separator: ", ")).",
                                discussion: "See docs/EXPERIMENT.md; adaptive is ours and the default."))
     var strategy = "adaptive"
@@ -236,6 +239,7 @@ struct Browse: ParsableCommand {
         if !FadeOption.isValid(fade) { throw ValidationError(FadeOption.outOfRange) }
         if preloadAhead < 0 || preloadBehind < 0 { throw ValidationError("preload counts cannot be negative") }
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64") }
+        if !(1...1_048_576).contains(decodeMemoryMb) { throw ValidationError("--decode-memory-mb must be between 1 and 1048576") }
         if !(1...32).contains(downloadsPerHost) { throw ValidationError("--downloads-per-host must be between 1 and 32") }
         if !(0.1...600).contains(downloadTimeout.value) { throw ValidationError("--download-timeout must be between 0.1 and 600 seconds") }
         if !(1...4096).contains(downloadLimitMb) { throw ValidationError("--download-limit-mb must be between 1 and 4096") }
@@ -276,6 +280,7 @@ struct Browse: ParsableCommand {
         options.cacheLimitBytes = cacheMb << 20
         options.cacheCountLimit = max(0, cacheCount)
         if let workers { options.workerCount = workers }
+        options.decodeMemoryBytes = decodeMemoryMb << 20
         options.pixelLimit = pixelLimitMp * 1_000_000
         options.strategy = strategy
         options.useThumbnailCache = thumbnailCache

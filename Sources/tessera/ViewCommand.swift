@@ -31,6 +31,8 @@ struct View: ParsableCommand {
     var cacheMb = 192
     @Option(help: "Tile reading threads (default: all cores but one, at least 2).")
     var workers: Int?
+    @Option(help: "Estimated working memory of the tile decodes running at once, in MB; a larger decode waits for room (one always runs).")
+    var decodeMemoryMb = 256
     @Option(help: "Largest image shown directly, in megapixels; larger ones are cut into tiles.")
     var pixelLimitMp = 100
     @Option(help: ArgumentHelp("Open at PERCENT zoom about the point X,Y (fractions of the image's width and height), not fitted: where a measured run measures.",
@@ -42,6 +44,7 @@ struct View: ParsableCommand {
         if !FadeOption.isValid(fade) { throw ValidationError(FadeOption.outOfRange) }
         if !(1...1_048_576).contains(cacheMb) { throw ValidationError("--cache-mb must be between 1 and 1048576") }
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64") }
+        if !(1...1_048_576).contains(decodeMemoryMb) { throw ValidationError("--decode-memory-mb must be between 1 and 1048576") }
         if !(1...100_000).contains(pixelLimitMp) { throw ValidationError("--pixel-limit-mp must be between 1 and 100000") }
         if let openAt, Self.parseOpenAt(openAt) == nil {
             throw ValidationError("--open-at takes PERCENT@X,Y with X and Y between 0 and 1, e.g. 100@0.25,0.25")
@@ -66,6 +69,7 @@ struct View: ParsableCommand {
         view.fade = FadeOption.timing(fade)
         view.cacheLimitBytes = cacheMb << 20
         if let workers { view.workerCount = workers }
+        view.decodeMemory = DecodeMemoryBudget(limitBytes: decodeMemoryMb << 20)
         view.pixelLimit = pixelLimitMp * 1_000_000
         view.openAt = openAt.flatMap(Self.parseOpenAt)
         do {

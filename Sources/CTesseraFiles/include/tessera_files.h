@@ -1,7 +1,7 @@
 #ifndef TESSERA_FILES_H
 #define TESSERA_FILES_H
 
-/* The Linux file calls Swift's Glibc module does not show: glibc declares them only under _GNU_SOURCE,
+/* The Linux file and memory calls Swift's Glibc module does not show: glibc declares them only under _GNU_SOURCE,
  * which a Swift module cannot define for a system header. Each is a direct call, no policy here.
  * Every function returns what the system call returns, with errno set on failure. */
 
@@ -16,6 +16,10 @@ int tessera_rename_noreplace(const char *from, const char *to);
 /* pipe(2) with both ends close-on-exec from the start (pipe2, O_CLOEXEC), so a process another thread
  * spawns meanwhile does not inherit them. fds[0] reads, fds[1] writes. */
 int tessera_pipe_cloexec(int fds[2]);
+
+/* mallopt(M_MMAP_THRESHOLD, bytes): allocations of at least `bytes` get mappings of their own, given
+ * back to the system when freed (malloc.h is not in Swift's Glibc module). Returns 1 on success. */
+int tessera_set_mmap_threshold(int bytes);
 
 #ifdef __cplusplus
 }

@@ -44,6 +44,12 @@ extension WorkScheduler {
     final class JobQueue: @unchecked Sendable {
         private let condition = NSCondition()
         private var state = State()
+        /// Each job's share of a memory budget, taken before its work runs; nil runs work at once.
+        private let admission: MemoryAdmission?
+
+        init(admission: MemoryAdmission? = nil) {
+            self.admission = admission
+        }
 
         func locked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
             condition.lock()
@@ -173,7 +179,7 @@ extension WorkScheduler {
         /// leaves `jobsByKey` in the same critical section that collects its completions, so a request
         /// either joins this execution or starts a new job, never falls between the two.
         func execute(_ job: Job) {
-            let result = Result { try job.work(job.cancellation) }
+            let result = Result { try admitted(job) }
             let completions = locked { state -> [Completion] in
                 state.jobsByKey[job.key] = nil
                 state.runningCount -= 1
@@ -184,6 +190,16 @@ extension WorkScheduler {
                 return completions
             }
             for completion in completions { completion(job.key, result) }
+        }
+
+        /// The job's work, once its estimated working memory fits the budget (at once without one). A job
+        /// asked to stop while it waits ends with `DecodeCancelled`, its work never run.
+        private func admitted(_ job: Job) throws -> Value {
+            guard let admission else { return try job.work(job.cancellation) }
+            let bytes = admission.estimate(job.key)
+            return try admission.budget.withAdmission(bytes: bytes, cancellation: job.cancellation) {
+                try job.work(job.cancellation)
+            }
         }
 
         private func runWorkerLoop() {

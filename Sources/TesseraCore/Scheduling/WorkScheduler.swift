@@ -23,6 +23,9 @@ public enum WorkSchedulerError: Error, Sendable, Equatable {
 /// - **Completions** run on the thread that did the work (a worker, or the `runPending` caller); for a
 ///   dropped job, on the thread that dropped it; after shutdown, on the requesting thread. Never with a
 ///   scheduler lock held, so a completion may call back into the scheduler.
+/// - **Memory** (optional): a job's work starts only once its estimated working memory fits a
+///   `DecodeMemoryBudget` beside the work already running (see `MemoryAdmission`); until then its worker
+///   waits, the job counted as running.
 /// - **Cancellation** drops queued jobs: their completions receive `WorkSchedulerError.cancelled` so
 ///   callers can clear in-flight markers. Running work is only ever *asked* to stop (`cancelRunning`):
 ///   work submitted as `CancellableWork` sees its `DecodeCancellation` set and may throw
@@ -53,9 +56,12 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// - Parameters:
     ///   - name: Base name of the worker threads (ignored by `.manual`).
     ///   - priority: The CPU priority of the worker threads (ignored by `.manual`).
-    public init(executor: Executor, name: String = "tessera.worker", priority: WorkerPriority = .normal) {
+    ///   - memory: a budget each job's estimated working memory must fit before its work runs; nil runs
+    ///     every job as soon as a worker takes it.
+    public init(executor: Executor, name: String = "tessera.worker", priority: WorkerPriority = .normal,
+                memory: MemoryAdmission? = nil) {
         self.executor = executor
-        queue = JobQueue()
+        queue = JobQueue(admission: memory)
         if case .threads(let requested) = executor {
             let count = max(1, requested)
             queue.startWorkers(count: count, name: name, priority: priority)
@@ -64,8 +70,9 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
 
     /// A pool of `max(1, workerCount)` threads named "`name`.0", "`name`.1", ... (`name` shortened as
     /// needed to fit Linux's 15-byte thread names).
-    public convenience init(workerCount: Int, name: String = "tessera.worker", priority: WorkerPriority = .normal) {
-        self.init(executor: .threads(workerCount), name: name, priority: priority)
+    public convenience init(workerCount: Int, name: String = "tessera.worker", priority: WorkerPriority = .normal,
+                            memory: MemoryAdmission? = nil) {
+        self.init(executor: .threads(workerCount), name: name, priority: priority, memory: memory)
     }
 
     /// A scheduler that runs nothing until `runPending(limit:)` is called on the calling thread.

@@ -13,6 +13,7 @@ public enum TesseraSettings {
         Setting("preload-ahead", .wholeNumber(0...Int.max), in: [.browse]),
         Setting("preload-behind", .wholeNumber(0...Int.max), in: [.browse]),
         Setting("workers", .wholeNumber(1...64), in: [.browse, .view]),
+        Setting("decode-memory-mb", .wholeNumber(1...1_048_576), in: [.browse, .view]),
         Setting("strategy", .choice(LoadingStrategies.names), in: [.browse]),
         Setting("pixel-limit-mp", .wholeNumber(1...100_000), in: [.browse, .view]),
         Setting("recursive", .flag, in: [.browse]),

@@ -69,6 +69,21 @@ public struct ThumbnailingLoader: Sendable {
         return shown
     }
 
+    /// The working memory `load(path:fitting:)` is estimated to hold (see `DecodeMemory`): little when a
+    /// thumbnail of the size is on disk (only its presence is looked at, so a stale one is estimated as
+    /// found), otherwise the original's decode at the size it is decoded to.
+    public func decodeMemoryEstimate(path: String, fitting box: PixelSize?) -> Int {
+        guard let store, let box, let size = ThumbnailSize.smallest(covering: box),
+              let original = store.original(atPath: path) else {
+            return DecodeMemory.estimate(path: path, fitting: box)
+        }
+        let onDisk = ThumbnailSize.allCases.contains { candidate in
+            candidate >= size && access(store.path(for: original, size: candidate), R_OK) == 0
+        }
+        if onDisk { return DecodeMemory.estimate(header: nil, fileBytes: 0, fitting: size.box) }
+        return DecodeMemory.estimate(path: path, fitting: size.box)
+    }
+
     /// Only failures that are the file's own fault are recorded; the rest (too many pixels for this
     /// run's limit, permissions, a missing decoder) may not happen next time.
     static func record(for reason: ImageLoadError.Reason) -> String? {

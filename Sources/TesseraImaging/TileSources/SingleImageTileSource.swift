@@ -26,6 +26,11 @@ public struct SingleImageTileSource: TileSource {
         name = path.lastPathComponentName
     }
 
+    /// The file's decode at the level's size: the full decode for the finest level.
+    public func decodeMemoryEstimate(_ tile: TileID) -> Int {
+        DecodeMemory.estimate(path: path, fitting: tile.level == geometry.maxLevel ? nil : turn.orientedSize(geometry.levelSize(tile.level)))
+    }
+
     public func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
         guard geometry.contains(tile) else { throw TileSourceError(path: path, reason: .noSuchTile) }
         let size = geometry.levelSize(tile.level)

@@ -19,11 +19,19 @@ public protocol TileSource: Sendable {
     /// Whether `tile` can be read now: a pyramid still being cut has only some of its tiles, and the view
     /// asks for no other.
     func isAvailable(_ tile: TileID) -> Bool
+    /// The working memory reading `tile` is estimated to hold (see `DecodeMemory`), before it is read.
+    func decodeMemoryEstimate(_ tile: TileID) -> Int
 }
 
 extension TileSource {
     public var magnification: Int { 1 }
     public func isAvailable(_ tile: TileID) -> Bool { true }
+
+    /// A tile file of its region's size, decoded whole: its pixels' share of `DecodeMemory`'s estimate.
+    public func decodeMemoryEstimate(_ tile: TileID) -> Int {
+        let region = geometry.region(of: tile)
+        return DecodeMemory.estimate(header: nil, fileBytes: 0, fitting: PixelSize(width: region.width, height: region.height))
+    }
 }
 
 /// Why a pyramid or one of its tiles cannot be read, with the path it happened to.

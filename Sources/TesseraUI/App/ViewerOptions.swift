@@ -30,6 +30,10 @@ public struct ViewerOptions: Sendable {
     public var cacheLimitBytes = 256 << 20
     public var cacheCountLimit = 0
     public var workerCount = WorkScheduler<ImageKey, PixelBuffer>.defaultWorkerCount
+    /// Estimated working memory the decodes running at once may hold together, the strip's and the single
+    /// view's alike (see `DecodeMemoryBudget`): large photos decode one after another, small ones side by
+    /// side.
+    public var decodeMemoryBytes = 256 << 20
     /// Device pixels per point; nil asks the window (HiDPI). Headless runs may set 2 to test HiDPI.
     public var pixelScale: Double?
     public var uploadBudgetBytes = 6 << 20

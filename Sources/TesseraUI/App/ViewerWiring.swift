@@ -21,6 +21,8 @@ final class ViewerWiring {
     let pipeline: ImagePipeline
     /// From the images' colour spaces to the display's; nil with colour management off.
     let colour: ColourConversion?
+    /// The working memory the strip's and the single view's decodes share.
+    let decodeMemory: DecodeMemoryBudget
     /// Downloads of remote items; nil when every item is a file.
     let remote: RemoteImageStore?
     let model: CarouselModel
@@ -68,7 +70,11 @@ final class ViewerWiring {
         let remote = listed.table.hasRemoteItems
             ? RemoteImageStore(configuration: options.downloads, onChange: { waker.wake() }) : nil
         self.remote = remote
-        let scheduler = WorkScheduler<ImageKey, PixelBuffer>(workerCount: options.workerCount, priority: .background)
+        decodeMemory = DecodeMemoryBudget(limitBytes: options.decodeMemoryBytes)
+        let imageLoader = Self.imageLoader(options: options, colour: colour)
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>(
+            workerCount: options.workerCount, priority: .background,
+            memory: .init(budget: decodeMemory, estimate: Self.decodeMemoryEstimate(loader: imageLoader, remote: remote)))
         let workers = scheduler.workerCount
         let strategy = LoadingStrategies.make(options.strategy, preload: options.carousel.preload, decodeWorkers: workers)
             ?? AdaptiveStrategy(base: options.carousel.preload, decodeWorkers: workers)
@@ -76,7 +82,7 @@ final class ViewerWiring {
         pipeline = .strip(strategy: strategy, scheduler: scheduler,
                           cacheCountLimit: options.cacheCountLimit, cacheCostLimit: options.cacheLimitBytes,
                           decodeTimes: decodeTimes,
-                          decode: Self.decoder(options: options, colour: colour, remote: remote, logger: logger),
+                          decode: Self.decoder(loader: imageLoader, remote: remote, logger: logger),
                           waker: { waker.wake() }, observer: observer)
 
         let points = Self.viewportPoints(window: window, renderer: renderer, forcedScale: options.pixelScale)
@@ -128,12 +134,29 @@ final class ViewerWiring {
         return (collected.table, [:], outcome.duration, watch)
     }
 
+    /// The strip's loader: the viewer's decoders behind the thumbnail cache (unless it is off).
+    private static func imageLoader(options: ViewerOptions, colour: ColourConversion?) -> ThumbnailingLoader {
+        let imageLoader = ImageLoader(decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit, colour: colour)
+        return ThumbnailingLoader(loader: imageLoader, store: options.useThumbnailCache ? ThumbnailStore() : nil)
+    }
+
+    /// The working memory of the strip's decode of one key (see `decoder`), on a worker before it starts:
+    /// a download not here yet costs nothing, its load fails at once.
+    private static func decodeMemoryEstimate(loader: ThumbnailingLoader,
+                                             remote: RemoteImageStore?) -> @Sendable (ImageKey) -> Int {
+        { key in
+            let turn = ImageOrientation(rawValue: key.sessionOrientation) ?? .up
+            let box = key.fittingBox.map(turn.orientedSize)
+            guard CarouselItem.isRemote(key.path) else { return loader.decodeMemoryEstimate(path: key.path, fitting: box) }
+            guard case .ready(let localPath, _)? = remote?.state(of: key.path) else { return 0 }
+            return DecodeMemory.estimate(path: localPath, fitting: box)
+        }
+    }
+
     /// The strip's decode of one key, on a worker: a file through the thumbnail cache, a download from its
     /// cached copy. A decode stopped because nobody wants it is no failure; a failure is logged once here.
-    private static func decoder(options: ViewerOptions, colour: ColourConversion?, remote: RemoteImageStore?,
+    private static func decoder(loader: ThumbnailingLoader, remote: RemoteImageStore?,
                                 logger: Logger) -> ImagePipeline.Loader {
-        let imageLoader = ImageLoader(decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit, colour: colour)
-        let loader = ThumbnailingLoader(loader: imageLoader, store: options.useThumbnailCache ? ThumbnailStore() : nil)
         return { key, cancellation in
             do {
                 // A turn kept for the session comes last: the picture is fitted to the box as it will be
@@ -148,7 +171,7 @@ final class ViewerWiring {
                 guard case .ready(let localPath, _)? = remote?.state(of: key.path) else {
                     throw LoadFailure(shortText: "Not downloaded", detail: "\(key.path): not downloaded yet")
                 }
-                return turn.apply(to: try imageLoader.load(path: localPath, fitting: box, cancellation: cancellation))
+                return turn.apply(to: try loader.loader.load(path: localPath, fitting: box, cancellation: cancellation))
             } catch let error as ImageLoadError where error.reason == .cancelled {
                 throw DecodeCancelled()  // nobody wants it any more: not a failure
             } catch let error as ImageLoadError {

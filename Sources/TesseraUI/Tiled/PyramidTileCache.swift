@@ -42,7 +42,11 @@ final class PyramidTileCache {
         planner = TileDrawPlanner(geometry: geometry)
         let limit = renderer.maxTextureSize
         // No storage: the store holds tiles as textures, which only the main thread may touch.
-        pipeline = Pipeline(scheduler: WorkScheduler(workerCount: options.workerCount, name: "tessera.tile", priority: .background),
+        let memory = options.decodeMemory.map { budget in
+            WorkScheduler<TileID, PixelBuffer>.MemoryAdmission(budget: budget, estimate: { source.decodeMemoryEstimate($0) })
+        }
+        pipeline = Pipeline(scheduler: WorkScheduler(workerCount: options.workerCount, name: "tessera.tile",
+                                                     priority: .background, memory: memory),
                             cost: \.cost,
                             loader: { tile, _ in
                                 do throws(TileSourceError) {
