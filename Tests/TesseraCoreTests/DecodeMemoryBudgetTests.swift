@@ -137,18 +137,20 @@ final class DecodeMemoryBudgetTests: XCTestCase {
         XCTAssertEqual(decoder.peakRunning, 1)
     }
 
-    /// A small decode arriving after a big one that waits does not start ahead of it (the big one would
-    /// otherwise starve while small ones keep the budget busy); it then runs beside the big one.
+    /// A smaller decode arriving after a big one that waits does not start ahead of it (the big one would
+    /// otherwise starve while smaller ones keep the budget busy), though it alone would fit.
     func testWaitersStartInArrivalOrder() throws {
         let budget = DecodeMemoryBudget(limitBytes: 200 * Self.megabyte)
         let first = try budget.admit(bytes: 150 * Self.megabyte)
         let order = Log()
         let done = DispatchGroup()
+        let finish = DispatchSemaphore(value: 0)
         func admitLater(_ name: String, megabytes: Int) {
             done.enter()
             Thread.detachNewThread {
                 if let admission = try? budget.admit(bytes: megabytes * Self.megabyte) {
                     order.append(name)
+                    finish.wait()
                     budget.release(admission)
                 }
                 done.leave()
@@ -156,11 +158,17 @@ final class DecodeMemoryBudgetTests: XCTestCase {
         }
         admitLater("big", megabytes: 150)
         wait(until: { budget.stats.waiting == 1 }, "the big one waits")
-        admitLater("small", megabytes: 10)
-        wait(until: { budget.stats.waiting == 2 }, "the small one waits behind it, though it would fit")
+        // 60 MB fits once the first is released, but not beside the big one.
+        admitLater("smaller", megabytes: 60)
+        wait(until: { budget.stats.waiting == 2 }, "the smaller one waits behind it")
         budget.release(first)
+        wait(until: { order.all.count == 1 && budget.stats.waiting == 1 }, "one of them starts, the other waits")
+        XCTAssertEqual(order.all, ["big"], "the one that arrived first starts first")
+        finish.signal()
+        wait(until: { order.all.count == 2 }, "the smaller one starts when the big one is done")
+        finish.signal()
         XCTAssertEqual(done.wait(timeout: .now() + Self.timeout), .success)
-        XCTAssertEqual(order.all, ["big", "small"])
+        XCTAssertEqual(order.all, ["big", "smaller"])
         XCTAssertEqual(budget.stats.running, 0)
     }
 
