@@ -7,12 +7,12 @@
 # cache files. liblcms2-dev: colour management. libx11-dev: the display's colour profile (a root window
 # property). zlib1g-dev: a gzipped SVG is told from other gzip by its text.
 # The format libraries: libheif (HEIC, AVIF), libjxl, librsvg with GLib and cairo (SVG), gdk-pixbuf (BMP),
-# libtiff, giflib, libraw.
+# libtiff, giflib, libraw. libseccomp: the decode helpers' system call filter.
 APT_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev \
                 libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libexif-dev libpixman-1-dev libssl-dev \
                 liblcms2-dev libx11-dev zlib1g-dev \
                 libheif-dev libjxl-dev librsvg2-dev libglib2.0-dev libcairo2-dev libgdk-pixbuf-2.0-dev libtiff-dev \
-                libgif-dev libraw-dev \
+                libgif-dev libraw-dev libseccomp-dev \
                 fonts-dejavu-core libcurl4
 SAMPLE_TOOLS := libjpeg-turbo-progs webp
 # Tools some tests use to make fixtures or check our output: cwebp and webpmux (WebP files), gio (GLib's

@@ -39,13 +39,18 @@ public struct ImageLoader: Sendable {
     /// header in practically every camera file; if the header isn't in it, the whole file is read anyway.
     static let headerProbeLength = 256 << 10
 
+    /// Where decodes run: nil in this process; otherwise in the pool's sandboxed helper processes, which
+    /// run this same loader on the file this process opened (see `DecodeHelperPool`).
+    public let helpers: DecodeHelperPool?
+
     public init(decoders: [any ImageDecoding], pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20,
-                applyOrientation: Bool = true, colour: ColourConversion? = .sRGB) {
+                applyOrientation: Bool = true, colour: ColourConversion? = .sRGB, helpers: DecodeHelperPool? = nil) {
         self.decoders = decoders
         self.pixelLimit = pixelLimit
         self.byteLimit = byteLimit
         self.applyOrientation = applyOrientation
         self.colour = colour
+        self.helpers = helpers
     }
 
     /// Loads the image at `path`, scaled to fit `box` (aspect preserved, never enlarged); nil = full size.
@@ -59,15 +64,29 @@ public struct ImageLoader: Sendable {
     /// space their image declares (for the thumbnail store, which converts to sRGB itself).
     func load(path: String, fitting box: PixelSize?, cancellation: DecodeCancellation?,
               convertingColour: Bool) throws(ImageLoadError) -> PixelBuffer {
-        do {
-            var header: ImageHeader?
-            let data = try readFile(path, header: &header)
-            var pixels = try decode(data, header: header, fitting: box, cancellation: cancellation)
-            if convertingColour { colour?.convert(&pixels, name: path) }
-            return pixels
+        do throws(ImageLoadError.Reason) {
+            let file: ImageFile
+            do { file = try ImageFile(path: path) } catch { throw ImageLoadError.Reason(error) }
+            guard file.size <= byteLimit else { throw .fileTooLarge(bytes: file.size, limit: byteLimit) }
+            if let helpers {
+                do { try cancellation.check() } catch { throw .cancelled }
+                return try helpers.load(file, loader: self, fitting: box, convertingColour: convertingColour)
+            }
+            return try load(opened: file, fitting: box, cancellation: cancellation, convertingColour: convertingColour)
         } catch {
             throw failure(path, error)
         }
+    }
+
+    /// The decode proper, on a file already opened and within the byte limit: where it runs in a decode
+    /// helper, this is what the helper calls. Logs nothing (the caller logs the failure once).
+    func load(opened file: ImageFile, fitting box: PixelSize?, cancellation: DecodeCancellation?,
+              convertingColour: Bool) throws(ImageLoadError.Reason) -> PixelBuffer {
+        var header: ImageHeader?
+        let data = try readFile(file, header: &header)
+        var pixels = try decode(data, header: header, fitting: box, cancellation: cancellation)
+        if convertingColour { colour?.convert(&pixels, name: file.path) }
+        return pixels
     }
 
     /// Loads an image already in memory (e.g. from an archive or the network); `name` is only used for
@@ -85,12 +104,9 @@ public struct ImageLoader: Sendable {
 
     // MARK: - Steps
 
-    /// Reads an image file fully, refusing what needn't be read (see `ImageFile`) and files bigger than
-    /// `byteLimit`. When the header can be read from the first `headerProbeLength` bytes it is checked
+    /// Reads an opened image file fully, refusing files bigger than `byteLimit`. When the header can be read from the first `headerProbeLength` bytes it is checked
     /// against the pixel limit before the rest is read, and handed back through `header`.
-    private func readFile(_ path: String, header: inout ImageHeader?) throws(ImageLoadError.Reason) -> Data {
-        let file: ImageFile
-        do { file = try ImageFile(path: path) } catch { throw ImageLoadError.Reason(error) }
+    private func readFile(_ file: ImageFile, header: inout ImageHeader?) throws(ImageLoadError.Reason) -> Data {
         let size = file.size
         guard size <= byteLimit else { throw .fileTooLarge(bytes: size, limit: byteLimit) }
 
@@ -197,7 +213,7 @@ public struct ImageLoader: Sendable {
         switch reason {
         case .missing, .empty, .notAnImage, .unsupportedFormat, .cancelled:
             Self.logger.debug("image not loaded", metadata: ["path": "\(path)", "reason": "\(reason.shortText)"])
-        case .unreadable, .truncated, .tooLarge, .fileTooLarge, .decodeFailed:
+        case .unreadable, .truncated, .tooLarge, .fileTooLarge, .decodeFailed, .helperFailed:
             Self.logger.warning("image not loaded", metadata: ["path": "\(path)", "reason": "\(reason.shortText)"])
         }
         return error

@@ -70,12 +70,14 @@ public struct ThumbnailingLoader: Sendable {
     }
 
     /// Only failures that are the file's own fault are recorded; the rest (too many pixels for this
-    /// run's limit, permissions, a missing decoder) may not happen next time.
+    /// run's limit, permissions, a missing decoder, a decode helper's death, which may be the machine's
+    /// memory or load) may not happen next time.
     static func record(for reason: ImageLoadError.Reason) -> String? {
         switch reason {
         case .truncated: "truncated"
         case .decodeFailed(let message): "decode: " + message
-        case .missing, .unreadable, .empty, .notAnImage, .unsupportedFormat, .tooLarge, .fileTooLarge, .cancelled: nil
+        case .missing, .unreadable, .empty, .notAnImage, .unsupportedFormat, .tooLarge, .fileTooLarge, .cancelled,
+             .helperFailed: nil
         }
     }
 

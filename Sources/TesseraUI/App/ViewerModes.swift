@@ -234,6 +234,7 @@ final class ViewerModes {
         tiled.pixelLimit = parts.options.pixelLimit
         tiled.turn = ImageOrientation(rawValue: item.sessionOrientation) ?? .up
         tiled.colour = parts.colour
+        tiled.decodeHelpers = parts.decodeHelpers
         return TiledImageView(path: path, displayName: item.displayName, renderer: parts.renderer, text: parts.text,
                               assets: parts.assets, options: tiled, pixelScale: pointScale, now: now,
                               preview: model.cachedImage(for: index), waker: parts.system.waker, observer: observer)

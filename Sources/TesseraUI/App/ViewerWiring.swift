@@ -21,6 +21,8 @@ final class ViewerWiring {
     let pipeline: ImagePipeline
     /// From the images' colour spaces to the display's; nil with colour management off.
     let colour: ColourConversion?
+    /// The sandboxed processes images are decoded in, one per decode worker; nil decodes in process.
+    let decodeHelpers: DecodeHelperPool?
     /// Downloads of remote items; nil when every item is a file.
     let remote: RemoteImageStore?
     let model: CarouselModel
@@ -59,13 +61,15 @@ final class ViewerWiring {
         self.remote = remote
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>(workerCount: options.workerCount, priority: .background)
         let workers = scheduler.workerCount
+        decodeHelpers = options.decodeHelperPool(helperCount: workers, pixelLimit: options.pixelLimit)
         let strategy = LoadingStrategies.make(options.strategy, preload: options.carousel.preload, decodeWorkers: workers)
             ?? AdaptiveStrategy(base: options.carousel.preload, decodeWorkers: workers)
         let decodeTimes = DecodeTimeEstimator()
         pipeline = .strip(strategy: strategy, scheduler: scheduler,
                           cacheCountLimit: options.cacheCountLimit, cacheCostLimit: options.cacheLimitBytes,
                           decodeTimes: decodeTimes,
-                          decode: Self.decoder(options: options, colour: colour, remote: remote, logger: logger),
+                          decode: Self.decoder(options: options, colour: colour, remote: remote,
+                                               helpers: decodeHelpers, logger: logger),
                           waker: { waker.wake() }, observer: observer)
 
         let points = Self.viewportPoints(window: window, renderer: renderer, forcedScale: options.pixelScale)
@@ -93,13 +97,15 @@ final class ViewerWiring {
         watcher?.stop()
         remote?.shutdown()
         pipeline.shutdown()
+        decodeHelpers?.shutdown()
     }
 
     /// The strip's decode of one key, on a worker: a file through the thumbnail cache, a download from its
     /// cached copy. A decode stopped because nobody wants it is no failure; a failure is logged once here.
     private static func decoder(options: ViewerOptions, colour: ColourConversion?, remote: RemoteImageStore?,
-                                logger: Logger) -> ImagePipeline.Loader {
-        let imageLoader = ImageLoader(decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit, colour: colour)
+                                helpers: DecodeHelperPool?, logger: Logger) -> ImagePipeline.Loader {
+        let imageLoader = ImageLoader(decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit, colour: colour,
+                                      helpers: helpers)
         let loader = ThumbnailingLoader(loader: imageLoader, store: options.useThumbnailCache ? ThumbnailStore() : nil)
         return { key, cancellation in
             do {

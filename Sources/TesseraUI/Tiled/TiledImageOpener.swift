@@ -42,6 +42,8 @@ final class TiledImageOpener: Sendable {
         var turn = ImageOrientation.up
         /// How far past its own size a vector image is drawn at most: the view's zoom limit.
         var maxMagnification = 4.0
+        /// Where images and tiles are decoded: nil in this process, else in the pool's sandboxed helpers.
+        var helpers: DecodeHelperPool?
     }
 
     /// Starts opening at once on a new thread; `onEvent` runs on that thread after each event is queued.
@@ -148,7 +150,7 @@ final class TiledImageOpener: Sendable {
             && (limit.height == 0 || probe.size.height <= limit.height)
         if fitsTexture && probe.size.area <= configuration.pixelLimit {
             let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: configuration.pixelLimit,
-                                     colour: configuration.colour)
+                                     colour: configuration.colour, helpers: configuration.helpers)
             opened(SingleImageTileSource(path: path, size: probe.size, loader: loader, turn: configuration.turn))
             return
         }
@@ -158,7 +160,7 @@ final class TiledImageOpener: Sendable {
         if let descriptor = cache.existingDescriptor(forImageAt: path, byteSize: probe.fileSize, modified: probe.modified,
                                                      colourManaged: colourManaged),
            let source = try? DeepZoomTileSource(descriptorAt: descriptor, decoders: configuration.decoders,
-                                                colour: configuration.colour) {
+                                                colour: configuration.colour, helpers: configuration.helpers) {
             opened(source)
             return
         }
@@ -172,6 +174,7 @@ final class TiledImageOpener: Sendable {
         // The pyramid is cut in sRGB (tiles carry no profile) and converted to the display as tiles load.
         var cutting = TileCutterOptions()
         cutting.colourManager = configuration.colour?.manager
+        cutting.decodeHelpers = configuration.helpers
         let cutter = TileCutter(options: cutting, fallbackDecoders: configuration.decoders)
         let started = ContinuousClock.now
         do {
@@ -180,11 +183,13 @@ final class TiledImageOpener: Sendable {
                                         isCancelled: { [self] in isCancelled })
             Self.logger.info("cut \(path) into \(result.tilesWritten) tiles in \(ContinuousClock.now - started)")
             opened(try DeepZoomTileSource(descriptorAt: cache.descriptorPath(inFolder: folder),
-                                          decoders: configuration.decoders, colour: configuration.colour))
+                                          decoders: configuration.decoders, colour: configuration.colour,
+                                          helpers: configuration.helpers))
         } catch let error as TileCutError where error.reason == .outputExists {
             // Another Tessera finished the same cut first: use it.
             opened(try DeepZoomTileSource(descriptorAt: cache.descriptorPath(inFolder: folder),
-                                          decoders: configuration.decoders, colour: configuration.colour))
+                                          decoders: configuration.decoders, colour: configuration.colour,
+                                          helpers: configuration.helpers))
         } catch let error as TileSourceError {
             throw error
         } catch {
@@ -206,7 +211,7 @@ final class TiledImageOpener: Sendable {
         let box = max(eighth.width, eighth.height) <= side ? eighth : PixelSize(width: side, height: side)
         // The pixel limit guards against decoding huge images whole; TurboJPEG never does here.
         let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: .max, applyOrientation: false,
-                                 colour: configuration.colour)
+                                 colour: configuration.colour, helpers: configuration.helpers)
         return try? loader.load(path: path, fitting: box)
     }
 }

@@ -77,7 +77,7 @@ public final class TiledImageView {
                                         pixelLimit: options.pixelLimit,
                                         maxTextureSize: renderer.maxTextureSize, pyramidCache: options.pyramidCache,
                                         policy: options.policy, turn: options.turn,
-                                        maxMagnification: options.maxDeviceScale),
+                                        maxMagnification: options.maxDeviceScale, helpers: options.decodeHelpers),
                                   onEvent: { waker?.wake() })
     }
 

@@ -38,6 +38,8 @@ public struct TiledViewOptions: Sendable {
     /// images whose format stores none. Pyramids (Deep Zoom, tile folders, images cut into tiles) are shown
     /// as they are.
     public var turn = ImageOrientation.up
+    /// Where images and tiles are decoded: nil in this process, else in the pool's sandboxed helpers.
+    public var decodeHelpers: DecodeHelperPool?
 
     public init() {}
 }

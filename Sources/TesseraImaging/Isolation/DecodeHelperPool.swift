@@ -1,0 +1,115 @@
+import Foundation
+import Logging
+import Synchronization
+import TesseraCore
+
+/// Decoding in sandboxed helper processes, as GNOME's glycin does: a few long-lived helpers (the same
+/// binary, `tessera decode-helper`), one per decode worker. The viewer opens the file and passes its
+/// descriptor over a socket; the helper runs the same `ImageLoader` code on it (decode, scale, turn,
+/// colour) and returns the pixels in a memfd the viewer maps; the reply is one fixed message.
+///
+/// A helper that crashes, is killed by its seccomp filter, runs out of its memory limit or past the time
+/// limit fails that one image (`ImageLoadError.Reason.helperFailed`) and is replaced; the caller's
+/// failure memo keeps the image from being tried again in a loop.
+public final class DecodeHelperPool: Sendable {
+    public struct Configuration: Sendable {
+        /// The program to run (the viewer's own binary) and what follows its name: the hidden subcommand.
+        public var executable: String
+        public var arguments: [String]
+        /// Added to the viewer's environment.
+        public var environment: [String: String] = [:]
+        /// How many helpers are kept (started at once, so their warm-up runs while the viewer starts).
+        public var helperCount: Int
+        /// Address space a helper may map on top of what it maps warmed up; 0 means no limit.
+        public var memoryLimit: Int
+        /// A decode running longer than this has its helper killed.
+        public var timeLimit: Duration
+
+        public init(executable: String, arguments: [String] = ["decode-helper"], helperCount: Int,
+                    memoryLimit: Int, timeLimit: Duration = .seconds(20)) {
+            self.executable = executable
+            self.arguments = arguments
+            self.helperCount = max(1, helperCount)
+            self.memoryLimit = memoryLimit
+            self.timeLimit = timeLimit
+        }
+
+        /// The address space for images of up to `pixelLimit` pixels read from files of up to `byteLimit`
+        /// bytes: the file's bytes, plus up to 16 bytes a pixel (the widest working format among the
+        /// libraries, libjxl's float planes, besides the loader's own 4-byte buffers), plus room for the
+        /// libraries' tables.
+        public static func memoryLimit(pixelLimit: Int, byteLimit: Int) -> Int {
+            let (pixels, overflow) = pixelLimit.multipliedReportingOverflow(by: 16)
+            let (total, overflow2) = pixels.addingReportingOverflow(byteLimit + (256 << 20))
+            return overflow || overflow2 ? 0 : total
+        }
+    }
+
+    public let configuration: Configuration
+    private let idle = Mutex<[DecodeHelperProcess]>([])
+    private static let logger = Logger(label: "tessera.decode-helper")
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        for _ in 0..<configuration.helperCount {
+            if let helper = try? start() { idle.withLock { $0.append(helper) } }
+        }
+    }
+
+    deinit { shutdown() }
+
+    /// Stops every idle helper; one busy now stops when its decode returns.
+    public func shutdown() {
+        let helpers = idle.withLock { helpers in
+            defer { helpers.removeAll() }
+            return helpers
+        }
+        for helper in helpers { helper.terminate() }
+    }
+
+    /// `loader`'s decode of `file`, run in a helper.
+    func load(_ file: ImageFile, loader: ImageLoader, fitting box: PixelSize?,
+              convertingColour: Bool) throws(ImageLoadError.Reason) -> PixelBuffer {
+        let (request, tail) = DecodeHelperWire.request(loader: loader, fitting: box, convertingColour: convertingColour,
+                                                       name: file.path)
+        let helper: DecodeHelperProcess
+        if let waiting = idle.withLock({ $0.popLast() }) {
+            helper = waiting
+        } else {
+            do { helper = try start() } catch { throw .helperFailed(error) }
+        }
+        let outcome = file.withDescriptor { helper.decode(request, tail: tail, descriptor: $0, timeLimit: configuration.timeLimit) }
+        switch outcome {
+        case .pixels(let pixels):
+            keep(helper)
+            return pixels
+        case .refused(let reason):
+            keep(helper)
+            throw reason
+        case .failed(let failure):
+            Self.logger.warning("decode helper \(helper.pid) failed on \(file.path): \(failure)")
+            helper.terminate()
+            if let replacement = try? start() { keep(replacement) }
+            throw .helperFailed(failure)
+        }
+    }
+
+    private func keep(_ helper: DecodeHelperProcess) {
+        let extra: DecodeHelperProcess? = idle.withLock { helpers in
+            guard helpers.count < configuration.helperCount else { return helper }
+            helpers.append(helper)
+            return nil
+        }
+        extra?.terminate()
+    }
+
+    private func start() throws(DecodeHelperFailure) -> DecodeHelperProcess {
+        var environment = ProcessInfo.processInfo.environment
+        // The Swift runtime's crash backtracer runs another program, which the filter forbids: a crash
+        // would read as a forbidden system call.
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment.merge(configuration.environment) { $1 }
+        let arguments = configuration.arguments + (configuration.memoryLimit > 0 ? ["--memory-limit", "\(configuration.memoryLimit)"] : [])
+        return try DecodeHelperProcess(executable: configuration.executable, arguments: arguments, environment: environment)
+    }
+}
