@@ -40,7 +40,8 @@ BINARY ?= .build/release/tessera
 RELEASE_SWIFT_FLAGS := --static-swift-stdlib
 ICON_SIZES := 48 128 256
 
-.PHONY: deps test-deps packages build debug run test samples icons install install-built uninstall refresh-caches clean
+.PHONY: deps test-deps packages build debug run test samples icons install install-built uninstall refresh-caches clean \
+        fuzz-build fuzz fuzz-check
 
 deps:
 	@$(MAKE) --no-print-directory packages PACKAGES="$(APT_PACKAGES)"
@@ -65,9 +66,37 @@ debug: deps
 run: build
 	.build/release/tessera $(ARGS)
 
-# Headless: SDL's dummy video driver, no display needed.
+# Headless: SDL's dummy video driver, no display needed. Then the fuzzer's short fixed run.
 test: test-deps
 	SDL_VIDEODRIVER=dummy SDL_RENDER_VSYNC=0 swift test --disable-swift-testing $(SWIFT_FLAGS)
+	@$(MAKE) --no-print-directory fuzz-check
+
+# The fuzz target (Tests/Fuzz) built with libFuzzer and AddressSanitizer, in a build folder of its own.
+# Leak detection is off: the Swift runtime's caches live as long as the process, which ASan calls leaks.
+FUZZ_BUILD := .build/fuzz
+FUZZ_BINARY := $(FUZZ_BUILD)/debug/TesseraFuzz
+FUZZ_SECONDS ?= 60
+FUZZ_ENV := ASAN_OPTIONS=detect_leaks=0
+FUZZ_FLAGS := -rss_limit_mb=4096 -timeout=20
+# What every run starts from: tiny images of each format, the samples, every input that once crashed.
+FUZZ_SEEDS := Tests/Fuzz/seeds Resources/Samples Tests/Fuzz/regressions
+
+fuzz-build: deps
+	swift build --scratch-path $(FUZZ_BUILD) --product TesseraFuzz --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING
+
+# `make fuzz FUZZ_SECONDS=N`: fuzzes for N seconds; what it learns stays in $(FUZZ_BUILD)/corpus, a crash's
+# input is written to $(FUZZ_BUILD)/crash-*. A crash becomes a fixed bug and a file in Tests/Fuzz/regressions.
+fuzz: fuzz-build
+	mkdir -p $(FUZZ_BUILD)/corpus
+	$(FUZZ_ENV) $(FUZZ_BINARY) $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ_BUILD)/crash- $(FUZZ_BUILD)/corpus $(FUZZ_SEEDS)
+
+# The short fixed run of `make test`: a fixed seed and number of runs from the seeds alone, into a fresh
+# corpus folder, so it is the same run every time.
+fuzz-check: fuzz-build
+	rm -rf $(FUZZ_BUILD)/check-corpus && mkdir -p $(FUZZ_BUILD)/check-corpus
+	$(FUZZ_ENV) $(FUZZ_BINARY) $(FUZZ_FLAGS) -seed=1 -runs=2000 -artifact_prefix=$(FUZZ_BUILD)/check-crash- \
+	  $(FUZZ_BUILD)/check-corpus $(FUZZ_SEEDS)
 
 # Every file `install-built` writes, relative to PREFIX; `uninstall` removes exactly these, then the folders
 # under share/tessera, which are Tessera's alone.

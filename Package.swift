@@ -106,6 +106,12 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: onlyImportedMembers),
 
+        // The fuzz target over sniffing, headers and every decoder: a replayer of inputs when built plainly,
+        // libFuzzer's target under `make fuzz` (Tests/Fuzz/README.md).
+        .executableTarget(name: "TesseraFuzz",
+                          dependencies: ["TesseraImaging", "TesseraCore", .product(name: "Logging", package: "swift-log")],
+                          path: "Tests/Fuzz/Harness"),
+
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
         // CPNG, CLCMS2 and CZlib: fixtures written with libpng and zlib, and colour references and test
         // profiles made with lcms2, apart from the code under test. TesseraBench: its seeded random
@@ -129,7 +135,7 @@ let package = Package(
         // Runs the built binary; depending on it makes `swift test` build it first.
         // TesseraDesktop: the settings a configuration file takes, to try each on the binary.
         // TesseraImaging and TesseraCore: the decode helper pool, run against the built binary's helpers.
-        .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraTestSupport", "TesseraDesktop",
+        .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraFuzz", "TesseraTestSupport", "TesseraDesktop",
                                                            "TesseraImaging", "TesseraCore"],
                     swiftSettings: onlyImportedMembers),
         // What several test targets share: the loopback HTTP server, the sample images, Deep Zoom fixtures,

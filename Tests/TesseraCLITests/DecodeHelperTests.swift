@@ -139,4 +139,56 @@ final class DecodeHelperTests: XCTestCase {
         XCTAssertEqual(reasons, ["b.png": "Decoder crashed", "c.png": "Decoder took too long",
                                  "d.png": "Decoder tried a forbidden system call"])
     }
+
+    /// `tessera tile` decodes what it cannot stream (a BMP here) in a helper: a crashing decoder is the cut's
+    /// clear error, and the same image cuts when its decoder behaves.
+    func testTheTileCutterDecodesInAHelper() throws {
+        let bmp = try Data(contentsOf: SampleImages.url("img16.bmp"))
+        let good = folder.appendingPathComponent("good.bmp")
+        let bad = folder.appendingPathComponent("bad.bmp")
+        try bmp.write(to: good)
+        try (bmp + Data("tessera-test:crash".utf8)).write(to: bad)
+        for (input, crashes) in [(good, false), (bad, true)] {
+            let process = Process()
+            process.executableURL = BuiltBinary.url(named: "tessera")
+            process.arguments = ["tile", input.path, "--out", folder.appendingPathComponent("out-\(crashes)").path, "--quiet"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["TESSERA_TEST_MISBEHAVING_DECODERS"] = "1"
+            process.environment = environment
+            let err = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = err
+            try process.run()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            if crashes {
+                XCTAssertNotEqual(process.terminationStatus, 0)
+                XCTAssertTrue(stderr.contains("Decoder crashed"), stderr)
+            } else {
+                XCTAssertEqual(process.terminationStatus, 0, stderr)
+            }
+        }
+    }
+
+    /// Every input the fuzzer once crashed on, and the seed corpus, run through the fuzz target's function
+    /// (built plainly, as a replayer): each must now be decoded or refused, never crash.
+    func testTheFuzzRegressionsAndSeedsDecodeWithoutCrashing() throws {
+        let fuzz = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz")
+        var inputs: [String] = []
+        for folder in [fuzz.appendingPathComponent("regressions"), fuzz.appendingPathComponent("seeds"), SampleImages.folder] {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where !name.hasPrefix(".") {
+                inputs.append(folder.appendingPathComponent(name).path)
+            }
+        }
+        XCTAssertGreaterThan(inputs.count, 30)
+        let process = Process()
+        process.executableURL = BuiltBinary.url(named: "TesseraFuzz")
+        process.arguments = inputs
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(process.terminationReason, .exit)
+    }
 }
