@@ -4,7 +4,7 @@ import Synchronization
 import TesseraCore
 
 /// Decoding in sandboxed helper processes, as GNOME's glycin does: a few long-lived helpers (the same
-/// binary, `tessera decode-helper`), one per decode worker. The viewer opens the file and passes its
+/// binary, `tessera decode-helper`), one per decode worker, each used by one decode at a time. The viewer opens the file and passes its
 /// descriptor over a socket; the helper runs the same `ImageLoader` code on it (decode, scale, turn,
 /// colour) and returns the pixels in a memfd the viewer maps; the reply is one fixed message.
 ///
@@ -18,7 +18,9 @@ public final class DecodeHelperPool: Sendable {
         public var arguments: [String]
         /// Added to the viewer's environment.
         public var environment: [String: String] = [:]
-        /// How many helpers are kept (started at once, so their warm-up runs while the viewer starts).
+        /// How many helpers are started at once, so their warm-up runs while the viewer starts. More are
+        /// started when more decodes run at once (the single view's tile workers beside the strip's), and
+        /// kept: the pool holds as many helpers as decodes have ever run at once in this process.
         public var helperCount: Int
         /// Address space a helper may map on top of what it maps warmed up; 0 means no limit.
         public var memoryLimit: Int
@@ -95,12 +97,7 @@ public final class DecodeHelperPool: Sendable {
     }
 
     private func keep(_ helper: DecodeHelperProcess) {
-        let extra: DecodeHelperProcess? = idle.withLock { helpers in
-            guard helpers.count < configuration.helperCount else { return helper }
-            helpers.append(helper)
-            return nil
-        }
-        extra?.terminate()
+        idle.withLock { $0.append(helper) }
     }
 
     private func start() throws(DecodeHelperFailure) -> DecodeHelperProcess {
