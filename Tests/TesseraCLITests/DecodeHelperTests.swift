@@ -74,6 +74,11 @@ final class DecodeHelperTests: XCTestCase {
             XCTAssertEqual(got.sourceSize, expected.sourceSize, name)
             XCTAssertTrue(got.bytes == expected.bytes, "\(name): the same pixels from the same code")
         }
+        // Bytes in memory reach the helper in a memfd.
+        let bytes = try Data(contentsOf: SampleImages.url("img8-lossy.webp"))
+        let box = PixelSize(width: 120, height: 120)
+        XCTAssertTrue(try sandboxed.load(data: bytes, name: "held", fitting: box).bytes
+                      == inProcess.load(data: bytes, name: "held", fitting: box).bytes)
         // The loader's refusals come back as they are.
         let text = folder.appendingPathComponent("notes.png")
         try Data("not an image, whatever its name says".utf8).write(to: text)

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CTesseraSandbox
 import Foundation
 import Logging
 import Synchronization
@@ -94,6 +98,32 @@ public final class DecodeHelperPool: Sendable {
             if let replacement = try? start() { keep(replacement) }
             throw .helperFailed(failure)
         }
+    }
+
+    /// `loader`'s decode of bytes in memory (a download held whole): they reach the helper in a memfd,
+    /// which it reads as it reads a file.
+    func load(data: Data, name: String, loader: ImageLoader, fitting box: PixelSize?) throws(ImageLoadError.Reason) -> PixelBuffer {
+        let memfd = tessera_memfd("tessera-image")
+        guard memfd >= 0 else { throw .unreadable(POSIXFiles.errorText(errno)) }
+        let written = data.withUnsafeBytes { bytes -> Int32 in
+            var done = 0
+            while done < bytes.count {
+                let n = write(memfd, bytes.baseAddress! + done, bytes.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                done += n
+            }
+            return 0
+        }
+        guard written == 0 else {
+            close(memfd)
+            throw .unreadable(POSIXFiles.errorText(written))
+        }
+        let file: ImageFile
+        do { file = try ImageFile(descriptor: memfd, path: name) } catch { throw ImageLoadError.Reason(error) }
+        return try load(file, loader: loader, fitting: box, convertingColour: true)
     }
 
     private func keep(_ helper: DecodeHelperProcess) {

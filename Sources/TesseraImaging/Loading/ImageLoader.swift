@@ -94,6 +94,7 @@ public struct ImageLoader: Sendable {
     public func load(data: Data, name: String, fitting box: PixelSize?) throws(ImageLoadError) -> PixelBuffer {
         do throws(ImageLoadError.Reason) {
             guard data.count <= byteLimit else { throw ImageLoadError.Reason.fileTooLarge(bytes: data.count, limit: byteLimit) }
+            if let helpers { return try helpers.load(data: data, name: name, loader: self, fitting: box) }
             var pixels = try decode(data, header: nil, fitting: box)
             colour?.convert(&pixels, name: name)
             return pixels
