@@ -57,6 +57,10 @@ final class DecodeHelperTests: XCTestCase {
             <text x="5" y="100" font-size="30" font-family="monospace" font-weight="bold">Mono 123</text></svg>
             """.utf8).write(to: svg)
         paths.append(svg.path)
+        // A camera RAW (libraw, its OpenMP threads) and a TIFF, from the fuzzer's seeds.
+        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/seeds")
+        paths += ["tiny.dng", "tiny.tiff"].map { seeds.appendingPathComponent($0).path }
         let png = SampleImages.url("img20-rgb.png").path
         for (tool, arguments, name) in [("heif-enc", ["-q", "60", png, "-o"], "a.heic"), ("heif-enc", ["-A", "-q", "60", png, "-o"], "a.avif"),
                                         ("cjxl", [png], "a.jxl")] where FileManager.default.isExecutableFile(atPath: "/usr/bin/" + tool) {
