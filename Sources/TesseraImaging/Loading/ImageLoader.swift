@@ -14,6 +14,9 @@ import TesseraCore
 /// pixels until the header's dimensions have been checked against `pixelLimit`. A 40-byte file claiming to
 /// be 60000x60000 is refused without ever reaching a decoder.
 ///
+/// With `helpers`, the same steps run in a sandboxed helper process (see `DecodeHelperPool`) on the file this
+/// process opened: one decode path, two places it runs.
+///
 /// Stateless and `Sendable`: one loader is shared by all decode workers. Thread safety of the decoders
 /// themselves is their own contract (see `ImageDecoding`).
 public struct ImageLoader: Sendable {
