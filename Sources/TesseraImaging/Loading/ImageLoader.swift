@@ -43,7 +43,8 @@ public struct ImageLoader: Sendable {
     static let headerProbeLength = 256 << 10
 
     /// Where decodes run: nil in this process; otherwise in the pool's sandboxed helper processes, which
-    /// run this same loader on the file this process opened (see `DecodeHelperPool`).
+    /// run this same loader, with these settings, on the file this process opened (see
+    /// `DecodeHelperPool`). A helper decodes with its own list, the viewer's, not `decoders`.
     public let helpers: DecodeHelperPool?
 
     public init(decoders: [any ImageDecoding], pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20,
