@@ -25,7 +25,7 @@ final class DecodeHelperProcess: @unchecked Sendable {
     static let helperSocketNumber: Int32 = 3
 
     /// Starts `executable` with `arguments` (the subcommand first) and `environment`, its socket on
-    /// descriptor 3, stdin from /dev/null.
+    /// descriptor 3, stdin from /dev/null, stdout to stderr.
     init(executable: String, arguments: [String], environment: [String: String]) throws(DecodeHelperFailure) {
         var pair: [Int32] = [-1, -1]
         guard tessera_socketpair_cloexec(&pair) == 0 else { throw .unavailable("socketpair: \(POSIXFiles.errorText(errno))") }
@@ -41,6 +41,8 @@ final class DecodeHelperProcess: @unchecked Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        // What a library prints goes to the log, never into the viewer's output (`-o` prints paths there).
+        posix_spawn_file_actions_adddup2(&actions, 2, 1)
         posix_spawn_file_actions_adddup2(&actions, childEnd, Self.helperSocketNumber)
 
         let argv = [executable] + arguments
