@@ -70,6 +70,7 @@ extension Bench {
             options.decodeHelperExecutable = decodeInProcess ? nil : DecodeHelperExecutable.path
             let helpers = options.decodeHelperPool(helperCount: workerCount, pixelLimit: options.pixelLimit)
             defer { helpers?.shutdown() }
+            helpers?.waitUntilReady()
             let report: ThumbsReport
             do {
                 // The viewer's decoders, in the viewer's order, where the viewer runs them.

@@ -46,6 +46,7 @@ final class DecodeHelperTests: XCTestCase {
     func testAHelperDecodesWhatTheLoaderDecodesInProcess() throws {
         let helpers = pool()
         defer { helpers.shutdown() }
+        helpers.waitUntilReady()
         let inProcess = ImageLoader(decoders: ImageDecoders.standard())
         let sandboxed = ImageLoader(decoders: ImageDecoders.standard(), helpers: helpers)
         var paths = ["img1-baseline.jpg", "img5-alpha.png", "img8-lossy.webp", "img15.gif", "img16.bmp"].map { SampleImages.url($0).path }

@@ -62,7 +62,8 @@ struct tessera_decode_request {
  * numbers and text say what the loader refused. */
 struct tessera_decode_reply {
     uint32_t magic;
-    int32_t status;                      /* 0: pixels, 1: the loader's refusal */
+    int32_t status;                      /* 0: pixels, 1: the loader's refusal; once, first: 2 locked down
+                                            and ready, 3 cannot lock down (the text says why) */
     int32_t width, height;
     int32_t source_width, source_height; /* -1: unknown */
     uint32_t profile_length;

@@ -73,6 +73,23 @@ public final class DecodeHelperPool: Sendable {
         for helper in helpers { helper.terminate() }
     }
 
+    /// Waits until every idle helper has warmed up and locked itself down (one that cannot is dropped), so a
+    /// measurement that follows times decodes, not starts.
+    public func waitUntilReady() {
+        let waiting = idle.withLock { helpers in
+            defer { helpers.removeAll() }
+            return helpers
+        }
+        for helper in waiting {
+            if let failure = helper.awaitReady(timeLimit: configuration.timeLimit) {
+                Self.logger.warning("decode helper \(helper.pid) not ready: \(failure)")
+                helper.terminate()
+            } else {
+                keep(helper)
+            }
+        }
+    }
+
     /// `loader`'s decode of `file`, run in a helper.
     func load(_ file: ImageFile, loader: ImageLoader, fitting box: PixelSize?,
               convertingColour: Bool) throws(ImageLoadError.Reason) -> PixelBuffer {

@@ -20,6 +20,8 @@ final class DecodeHelperProcess: @unchecked Sendable {
     let pid: pid_t
     private let socket: Int32
     private var reaped = false
+    /// Whether its first message (locked down and ready) has been read.
+    private var ready = false
 
     /// The file descriptor number the helper finds its socket at.
     static let helperSocketNumber: Int32 = 3
@@ -76,6 +78,7 @@ final class DecodeHelperProcess: @unchecked Sendable {
     /// Sends one request with the image's descriptor and waits for the reply, killing the helper after
     /// `timeLimit`.
     func decode(_ request: tessera_decode_request, tail: [UInt8], descriptor: Int32, timeLimit: Duration) -> Outcome {
+        if let failure = awaitReady(timeLimit: timeLimit) { return .failed(failure) }
         var request = request
         guard tessera_send_with_fd(socket, &request, MemoryLayout<tessera_decode_request>.size, descriptor) == 0,
               tail.isEmpty || tail.withUnsafeBytes({ tessera_send_with_fd(socket, $0.baseAddress!, $0.count, -1) }) == 0 else {
@@ -100,6 +103,27 @@ final class DecodeHelperProcess: @unchecked Sendable {
             return .failed(.unavailable("the helper sent no pixels"))
         }
         return pixels(from: reply, memfd: memfd)
+    }
+
+    /// Reads the helper's first message, which it sends once warmed up and locked down; nil when it is
+    /// ready. A helper that cannot lock itself down decodes nothing.
+    func awaitReady(timeLimit: Duration) -> DecodeHelperFailure? {
+        guard !ready else { return nil }
+        guard waitForReply(timeLimit: timeLimit) else {
+            terminate()
+            return .unavailable("the helper did not start in time")
+        }
+        var reply = tessera_decode_reply()
+        var fd: Int32 = -1
+        let received = tessera_receive_with_fd(socket, &reply, MemoryLayout<tessera_decode_reply>.size, &fd)
+        if fd >= 0 { close(fd) }
+        guard received > 0 else { return death() }
+        guard reply.magic == DecodeHelperWire.replyMagic, reply.status == 2 else {
+            terminate()
+            return .unavailable(reply.status == 3 ? "the helper " + DecodeHelperWire.text(of: reply) : "the helper's first reply is garbled")
+        }
+        ready = true
+        return nil
     }
 
     /// Maps the memfd and copies the pixels out of it, trusting no size the helper sent beyond what the

@@ -29,10 +29,13 @@ public enum DecodeHelperService {
             let readable = FontFolders.readable(environment: ProcessInfo.processInfo.environment)
             let locked = withCStringArray(readable) { tessera_lock_down(limit, $0, readable.count) }
             guard locked == 0 else {
-                logger.error("cannot lock the decode helper down: \(POSIXFiles.errorText(errno))")
+                let why = "cannot lock itself down: \(POSIXFiles.errorText(errno))"
+                logger.error("decode helper \(why)")
+                _ = send(DecodeHelperWire.reply(status: 3, text: why), memfd: -1, socket)
                 return 1
             }
         }
+        guard send(DecodeHelperWire.reply(status: 2, text: ""), memfd: -1, socket) else { return 3 }
         var conversions = ConversionMemo()
         while true {
             var request = tessera_decode_request()

@@ -99,6 +99,30 @@ enum DecodeHelperWire {
         return !overflow && count + Int(reply.profile_length) <= mappedBytes
     }
 
+    /// A reply of `status` with nothing but `text`: the helper's first message (ready, or why not).
+    static func reply(status: Int32, text: String) -> tessera_decode_reply {
+        var reply = tessera_decode_reply()
+        reply.magic = replyMagic
+        reply.status = status
+        setText(text, of: &reply)
+        return reply
+    }
+
+    static func text(of reply: tessera_decode_reply) -> String {
+        var copy = reply
+        return withUnsafeBytes(of: &copy.text) { buffer in
+            String(decoding: buffer.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+    }
+
+    private static func setText(_ text: String, of reply: inout tessera_decode_reply) {
+        withUnsafeMutableBytes(of: &reply.text) { buffer in
+            let bytes = Array(text.utf8.prefix(buffer.count - 1))
+            buffer.copyBytes(from: bytes)
+            buffer[bytes.count] = 0
+        }
+    }
+
     /// The reply for a refusal.
     static func reply(refusing reason: ImageLoadError.Reason) -> tessera_decode_reply {
         var reply = tessera_decode_reply()
@@ -122,20 +146,13 @@ enum DecodeHelperWire {
         case .cancelled: reply.reason = 10
         case .helperFailed(let failure): reply.reason = 11; text = failure.shortText
         }
-        withUnsafeMutableBytes(of: &reply.text) { buffer in
-            let bytes = Array(text.utf8.prefix(buffer.count - 1))
-            buffer.copyBytes(from: bytes)
-            buffer[bytes.count] = 0
-        }
+        setText(text, of: &reply)
         return reply
     }
 
     /// The refusal a reply carries.
     static func reason(from reply: tessera_decode_reply) -> ImageLoadError.Reason {
-        var copy = reply
-        let text = withUnsafeBytes(of: &copy.text) { buffer in
-            String(decoding: buffer.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
+        let text = text(of: reply)
         let numbers = reply.numbers
         switch reply.reason {
         case 1: return .missing
