@@ -120,17 +120,12 @@ final class DecodeHelperTests: XCTestCase {
         }
     }
 
-    func testTheViewerShowsEachFailureAsAnErrorCellAndGoesOn() throws {
-        let images = folder.appendingPathComponent("images")
-        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
-        for (name, misbehaviour) in [("a.png", nil), ("b.png", "crash"), ("c.png", "loop"), ("d.png", "write"), ("e.png", nil)] {
-            try FileManager.default.moveItem(atPath: try image(name, misbehaviour: misbehaviour),
-                                             toPath: images.appendingPathComponent(name).path)
-        }
+    /// The viewer's run over `images` with the misbehaving decoders on: each error cell's reason by file name.
+    private func errorCells(_ images: URL, _ extra: [String]) throws -> [String: String] {
         let report = folder.appendingPathComponent("run.json")
         let process = Process()
         process.executableURL = BuiltBinary.url(named: "tessera")
-        process.arguments = [images.path, "--headless", "--report", report.path, "--decode-time-limit", "2"]
+        process.arguments = [images.path, "--headless", "--report", report.path] + extra
         var environment = ProcessInfo.processInfo.environment
         environment["SDL_VIDEODRIVER"] = "dummy"
         environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("cache").path
@@ -143,11 +138,25 @@ final class DecodeHelperTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0)
 
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        XCTAssertEqual(json["items"] as? Int, 5)
         let errors = try XCTUnwrap(json["errors"] as? [[String: String]])
         var reasons: [String: String] = [:]
         for error in errors { reasons[(error["item"]! as NSString).lastPathComponent] = error["reason"] }
-        XCTAssertEqual(reasons, ["b.png": "Decoder crashed", "c.png": "Decoder took too long",
-                                 "d.png": "Decoder tried a forbidden system call"])
+        return reasons
+    }
+
+    func testTheViewerShowsEachFailureAsAnErrorCellAndGoesOn() throws {
+        let images = folder.appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        for (name, misbehaviour) in [("a.png", nil), ("b.png", "crash"), ("c.png", "loop"), ("d.png", "write"), ("e.png", nil)] {
+            try FileManager.default.moveItem(atPath: try image(name, misbehaviour: misbehaviour),
+                                             toPath: images.appendingPathComponent(name).path)
+        }
+        XCTAssertEqual(try errorCells(images, ["--decode-time-limit", "2"]),
+                       ["b.png": "Decoder crashed", "c.png": "Decoder took too long",
+                        "d.png": "Decoder tried a forbidden system call"])
+        // In process, the viewer's own decoders run (the misbehaving ones live in helpers only): all decode.
+        XCTAssertEqual(try errorCells(images, ["--decode-in-process"]), [:])
     }
 
     /// `tessera tile` decodes what it cannot stream (a BMP here) in a helper: a crashing decoder is the cut's
