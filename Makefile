@@ -7,12 +7,13 @@
 # cache files. liblcms2-dev: colour management. libx11-dev: the display's colour profile (a root window
 # property). zlib1g-dev: a gzipped SVG is told from other gzip by its text.
 # The format libraries: libheif (HEIC, AVIF), libjxl, librsvg with GLib and cairo (SVG), gdk-pixbuf (BMP),
-# libtiff, giflib, libraw. libopenslide-dev: whole-slide images in the tiled view.
+# libtiff, giflib, libraw. libopenslide-dev: whole-slide images in the tiled view. libseccomp: the decode
+# helpers' system call filter.
 APT_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev \
                 libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libexif-dev libpixman-1-dev libssl-dev \
                 liblcms2-dev libx11-dev zlib1g-dev \
                 libheif-dev libjxl-dev librsvg2-dev libglib2.0-dev libcairo2-dev libgdk-pixbuf-2.0-dev libtiff-dev \
-                libgif-dev libraw-dev libavif-dev libopenslide-dev \
+                libgif-dev libraw-dev libavif-dev libopenslide-dev libseccomp-dev \
                 fonts-dejavu-core libcurl4
 SAMPLE_TOOLS := libjpeg-turbo-progs webp
 # Tools some tests use to make fixtures or check our output: cwebp and webpmux (WebP files), gio (GLib's
@@ -40,7 +41,8 @@ BINARY ?= .build/release/tessera
 RELEASE_SWIFT_FLAGS := --static-swift-stdlib
 ICON_SIZES := 48 128 256
 
-.PHONY: deps test-deps packages build debug run test samples icons install install-built uninstall refresh-caches clean
+.PHONY: deps test-deps packages build debug run test samples icons install install-built uninstall refresh-caches clean \
+        fuzz-build fuzz fuzz-check
 
 deps:
 	@$(MAKE) --no-print-directory packages PACKAGES="$(APT_PACKAGES)"
@@ -65,9 +67,37 @@ debug: deps
 run: build
 	.build/release/tessera $(ARGS)
 
-# Headless: SDL's dummy video driver, no display needed.
+# Headless: SDL's dummy video driver, no display needed. Then the fuzzer's short fixed run.
 test: test-deps
 	SDL_VIDEODRIVER=dummy SDL_RENDER_VSYNC=0 swift test --disable-swift-testing $(SWIFT_FLAGS)
+	@$(MAKE) --no-print-directory fuzz-check
+
+# The fuzz target (Tests/Fuzz) built with libFuzzer and AddressSanitizer, in a build folder of its own.
+# Leak detection is off: the Swift runtime's caches live as long as the process, which ASan calls leaks.
+FUZZ_BUILD := .build/fuzz
+FUZZ_BINARY := $(FUZZ_BUILD)/debug/TesseraFuzz
+FUZZ_SECONDS ?= 60
+FUZZ_ENV := ASAN_OPTIONS=detect_leaks=0
+FUZZ_FLAGS := -rss_limit_mb=4096 -timeout=20
+# What every run starts from: tiny images of each format, the samples, every input that once crashed.
+FUZZ_SEEDS := Tests/Fuzz/seeds Resources/Samples Tests/Fuzz/regressions
+
+fuzz-build: deps
+	swift build --scratch-path $(FUZZ_BUILD) --product TesseraFuzz --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING
+
+# `make fuzz FUZZ_SECONDS=N`: fuzzes for N seconds; what it learns stays in $(FUZZ_BUILD)/corpus, a crash's
+# input is written to $(FUZZ_BUILD)/crash-*. A crash becomes a fixed bug and a file in Tests/Fuzz/regressions.
+fuzz: fuzz-build
+	mkdir -p $(FUZZ_BUILD)/corpus
+	$(FUZZ_ENV) $(FUZZ_BINARY) $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ_BUILD)/crash- $(FUZZ_BUILD)/corpus $(FUZZ_SEEDS)
+
+# The short fixed run of `make test`: a fixed seed and number of runs from the seeds alone, into a fresh
+# corpus folder, so it is the same run every time.
+fuzz-check: fuzz-build
+	rm -rf $(FUZZ_BUILD)/check-corpus && mkdir -p $(FUZZ_BUILD)/check-corpus
+	$(FUZZ_ENV) $(FUZZ_BINARY) $(FUZZ_FLAGS) -seed=1 -runs=2000 -artifact_prefix=$(FUZZ_BUILD)/check-crash- \
+	  $(FUZZ_BUILD)/check-corpus $(FUZZ_SEEDS)
 
 # Every file `install-built` writes, relative to PREFIX; `uninstall` removes exactly these, then the folders
 # under share/tessera, which are Tessera's alone.

@@ -73,6 +73,10 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("rsvg-2"), .linkedLibrary("gdk_pixbuf-2.0")]),
         // Linux file calls glibc declares only under _GNU_SOURCE (renameat2, pipe2), which Swift cannot see.
         .target(name: "CTesseraFiles"),
+        // libseccomp, descriptors passed over a socket (CMSG macros) and memfd_create: the decode helpers'
+        // sandbox and their channel to the viewer.
+        .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
+        .target(name: "CTesseraSandbox", dependencies: ["CSeccomp"]),
 
         // No C, no SDL: geometry, scrolling physics, layout, reuse, caches, scheduling, timing.
         .target(name: "TesseraCore"),
@@ -81,6 +85,7 @@ let package = Package(
                 dependencies: ["TesseraCore", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG", "CCrypto",
                                "CTesseraFiles", "CLCMS2", "CZlib",
                                "CHeif", "CJXL", "CGIF", "CAVIF", "CRaw", "CTesseraTIFF", "CTesseraGLib", "COpenSlide",
+                               "CTesseraSandbox",
                                .product(name: "Logging", package: "swift-log")]),
         // The only module that imports CSDL2: Swift classes owning SDL's windows, renderers, textures and
         // fonts, its events as a Swift enum. No other C type or pointer leaves it.
@@ -107,6 +112,12 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: onlyImportedMembers),
 
+        // The fuzz target over sniffing, headers and every decoder: a replayer of inputs when built plainly,
+        // libFuzzer's target under `make fuzz` (Tests/Fuzz/README.md).
+        .executableTarget(name: "TesseraFuzz",
+                          dependencies: ["TesseraImaging", "TesseraCore", .product(name: "Logging", package: "swift-log")],
+                          path: "Tests/Fuzz/Harness"),
+
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
         // CPNG, CLCMS2 and CZlib: fixtures written with libpng and zlib, and colour references and test
         // profiles made with lcms2, apart from the code under test. TesseraBench: its seeded random
@@ -130,7 +141,9 @@ let package = Package(
                     dependencies: ["TesseraBench", "TesseraCore", "TesseraImaging", "TesseraUI", "TesseraTestSupport"]),
         // Runs the built binary; depending on it makes `swift test` build it first.
         // TesseraDesktop: the settings a configuration file takes, to try each on the binary.
-        .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraTestSupport", "TesseraDesktop"],
+        // TesseraImaging and TesseraCore: the decode helper pool, run against the built binary's helpers.
+        .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraFuzz", "TesseraTestSupport", "TesseraDesktop",
+                                                           "TesseraImaging", "TesseraCore"],
                     swiftSettings: onlyImportedMembers),
         // What several test targets share: the loopback HTTP server, the sample images, Deep Zoom fixtures,
         // a headless SDL canvas, a log that collects messages, GIFs written with giflib, tiled TIFF files.

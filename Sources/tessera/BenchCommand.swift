@@ -44,6 +44,8 @@ extension Bench {
         var quality = false
         @Flag(help: "Print the result as JSON.")
         var json = false
+        @Flag(help: "Decode in this process, not in sandboxed helper processes (one per worker) as the viewer does.")
+        var decodeInProcess = false
 
         func validate() throws {
             if !(1...4096).contains(size) { throw ValidationError("--size must be between 1 and 4096") }
@@ -61,12 +63,18 @@ extension Bench {
             } catch {
                 throw fail("\(error)")
             }
-            let bench = ThumbsBench(files: files, size: size, workers: workers ?? ProcessInfo.processInfo.activeProcessorCount,
+            let workerCount = workers ?? ProcessInfo.processInfo.activeProcessorCount
+            let bench = ThumbsBench(files: files, size: size, workers: workerCount,
                                     runs: runs, cache: cache, measuresQuality: quality)
+            var options = ViewerOptions(items: [])
+            options.decodeHelperExecutable = decodeInProcess ? nil : DecodeHelperExecutable.path
+            let helpers = options.decodeHelperPool(helperCount: workerCount, pixelLimit: options.pixelLimit)
+            defer { helpers?.shutdown() }
+            helpers?.waitUntilReady()
             let report: ThumbsReport
             do {
-                // The viewer's decoders, in the viewer's order.
-                report = try bench.run(loader: ImageLoader(decoders: ImageDecoders.viewer))
+                // The viewer's decoders, in the viewer's order, where the viewer runs them.
+                report = try bench.run(loader: ImageLoader(decoders: ImageDecoders.viewer, helpers: helpers))
             } catch {
                 throw fail("\(error)")
             }

@@ -13,7 +13,7 @@ struct Tessera: ParsableCommand {
         commandName: "tessera",
         abstract: "An image viewer for Linux: a scrolling strip of images that loads in the background.",
         version: "0.1.0",
-        subcommands: [Browse.self, View.self, Bench.self, Tile.self, Generate.self],
+        subcommands: [Browse.self, View.self, Bench.self, Tile.self, Generate.self, DecodeHelperCommand.self],
         defaultSubcommand: Browse.self)
 
     /// Runs the command line with the configuration file's settings in front of it; a file with a problem
@@ -86,10 +86,17 @@ struct RunOptions: ParsableArguments {
     var config: String?
     @Flag(help: "Read no configuration file.")
     var noConfig = false
+    @Flag(help: "Decode images in the viewer's own process, not in sandboxed helper processes (for debugging and comparison).")
+    var decodeInProcess = false
+    @Option(help: "Seconds a decode may take before its helper is stopped and the image shown as an error.")
+    var decodeTimeLimit = Seconds(20)
 
     func validate() throws {
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
         if let pixelScale, !(0.5...4).contains(pixelScale) { throw ValidationError("--pixel-scale must be between 0.5 and 4") }
+        if !(0.1...3600).contains(decodeTimeLimit.value) {
+            throw ValidationError("--decode-time-limit must be between 0.1 and 3600 seconds")
+        }
     }
 
     func loadScript() throws -> InputScript? {
@@ -123,6 +130,8 @@ struct RunOptions: ParsableArguments {
         options.pixelScale = pixelScale
         options.colourManagement = colourManagement
         options.keyBindings = try keyBindings()
+        options.decodeHelperExecutable = decodeInProcess ? nil : DecodeHelperExecutable.path
+        options.decodeTimeLimit = decodeTimeLimit.duration
     }
 
     /// The default keys with the configuration file's `[keys]` applied (its settings are already in the

@@ -53,6 +53,8 @@ struct Tile: ParsableCommand {
     var force = false
     @Flag(help: "No progress bar.")
     var quiet = false
+    @Flag(help: "Decode images other than JPEG and PNG in this process, not in a sandboxed helper process.")
+    var decodeInProcess = false
 
     func validate() throws {
         if !(1...8192).contains(tileSize) { throw ValidationError("--tile-size must be between 1 and 8192") }
@@ -70,6 +72,12 @@ struct Tile: ParsableCommand {
         options.layout = layout == .flat ? .flat : .dzi
         options.replaceExisting = force
         options.pixelLimitForWholeDecode = pixelLimitMp * 1_000_000
+        if !decodeInProcess, let executable = DecodeHelperExecutable.path {
+            options.decodeHelpers = DecodeHelperPool(configuration: .init(
+                executable: executable, helperCount: 1,
+                memoryLimit: DecodeHelperPool.Configuration.memoryLimit(pixelLimit: options.pixelLimitForWholeDecode,
+                                                                        byteLimit: 512 << 20)))
+        }
 
         let interruption = Interruption()
         let signalSources = interruption.install()

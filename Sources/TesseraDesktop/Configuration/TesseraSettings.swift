@@ -29,6 +29,7 @@ public enum TesseraSettings {
         Setting("fullscreen", .flag, in: [.browse, .view]),
         Setting("pixel-scale", .number(0.5...4, unit: nil), in: [.browse, .view]),
         Setting("colour-management", .flag, in: [.browse, .view]),
+        Setting("decode-time-limit", .number(0.1...3600, unit: "seconds"), in: [.browse, .view]),
     ]
 
     /// `[keys]`: a key as bindings spell it (`KeyCombo(parsing:)`), bound to a `ViewerAction`'s name, in

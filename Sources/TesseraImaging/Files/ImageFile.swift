@@ -58,12 +58,18 @@ public final class ImageFile {
     private var descriptor: Int32
 
     /// Opens `path` for reading and stats it; see the type's description for what is refused.
-    public init(path: String) throws(Failure) {
+    public convenience init(path: String) throws(Failure) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
             throw code == ENOENT || code == ENOTDIR ? .missing : .unreadable(POSIXFiles.errorText(code))
         }
+        try self.init(descriptor: fd, path: path)
+    }
+
+    /// Takes over `fd`, an open descriptor of the file `path` names (one a decode helper was handed), and
+    /// stats it; refuses what `init(path:)` refuses, closing `fd` then.
+    public init(descriptor fd: Int32, path: String) throws(Failure) {
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             let code = errno
@@ -129,6 +135,12 @@ public final class ImageFile {
             done += n
         }
         return done
+    }
+
+    /// Lends the open descriptor to `body` (to hand a duplicate to another process), keeping it.
+    public func withDescriptor<T, E: Error>(_ body: (Int32) throws(E) -> T) throws(E) -> T {
+        precondition(descriptor >= 0, "the descriptor was handed over")
+        return try body(descriptor)
     }
 
     /// Gives up the descriptor (in blocking mode, at offset 0) to a reader that closes it, such as the tile

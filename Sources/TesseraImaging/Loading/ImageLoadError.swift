@@ -36,6 +36,8 @@ public struct ImageLoadError: Error, Sendable, Equatable, CustomStringConvertibl
         case decodeFailed(String)
         /// The caller stopped the decode (its `DecodeCancellation` was set): not the file's fault.
         case cancelled
+        /// The decode helper process running the decode died or was stopped (see `DecodeHelperPool`).
+        case helperFailed(DecodeHelperFailure)
 
         /// A short, user-facing text for an error cell.
         public var shortText: String {
@@ -51,6 +53,7 @@ public struct ImageLoadError: Error, Sendable, Equatable, CustomStringConvertibl
                 "File too large: \(Self.megabytes(bytes)) (limit \(Self.megabytes(limit)))"
             case .decodeFailed(let why): "Decode failed: \(why)"
             case .cancelled: "Cancelled"
+            case .helperFailed(let failure): failure.shortText
             }
         }
 

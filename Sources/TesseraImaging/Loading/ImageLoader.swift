@@ -14,6 +14,9 @@ import TesseraCore
 /// pixels until the header's dimensions have been checked against `pixelLimit`. A 40-byte file claiming to
 /// be 60000x60000 is refused without ever reaching a decoder.
 ///
+/// With `helpers`, the same steps run in a sandboxed helper process (see `DecodeHelperPool`) on the file this
+/// process opened: one decode path, two places it runs.
+///
 /// Stateless and `Sendable`: one loader is shared by all decode workers. Thread safety of the decoders
 /// themselves is their own contract (see `ImageDecoding`).
 public struct ImageLoader: Sendable {
@@ -39,13 +42,19 @@ public struct ImageLoader: Sendable {
     /// header in practically every camera file; if the header isn't in it, the whole file is read anyway.
     static let headerProbeLength = 256 << 10
 
+    /// Where decodes run: nil in this process; otherwise in the pool's sandboxed helper processes, which
+    /// run this same loader, with these settings, on the file this process opened (see
+    /// `DecodeHelperPool`). A helper decodes with its own list, the viewer's, not `decoders`.
+    public let helpers: DecodeHelperPool?
+
     public init(decoders: [any ImageDecoding], pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20,
-                applyOrientation: Bool = true, colour: ColourConversion? = .sRGB) {
+                applyOrientation: Bool = true, colour: ColourConversion? = .sRGB, helpers: DecodeHelperPool? = nil) {
         self.decoders = decoders
         self.pixelLimit = pixelLimit
         self.byteLimit = byteLimit
         self.applyOrientation = applyOrientation
         self.colour = colour
+        self.helpers = helpers
     }
 
     /// Loads the image at `path`, scaled to fit `box` (aspect preserved, never enlarged); nil = full size.
@@ -59,15 +68,29 @@ public struct ImageLoader: Sendable {
     /// space their image declares (for the thumbnail store, which converts to sRGB itself).
     func load(path: String, fitting box: PixelSize?, cancellation: DecodeCancellation?,
               convertingColour: Bool) throws(ImageLoadError) -> PixelBuffer {
-        do {
-            var header: ImageHeader?
-            let data = try readFile(path, header: &header)
-            var pixels = try decode(data, header: header, fitting: box, cancellation: cancellation)
-            if convertingColour { colour?.convert(&pixels, name: path) }
-            return pixels
+        do throws(ImageLoadError.Reason) {
+            let file: ImageFile
+            do { file = try ImageFile(path: path) } catch { throw ImageLoadError.Reason(error) }
+            guard file.size <= byteLimit else { throw .fileTooLarge(bytes: file.size, limit: byteLimit) }
+            if let helpers {
+                do { try cancellation.check() } catch { throw .cancelled }
+                return try helpers.load(file, loader: self, fitting: box, convertingColour: convertingColour)
+            }
+            return try load(opened: file, fitting: box, cancellation: cancellation, convertingColour: convertingColour)
         } catch {
             throw failure(path, error)
         }
+    }
+
+    /// The decode proper, on a file already opened and within the byte limit: where it runs in a decode
+    /// helper, this is what the helper calls. Logs nothing (the caller logs the failure once).
+    func load(opened file: ImageFile, fitting box: PixelSize?, cancellation: DecodeCancellation?,
+              convertingColour: Bool) throws(ImageLoadError.Reason) -> PixelBuffer {
+        var header: ImageHeader?
+        let data = try readFile(file, header: &header)
+        var pixels = try decode(data, header: header, fitting: box, cancellation: cancellation)
+        if convertingColour { colour?.convert(&pixels, name: file.path) }
+        return pixels
     }
 
     /// Loads an image already in memory (e.g. from an archive or the network); `name` is only used for
@@ -75,6 +98,7 @@ public struct ImageLoader: Sendable {
     public func load(data: Data, name: String, fitting box: PixelSize?) throws(ImageLoadError) -> PixelBuffer {
         do throws(ImageLoadError.Reason) {
             guard data.count <= byteLimit else { throw ImageLoadError.Reason.fileTooLarge(bytes: data.count, limit: byteLimit) }
+            if let helpers { return try helpers.load(data: data, name: name, loader: self, fitting: box) }
             var pixels = try decode(data, header: nil, fitting: box)
             colour?.convert(&pixels, name: name)
             return pixels
@@ -85,12 +109,9 @@ public struct ImageLoader: Sendable {
 
     // MARK: - Steps
 
-    /// Reads an image file fully, refusing what needn't be read (see `ImageFile`) and files bigger than
-    /// `byteLimit`. When the header can be read from the first `headerProbeLength` bytes it is checked
+    /// Reads an opened image file fully, refusing files bigger than `byteLimit`. When the header can be read from the first `headerProbeLength` bytes it is checked
     /// against the pixel limit before the rest is read, and handed back through `header`.
-    private func readFile(_ path: String, header: inout ImageHeader?) throws(ImageLoadError.Reason) -> Data {
-        let file: ImageFile
-        do { file = try ImageFile(path: path) } catch { throw ImageLoadError.Reason(error) }
+    private func readFile(_ file: ImageFile, header: inout ImageHeader?) throws(ImageLoadError.Reason) -> Data {
         let size = file.size
         guard size <= byteLimit else { throw .fileTooLarge(bytes: size, limit: byteLimit) }
 
@@ -197,7 +218,7 @@ public struct ImageLoader: Sendable {
         switch reason {
         case .missing, .empty, .notAnImage, .unsupportedFormat, .cancelled:
             Self.logger.debug("image not loaded", metadata: ["path": "\(path)", "reason": "\(reason.shortText)"])
-        case .unreadable, .truncated, .tooLarge, .fileTooLarge, .decodeFailed:
+        case .unreadable, .truncated, .tooLarge, .fileTooLarge, .decodeFailed, .helperFailed:
             Self.logger.warning("image not loaded", metadata: ["path": "\(path)", "reason": "\(reason.shortText)"])
         }
         return error

@@ -42,9 +42,13 @@ public struct ThumbnailingLoader: Sendable {
         if let recorded = store.recordedFailure(for: original) {
             throw ImageLoadError(path: path, reason: Self.reason(fromRecord: recorded))
         }
+        // To an sRGB display the loader converts (in its decode helper when it has one, so the image's
+        // profile is parsed there); another display needs the image's own colour space back, below.
+        let loaderConverts = loader.colour?.isToSRGB == true
         var thumbnail: PixelBuffer
         do {
-            thumbnail = try loader.load(path: path, fitting: size.box, cancellation: cancellation, convertingColour: false)
+            thumbnail = try loader.load(path: path, fitting: size.box, cancellation: cancellation,
+                                        convertingColour: loaderConverts)
         } catch {
             if let record = Self.record(for: error.reason) { store.recordFailure(for: original, reason: record) }
             throw error
@@ -53,12 +57,11 @@ public struct ThumbnailingLoader: Sendable {
             if !thumbnail.declaresColourSpace { store.save(thumbnail, for: original, size: size) }
             return PixelScaler.fit(thumbnail, in: box)
         }
-        let declared = thumbnail.declaredColourSpace
-        if colour.isToSRGB {
-            colour.convert(&thumbnail, from: declared, name: path)
+        if loaderConverts {
             store.save(thumbnail, for: original, size: size)
             return PixelScaler.fit(thumbnail, in: box)
         }
+        let declared = thumbnail.declaredColourSpace
         // Another display: sRGB for the disk and the display's own from the same decode, each converted
         // once from the image's colour space, so the display keeps colours sRGB cannot hold.
         var stored = thumbnail
@@ -85,12 +88,14 @@ public struct ThumbnailingLoader: Sendable {
     }
 
     /// Only failures that are the file's own fault are recorded; the rest (too many pixels for this
-    /// run's limit, permissions, a missing decoder) may not happen next time.
+    /// run's limit, permissions, a missing decoder, a decode helper's death, which may be the machine's
+    /// memory or load) may not happen next time.
     static func record(for reason: ImageLoadError.Reason) -> String? {
         switch reason {
         case .truncated: "truncated"
         case .decodeFailed(let message): "decode: " + message
-        case .missing, .unreadable, .empty, .notAnImage, .unsupportedFormat, .tooLarge, .fileTooLarge, .cancelled: nil
+        case .missing, .unreadable, .empty, .notAnImage, .unsupportedFormat, .tooLarge, .fileTooLarge, .cancelled,
+             .helperFailed: nil
         }
     }
 

@@ -23,7 +23,7 @@ public struct DeepZoomTileSource: TileSource {
     /// Opens `NAME.dzi` (and its `NAME_files` folder). Tiles are converted as `colour` says (see
     /// `ImageLoader.colour`); a tile that declares no colour space is sRGB.
     public init(descriptorAt path: String, decoders: [any ImageDecoding],
-                colour: ColourConversion? = .sRGB) throws(TileSourceError) {
+                colour: ColourConversion? = .sRGB, helpers: DecodeHelperPool? = nil) throws(TileSourceError) {
         let folder = DeepZoomDescriptor.tilesFolder(forDescriptorAt: path)
         let descriptor: DeepZoomDescriptor
         do throws(DeepZoomDescriptor.DescriptorError) {
@@ -41,17 +41,17 @@ public struct DeepZoomTileSource: TileSource {
             descriptor = inferred
         }
         self.init(tilesFolder: folder, geometry: descriptor.geometry, format: descriptor.format, decoders: decoders,
-                  colour: colour, descriptorPath: path)
+                  colour: colour, descriptorPath: path, helpers: helpers)
     }
 
     /// A pyramid whose geometry is already known (the tile cutter's result).
     public init(tilesFolder: String, geometry: DeepZoomGeometry, format: String, decoders: [any ImageDecoding],
-                colour: ColourConversion? = .sRGB, descriptorPath: String? = nil) {
+                colour: ColourConversion? = .sRGB, descriptorPath: String? = nil, helpers: DecodeHelperPool? = nil) {
         self.tilesFolder = tilesFolder
         self.geometry = geometry
         self.descriptorPath = descriptorPath
         name = (descriptorPath ?? tilesFolder).lastPathComponentName
-        reader = TileFileReader(decoders: decoders, colour: colour)
+        reader = TileFileReader(decoders: decoders, colour: colour, helpers: helpers)
         var candidates = [format.lowercased()]
         for (a, b) in [("jpeg", "jpg"), ("jpg", "jpeg"), ("tif", "tiff"), ("tiff", "tif")] where candidates[0] == a {
             candidates.append(b)

@@ -25,8 +25,8 @@ protocol ScanlineSource: AnyObject {
 enum ScanlineSources {
     /// Opens `path`, checks it (missing, not a file, empty, unknown format, too big to decode whole) and
     /// returns a source positioned at the first row. Nothing is decoded yet for JPEG, PNG and TIFF.
-    static func open(_ path: String, fallbackDecoders: [any ImageDecoding],
-                     pixelLimitForWholeDecode: Int) throws(TileCutError.Reason) -> any ScanlineSource {
+    static func open(_ path: String, fallbackDecoders: [any ImageDecoding], pixelLimitForWholeDecode: Int,
+                     helpers: DecodeHelperPool? = nil) throws(TileCutError.Reason) -> any ScanlineSource {
         let file: ImageFile
         let format: ImageFormat
         do {
@@ -55,7 +55,7 @@ enum ScanlineSources {
             throw .notAnImage
         default:
             return try DecodedImageSource.load(path, format: format, decoders: fallbackDecoders,
-                                               pixelLimit: pixelLimitForWholeDecode)
+                                               pixelLimit: pixelLimitForWholeDecode, helpers: helpers)
         }
     }
 }
@@ -83,12 +83,12 @@ final class DecodedImageSource: ScanlineSource {
     }
 
     static func load(_ path: String, format: ImageFormat, decoders: [any ImageDecoding],
-                     pixelLimit: Int) throws(TileCutError.Reason) -> DecodedImageSource {
+                     pixelLimit: Int, helpers: DecodeHelperPool? = nil) throws(TileCutError.Reason) -> DecodedImageSource {
         guard decoders.contains(where: { $0.canDecode(format) }) else { throw .unsupportedFormat(format.displayName) }
         // Stored orientation, as for JPEG and PNG (and as vips cuts); rows are converted by the cutter, as
         // JPEG's and PNG's are.
         let loader = ImageLoader(decoders: decoders, pixelLimit: pixelLimit, byteLimit: Int.max,
-                                 applyOrientation: false, colour: nil)
+                                 applyOrientation: false, colour: nil, helpers: helpers)
         do {
             return DecodedImageSource(try loader.load(path: path, fitting: nil))
         } catch {
@@ -104,6 +104,7 @@ final class DecodedImageSource: ScanlineSource {
             case .fileTooLarge(let bytes, _): throw .unreadable("file too large (\(bytes) bytes)")
             case .decodeFailed(let why): throw .corrupt(why)
             case .cancelled: throw .corrupt("cancelled")
+            case .helperFailed(let failure): throw .corrupt(failure.shortText)
             }
         }
     }

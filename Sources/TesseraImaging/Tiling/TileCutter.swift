@@ -22,6 +22,9 @@ public struct TileCutterOptions: Sendable {
     public var colourManager: ColourManager? = .shared
     /// Encoding threads; nil means one per core. Internal: for measurements and tests.
     var workerCount: Int?
+    /// Where the images decoded whole are decoded: nil in this process, else in the pool's sandboxed
+    /// helpers. JPEG and PNG rows are read in this process (see `ScanlineSource`).
+    public var decodeHelpers: DecodeHelperPool?
 
     public init() {}
 
@@ -123,7 +126,8 @@ public struct TileCutter: Sendable {
         let source: any ScanlineSource
         do {
             source = try ScanlineSources.open(path, fallbackDecoders: fallbackDecoders,
-                                              pixelLimitForWholeDecode: options.pixelLimitForWholeDecode)
+                                              pixelLimitForWholeDecode: options.pixelLimitForWholeDecode,
+                                              helpers: options.decodeHelpers)
         } catch {
             throw TileCutError(path: path, reason: error)
         }

@@ -39,6 +39,10 @@ public final class TiledViewer: FrameLoopScreen {
         text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
         var viewOptions = viewOptions
         viewOptions.colour = DisplayColour.conversion(for: window, enabled: options.colourManagement)
+        if viewOptions.decodeHelpers == nil {
+            viewOptions.decodeHelpers = options.decodeHelperPool(helperCount: viewOptions.workerCount,
+                                                                 pixelLimit: viewOptions.pixelLimit)
+        }
         view = TiledImageView(path: path, renderer: renderer, text: text, assets: assets, options: viewOptions,
                               pixelScale: 1, now: clock.now(), waker: system.waker, observer: recorder)
         view.pixelScale = pixelScale

@@ -65,12 +65,29 @@ public struct ViewerOptions: Sendable {
     /// Who runs the key-handler: the user's (from XDG_CONFIG_HOME) unless a test names another.
     public var keyHandler = KeyHandlerRunner()
 
+    /// The program whose hidden `decode-helper` subcommand decodes images in a sandbox (the viewer's own
+    /// binary); nil decodes in this process (`--decode-in-process`, and tests that run no binary).
+    public var decodeHelperExecutable: String?
+    /// A decode in a helper running longer than this kills the helper; the image gets an error cell.
+    public var decodeTimeLimit: Duration = .seconds(20)
+
     public init(items: [CarouselItem]) { self.items = items }
 
     /// Options for a strip of what `listing` finds.
     public init(listing: ItemListing) {
         items = []
         self.listing = listing
+    }
+
+    /// The helpers decodes run in, `helperCount` of them, for images of up to `pixelLimit` pixels; nil
+    /// without `decodeHelperExecutable`.
+    public func decodeHelperPool(helperCount: Int, pixelLimit: Int) -> DecodeHelperPool? {
+        guard let decodeHelperExecutable else { return nil }
+        var configuration = DecodeHelperPool.Configuration(
+            executable: decodeHelperExecutable, helperCount: helperCount,
+            memoryLimit: DecodeHelperPool.Configuration.memoryLimit(pixelLimit: pixelLimit, byteLimit: 512 << 20))
+        configuration.timeLimit = decodeTimeLimit
+        return DecodeHelperPool(configuration: configuration)
     }
 }
 

@@ -23,6 +23,8 @@ final class ViewerWiring {
     let colour: ColourConversion?
     /// The working memory the strip's and the single view's decodes share.
     let decodeMemory: DecodeMemoryBudget
+    /// The sandboxed processes images are decoded in, one per decode worker; nil decodes in process.
+    let decodeHelpers: DecodeHelperPool?
     /// Downloads of remote items; nil when every item is a file.
     let remote: RemoteImageStore?
     let model: CarouselModel
@@ -71,7 +73,8 @@ final class ViewerWiring {
             ? RemoteImageStore(configuration: options.downloads, onChange: { waker.wake() }) : nil
         self.remote = remote
         decodeMemory = DecodeMemoryBudget(limitBytes: options.decodeMemoryBytes)
-        let imageLoader = Self.imageLoader(options: options, colour: colour)
+        decodeHelpers = options.decodeHelperPool(helperCount: max(1, options.workerCount), pixelLimit: options.pixelLimit)
+        let imageLoader = Self.imageLoader(options: options, colour: colour, helpers: decodeHelpers)
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>(
             workerCount: options.workerCount, priority: .background,
             memory: .init(budget: decodeMemory, estimate: Self.decodeMemoryEstimate(loader: imageLoader, remote: remote)))
@@ -117,6 +120,7 @@ final class ViewerWiring {
         remote?.shutdown()
         // The process exits next: a decode still running would meet its libraries torn down.
         pipeline.shutdown(waitingUpTo: 5)
+        decodeHelpers?.shutdown()
     }
 
     /// The items to show: the listing's (waited for here), or the options' own.
@@ -135,8 +139,10 @@ final class ViewerWiring {
     }
 
     /// The strip's loader: the viewer's decoders behind the thumbnail cache (unless it is off).
-    private static func imageLoader(options: ViewerOptions, colour: ColourConversion?) -> ThumbnailingLoader {
-        let imageLoader = ImageLoader(decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit, colour: colour)
+    private static func imageLoader(options: ViewerOptions, colour: ColourConversion?,
+                                    helpers: DecodeHelperPool?) -> ThumbnailingLoader {
+        let imageLoader = ImageLoader(decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit, colour: colour,
+                                      helpers: helpers)
         return ThumbnailingLoader(loader: imageLoader, store: options.useThumbnailCache ? ThumbnailStore() : nil)
     }
 

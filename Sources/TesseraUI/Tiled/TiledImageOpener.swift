@@ -51,6 +51,8 @@ final class TiledImageOpener: Sendable {
         var maxMagnification = 4.0
         /// Runs on the cutting thread before each few rows the cutter reads (see `TiledViewOptions.cutStep`).
         var cutStep: (@Sendable () -> Void)?
+        /// Where images and tiles are decoded: nil in this process, else in the pool's sandboxed helpers.
+        var helpers: DecodeHelperPool?
     }
 
     /// Starts opening at once on a new thread; `onEvent` runs on that thread after each event is queued.
@@ -185,7 +187,7 @@ final class TiledImageOpener: Sendable {
         }
         if isSmall {
             let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: configuration.pixelLimit,
-                                     colour: configuration.colour)
+                                     colour: configuration.colour, helpers: configuration.helpers)
             opened(SingleImageTileSource(path: path, size: probe.size, loader: loader, turn: configuration.turn))
             if AnimatedImage.canAnimate(probe.format), AnimatedImage.isAnimated(fileAt: path) { emit(.animated) }
             return
@@ -196,7 +198,7 @@ final class TiledImageOpener: Sendable {
         if let descriptor = cache.existingDescriptor(forImageAt: path, byteSize: probe.fileSize, modified: probe.modified,
                                                      colourManaged: colourManaged),
            let source = try? DeepZoomTileSource(descriptorAt: descriptor, decoders: configuration.decoders,
-                                                colour: configuration.colour) {
+                                                colour: configuration.colour, helpers: configuration.helpers) {
             opened(source)
             return
         }
@@ -211,6 +213,7 @@ final class TiledImageOpener: Sendable {
         // The pyramid is cut in sRGB (tiles carry no profile) and converted to the display as tiles load.
         var cutting = TileCutterOptions()
         cutting.colourManager = configuration.colour?.manager
+        cutting.decodeHelpers = configuration.helpers
         let cutter = TileCutter(options: cutting, fallbackDecoders: configuration.decoders)
         let live = CutInProgressTileSource(
             geometry: DeepZoomGeometry(width: probe.storedSize.width, height: probe.storedSize.height,
@@ -234,7 +237,8 @@ final class TiledImageOpener: Sendable {
             throw TileSourceError(path: path, reason: .unreadableImage("cannot cut into tiles: \(error)"))
         }
         live.finish(with: try DeepZoomTileSource(descriptorAt: cache.descriptorPath(inFolder: folder),
-                                                 decoders: configuration.decoders, colour: configuration.colour))
+                                                 decoders: configuration.decoders, colour: configuration.colour,
+                                                 helpers: configuration.helpers))
         emit(.cutFinished)
     }
 
@@ -251,7 +255,7 @@ final class TiledImageOpener: Sendable {
         let box = max(eighth.width, eighth.height) <= side ? eighth : PixelSize(width: side, height: side)
         // The pixel limit guards against decoding huge images whole; TurboJPEG never does here.
         let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: .max, applyOrientation: false,
-                                 colour: configuration.colour)
+                                 colour: configuration.colour, helpers: configuration.helpers)
         return try? loader.load(path: path, fitting: box)
     }
 }

@@ -95,7 +95,8 @@ public final class TiledImageView {
                                         pixelLimit: options.pixelLimit,
                                         maxTextureSize: renderer.maxTextureSize, pyramidCache: options.pyramidCache,
                                         policy: options.policy, turn: options.turn,
-                                        maxMagnification: options.maxDeviceScale, cutStep: options.cutStep),
+                                        maxMagnification: options.maxDeviceScale, cutStep: options.cutStep,
+                                        helpers: options.decodeHelpers),
                                   onEvent: { waker?.wake() })
     }
 

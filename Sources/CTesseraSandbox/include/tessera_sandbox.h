@@ -1,0 +1,94 @@
+#ifndef TESSERA_SANDBOX_H
+#define TESSERA_SANDBOX_H
+
+/* What a decode helper process and the viewer that runs it need from Linux that Swift cannot spell:
+ * passing descriptors over a socket (SCM_RIGHTS, whose CMSG_* macros Swift cannot call), memfd_create
+ * (declared only under _GNU_SOURCE), and the lock-down (no_new_privs, RLIMIT_AS, a libseccomp filter).
+ * Every function returns what the system call returns, with errno set on failure, unless it says otherwise. */
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A connected pair of stream sockets, both ends close-on-exec. */
+int tessera_socketpair_cloexec(int fds[2]);
+
+/* Sends `length` bytes from `bytes` on `socket`, with `fd` attached (none when negative), in one sendmsg;
+ * retries EINTR and short writes. 0 on success, -1 on failure. */
+int tessera_send_with_fd(int socket, const void *bytes, size_t length, int fd);
+
+/* Receives exactly `length` bytes into `bytes` from `socket`, and the descriptor attached to them, if any,
+ * into `*fd` (else -1; received descriptors are close-on-exec). Returns `length`, 0 at the end of the
+ * stream before any byte, -1 on failure (EPROTO when the stream ends inside the message). */
+ssize_t tessera_receive_with_fd(int socket, void *bytes, size_t length, int *fd);
+
+/* memfd_create(name, MFD_CLOEXEC). */
+int tessera_memfd(const char *name);
+
+/* The helper's lock-down, in this order: PR_SET_NO_NEW_PRIVS; RLIMIT_AS (soft and hard) to
+ * `address_space_limit` bytes unless it is 0; Landlock (when the kernel has it), under which files can be
+ * opened read-only below the `readable` folders and nowhere else; a seccomp filter that kills the process
+ * (SIGSYS) on any system call it does not list (the list, with why each is there, is in the .c file),
+ * opening included when Landlock is not there to narrow it. After this the process can read and write
+ * the descriptors it holds, map memory, run threads and exit; it cannot write a file, connect, spawn or
+ * trace anything. 0 on success; -1 with errno on failure, in which case the caller must not decode. */
+int tessera_lock_down(unsigned long long address_space_limit, const char *const *readable, size_t readable_count);
+
+/* The address space this process maps now, in bytes (from /proc/self/statm), 0 if unknown: the baseline
+ * the memory limit is added to. Call before `tessera_lock_down`, which forbids opening the file. */
+unsigned long long tessera_address_space_in_use(void);
+
+/* What the viewer asks a decode helper, with the image's descriptor attached: fixed size, then
+ * `display_profile_length` bytes of the display's ICC profile and `name_length` bytes of the path (for
+ * the helper's log lines). */
+struct tessera_decode_request {
+    uint32_t magic;
+    int32_t box_width, box_height;       /* 0, 0: full size */
+    int64_t pixel_limit, byte_limit;
+    uint8_t apply_orientation;
+    uint8_t convert_colour;
+    uint8_t colour_mode;                 /* 0: colour management off, 1: to sRGB, 2: to the profile that follows */
+    uint8_t reserved;
+    uint32_t display_profile_length;
+    uint32_t name_length;
+};
+
+/* The helper's answer, fixed size. With status 0 a memfd is attached holding width * height * 4 bytes
+ * of pixels, then `profile_length` bytes of the image's ICC profile; otherwise `reason` and its
+ * numbers and text say what the loader refused. */
+struct tessera_decode_reply {
+    uint32_t magic;
+    int32_t status;                      /* 0: pixels, 1: the loader's refusal; once, first: 2 locked down
+                                            and ready, 3 cannot lock down (the text says why) */
+    int32_t width, height;
+    int32_t source_width, source_height; /* -1: unknown */
+    uint32_t profile_length;
+    int32_t known_opaque;                /* -1 unknown, 0, 1 */
+    uint8_t has_code_points, full_range;
+    uint16_t primaries, transfer, matrix;
+    int32_t reason;
+    int64_t numbers[3];
+    char text[400];
+};
+
+/* The exit status of a helper whose crash followed a failed allocation (errno ENOMEM when the fatal
+ * signal came): it ran into its memory limit. */
+#define TESSERA_EXIT_OUT_OF_MEMORY 86
+
+/* Handlers for the fatal signals (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE) that exit with
+ * TESSERA_EXIT_OUT_OF_MEMORY when errno says the last thing to fail was an allocation, and otherwise
+ * die of the signal as they would have. */
+void tessera_classify_crashes(void);
+
+/* mallopt(M_ARENA_MAX, 1): every thread allocates from the one arena, none reserves its own. */
+void tessera_one_malloc_arena(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,159 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CTesseraSandbox
+import Foundation
+import Logging
+import Synchronization
+import TesseraCore
+
+/// Decoding in sandboxed helper processes, as GNOME's glycin does: a few long-lived helpers (the same
+/// binary, `tessera decode-helper`), one per decode worker, each used by one decode at a time. The viewer opens the file and passes its
+/// descriptor over a socket; the helper runs the same `ImageLoader` code on it (decode, scale, turn,
+/// colour) and returns the pixels in a memfd the viewer maps; the reply is one fixed message.
+///
+/// A helper that crashes, is killed by its seccomp filter, runs out of its memory limit or past the time
+/// limit fails that one image (`ImageLoadError.Reason.helperFailed`) and is replaced; the caller's
+/// failure memo keeps the image from being tried again in a loop.
+public final class DecodeHelperPool: Sendable {
+    public struct Configuration: Sendable {
+        /// The program to run (the viewer's own binary) and what follows its name: the hidden subcommand.
+        public var executable: String
+        public var arguments: [String]
+        /// Added to the viewer's environment.
+        public var environment: [String: String] = [:]
+        /// How many helpers are started at once, so their warm-up runs while the viewer starts. More are
+        /// started when more decodes run at once (the single view's tile workers beside the strip's), and
+        /// kept: the pool holds as many helpers as decodes have ever run at once in this process.
+        public var helperCount: Int
+        /// Address space a helper may map on top of what it maps warmed up; 0 means no limit.
+        public var memoryLimit: Int
+        /// A decode running longer than this has its helper killed.
+        public var timeLimit: Duration
+
+        public init(executable: String, arguments: [String] = ["decode-helper"], helperCount: Int,
+                    memoryLimit: Int, timeLimit: Duration = .seconds(20)) {
+            self.executable = executable
+            self.arguments = arguments
+            self.helperCount = max(1, helperCount)
+            self.memoryLimit = memoryLimit
+            self.timeLimit = timeLimit
+        }
+
+        /// The address space for images of up to `pixelLimit` pixels read from files of up to `byteLimit`
+        /// bytes: the file's bytes, plus up to 16 bytes a pixel (the widest working format among the
+        /// libraries, libjxl's float planes, besides the loader's own 4-byte buffers), plus room for the
+        /// libraries' tables.
+        public static func memoryLimit(pixelLimit: Int, byteLimit: Int) -> Int {
+            let (pixels, overflow) = pixelLimit.multipliedReportingOverflow(by: 16)
+            let (total, overflow2) = pixels.addingReportingOverflow(byteLimit + (256 << 20))
+            return overflow || overflow2 ? 0 : total
+        }
+    }
+
+    public let configuration: Configuration
+    private let idle = Mutex<[DecodeHelperProcess]>([])
+    private static let logger = Logger(label: "tessera.decode-helper")
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        for _ in 0..<configuration.helperCount {
+            if let helper = try? start() { idle.withLock { $0.append(helper) } }
+        }
+    }
+
+    deinit { shutdown() }
+
+    /// Stops every idle helper; one busy now stops when its decode returns.
+    public func shutdown() {
+        let helpers = idle.withLock { helpers in
+            defer { helpers.removeAll() }
+            return helpers
+        }
+        for helper in helpers { helper.terminate() }
+    }
+
+    /// Waits until every idle helper has warmed up and locked itself down (one that cannot is dropped), so a
+    /// measurement that follows times decodes, not starts.
+    public func waitUntilReady() {
+        let waiting = idle.withLock { helpers in
+            defer { helpers.removeAll() }
+            return helpers
+        }
+        for helper in waiting {
+            if let failure = helper.awaitReady(timeLimit: configuration.timeLimit) {
+                Self.logger.warning("decode helper \(helper.pid) not ready: \(failure)")
+                helper.terminate()
+            } else {
+                keep(helper)
+            }
+        }
+    }
+
+    /// `loader`'s decode of `file`, run in a helper.
+    func load(_ file: ImageFile, loader: ImageLoader, fitting box: PixelSize?,
+              convertingColour: Bool) throws(ImageLoadError.Reason) -> PixelBuffer {
+        let (request, tail) = DecodeHelperWire.request(loader: loader, fitting: box, convertingColour: convertingColour,
+                                                       name: file.path)
+        let helper: DecodeHelperProcess
+        if let waiting = idle.withLock({ $0.popLast() }) {
+            helper = waiting
+        } else {
+            do { helper = try start() } catch { throw .helperFailed(error) }
+        }
+        let outcome = file.withDescriptor { helper.decode(request, tail: tail, descriptor: $0, timeLimit: configuration.timeLimit) }
+        switch outcome {
+        case .pixels(let pixels):
+            keep(helper)
+            return pixels
+        case .refused(let reason):
+            keep(helper)
+            throw reason
+        case .failed(let failure):
+            Self.logger.warning("decode helper \(helper.pid) failed on \(file.path): \(failure)")
+            helper.terminate()
+            if let replacement = try? start() { keep(replacement) }
+            throw .helperFailed(failure)
+        }
+    }
+
+    /// `loader`'s decode of bytes in memory (a download held whole): they reach the helper in a memfd,
+    /// which it reads as it reads a file.
+    func load(data: Data, name: String, loader: ImageLoader, fitting box: PixelSize?) throws(ImageLoadError.Reason) -> PixelBuffer {
+        let memfd = tessera_memfd("tessera-image")
+        guard memfd >= 0 else { throw .unreadable(POSIXFiles.errorText(errno)) }
+        let written = data.withUnsafeBytes { bytes -> Int32 in
+            var done = 0
+            while done < bytes.count {
+                let n = write(memfd, bytes.baseAddress! + done, bytes.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                done += n
+            }
+            return 0
+        }
+        guard written == 0 else {
+            close(memfd)
+            throw .unreadable(POSIXFiles.errorText(written))
+        }
+        let file: ImageFile
+        do { file = try ImageFile(descriptor: memfd, path: name) } catch { throw ImageLoadError.Reason(error) }
+        return try load(file, loader: loader, fitting: box, convertingColour: true)
+    }
+
+    private func keep(_ helper: DecodeHelperProcess) {
+        idle.withLock { $0.append(helper) }
+    }
+
+    private func start() throws(DecodeHelperFailure) -> DecodeHelperProcess {
+        var environment = ProcessInfo.processInfo.environment
+        // The Swift runtime's crash backtracer runs another program, which the filter forbids: a crash
+        // would read as a forbidden system call.
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment.merge(configuration.environment) { $1 }
+        let arguments = configuration.arguments + (configuration.memoryLimit > 0 ? ["--memory-limit", "\(configuration.memoryLimit)"] : [])
+        return try DecodeHelperProcess(executable: configuration.executable, arguments: arguments, environment: environment)
+    }
+}

@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CTesseraSandbox
+import Foundation
+import Logging
+import TesseraCore
+
+/// The decode helper's side (`tessera decode-helper`): loads its libraries, decodes one tiny image of each
+/// format so that whatever they load lazily is loaded, locks itself down (no_new_privs, an address-space
+/// limit, the seccomp filter of `tessera_lock_down`), then answers requests on its socket until the
+/// viewer closes it: each request's descriptor is read by `ImageLoader.load(opened:...)`, the code the
+/// viewer runs in process, and the pixels go back in a memfd the viewer maps.
+public enum DecodeHelperService {
+    private static let logger = Logger(label: "tessera.decode-helper")
+
+    /// Serves requests on `socket` with `decoders`; `memoryLimit` bytes of address space on top of what
+    /// the warmed-up helper maps (0: no limit). Returns the process's exit status.
+    public static func run(socket: Int32, decoders: [any ImageDecoding], memoryLimit: Int, lockDown: Bool = true) -> Int32 {
+        tessera_classify_crashes()
+        // One malloc arena: each thread's own would reserve address space the limit is meant for.
+        tessera_one_malloc_arena()
+        warmUp(decoders)
+        // The log's timestamps read the time zone once, here, not from a file after the lock-down.
+        tzset()
+        if lockDown {
+            let baseline = tessera_address_space_in_use()
+            let limit = memoryLimit > 0 ? baseline + UInt64(memoryLimit) : 0
+            let readable = FontFolders.readable(environment: ProcessInfo.processInfo.environment)
+            let locked = withCStringArray(readable) { tessera_lock_down(limit, $0, readable.count) }
+            guard locked == 0 else {
+                let why = "cannot lock itself down: \(POSIXFiles.errorText(errno))"
+                logger.error("decode helper \(why)")
+                _ = send(DecodeHelperWire.reply(status: 3, text: why), memfd: -1, socket)
+                return 1
+            }
+        }
+        guard send(DecodeHelperWire.reply(status: 2, text: ""), memfd: -1, socket) else { return 3 }
+        var conversions = ConversionMemo()
+        while true {
+            var request = tessera_decode_request()
+            var fd: Int32 = -1
+            let received = tessera_receive_with_fd(socket, &request, MemoryLayout<tessera_decode_request>.size, &fd)
+            if received == 0 { return 0 }
+            guard received > 0, request.magic == DecodeHelperWire.requestMagic,
+                  let tail = readTail(socket, count: Int(request.display_profile_length) + Int(request.name_length)) else {
+                if fd >= 0 { close(fd) }
+                return 2
+            }
+            let profile = Array(tail.prefix(Int(request.display_profile_length)))
+            let name = String(decoding: tail.dropFirst(Int(request.display_profile_length)), as: UTF8.self)
+            let replied = answer(request, fd: fd, name: name, profile: profile, decoders: decoders,
+                                 conversions: &conversions, socket: socket)
+            guard replied else { return 3 }
+        }
+    }
+
+    /// Decodes one request and sends the reply; false when the socket failed.
+    private static func answer(_ request: tessera_decode_request, fd: Int32, name: String, profile: [UInt8],
+                               decoders: [any ImageDecoding], conversions: inout ConversionMemo,
+                               socket: Int32) -> Bool {
+        guard fd >= 0 else { return send(DecodeHelperWire.reply(refusing: .unreadable("no descriptor")), memfd: -1, socket) }
+        let loader = conversions.loader(for: request, profile: profile, decoders: decoders)
+        let pixels: PixelBuffer
+        do throws(ImageLoadError.Reason) {
+            let file: ImageFile
+            do { file = try ImageFile(descriptor: fd, path: name) } catch { throw ImageLoadError.Reason(error) }
+            pixels = try loader.load(opened: file, fitting: DecodeHelperWire.box(of: request), cancellation: nil,
+                                     convertingColour: request.convert_colour != 0)
+        } catch {
+            return send(DecodeHelperWire.reply(refusing: error), memfd: -1, socket)
+        }
+        let profileBytes = pixels.colourProfile ?? []
+        let length = pixels.bytes.count + profileBytes.count
+        let memfd = tessera_memfd("tessera-pixels")
+        guard memfd >= 0, ftruncate(memfd, off_t(length)) == 0,
+              let memory = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0), memory != MAP_FAILED else {
+            if memfd >= 0 { close(memfd) }
+            return send(DecodeHelperWire.reply(refusing: .unreadable(POSIXFiles.errorText(errno))), memfd: -1, socket)
+        }
+        pixels.bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        profileBytes.withUnsafeBytes { if $0.count > 0 { (memory + pixels.bytes.count).copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }
+        munmap(memory, length)
+        defer { close(memfd) }
+        return send(DecodeHelperWire.reply(describing: pixels), memfd: memfd, socket)
+    }
+
+    private static func send(_ reply: tessera_decode_reply, memfd: Int32, _ socket: Int32) -> Bool {
+        var reply = reply
+        return tessera_send_with_fd(socket, &reply, MemoryLayout<tessera_decode_reply>.size, memfd) == 0
+    }
+
+    private static func readTail(_ socket: Int32, count: Int) -> [UInt8]? {
+        guard count > 0 else { return [] }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var fd: Int32 = -1
+        let got = bytes.withUnsafeMutableBytes { tessera_receive_with_fd(socket, $0.baseAddress!, count, &fd) }
+        if fd >= 0 { close(fd) }
+        return got == count ? bytes : nil
+    }
+
+    private static func withCStringArray<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
+        let copies = strings.map { UnsafePointer(strdup($0)) }
+        defer { copies.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+        return copies.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
+    /// Each format decoded once, so its library has loaded what it loads on first use (see `WarmUpImages`).
+    static func warmUp(_ decoders: [any ImageDecoding]) {
+        let loader = ImageLoader(decoders: decoders)
+        for image in WarmUpImages.all {
+            do {
+                _ = try loader.load(data: image.bytes, name: "warm-up " + image.name, fitting: PixelSize(width: 4, height: 4))
+            } catch {
+                logger.debug("warm-up image not decoded", metadata: ["format": "\(image.name)", "reason": "\(error.reason.shortText)"])
+            }
+        }
+    }
+
+    /// The loader of the last request's settings: the display's conversion is checked once, not per image.
+    private struct ConversionMemo {
+        var key: (mode: UInt8, profile: [UInt8])?
+        var colour: ColourConversion?
+
+        mutating func loader(for request: tessera_decode_request, profile: [UInt8],
+                             decoders: [any ImageDecoding]) -> ImageLoader {
+            if key?.mode != request.colour_mode || key?.profile != profile {
+                colour = DecodeHelperWire.colour(mode: request.colour_mode, displayProfile: profile)
+                key = (request.colour_mode, profile)
+            }
+            return ImageLoader(decoders: decoders, pixelLimit: Int(request.pixel_limit), byteLimit: Int(request.byte_limit),
+                               applyOrientation: request.apply_orientation != 0, colour: colour)
+        }
+    }
+}

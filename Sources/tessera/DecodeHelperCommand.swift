@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TesseraImaging
+import TesseraUI
+
+/// `tessera decode-helper`, hidden: a sandboxed decode helper the viewer starts (see `DecodeHelperPool`),
+/// serving requests on descriptor 3 until the viewer closes it. Not for people.
+struct DecodeHelperCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode-helper",
+        abstract: "Decode images for the viewer in a locked-down process (started by the viewer).",
+        shouldDisplay: false)
+
+    @Option(help: "Address space allowed on top of the warmed-up helper's, in bytes; 0: no limit.")
+    var memoryLimit = 0
+
+    func run() throws {
+        let level = ProcessInfo.processInfo.environment["TESSERA_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        var decoders = ImageDecoders.viewer
+        #if DEBUG
+        if ProcessInfo.processInfo.environment[MisbehavingDecoder.environmentKey] == "1" {
+            decoders = decoders.map { MisbehavingDecoder(wrapping: $0) }
+        }
+        #endif
+        let status = DecodeHelperService.run(socket: 3, decoders: decoders, memoryLimit: memoryLimit)
+        if status != 0 { throw ExitCode(status) }
+    }
+}

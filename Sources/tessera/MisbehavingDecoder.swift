@@ -1,0 +1,57 @@
+#if DEBUG
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import TesseraCore
+import TesseraImaging
+
+/// Test-only, compiled into debug builds alone and switched on by `TESSERA_TEST_MISBEHAVING_DECODERS=1`
+/// in a decode helper's environment: a decoder that does what a broken or hostile library might when the
+/// image ends with `tessera-test:` and a word (crash, allocate, loop, write, read, socket), and decodes like the
+/// decoder it wraps otherwise. The tests of `DecodeHelperPool` make one image of each kind.
+struct MisbehavingDecoder: ImageDecoding {
+    static let environmentKey = "TESSERA_TEST_MISBEHAVING_DECODERS"
+    let wrapped: any ImageDecoding
+
+    init(wrapping decoder: any ImageDecoding) { wrapped = decoder }
+
+    func canDecode(_ format: ImageFormat) -> Bool { wrapped.canDecode(format) }
+
+    func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
+        switch Self.misbehaviour(in: data) {
+        case "crash":
+            errno = 0
+            raise(SIGSEGV)
+        case "allocate":
+            var hoard: [[UInt8]] = []
+            while true { hoard.append([UInt8](repeating: 1, count: 16 << 20)) }
+        case "loop":
+            while true { sched_yield() }
+        case "write":
+            let fd = open("/tmp/tessera-decode-helper-was-here", O_WRONLY | O_CREAT, 0o600)
+            if fd >= 0 { close(fd) }
+        case "read":
+            let fd = open("/etc/hostname", O_RDONLY)
+            guard fd < 0 else {
+                close(fd)
+                throw ImageLoadError.Reason.decodeFailed("read /etc/hostname")
+            }
+            throw ImageLoadError.Reason.decodeFailed("open refused: \(String(cString: strerror(errno)))")
+        case "socket":
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            if fd >= 0 { close(fd) }
+        default:
+            break
+        }
+        return try wrapped.decode(data, format: format, targetSize: targetSize)
+    }
+
+    /// The word after the last `tessera-test:` in the image's last bytes, if any.
+    static func misbehaviour(in data: Data) -> String? {
+        let tail = String(decoding: data.suffix(32), as: UTF8.self)
+        guard let marker = tail.range(of: "tessera-test:", options: .backwards) else { return nil }
+        return String(tail[marker.upperBound...].prefix(while: \.isLetter))
+    }
+}
+#endif

@@ -1,0 +1,213 @@
+import Foundation
+import TesseraCore
+import TesseraImaging
+import TesseraTestSupport
+import XCTest
+
+/// Decoding in sandboxed helpers: a decoder that crashes, allocates without bound, never returns, writes a
+/// file or makes a system call decoding never needs costs its one image an error cell saying which, its helper is replaced,
+/// and the next image decodes. The misbehaving decoders are compiled into debug builds only and switched on
+/// by an environment variable (see `MisbehavingDecoder` in the tessera target).
+final class DecodeHelperTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-helpers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+    /// A small PNG that makes the misbehaving decoder do `misbehaviour` (nil: a plain PNG).
+    private func image(_ name: String, misbehaviour: String?) throws -> String {
+        var bytes = try Data(contentsOf: SampleImages.url("img13-tiny.png"))
+        if let misbehaviour { bytes += Data("tessera-test:\(misbehaviour)".utf8) }
+        let url = folder.appendingPathComponent(name)
+        try bytes.write(to: url)
+        return url.path
+    }
+
+    private func pool(timeLimit: Duration = .seconds(20), memoryLimit: Int = 256 << 20) -> DecodeHelperPool {
+        var configuration = DecodeHelperPool.Configuration(executable: BuiltBinary.url(named: "tessera").path,
+                                                           helperCount: 1, memoryLimit: memoryLimit, timeLimit: timeLimit)
+        configuration.environment = ["TESSERA_TEST_MISBEHAVING_DECODERS": "1"]
+        return DecodeHelperPool(configuration: configuration)
+    }
+
+    private func reason(_ loader: ImageLoader, _ path: String) -> ImageLoadError.Reason? {
+        do {
+            _ = try loader.load(path: path, fitting: PixelSize(width: 64, height: 64))
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+
+    func testAHelperDecodesWhatTheLoaderDecodesInProcess() throws {
+        let helpers = pool()
+        defer { helpers.shutdown() }
+        helpers.waitUntilReady()
+        let inProcess = ImageLoader(decoders: ImageDecoders.standard())
+        let sandboxed = ImageLoader(decoders: ImageDecoders.standard(), helpers: helpers)
+        var paths = ["img1-baseline.jpg", "img5-alpha.png", "img8-lossy.webp", "img15.gif", "img16.bmp"].map { SampleImages.url($0).path }
+        // Text in fonts the warm-up never drew: fontconfig opens them after the lock-down.
+        let svg = folder.appendingPathComponent("text.svg")
+        try Data("""
+            <svg xmlns="http://www.w3.org/2000/svg" width="300" height="120"><rect width="300" height="120" fill="#48c"/>\
+            <text x="5" y="50" font-size="40" font-family="serif" font-style="italic">Serif</text>\
+            <text x="5" y="100" font-size="30" font-family="monospace" font-weight="bold">Mono 123</text></svg>
+            """.utf8).write(to: svg)
+        paths.append(svg.path)
+        // A camera RAW (libraw, its OpenMP threads) and a TIFF, from the fuzzer's seeds.
+        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/seeds")
+        paths += ["tiny.dng", "tiny.tiff"].map { seeds.appendingPathComponent($0).path }
+        let png = SampleImages.url("img20-rgb.png").path
+        for (tool, arguments, name) in [("heif-enc", ["-q", "60", png, "-o"], "a.heic"), ("heif-enc", ["-A", "-q", "60", png, "-o"], "a.avif"),
+                                        ("cjxl", [png], "a.jxl")] where FileManager.default.isExecutableFile(atPath: "/usr/bin/" + tool) {
+            let out = folder.appendingPathComponent(name).path
+            let process = try Process.run(URL(fileURLWithPath: "/usr/bin/" + tool), arguments: arguments + [out])
+            process.waitUntilExit()
+            if process.terminationStatus == 0 { paths.append(out) }
+        }
+        for path in paths {
+            let name = (path as NSString).lastPathComponent
+            let box = PixelSize(width: 200, height: 150)
+            let expected = try inProcess.load(path: path, fitting: box)
+            let got = try sandboxed.load(path: path, fitting: box)
+            XCTAssertEqual(got.size, expected.size, name)
+            XCTAssertEqual(got.sourceSize, expected.sourceSize, name)
+            XCTAssertTrue(got.bytes == expected.bytes, "\(name): the same pixels from the same code")
+        }
+        // Bytes in memory reach the helper in a memfd.
+        let bytes = try Data(contentsOf: SampleImages.url("img8-lossy.webp"))
+        let box = PixelSize(width: 120, height: 120)
+        XCTAssertTrue(try sandboxed.load(data: bytes, name: "held", fitting: box).bytes
+                      == inProcess.load(data: bytes, name: "held", fitting: box).bytes)
+        // The loader's refusals come back as they are.
+        let text = folder.appendingPathComponent("notes.png")
+        try Data("not an image, whatever its name says".utf8).write(to: text)
+        XCTAssertEqual(reason(sandboxed, text.path), .notAnImage)
+        XCTAssertEqual(reason(sandboxed, folder.appendingPathComponent("gone.png").path), .missing)
+    }
+
+    func testEachMisbehaviourIsItsOwnFailureAndTheNextImageDecodes() throws {
+        let helpers = pool(timeLimit: .seconds(3))
+        defer { helpers.shutdown() }
+        let loader = ImageLoader(decoders: ImageDecoders.standard(), helpers: helpers)
+        let good = try image("good.png", misbehaviour: nil)
+        let cases: [(String, DecodeHelperFailure)] = [
+            ("crash", .crashed(signal: SIGSEGV)), ("allocate", .memoryLimit), ("loop", .timeLimit),
+            ("write", .forbiddenSystemCall), ("socket", .forbiddenSystemCall),
+        ]
+        XCTAssertNil(reason(loader, good))
+        for (misbehaviour, failure) in cases {
+            let path = try image("\(misbehaviour).png", misbehaviour: misbehaviour)
+            XCTAssertEqual(reason(loader, path), .helperFailed(failure), misbehaviour)
+            XCTAssertNil(reason(loader, good), "a fresh helper decodes the next image after \(misbehaviour)")
+        }
+    }
+
+    func testAHelperCannotReadFilesOutsideTheFontFolders() throws {
+        let helpers = pool()
+        defer { helpers.shutdown() }
+        let loader = ImageLoader(decoders: ImageDecoders.standard(), helpers: helpers)
+        // Landlock refuses the open (where the kernel has it); without it the filter kills the helper.
+        switch reason(loader, try image("read.png", misbehaviour: "read")) {
+        case .decodeFailed(let message)?: XCTAssertTrue(message.hasPrefix("open refused"), message)
+        case .helperFailed(.forbiddenSystemCall)?: break
+        case let other: XCTFail("the helper read a file it had no business reading: \(String(describing: other))")
+        }
+    }
+
+    /// The viewer's run over `images` with the misbehaving decoders on: each error cell's reason by file name.
+    private func errorCells(_ images: URL, _ extra: [String]) throws -> [String: String] {
+        let report = folder.appendingPathComponent("run.json")
+        let process = Process()
+        process.executableURL = BuiltBinary.url(named: "tessera")
+        process.arguments = [images.path, "--headless", "--report", report.path] + extra
+        var environment = ProcessInfo.processInfo.environment
+        environment["SDL_VIDEODRIVER"] = "dummy"
+        environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("cache").path
+        environment["TESSERA_TEST_MISBEHAVING_DECODERS"] = "1"
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        XCTAssertEqual(json["items"] as? Int, 5)
+        let errors = try XCTUnwrap(json["errors"] as? [[String: String]])
+        var reasons: [String: String] = [:]
+        for error in errors { reasons[(error["item"]! as NSString).lastPathComponent] = error["reason"] }
+        return reasons
+    }
+
+    func testTheViewerShowsEachFailureAsAnErrorCellAndGoesOn() throws {
+        let images = folder.appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        for (name, misbehaviour) in [("a.png", nil), ("b.png", "crash"), ("c.png", "loop"), ("d.png", "write"), ("e.png", nil)] {
+            try FileManager.default.moveItem(atPath: try image(name, misbehaviour: misbehaviour),
+                                             toPath: images.appendingPathComponent(name).path)
+        }
+        XCTAssertEqual(try errorCells(images, ["--decode-time-limit", "2"]),
+                       ["b.png": "Decoder crashed", "c.png": "Decoder took too long",
+                        "d.png": "Decoder tried a forbidden system call"])
+        // In process, the viewer's own decoders run (the misbehaving ones live in helpers only): all decode.
+        XCTAssertEqual(try errorCells(images, ["--decode-in-process"]), [:])
+    }
+
+    /// `tessera tile` decodes what it cannot stream (a BMP here) in a helper: a crashing decoder is the cut's
+    /// clear error, and the same image cuts when its decoder behaves.
+    func testTheTileCutterDecodesInAHelper() throws {
+        let bmp = try Data(contentsOf: SampleImages.url("img16.bmp"))
+        let good = folder.appendingPathComponent("good.bmp")
+        let bad = folder.appendingPathComponent("bad.bmp")
+        try bmp.write(to: good)
+        try (bmp + Data("tessera-test:crash".utf8)).write(to: bad)
+        for (input, crashes) in [(good, false), (bad, true)] {
+            let process = Process()
+            process.executableURL = BuiltBinary.url(named: "tessera")
+            process.arguments = ["tile", input.path, "--out", folder.appendingPathComponent("out-\(crashes)").path, "--quiet"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["TESSERA_TEST_MISBEHAVING_DECODERS"] = "1"
+            process.environment = environment
+            let err = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = err
+            try process.run()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            if crashes {
+                XCTAssertNotEqual(process.terminationStatus, 0)
+                XCTAssertTrue(stderr.contains("Decoder crashed"), stderr)
+            } else {
+                XCTAssertEqual(process.terminationStatus, 0, stderr)
+            }
+        }
+    }
+
+    /// Every input the fuzzer once crashed on, and the seed corpus, run through the fuzz target's function
+    /// (built plainly, as a replayer): each must now be decoded or refused, never crash.
+    func testTheFuzzRegressionsAndSeedsDecodeWithoutCrashing() throws {
+        let fuzz = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz")
+        var inputs: [String] = []
+        for folder in [fuzz.appendingPathComponent("regressions"), fuzz.appendingPathComponent("seeds"), SampleImages.folder] {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where !name.hasPrefix(".") {
+                inputs.append(folder.appendingPathComponent(name).path)
+            }
+        }
+        XCTAssertGreaterThan(inputs.count, 30)
+        let process = Process()
+        process.executableURL = BuiltBinary.url(named: "TesseraFuzz")
+        process.arguments = inputs
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(process.terminationReason, .exit)
+    }
+}
