@@ -29,6 +29,12 @@ public final class TiledViewer: FrameLoopScreen {
         let clock = MonotonicClock()
         self.clock = clock
         recorder = options.report.map { _ in RunRecorder(clock: clock, host: .tiled) }
+        var viewOptions = viewOptions
+        // Started first, so the helpers warm up and lock down while the window is made.
+        if viewOptions.decodeHelpers == nil {
+            viewOptions.decodeHelpers = options.decodeHelperPool(helperCount: viewOptions.workerCount,
+                                                                 pixelLimit: viewOptions.pixelLimit)
+        }
         system = try SDLSystem(headless: options.headless)
         let sizeFactor = options.pixelScale ?? 1
         window = try Window(system: system, title: "Tessera", width: Int(Double(options.windowWidth) * sizeFactor),
@@ -37,12 +43,7 @@ public final class TiledViewer: FrameLoopScreen {
         renderer = try Renderer(window: window, software: options.headless, vsync: !options.headless)
         assets = AssetCatalog(folder: ResourceLocator.resourcesFolder()?.appendingPathComponent("UI"), renderer: renderer)
         text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
-        var viewOptions = viewOptions
         viewOptions.colour = DisplayColour.conversion(for: window, enabled: options.colourManagement)
-        if viewOptions.decodeHelpers == nil {
-            viewOptions.decodeHelpers = options.decodeHelperPool(helperCount: viewOptions.workerCount,
-                                                                 pixelLimit: viewOptions.pixelLimit)
-        }
         view = TiledImageView(path: path, renderer: renderer, text: text, assets: assets, options: viewOptions,
                               pixelScale: 1, now: clock.now(), waker: system.waker, observer: recorder)
         view.pixelScale = pixelScale

@@ -51,6 +51,8 @@ final class ViewerWiring {
     init(options: ViewerOptions, observer: (any RunObserver)?) throws {
         self.options = options
         self.observer = observer
+        // Started first, so the helpers warm up and lock down while the window is made.
+        decodeHelpers = options.decodeHelperPool(helperCount: max(1, options.workerCount), pixelLimit: options.pixelLimit)
         system = try SDLSystem(headless: options.headless)
         // With a forced scale the window is made in pixels and points are derived from it.
         let sizeFactor = options.pixelScale ?? 1
@@ -73,7 +75,6 @@ final class ViewerWiring {
             ? RemoteImageStore(configuration: options.downloads, onChange: { waker.wake() }) : nil
         self.remote = remote
         decodeMemory = DecodeMemoryBudget(limitBytes: options.decodeMemoryBytes)
-        decodeHelpers = options.decodeHelperPool(helperCount: max(1, options.workerCount), pixelLimit: options.pixelLimit)
         let imageLoader = Self.imageLoader(options: options, colour: colour, helpers: decodeHelpers)
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>(
             workerCount: options.workerCount, priority: .background,
