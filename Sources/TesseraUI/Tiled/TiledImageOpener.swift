@@ -207,29 +207,37 @@ final class TiledImageOpener: Sendable {
         // (full resolution band by band from the top, each coarser level as the rows pass). The cutter keeps
         // the stored orientation (as vips does), so the overview does too.
         emit(.cutting(imageSize: probe.storedSize))
-        if let overview = overview(of: path, probe: probe, configuration: configuration) { emit(.overview(overview)) }
         let folder = cache.folder(forImageAt: path, byteSize: probe.fileSize, modified: probe.modified,
                                   colourManaged: colourManaged)
         // The pyramid is cut in sRGB (tiles carry no profile) and converted to the display as tiles load.
         var cutting = TileCutterOptions()
         cutting.colourManager = configuration.colour?.manager
         cutting.decodeHelpers = configuration.helpers
+        cutting.workerPriority = .background
         let cutter = TileCutter(options: cutting, fallbackDecoders: configuration.decoders)
         let live = CutInProgressTileSource(
             geometry: DeepZoomGeometry(width: probe.storedSize.width, height: probe.storedSize.height,
                                        tileSize: cutting.tileSize, overlap: cutting.overlap),
             name: path.split(separator: "/").last.map(String.init) ?? path,
             decoders: configuration.decoders, colour: configuration.colour)
-        opened(live)
-        let started = ContinuousClock.now
-        do {
+        // The cut starts at once, beside the overview's decode rather than after it: a view zoomed in waits
+        // for the cut's rows, not for the overview. Its threads run at background priority, so the overview
+        // (and later the view's own tile loads) take the CPU first. The events keep their order: the
+        // overview, then the live source, then the end of the cut.
+        let cut = BackgroundCut { [events, self] in
+            let started = ContinuousClock.now
             let result = try cutter.cut(imageAt: path, into: folder, name: TilePyramidCache.pyramidName,
-                                        progress: { [events] progress in events.push(.progress(progress)) },
-                                        isCancelled: { [self] in
+                                        progress: { progress in events.push(.progress(progress)) },
+                                        isCancelled: {
                                             configuration.cutStep?()
-                                            return isCancelled
+                                            return self.isCancelled
                                         }, watcher: live)
             Self.logger.info("cut \(path) into \(result.tilesWritten) tiles in \(ContinuousClock.now - started)")
+        }
+        if let overview = overview(of: path, probe: probe, configuration: configuration) { emit(.overview(overview)) }
+        opened(live)
+        do {
+            try cut.wait()
         } catch let error as TileCutError where error.reason == .outputExists {
             // Another Tessera finished the same cut first: use it.
         } catch {
@@ -257,5 +265,29 @@ final class TiledImageOpener: Sendable {
         let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: .max, applyOrientation: false,
                                  colour: configuration.colour, helpers: configuration.helpers)
         return try? loader.load(path: path, fitting: box)
+    }
+}
+
+/// A cut running on a thread of its own at background priority; `wait` returns when it ends, or throws
+/// what it threw.
+private final class BackgroundCut: Sendable {
+    private let outcome = Mutex<(any Error)??>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ body: @escaping @Sendable () throws -> Void) {
+        let thread = Thread { [self] in
+            WorkerPriority.background.applyToCurrentThread()
+            let failure: (any Error)?
+            do { try body(); failure = nil } catch { failure = error }
+            outcome.withLock { $0 = .some(failure) }
+            done.signal()
+        }
+        thread.name = "tessera.cut"
+        thread.start()
+    }
+
+    func wait() throws {
+        done.wait()
+        if let failure = outcome.withLock({ $0 ?? nil }) { throw failure }
     }
 }

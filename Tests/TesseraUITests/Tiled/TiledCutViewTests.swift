@@ -75,6 +75,26 @@ final class TiledCutViewTests: XCTestCase {
         XCTAssertEqual(finished.count, 0, "the finished pyramid: \(finished.worst)")
     }
 
+    func testTheCutRunsBelowTheViewsPriority() throws {
+        let image = TiledFixtures.gradient(width: 1024, height: 768)
+        let path = folder.appendingPathComponent("large.png").path
+        try PNGWriter.write(image, to: path)
+        let cutThreadNice = Mutex<Int32?>(nil)
+        var options = options()
+        let gate = self.gate
+        options.cutStep = {
+            cutThreadNice.withLock { $0 = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+            gate.step()
+        }
+        let harness = try TiledViewHarness(path: path, width: 512, height: 256, options: options)
+        try harness.run(until: { cutThreadNice.withLock { $0 } != nil })
+        let viewNice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        XCTAssertEqual(cutThreadNice.withLock { $0 }, min(19, viewNice + 10),
+                       "a cut never takes the CPU from the view's own work")
+        gate.openFully()
+        try harness.run(until: { !harness.view.isCutting })
+    }
+
     func testAtFitAnOverviewWithTheWindowsPixelsIsSharpBeforeAnyTile() throws {
         // 1600x1067: its eighth-scale overview is 200x134, the window's size.
         let path = folder.appendingPathComponent("photo.jpg").path
