@@ -98,11 +98,13 @@ final class TiledImageOpener: Sendable {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
                 throw TileSourceError(path: path, reason: .unreadableImage(ImageLoadError.Reason.missing.shortText))
             }
+            // Tile folders and `.dzi` files the user opens are anybody's: their tiles go to the helpers.
             if isFolder.boolValue {
-                opened(try Self.openFolder(path, decoders: configuration.decoders, colour: configuration.colour))
+                opened(try Self.openFolder(path, decoders: configuration.decoders, colour: configuration.colour,
+                                           helpers: configuration.helpers))
             } else if Self.isDescriptor(path) {
                 opened(try DeepZoomTileSource(descriptorAt: path, decoders: configuration.decoders,
-                                              colour: configuration.colour))
+                                              colour: configuration.colour, helpers: configuration.helpers))
             } else {
                 try openImage(configuration, opened: opened, emit: emit)
             }
@@ -113,24 +115,25 @@ final class TiledImageOpener: Sendable {
     }
 
     /// A flat tile folder, a `NAME_files` folder beside its `.dzi`, or a folder holding one `.dzi`.
-    private static func openFolder(_ path: String, decoders: [any ImageDecoding],
-                                   colour: ColourConversion?) throws(TileSourceError) -> any TileSource {
+    private static func openFolder(_ path: String, decoders: [any ImageDecoding], colour: ColourConversion?,
+                                   helpers: DecodeHelperPool?) throws(TileSourceError) -> any TileSource {
         if FlatTileFolderSource.looksLikeTileFolder(path) {
-            return try FlatTileFolderSource(folder: path, decoders: decoders, colour: colour)
+            return try FlatTileFolderSource(folder: path, decoders: decoders, colour: colour, helpers: helpers)
         }
         let url = URL(fileURLWithPath: path).standardizedFileURL
         if url.lastPathComponent.hasSuffix("_files") {
             let descriptor = url.deletingLastPathComponent()
                 .appendingPathComponent(String(url.lastPathComponent.dropLast("_files".count)) + ".dzi").path
             if FileManager.default.fileExists(atPath: descriptor) {
-                return try DeepZoomTileSource(descriptorAt: descriptor, decoders: decoders, colour: colour)
+                return try DeepZoomTileSource(descriptorAt: descriptor, decoders: decoders, colour: colour,
+                                              helpers: helpers)
             }
         }
         let descriptors = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
             .filter { $0.lowercased().hasSuffix(".dzi") }
         if descriptors.count == 1 {
             return try DeepZoomTileSource(descriptorAt: url.appendingPathComponent(descriptors[0]).path, decoders: decoders,
-                                          colour: colour)
+                                          colour: colour, helpers: helpers)
         }
         throw TileSourceError(path: path, reason: .noTiles(descriptors.isEmpty
             ? "no .dzi and no NAME_CC_RR tiles in the folder" : "several .dzi files in the folder; name one"))
@@ -193,12 +196,16 @@ final class TiledImageOpener: Sendable {
             return
         }
 
+        // The pyramid cache holds tiles this program's cutter encoded from pixels a helper decoded, in the
+        // user's own cache folder (trusted as the configuration file is): they are decoded in this process,
+        // with no helper round trip, as the tiles of a cut in progress are. A `.dzi` the user opens is
+        // anybody's, and goes to the helpers.
         let cache = configuration.pyramidCache
         let colourManaged = configuration.colour != nil
         if let descriptor = cache.existingDescriptor(forImageAt: path, byteSize: probe.fileSize, modified: probe.modified,
                                                      colourManaged: colourManaged),
            let source = try? DeepZoomTileSource(descriptorAt: descriptor, decoders: configuration.decoders,
-                                                colour: configuration.colour, helpers: configuration.helpers) {
+                                                colour: configuration.colour) {
             opened(source)
             return
         }
@@ -245,8 +252,7 @@ final class TiledImageOpener: Sendable {
             throw TileSourceError(path: path, reason: .unreadableImage("cannot cut into tiles: \(error)"))
         }
         live.finish(with: try DeepZoomTileSource(descriptorAt: cache.descriptorPath(inFolder: folder),
-                                                 decoders: configuration.decoders, colour: configuration.colour,
-                                                 helpers: configuration.helpers))
+                                                 decoders: configuration.decoders, colour: configuration.colour))
         emit(.cutFinished)
     }
 

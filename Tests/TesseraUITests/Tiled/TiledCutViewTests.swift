@@ -95,6 +95,32 @@ final class TiledCutViewTests: XCTestCase {
         try harness.run(until: { !harness.view.isCutting })
     }
 
+    func testAPyramidOfTheCacheIsReadWithoutHelpersAndAnOpenedOneWithThem() throws {
+        let image = TiledFixtures.gradient(width: 1024, height: 768)
+        let path = folder.appendingPathComponent("large.png").path
+        try PNGWriter.write(image, to: path)
+        var options = options()
+        gate.openFully()
+        let first = try TiledViewHarness(path: path, width: 512, height: 256, options: options)
+        try first.run(until: { first.view.geometry != nil && !first.view.isCutting })
+
+        // Helpers that cannot start: whatever goes to them fails.
+        options.decodeHelpers = DecodeHelperPool(configuration: .init(executable: "/nonexistent/tessera", helperCount: 1,
+                                                                      memoryLimit: 0))
+        let cached = try TiledViewHarness(path: path, width: 512, height: 256, options: options)
+        cached.press("1")
+        try cached.runUntilSharp()
+        XCTAssertFalse(cached.view.isCutting, "the cached pyramid, not a new cut")
+        XCTAssertEqual(cached.recorder.report().tilesFailed, 0, "tiles this program cut are read in process")
+
+        let descriptor = try XCTUnwrap(FileManager.default.enumerator(atPath: options.pyramidCache.root)?
+            .compactMap { $0 as? String }.first { $0.hasSuffix(".dzi") })
+        let opened = try TiledViewHarness(path: options.pyramidCache.root + "/" + descriptor, width: 512, height: 256,
+                                          options: options)
+        opened.press("1")
+        try opened.run(until: { (opened.recorder.report().tilesFailed ?? 0) > 0 })
+    }
+
     func testAtFitAnOverviewWithTheWindowsPixelsIsSharpBeforeAnyTile() throws {
         // 1600x1067: its eighth-scale overview is 200x134, the window's size.
         let path = folder.appendingPathComponent("photo.jpg").path
