@@ -19,18 +19,9 @@ final class AnimationReportTests: XCTestCase {
 
         let report = folder.appendingPathComponent("run.json"), script = folder.appendingPathComponent("script")
         try Data("wait-idle\nwait 0.6\nkey enter\nwait 0.8\nquit\n".utf8).write(to: script)
-        let process = Process()
-        process.executableURL = BuiltBinary.url(named: "tessera")
-        process.arguments = [folder.appendingPathComponent("a.gif").path, still.path, "--headless", "--no-thumbnail-cache",
-                             "--script", script.path, "--report", report.path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["SDL_VIDEODRIVER"] = "dummy"
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
+        let run = try ChildProcess.tessera([folder.appendingPathComponent("a.gif").path, still.path, "--headless",
+                                            "--no-thumbnail-cache", "--script", script.path, "--report", report.path])
+        XCTAssertEqual(run.status, 0, run.stderr)
 
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
         XCTAssertEqual(json["mode"] as? String, "single")

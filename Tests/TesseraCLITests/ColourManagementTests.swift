@@ -23,20 +23,9 @@ final class ColourManagementTests: XCTestCase {
     }
 
     private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["SDL_VIDEODRIVER"] = "dummy"
-        environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("cache").path
-        process.environment = environment
-        let err = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = err
-        try process.run()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: errData, as: UTF8.self))
+        let run = try ChildProcess.run(executable, arguments, environment: [
+            "SDL_VIDEODRIVER": "dummy", "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path])
+        return (run.status, run.stderr)
     }
 
     /// A solid WebP of `colour` carrying Ghostscript's Adobe RGB profile.

@@ -27,24 +27,12 @@ final class CommandLineTests: XCTestCase {
     }
 
     private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["SDL_VIDEODRIVER"] = "dummy"
-        // Thumbnails go to this test's folder, never to the user's ~/.cache.
-        environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("cache").path
-        // Settings from this test's folder only, never the user's config.toml.
-        environment["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        // Thumbnails go to this test's folder, never to the user's ~/.cache; settings come from this test's
+        // folder only, never the user's config.toml.
+        let run = try ChildProcess.tessera(arguments, environment: [
+            "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path,
+            "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path])
+        return (run.status, run.stdout, run.stderr)
     }
 
     func testAMissingPathIsOneClearLineAndAFailure() throws {

@@ -123,19 +123,9 @@ final class DecodeHelperTests: XCTestCase {
     /// The viewer's run over `images` with the misbehaving decoders on: each error cell's reason by file name.
     private func errorCells(_ images: URL, _ extra: [String]) throws -> [String: String] {
         let report = folder.appendingPathComponent("run.json")
-        let process = Process()
-        process.executableURL = BuiltBinary.url(named: "tessera")
-        process.arguments = [images.path, "--headless", "--report", report.path] + extra
-        var environment = ProcessInfo.processInfo.environment
-        environment["SDL_VIDEODRIVER"] = "dummy"
-        environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("cache").path
-        environment["TESSERA_TEST_MISBEHAVING_DECODERS"] = "1"
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
+        let run = try ChildProcess.tessera([images.path, "--headless", "--report", report.path] + extra, environment: [
+            "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path, "TESSERA_TEST_MISBEHAVING_DECODERS": "1"])
+        XCTAssertEqual(run.status, 0, run.stderr)
 
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
         XCTAssertEqual(json["items"] as? Int, 5)
@@ -168,23 +158,13 @@ final class DecodeHelperTests: XCTestCase {
         try bmp.write(to: good)
         try (bmp + Data("tessera-test:crash".utf8)).write(to: bad)
         for (input, crashes) in [(good, false), (bad, true)] {
-            let process = Process()
-            process.executableURL = BuiltBinary.url(named: "tessera")
-            process.arguments = ["tile", input.path, "--out", folder.appendingPathComponent("out-\(crashes)").path, "--quiet"]
-            var environment = ProcessInfo.processInfo.environment
-            environment["TESSERA_TEST_MISBEHAVING_DECODERS"] = "1"
-            process.environment = environment
-            let err = Pipe()
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = err
-            try process.run()
-            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let run = try ChildProcess.tessera(["tile", input.path, "--out", folder.appendingPathComponent("out-\(crashes)").path,
+                                                "--quiet"], environment: ["TESSERA_TEST_MISBEHAVING_DECODERS": "1"])
             if crashes {
-                XCTAssertNotEqual(process.terminationStatus, 0)
-                XCTAssertTrue(stderr.contains("Decoder crashed"), stderr)
+                XCTAssertNotEqual(run.status, 0)
+                XCTAssertTrue(run.stderr.contains("Decoder crashed"), run.stderr)
             } else {
-                XCTAssertEqual(process.terminationStatus, 0, stderr)
+                XCTAssertEqual(run.status, 0, run.stderr)
             }
         }
     }
@@ -201,13 +181,7 @@ final class DecodeHelperTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(inputs.count, 30)
-        let process = Process()
-        process.executableURL = BuiltBinary.url(named: "TesseraFuzz")
-        process.arguments = inputs
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        XCTAssertEqual(process.terminationReason, .exit)
+        let run = try ChildProcess.run(BuiltBinary.url(named: "TesseraFuzz").path, inputs)
+        XCTAssertEqual(run.status, 0, "exited with 0, not killed by a signal: \(run.stderr.suffix(2000))")
     }
 }

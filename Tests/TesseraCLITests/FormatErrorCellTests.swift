@@ -29,18 +29,9 @@ final class FormatErrorCellTests: XCTestCase {
         try Data("not a raw file at all, just text".utf8).write(to: images.appendingPathComponent("f.nef"))
 
         let report = folder.appendingPathComponent("run.json")
-        let process = Process()
-        process.executableURL = BuiltBinary.url(named: "tessera")
-        process.arguments = [images.path, "--headless", "--report", report.path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["SDL_VIDEODRIVER"] = "dummy"
-        environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("cache").path
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
+        let run = try ChildProcess.tessera([images.path, "--headless", "--report", report.path],
+                                           environment: ["XDG_CACHE_HOME": folder.appendingPathComponent("cache").path])
+        XCTAssertEqual(run.status, 0, run.stderr)
 
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
         XCTAssertEqual(json["items"] as? Int, 6, "every file with an image's extension is listed")

@@ -25,25 +25,13 @@ final class MarkedOutputTests: XCTestCase {
     private func run(_ arguments: [String], script: String) throws -> (status: Int32, stdout: Data, stderr: String) {
         let scriptFile = folder.appendingPathComponent("script.txt")
         try script.write(to: scriptFile, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = BuiltBinary.url(named: "tessera")
-        process.arguments = [folder.appendingPathComponent("photos").path, "--headless", "--no-watch",
-                             "--script", scriptFile.path] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["SDL_VIDEODRIVER"] = "dummy"
         // Everything the viewer could write or read of the user's stays in the test's folder.
-        environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("cache").path
-        environment["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path
-        environment["XDG_DATA_HOME"] = folder.appendingPathComponent("data").path
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, outData, String(decoding: errData, as: UTF8.self))
+        let run = try ChildProcess.tessera(
+            [folder.appendingPathComponent("photos").path, "--headless", "--no-watch", "--script", scriptFile.path] + arguments,
+            environment: ["XDG_CACHE_HOME": folder.appendingPathComponent("cache").path,
+                          "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path,
+                          "XDG_DATA_HOME": folder.appendingPathComponent("data").path])
+        return (run.status, run.output, run.stderr)
     }
 
     /// Marks the first and the third image and quits.

@@ -27,33 +27,10 @@ final class SortAndListingTests: XCTestCase {
             try script.write(to: file, atomically: true, encoding: .utf8)
             arguments += ["--script", file.path]
         }
-        let process = Process()
-        process.executableURL = BuiltBinary.url(named: "tessera")
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["SDL_VIDEODRIVER"] = "dummy"
-        environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("cache").path
-        environment["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path
-        process.environment = environment
-        let out = Pipe(), err = Pipe(), stdin = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = stdin
-        try process.run()
-        nonisolated(unsafe) var errData = Data()
-        let errDone = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            errDone.signal()
-        }
-        DispatchQueue.global().async {
-            stdin.fileHandleForWriting.write(input)
-            try? stdin.fileHandleForWriting.close()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        errDone.wait()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        let run = try ChildProcess.tessera(arguments, environment: [
+            "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path,
+            "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path], input: input)
+        return (run.status, run.stdout, run.stderr)
     }
 
     /// Four files in a folder, listed a, b, c, d: sizes c < a < d < b, modified d, b, a, c (oldest first).

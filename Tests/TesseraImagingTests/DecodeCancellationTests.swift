@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
+import TesseraTestSupport
 
 /// Decodes asked to stop part way: PNG between batches of rows, WebP between slices of input, JPEG before
 /// it starts. Counted, not timed: `DecodeCancellation(cancellingAtCheck:)` sets itself at a known check.
@@ -91,12 +92,8 @@ final class DecodeCancellationTests: XCTestCase {
         guard let cwebp = Self.cwebp else { throw XCTSkip("cwebp is not installed; no WebP encoder is reachable from Swift here") }
         let input = try folder.write(png(source), to: "source-\(UUID().uuidString).png")
         let output = folder.path("out-\(UUID().uuidString).webp")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: cwebp)
-        process.arguments = ["-quiet"] + arguments + [input, "-o", output]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw XCTSkip("cwebp failed") }
+        let run = try ChildProcess.run(cwebp, ["-quiet"] + arguments + [input, "-o", output])
+        guard run.status == 0 else { throw XCTSkip("cwebp failed: \(run.stderr)") }
         return try Data(contentsOf: URL(fileURLWithPath: output))
     }
 

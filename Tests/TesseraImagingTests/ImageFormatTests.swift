@@ -2,6 +2,7 @@ import Foundation
 import TesseraCore
 import TesseraImaging
 import XCTest
+import TesseraTestSupport
 
 final class ImageFormatTests: XCTestCase {
     func testSniffsEveryFormatByMagicBytes() {
@@ -124,17 +125,6 @@ final class ImageFormatNewFormatsTests: XCTestCase {
     }
 
     private func gzip(_ data: Data) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-c"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(data)
-        try input.fileHandleForWriting.close()
-        let result = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return result
+        try ChildProcess.run("/bin/gzip", ["-c"], input: data).output
     }
 }

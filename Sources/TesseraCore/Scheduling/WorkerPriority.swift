@@ -2,7 +2,7 @@ import Foundation
 
 /// How much CPU a scheduler's worker threads get when the machine is busy.
 public enum WorkerPriority: Sendable, Equatable {
-    /// The process's own priority: batch work nobody waits on frame by frame (the tile cutter).
+    /// The process's own priority: batch work nobody waits on frame by frame (`tessera tile`).
     case normal
     /// Ten nice levels below the process (iOS's utility QoS, roughly): decodes behind an interactive
     /// view. Each worker then weighs about a tenth of the main thread in Linux's scheduler, so on a machine
@@ -15,7 +15,7 @@ public enum WorkerPriority: Sendable, Equatable {
 
     /// Lowers the calling thread's priority by `niceIncrement`. On Linux the nice value belongs to the
     /// thread, not the process (setpriority(2), NOTES), and lowering it needs no privilege.
-    func applyToCurrentThread() {
+    public func applyToCurrentThread() {
         guard niceIncrement > 0 else { return }
         #if os(Linux)
         let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)

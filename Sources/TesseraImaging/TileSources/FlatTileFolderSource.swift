@@ -20,8 +20,9 @@ public struct FlatTileFolderSource: TileSource {
     /// - Parameters:
     ///   - colour: how tiles are converted (see `ImageLoader.colour`).
     ///   - madeTileBytes: how many bytes of made (coarser-level) tiles to keep.
+    ///   - helpers: where tiles are decoded: nil in this process, else in the pool's sandboxed helpers.
     public init(folder: String, decoders: [any ImageDecoding], colour: ColourConversion? = .sRGB,
-                madeTileBytes: Int = 64 << 20) throws(TileSourceError) {
+                madeTileBytes: Int = 64 << 20, helpers: DecodeHelperPool? = nil) throws(TileSourceError) {
         guard let scan = Self.scan(folder) else {
             throw TileSourceError(path: folder, reason: .noTiles("no NAME_CC_RR tile files in the folder"))
         }
@@ -33,7 +34,7 @@ public struct FlatTileFolderSource: TileSource {
         files = scan.files
         geometry = DeepZoomGeometry(width: grid.imageSize.width, height: grid.imageSize.height, tileSize: grid.tileSize)
         name = folder.lastPathComponentName
-        reader = TileFileReader(decoders: decoders, colour: colour)
+        reader = TileFileReader(decoders: decoders, colour: colour, helpers: helpers)
         made = CostCache(totalCostLimit: madeTileBytes)
     }
 

@@ -45,13 +45,13 @@ final class BandEncoder: PyramidBandConsumer {
     ///   - workerCount: encoding threads; the builder's thread also encodes while it waits for a buffer.
     ///   - watcher: hears each tile once its file is complete.
     init(geometry: DeepZoomGeometry, layout: TileLayout, root: String, encoder: TileEncoder, workerCount: Int,
-         watcher: (any TileCutWatcher)? = nil) {
+         priority: WorkerPriority = .normal, watcher: (any TileCutWatcher)? = nil) {
         self.geometry = geometry
         self.watcher = watcher
         self.layout = layout
         self.root = root
         self.encoder = encoder
-        scheduler = WorkScheduler(workerCount: max(1, workerCount), name: "tessera.tiles")
+        scheduler = WorkScheduler(workerCount: max(1, workerCount), name: "tessera.tiles", priority: priority)
     }
 
     deinit {

@@ -22,6 +22,8 @@ public struct TileCutterOptions: Sendable {
     public var colourManager: ColourManager? = .shared
     /// Encoding threads; nil means one per core. Internal: for measurements and tests.
     var workerCount: Int?
+    /// The encoding threads' priority: background where a view beside the cut must stay responsive.
+    public var workerPriority = WorkerPriority.normal
     /// Where the images decoded whole are decoded: nil in this process, else in the pool's sandboxed
     /// helpers. JPEG and PNG rows are read in this process (see `ScanlineSource`).
     public var decodeHelpers: DecodeHelperPool?
@@ -147,7 +149,8 @@ public struct TileCutter: Sendable {
         watcher?.cutBegan(temporaryTilesFolder: output.temporaryFolder + "/" + layout.tilesFolderName,
                           tilesFolder: output.destinationTilesFolder, tileExtension: layout.tileExtension)
         let bands = BandEncoder(geometry: geometry, layout: layout, root: output.temporaryFolder,
-                                encoder: encoder, workerCount: workers, watcher: watcher)
+                                encoder: encoder, workerCount: workers, priority: options.workerPriority,
+                                watcher: watcher)
         let builder = PyramidBuilder(geometry: geometry, lowestLevel: layout.levels.lowerBound, consumer: bands)
         let total = layout.tileCount
         var reporter = ProgressReporter(total: total, callback: progress)

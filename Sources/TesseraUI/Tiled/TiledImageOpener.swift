@@ -98,11 +98,13 @@ final class TiledImageOpener: Sendable {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
                 throw TileSourceError(path: path, reason: .unreadableImage(ImageLoadError.Reason.missing.shortText))
             }
+            // Tile folders and `.dzi` files the user opens are anybody's: their tiles go to the helpers.
             if isFolder.boolValue {
-                opened(try Self.openFolder(path, decoders: configuration.decoders, colour: configuration.colour))
+                opened(try Self.openFolder(path, decoders: configuration.decoders, colour: configuration.colour,
+                                           helpers: configuration.helpers))
             } else if Self.isDescriptor(path) {
                 opened(try DeepZoomTileSource(descriptorAt: path, decoders: configuration.decoders,
-                                              colour: configuration.colour))
+                                              colour: configuration.colour, helpers: configuration.helpers))
             } else {
                 try openImage(configuration, opened: opened, emit: emit)
             }
@@ -113,24 +115,25 @@ final class TiledImageOpener: Sendable {
     }
 
     /// A flat tile folder, a `NAME_files` folder beside its `.dzi`, or a folder holding one `.dzi`.
-    private static func openFolder(_ path: String, decoders: [any ImageDecoding],
-                                   colour: ColourConversion?) throws(TileSourceError) -> any TileSource {
+    private static func openFolder(_ path: String, decoders: [any ImageDecoding], colour: ColourConversion?,
+                                   helpers: DecodeHelperPool?) throws(TileSourceError) -> any TileSource {
         if FlatTileFolderSource.looksLikeTileFolder(path) {
-            return try FlatTileFolderSource(folder: path, decoders: decoders, colour: colour)
+            return try FlatTileFolderSource(folder: path, decoders: decoders, colour: colour, helpers: helpers)
         }
         let url = URL(fileURLWithPath: path).standardizedFileURL
         if url.lastPathComponent.hasSuffix("_files") {
             let descriptor = url.deletingLastPathComponent()
                 .appendingPathComponent(String(url.lastPathComponent.dropLast("_files".count)) + ".dzi").path
             if FileManager.default.fileExists(atPath: descriptor) {
-                return try DeepZoomTileSource(descriptorAt: descriptor, decoders: decoders, colour: colour)
+                return try DeepZoomTileSource(descriptorAt: descriptor, decoders: decoders, colour: colour,
+                                              helpers: helpers)
             }
         }
         let descriptors = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
             .filter { $0.lowercased().hasSuffix(".dzi") }
         if descriptors.count == 1 {
             return try DeepZoomTileSource(descriptorAt: url.appendingPathComponent(descriptors[0]).path, decoders: decoders,
-                                          colour: colour)
+                                          colour: colour, helpers: helpers)
         }
         throw TileSourceError(path: path, reason: .noTiles(descriptors.isEmpty
             ? "no .dzi and no NAME_CC_RR tiles in the folder" : "several .dzi files in the folder; name one"))
@@ -193,12 +196,16 @@ final class TiledImageOpener: Sendable {
             return
         }
 
+        // The pyramid cache holds tiles this program's cutter encoded from pixels a helper decoded, in the
+        // user's own cache folder (trusted as the configuration file is): they are decoded in this process,
+        // with no helper round trip, as the tiles of a cut in progress are. A `.dzi` the user opens is
+        // anybody's, and goes to the helpers.
         let cache = configuration.pyramidCache
         let colourManaged = configuration.colour != nil
         if let descriptor = cache.existingDescriptor(forImageAt: path, byteSize: probe.fileSize, modified: probe.modified,
                                                      colourManaged: colourManaged),
            let source = try? DeepZoomTileSource(descriptorAt: descriptor, decoders: configuration.decoders,
-                                                colour: configuration.colour, helpers: configuration.helpers) {
+                                                colour: configuration.colour) {
             opened(source)
             return
         }
@@ -207,29 +214,37 @@ final class TiledImageOpener: Sendable {
         // (full resolution band by band from the top, each coarser level as the rows pass). The cutter keeps
         // the stored orientation (as vips does), so the overview does too.
         emit(.cutting(imageSize: probe.storedSize))
-        if let overview = overview(of: path, probe: probe, configuration: configuration) { emit(.overview(overview)) }
         let folder = cache.folder(forImageAt: path, byteSize: probe.fileSize, modified: probe.modified,
                                   colourManaged: colourManaged)
         // The pyramid is cut in sRGB (tiles carry no profile) and converted to the display as tiles load.
         var cutting = TileCutterOptions()
         cutting.colourManager = configuration.colour?.manager
         cutting.decodeHelpers = configuration.helpers
+        cutting.workerPriority = .background
         let cutter = TileCutter(options: cutting, fallbackDecoders: configuration.decoders)
         let live = CutInProgressTileSource(
             geometry: DeepZoomGeometry(width: probe.storedSize.width, height: probe.storedSize.height,
                                        tileSize: cutting.tileSize, overlap: cutting.overlap),
             name: path.split(separator: "/").last.map(String.init) ?? path,
             decoders: configuration.decoders, colour: configuration.colour)
-        opened(live)
-        let started = ContinuousClock.now
-        do {
+        // The cut starts at once, beside the overview's decode rather than after it: a view zoomed in waits
+        // for the cut's rows, not for the overview. Its threads run at background priority, so the overview
+        // (and later the view's own tile loads) take the CPU first. The events keep their order: the
+        // overview, then the live source, then the end of the cut.
+        let cut = BackgroundCut { [events, self] in
+            let started = ContinuousClock.now
             let result = try cutter.cut(imageAt: path, into: folder, name: TilePyramidCache.pyramidName,
-                                        progress: { [events] progress in events.push(.progress(progress)) },
-                                        isCancelled: { [self] in
+                                        progress: { progress in events.push(.progress(progress)) },
+                                        isCancelled: {
                                             configuration.cutStep?()
-                                            return isCancelled
+                                            return self.isCancelled
                                         }, watcher: live)
             Self.logger.info("cut \(path) into \(result.tilesWritten) tiles in \(ContinuousClock.now - started)")
+        }
+        if let overview = overview(of: path, probe: probe, configuration: configuration) { emit(.overview(overview)) }
+        opened(live)
+        do {
+            try cut.wait()
         } catch let error as TileCutError where error.reason == .outputExists {
             // Another Tessera finished the same cut first: use it.
         } catch {
@@ -237,8 +252,7 @@ final class TiledImageOpener: Sendable {
             throw TileSourceError(path: path, reason: .unreadableImage("cannot cut into tiles: \(error)"))
         }
         live.finish(with: try DeepZoomTileSource(descriptorAt: cache.descriptorPath(inFolder: folder),
-                                                 decoders: configuration.decoders, colour: configuration.colour,
-                                                 helpers: configuration.helpers))
+                                                 decoders: configuration.decoders, colour: configuration.colour))
         emit(.cutFinished)
     }
 
@@ -257,5 +271,29 @@ final class TiledImageOpener: Sendable {
         let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: .max, applyOrientation: false,
                                  colour: configuration.colour, helpers: configuration.helpers)
         return try? loader.load(path: path, fitting: box)
+    }
+}
+
+/// A cut running on a thread of its own at background priority; `wait` returns when it ends, or throws
+/// what it threw.
+private final class BackgroundCut: Sendable {
+    private let outcome = Mutex<(any Error)??>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ body: @escaping @Sendable () throws -> Void) {
+        let thread = Thread { [self] in
+            WorkerPriority.background.applyToCurrentThread()
+            let failure: (any Error)?
+            do { try body(); failure = nil } catch { failure = error }
+            outcome.withLock { $0 = .some(failure) }
+            done.signal()
+        }
+        thread.name = "tessera.cut"
+        thread.start()
+    }
+
+    func wait() throws {
+        done.wait()
+        if let failure = outcome.withLock({ $0 ?? nil }) { throw failure }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import TesseraCore
 @testable import TesseraImaging
 import XCTest
+import TesseraTestSupport
 
 /// The freedesktop Trash: files go in with a correct record and come back byte for byte with their
 /// mtime; a file the trash cannot take stays where it is. The second file system is a tmpfs mounted by
@@ -275,16 +276,8 @@ final class TrashTests: XCTestCase {
     }
 
     private static func run(_ tool: String, _ arguments: [String]) -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do { try process.run() } catch { return (-1, "\(error)") }
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output.trimmingCharacters(in: .whitespacesAndNewlines))
+        guard let run = try? ChildProcess.run(tool, arguments) else { return (-1, "\(tool) cannot be run") }
+        return (run.status, (run.stdout + run.stderr).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     private func exists(_ path: String) -> Bool {

@@ -157,13 +157,9 @@ final class ColourLoadingTests: XCTestCase {
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw XCTSkip("\(tool) \(arguments.joined(separator: " ")) failed")
+        let run = try ChildProcess.run(tool, arguments)
+        guard run.status == 0 else {
+            throw XCTSkip("\(tool) \(arguments.joined(separator: " ")) failed: \(run.stderr)")
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import TesseraCore
 import TesseraImaging
 import XCTest
+import TesseraTestSupport
 
 /// SVG through librsvg: drawn at the size it is shown, its own size read from width and height or the
 /// viewBox, gzip-compressed files too.
@@ -67,17 +68,7 @@ final class SVGDecoderTests: XCTestCase {
     }
 
     func testGzippedSVG() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-c"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(quadrants())
-        try input.fileHandleForWriting.close()
-        let svgz = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let svgz = try ChildProcess.run("/bin/gzip", ["-c"], input: quadrants()).output
         XCTAssertEqual(ImageFormat.sniff(svgz), .svg)
         let image = try loader.load(data: svgz, name: "q.svgz", fitting: nil)
         Tools.assertQuadrants(image, tolerance: 0, "SVGZ")

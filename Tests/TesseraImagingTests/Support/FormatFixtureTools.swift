@@ -2,6 +2,7 @@ import Foundation
 import TesseraCore
 import TesseraImaging
 import XCTest
+import TesseraTestSupport
 
 /// The picture the format tests encode, and the Debian encoders (heif-enc, cjxl, tiffcp, ...) that turn
 /// it into files: four quadrants in distinct colours, so a mirrored, rotated or channel-swapped decode is
@@ -38,18 +39,9 @@ enum FormatFixtureTools {
         guard FileManager.default.isExecutableFile(atPath: url.path) else {
             throw XCTSkip("\(tool) is not installed (Debian package \(package))")
         }
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            XCTFail("\(tool) \(arguments.joined(separator: " ")) failed: \(String(decoding: message, as: UTF8.self))",
-                    file: file, line: line)
+        let run = try ChildProcess.run(url.path, arguments)
+        guard run.status == 0 else {
+            XCTFail("\(tool) \(arguments.joined(separator: " ")) failed: \(run.stderr)", file: file, line: line)
             throw XCTSkip("fixture not made")
         }
     }

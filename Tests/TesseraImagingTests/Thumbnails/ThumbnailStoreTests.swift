@@ -345,16 +345,8 @@ final class ThumbnailStoreTests: XCTestCase {
         _ = try ThumbnailingLoader(loader: ImageLoader(decoders: [TurboJPEGDecoder()]), store: makeStore())
             .load(path: path, fitting: PixelSize(width: 200, height: 200))
         func glib() throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: gio)
-            process.arguments = ["info", "-a", "thumbnail::*", path]
-            process.environment = ["XDG_CACHE_HOME": dir.path("cache"), "HOME": dir.url.path, "PATH": "/usr/bin:/bin"]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: output, as: UTF8.self)
+            try ChildProcess.run(gio, ["info", "-a", "thumbnail::*", path],
+                                 environment: ["XDG_CACHE_HOME": dir.path("cache"), "HOME": dir.url.path]).stdout
         }
         let before = try glib()
         XCTAssertTrue(before.contains("thumbnail::path: " + thumbnailPath(path, .large)), before)

@@ -4,6 +4,7 @@ import CZlib
 import Foundation
 import TesseraCore
 import TesseraImaging
+import TesseraTestSupport
 
 /// Test images of every format the viewer reads, made in memory by the formats' own libraries (TurboJPEG,
 /// libpng) or by hand (GIF, BMP, TIFF), so the expected pixels are known exactly and no fixture files are
@@ -278,12 +279,7 @@ enum FormatFixtures {
     /// Runs cwebp with `arguments` + `-o output`; returns whether it succeeded.
     static func runCWebP(_ arguments: [String], output: String) throws -> Bool {
         guard let cwebp else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: cwebp)
-        process.arguments = ["-quiet"] + arguments + ["-o", output]
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        return try ChildProcess.run(cwebp, ["-quiet"] + arguments + ["-o", output]).status == 0
     }
 
     // MARK: - Bytes

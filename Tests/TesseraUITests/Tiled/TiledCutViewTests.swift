@@ -75,6 +75,52 @@ final class TiledCutViewTests: XCTestCase {
         XCTAssertEqual(finished.count, 0, "the finished pyramid: \(finished.worst)")
     }
 
+    func testTheCutRunsBelowTheViewsPriority() throws {
+        let image = TiledFixtures.gradient(width: 1024, height: 768)
+        let path = folder.appendingPathComponent("large.png").path
+        try PNGWriter.write(image, to: path)
+        let cutThreadNice = Mutex<Int32?>(nil)
+        var options = options()
+        let gate = self.gate
+        options.cutStep = {
+            cutThreadNice.withLock { $0 = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+            gate.step()
+        }
+        let harness = try TiledViewHarness(path: path, width: 512, height: 256, options: options)
+        try harness.run(until: { cutThreadNice.withLock { $0 } != nil })
+        let viewNice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        XCTAssertEqual(cutThreadNice.withLock { $0 }, min(19, viewNice + 10),
+                       "a cut never takes the CPU from the view's own work")
+        gate.openFully()
+        try harness.run(until: { !harness.view.isCutting })
+    }
+
+    func testAPyramidOfTheCacheIsReadWithoutHelpersAndAnOpenedOneWithThem() throws {
+        let image = TiledFixtures.gradient(width: 1024, height: 768)
+        let path = folder.appendingPathComponent("large.png").path
+        try PNGWriter.write(image, to: path)
+        var options = options()
+        gate.openFully()
+        let first = try TiledViewHarness(path: path, width: 512, height: 256, options: options)
+        try first.run(until: { first.view.geometry != nil && !first.view.isCutting })
+
+        // Helpers that cannot start: whatever goes to them fails.
+        options.decodeHelpers = DecodeHelperPool(configuration: .init(executable: "/nonexistent/tessera", helperCount: 1,
+                                                                      memoryLimit: 0))
+        let cached = try TiledViewHarness(path: path, width: 512, height: 256, options: options)
+        cached.press("1")
+        try cached.runUntilSharp()
+        XCTAssertFalse(cached.view.isCutting, "the cached pyramid, not a new cut")
+        XCTAssertEqual(cached.recorder.report().tilesFailed, 0, "tiles this program cut are read in process")
+
+        let descriptor = try XCTUnwrap(FileManager.default.enumerator(atPath: options.pyramidCache.root)?
+            .compactMap { $0 as? String }.first { $0.hasSuffix(".dzi") })
+        let opened = try TiledViewHarness(path: options.pyramidCache.root + "/" + descriptor, width: 512, height: 256,
+                                          options: options)
+        opened.press("1")
+        try opened.run(until: { (opened.recorder.report().tilesFailed ?? 0) > 0 })
+    }
+
     func testAtFitAnOverviewWithTheWindowsPixelsIsSharpBeforeAnyTile() throws {
         // 1600x1067: its eighth-scale overview is 200x134, the window's size.
         let path = folder.appendingPathComponent("photo.jpg").path
