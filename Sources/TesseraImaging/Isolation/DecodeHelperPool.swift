@@ -109,8 +109,7 @@ public final class DecodeHelperPool: Sendable {
             giveBack(helper)
             throw reason
         case .failed(let failure):
-            Self.logger.warning("decode helper \(helper.pid) failed on \(file.path): \(failure)")
-            replace(helper)
+            replace(helper, failedOn: file.path, failure)
             throw .helperFailed(failure)
         }
     }
@@ -130,6 +129,12 @@ public final class DecodeHelperPool: Sendable {
     func replace(_ helper: DecodeHelperProcess) {
         helper.terminate()
         if let replacement = try? start() { giveBack(replacement) }
+    }
+
+    /// `replace`, for a helper that failed reading `name`: the log says so once.
+    func replace(_ helper: DecodeHelperProcess, failedOn name: String, _ failure: DecodeHelperFailure) {
+        Self.logger.warning("decode helper \(helper.pid) failed on \(name): \(failure)")
+        replace(helper)
     }
 
     /// `loader`'s decode of bytes in memory (a download held whole): they reach the helper in a memfd,

@@ -16,9 +16,9 @@ import TesseraCore
 /// bounds a band, not a whole cut, and polls `isCancelled`, so a cancelled cut stops within a moment.
 ///
 /// A helper that dies or runs out of time gives the cutter `.decoderFailed` and is replaced. A session
-/// that ends early (a failure, a cancellation, rows asked for and not read) ends by killing its helper
-/// and starting another, since the helper may be deep in a decode; one that ends cleanly hands its helper
-/// back. Used by one thread, as every `ScanlineSource`.
+/// left with rows still being decoded (a cancelled cut, a cut whose output failed) ends by killing its
+/// helper and starting another, since the helper may be deep in a decode; one that ends at its last row
+/// or after the helper's refusal hands its helper back. Used by one thread, as every `ScanlineSource`.
 final class HelperScanlineSource: ScanlineSource {
     let width: Int, height: Int, isGrayscale: Bool, hasAlpha: Bool
     let colourSpace: ColourSpace
@@ -29,6 +29,8 @@ final class HelperScanlineSource: ScanlineSource {
     private let mappedBytes: Int
     private let rowsPerHalf: Int, halfBytes: Int
     private let isCancelled: (@Sendable () -> Bool)?
+    /// The image's path, for the log.
+    private let name: String
     private struct Rows { var half: Int, first: Int, count: Int }
     /// Rows asked for and not yet arrived, oldest first (the helper answers in order).
     private var asked: [Rows] = []
@@ -46,18 +48,18 @@ final class HelperScanlineSource: ScanlineSource {
         do { helper = try pool.borrow() } catch { throw .decoderFailed(error) }
         let timeLimit = pool.configuration.timeLimit
         if let failure = helper.awaitReady(timeLimit: timeLimit) {
-            pool.replace(helper)
+            pool.replace(helper, failedOn: file.path, failure)
             throw .decoderFailed(failure)
         }
         let (request, tail) = DecodeHelperRowsWire.opening(pixelLimit: pixelLimitForWholeDecode, name: file.path)
         guard file.withDescriptor({ helper.send(request, tail: tail, descriptor: $0) }) else {
             let failure = helper.death()
-            pool.replace(helper)
+            pool.replace(helper, failedOn: file.path, failure)
             throw .decoderFailed(failure)
         }
         switch helper.receive(timeLimit: timeLimit, isCancelled: isCancelled) {
         case .failed(let failure):
-            pool.replace(helper)
+            pool.replace(helper, failedOn: file.path, failure)
             throw .decoderFailed(failure)
         case .cancelled:
             pool.replace(helper)
@@ -68,19 +70,24 @@ final class HelperScanlineSource: ScanlineSource {
                 pool.giveBack(helper)  // a refused opening is no session: the helper waits for the next request
                 throw DecodeHelperRowsWire.reason(from: reply)
             }
+            let source: HelperScanlineSource
             do {
-                return try HelperScanlineSource(pool: pool, helper: helper, reply: reply, memfd: memfd, isCancelled: isCancelled)
+                source = try HelperScanlineSource(pool: pool, helper: helper, reply: reply, memfd: memfd, name: file.path,
+                                                  isCancelled: isCancelled)
             } catch {
                 pool.replace(helper)
                 throw error
             }
+            try source.ask(half: 0)
+            try source.ask(half: 1)
+            return source
         }
     }
 
     /// Maps the rows memfd of an opening's reply, trusting no size the helper sent beyond what the memfd
-    /// holds, and asks for the first two halves.
+    /// holds.
     private init(pool: DecodeHelperPool, helper: DecodeHelperProcess, reply: tessera_decode_reply, memfd: Int32,
-                 isCancelled: (@Sendable () -> Bool)?) throws(TileCutError.Reason) {
+                 name: String, isCancelled: (@Sendable () -> Bool)?) throws(TileCutError.Reason) {
         func broken(_ why: String) -> TileCutError.Reason { .decoderFailed(.unavailable(why)) }
         guard reply.width > 0, reply.height > 0, let halfBytes = DecodeHelperRowsWire.halfBytes(width: Int(reply.width)) else {
             throw broken("the helper's rows have no size")
@@ -108,8 +115,7 @@ final class HelperScanlineSource: ScanlineSource {
         self.pool = pool
         self.helper = helper
         self.isCancelled = isCancelled
-        try ask(half: 0)
-        try ask(half: 1)
+        self.name = name
     }
 
     deinit {
@@ -143,8 +149,10 @@ final class HelperScanlineSource: ScanlineSource {
             if let current { rows = current } else { rows = try receive() }
             let n = min(count - done, rows.first + rows.count - nextRow)
             let from = memory + rows.half * halfBytes + (nextRow - rows.first) * rowBytes
-            for i in 0..<n {
-                (first + (done + i) * stride).copyMemory(from: from + i * rowBytes, byteCount: rowBytes)
+            if stride == rowBytes {
+                (first + done * stride).copyMemory(from: from, byteCount: n * rowBytes)
+            } else {
+                for i in 0..<n { (first + (done + i) * stride).copyMemory(from: from + i * rowBytes, byteCount: rowBytes) }
             }
             nextRow += n
             done += n
@@ -165,7 +173,11 @@ final class HelperScanlineSource: ScanlineSource {
         guard helper.send(DecodeHelperRowsWire.end) else { throw fail(helper.death()) }
         switch helper.receive(timeLimit: pool.configuration.timeLimit, isCancelled: isCancelled) {
         case .failed(let failure): throw fail(failure)
-        case .cancelled: throw .cancelled
+        case .cancelled:
+            // The helper is checking the file's end: it is not waited for.
+            self.helper = nil
+            pool.replace(helper)
+            throw .cancelled
         case .reply(let reply, let fd):
             if fd >= 0 { close(fd) }
             self.helper = nil
@@ -204,7 +216,7 @@ final class HelperScanlineSource: ScanlineSource {
     private func fail(_ failure: DecodeHelperFailure) -> TileCutError.Reason {
         if let helper {
             self.helper = nil
-            pool.replace(helper)
+            pool.replace(helper, failedOn: name, failure)
         }
         return .decoderFailed(failure)
     }
