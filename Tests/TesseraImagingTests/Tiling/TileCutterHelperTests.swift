@@ -60,6 +60,8 @@ final class TileCutterHelperTests: XCTestCase {
     }
 
     func testACutThroughAHelperWritesTheTilesOfTheCutInProcess() throws {
+        // Each reader and what its rows carry across: colour profiles (a tagged JPEG, a TIFF), CMYK turned
+        // into sRGB in the helper, grey and alpha, a progressive JPEG and a BMP decoded whole.
         let helpers = pool()
         defer { helpers.shutdown() }
         let image = TilingFixtures.pattern(width: 700, height: 1300)
@@ -67,11 +69,14 @@ final class TileCutterHelperTests: XCTestCase {
         for i in stride(from: 0, to: grey.bytes.count, by: 4) { grey.bytes[i + 1] = grey.bytes[i]; grey.bytes[i + 2] = grey.bytes[i] }
         var translucent = TilingFixtures.pattern(width: 520, height: 610)
         for i in stride(from: 3, to: translucent.bytes.count, by: 4) { translucent.bytes[i] = UInt8(i / 4 % 251) }
+        var cmyk: [UInt8] = []
+        for i in 0..<(300 * 200) { cmyk += [UInt8(i % 251), UInt8(i / 300 % 256), UInt8(i % 300 * 255 / 300), UInt8(255 - i % 97)] }
         let tiff = dir.path("strips.tif")
         try TIFFFixtures.write([image], to: tiff, layout: .init(tileSize: nil, iccProfile: ColourFixtures.displayP3))
         let sources: [(String, TileFormat)] = [
             (try dir.write(TestJPEG.encode(.bgra(image), quality: 90), to: "baseline.jpg"), .jpeg),
             (try dir.write(ColourFixtures.jpeg(TestJPEG.encode(.bgra(image)), withICC: ColourFixtures.displayP3), to: "p3.jpg"), .jpeg),
+            (try dir.write(TestJPEG.encode(.cmyk(width: 300, height: 200, bytes: cmyk)), to: "cmyk.jpg"), .jpeg),
             (try dir.write(TilingFixtures.png(grey, channels: .grey), to: "grey.png"), .png),
             (try dir.write(TilingFixtures.png(translucent, channels: .rgba), to: "alpha.png"), .png),
             (try dir.write(TilingFixtures.progressiveJPEG(image), to: "progressive.jpg"), .jpeg),
