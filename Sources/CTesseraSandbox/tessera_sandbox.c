@@ -88,6 +88,23 @@ int tessera_memfd(const char *name) {
     return memfd_create(name, MFD_CLOEXEC);
 }
 
+int tessera_memfd_sealed(const char *name, long long size) {
+    int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0) return -1;
+    if (ftruncate(fd, (off_t)size) != 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int tessera_memfd_cannot_shrink(int fd) {
+    int seals = fcntl(fd, F_GET_SEALS);
+    return seals >= 0 && (seals & F_SEAL_SHRINK) != 0;
+}
+
 unsigned long long tessera_address_space_in_use(void) {
     FILE *file = fopen("/proc/self/statm", "re");
     if (!file) return 0;
@@ -179,10 +196,10 @@ int tessera_lock_down(unsigned long long address_space_limit, const char *const 
         ALLOW_IF(statx, 1, SCMP_A2(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH));
     }
     ALLOW(close);
-    ALLOW(fcntl);      /* F_GETFL/F_SETFL on the image's descriptor (blocking mode for stdio readers) */
+    ALLOW(fcntl);      /* F_GETFL/F_SETFL on the image's descriptor (blocking mode for stdio readers), F_ADD_SEALS on the rows' memfd */
     ALLOW(recvmsg);    /* the requests and their descriptors */
     ALLOW(sendmsg);    /* the replies and the pixels' memfd */
-    ALLOW(memfd_create);  /* where the pixels go */
+    ALLOW(memfd_create);  /* where the pixels (or a tile cut's rows) go */
     /* Opening, read-only, and only where Landlock lets it (fontconfig's folders, for the fonts an SVG's text
      * asks for): without Landlock, not at all. */
     if (landlocked) {

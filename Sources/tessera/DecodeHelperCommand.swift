@@ -23,12 +23,14 @@ struct DecodeHelperCommand: ParsableCommand {
             return handler
         }
         var decoders = ImageDecoders.viewer
+        var rowsHook: DecodeHelperService.RowsHook?
         #if DEBUG
         if ProcessInfo.processInfo.environment[MisbehavingDecoder.environmentKey] == "1" {
             decoders = decoders.map { MisbehavingDecoder(wrapping: $0) }
+            rowsHook = MisbehavingDecoder.beforeRows
         }
         #endif
-        let status = DecodeHelperService.run(socket: 3, decoders: decoders, memoryLimit: memoryLimit)
+        let status = DecodeHelperService.run(socket: 3, decoders: decoders, memoryLimit: memoryLimit, rowsHook: rowsHook)
         if status != 0 { throw ExitCode(status) }
     }
 }

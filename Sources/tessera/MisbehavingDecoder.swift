@@ -10,6 +10,9 @@ import TesseraImaging
 /// in a decode helper's environment: a decoder that does what a broken or hostile library might when the
 /// image ends with `tessera-test:` and a word (crash, allocate, loop, write, read, socket), and decodes like the
 /// decoder it wraps otherwise. The tests of `DecodeHelperPool` make one image of each kind.
+///
+/// The tile cutter's row readers are no decoders: `beforeRows` does the same to a rows session once its
+/// first rows have been read, so a cut fails in its middle (crash, allocate and loop).
 struct MisbehavingDecoder: ImageDecoding {
     static let environmentKey = "TESSERA_TEST_MISBEHAVING_DECODERS"
     let wrapped: any ImageDecoding
@@ -45,6 +48,23 @@ struct MisbehavingDecoder: ImageDecoding {
             break
         }
         return try wrapped.decode(data, format: format, targetSize: targetSize)
+    }
+
+    /// Misbehaves as the file's tail says, from the second request of a rows session on.
+    @Sendable static func beforeRows(fileTail: Data, firstRow: Int) {
+        guard firstRow > 0 else { return }
+        switch misbehaviour(in: fileTail) {
+        case "crash":
+            errno = 0
+            raise(SIGSEGV)
+        case "allocate":
+            var hoard: [[UInt8]] = []
+            while true { hoard.append([UInt8](repeating: 1, count: 16 << 20)) }
+        case "loop":
+            while true { sched_yield() }
+        default:
+            break
+        }
     }
 
     /// The word after the last `tessera-test:` in the image's last bytes, if any.

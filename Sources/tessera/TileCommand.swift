@@ -22,6 +22,8 @@ struct Tile: ParsableCommand {
         Baseline JPEG, PNG and TIFF are read row by row at any size. Progressive JPEG, interlaced PNG and \
         other formats (WebP, GIF, BMP, ...) are decoded whole, up to --pixel-limit-mp.
 
+        The image is read in a sandboxed decode helper process unless --decode-in-process is given.
+
         Output appears at the end, all at once: an interrupted run (Ctrl-C) leaves nothing behind.
         """)
 
@@ -53,7 +55,7 @@ struct Tile: ParsableCommand {
     var force = false
     @Flag(help: "No progress bar.")
     var quiet = false
-    @Flag(help: "Decode images other than JPEG and PNG in this process, not in a sandboxed helper process.")
+    @Flag(help: "Read the image in this process, not in a sandboxed helper process.")
     var decodeInProcess = false
 
     func validate() throws {

@@ -149,20 +149,25 @@ final class DecodeHelperTests: XCTestCase {
         XCTAssertEqual(try errorCells(images, ["--decode-in-process"]), [:])
     }
 
-    /// `tessera tile` decodes what it cannot stream (a BMP here) in a helper: a crashing decoder is the cut's
-    /// clear error, and the same image cuts when its decoder behaves.
+    /// `tessera tile` reads its image in a helper, whether decoded whole (a BMP) or streamed row by row (a
+    /// JPEG, crashing after its first rows): a crash is the cut's clear error, and the same image cuts
+    /// when its decoder behaves.
     func testTheTileCutterDecodesInAHelper() throws {
-        let bmp = try Data(contentsOf: SampleImages.url("img16.bmp"))
-        let good = folder.appendingPathComponent("good.bmp")
-        let bad = folder.appendingPathComponent("bad.bmp")
-        try bmp.write(to: good)
-        try (bmp + Data("tessera-test:crash".utf8)).write(to: bad)
-        for (input, crashes) in [(good, false), (bad, true)] {
-            let run = try ChildProcess.tessera(["tile", input.path, "--out", folder.appendingPathComponent("out-\(crashes)").path,
+        var inputs: [(URL, Bool)] = []
+        for sample in ["img16.bmp", "img22-uhd.jpg"] {
+            let bytes = try Data(contentsOf: SampleImages.url(sample))
+            let good = folder.appendingPathComponent("good-" + sample)
+            let bad = folder.appendingPathComponent("bad-" + sample)
+            try bytes.write(to: good)
+            try (bytes + Data("tessera-test:crash".utf8)).write(to: bad)
+            inputs += [(good, false), (bad, true)]
+        }
+        for (input, crashes) in inputs {
+            let run = try ChildProcess.tessera(["tile", input.path, "--out", folder.appendingPathComponent("out").path,
                                                 "--quiet"], environment: ["TESSERA_TEST_MISBEHAVING_DECODERS": "1"])
             if crashes {
                 XCTAssertNotEqual(run.status, 0)
-                XCTAssertTrue(run.stderr.contains("Decoder crashed"), run.stderr)
+                XCTAssertTrue(run.stderr.contains("\(input.path): Decoder crashed"), run.stderr)
             } else {
                 XCTAssertEqual(run.status, 0, run.stderr)
             }

@@ -29,6 +29,13 @@ ssize_t tessera_receive_with_fd(int socket, void *bytes, size_t length, int *fd)
 /* memfd_create(name, MFD_CLOEXEC). */
 int tessera_memfd(const char *name);
 
+/* A memfd of `size` bytes sealed against shrinking, growing and further sealing: whoever maps it can
+ * read all `size` bytes for as long as it lives, whatever the process that made it does later. */
+int tessera_memfd_sealed(const char *name, long long size);
+
+/* Whether `fd` is a memfd sealed against shrinking (reading its mapping cannot fault past a shrink). */
+int tessera_memfd_cannot_shrink(int fd);
+
 /* The helper's lock-down, in this order: PR_SET_NO_NEW_PRIVS; RLIMIT_AS (soft and hard) to
  * `address_space_limit` bytes unless it is 0; Landlock (when the kernel has it), under which files can be
  * opened read-only below the `readable` folders and nowhere else; a seccomp filter that kills the process
@@ -42,9 +49,17 @@ int tessera_lock_down(unsigned long long address_space_limit, const char *const 
  * the memory limit is added to. Call before `tessera_lock_down`, which forbids opening the file. */
 unsigned long long tessera_address_space_in_use(void);
 
-/* What the viewer asks a decode helper, with the image's descriptor attached: fixed size, then
- * `display_profile_length` bytes of the display's ICC profile and `name_length` bytes of the path (for
- * the helper's log lines). */
+/* What a request asks (`kind`). A decode is one request and one reply. A rows session (the tile
+ * cutter's) is an opening, any number of rows requests and an end, each with its reply, on a helper no one
+ * else uses meanwhile; the rows travel in a memfd the opening's reply attaches. */
+#define TESSERA_REQUEST_DECODE 0     /* decode the attached image whole (scaled, turned, converted) */
+#define TESSERA_REQUEST_ROWS_OPEN 1  /* open the attached image for its rows; `pixel_limit` bounds a whole decode */
+#define TESSERA_REQUEST_ROWS_NEXT 2  /* the next `row_count` rows into half `buffer_half` of the rows memfd */
+#define TESSERA_REQUEST_ROWS_END 3   /* end the session; after the last row, check the rest of the file first */
+
+/* What the viewer asks a decode helper, with the image's descriptor attached (decode and rows opening):
+ * fixed size, then `display_profile_length` bytes of the display's ICC profile and `name_length` bytes of
+ * the path (for the helper's log lines). */
 struct tessera_decode_request {
     uint32_t magic;
     int32_t box_width, box_height;       /* 0, 0: full size */
@@ -52,14 +67,18 @@ struct tessera_decode_request {
     uint8_t apply_orientation;
     uint8_t convert_colour;
     uint8_t colour_mode;                 /* 0: colour management off, 1: to sRGB, 2: to the profile that follows */
-    uint8_t reserved;
+    uint8_t kind;                        /* TESSERA_REQUEST_* */
     uint32_t display_profile_length;
     uint32_t name_length;
+    int32_t row_count, buffer_half;      /* TESSERA_REQUEST_ROWS_NEXT only */
 };
 
-/* The helper's answer, fixed size. With status 0 a memfd is attached holding width * height * 4 bytes
- * of pixels, then `profile_length` bytes of the image's ICC profile; otherwise `reason` and its
- * numbers and text say what the loader refused. */
+/* The helper's answer, fixed size. To a decode, with status 0, a memfd is attached holding width * height
+ * * 4 bytes of pixels, then `profile_length` bytes of the image's ICC profile; otherwise `reason` and its
+ * numbers and text say what the loader refused. To a rows opening, with status 0, a sealed memfd is
+ * attached holding two halves of rows (each rows-per-half * width * 4 bytes, rows-per-half following from
+ * the width on both sides), then the profile; `grayscale` and `alpha` describe the rows. To rows and to
+ * the end, status 0 says done; status 1 carries the tile cutter's reason in `reason`, numbers and text. */
 struct tessera_decode_reply {
     uint32_t magic;
     int32_t status;                      /* 0: pixels, 1: the loader's refusal; once, first: 2 locked down
@@ -73,6 +92,7 @@ struct tessera_decode_reply {
     int32_t reason;
     int64_t numbers[3];
     char text[400];
+    uint8_t grayscale, alpha;            /* a rows opening's */
 };
 
 /* The exit status of a helper whose crash followed a failed allocation (errno ENOMEM when the fatal

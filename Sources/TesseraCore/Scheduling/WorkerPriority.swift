@@ -15,6 +15,18 @@ public enum WorkerPriority: Sendable, Equatable {
 
     /// Lowers the calling thread's priority by `niceIncrement`. On Linux the nice value belongs to the
     /// thread, not the process (setpriority(2), NOTES), and lowering it needs no privilege.
+    /// Sets process `pid` (its main thread, and the threads it starts from then on) `niceIncrement` below
+    /// this process's main thread, as a worker of this priority would be; whether it did.
+    public func apply(toProcess pid: pid_t) -> Bool {
+        guard niceIncrement > 0 else { return false }
+        #if os(Linux)
+        let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(getpid()))
+        return setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(pid), min(19, current + niceIncrement)) == 0
+        #else
+        return false
+        #endif
+    }
+
     public func applyToCurrentThread() {
         guard niceIncrement > 0 else { return }
         #if os(Linux)

@@ -15,6 +15,9 @@ import TesseraCore
 /// A helper that crashes, is killed by its seccomp filter, runs out of its memory limit or past the time
 /// limit fails that one image (`ImageLoadError.Reason.helperFailed`) and is replaced; the caller's
 /// failure memo keeps the image from being tried again in a loop.
+///
+/// The tile cutter borrows a helper for a whole cut (`HelperScanlineSource`) and gives it back, or has it
+/// replaced, when the cut ends.
 public final class DecodeHelperPool: Sendable {
     public struct Configuration: Sendable {
         /// The program to run (the viewer's own binary) and what follows its name: the hidden subcommand.
@@ -58,7 +61,7 @@ public final class DecodeHelperPool: Sendable {
     public init(configuration: Configuration) {
         self.configuration = configuration
         for _ in 0..<configuration.helperCount {
-            if let helper = try? start() { idle.withLock { $0.append(helper) } }
+            if let helper = try? start() { giveBack(helper) }
         }
     }
 
@@ -85,7 +88,7 @@ public final class DecodeHelperPool: Sendable {
                 Self.logger.warning("decode helper \(helper.pid) not ready: \(failure)")
                 helper.terminate()
             } else {
-                keep(helper)
+                giveBack(helper)
             }
         }
     }
@@ -96,25 +99,42 @@ public final class DecodeHelperPool: Sendable {
         let (request, tail) = DecodeHelperWire.request(loader: loader, fitting: box, convertingColour: convertingColour,
                                                        name: file.path)
         let helper: DecodeHelperProcess
-        if let waiting = idle.withLock({ $0.popLast() }) {
-            helper = waiting
-        } else {
-            do { helper = try start() } catch { throw .helperFailed(error) }
-        }
+        do { helper = try borrow() } catch { throw .helperFailed(error) }
         let outcome = file.withDescriptor { helper.decode(request, tail: tail, descriptor: $0, timeLimit: configuration.timeLimit) }
         switch outcome {
         case .pixels(let pixels):
-            keep(helper)
+            giveBack(helper)
             return pixels
         case .refused(let reason):
-            keep(helper)
+            giveBack(helper)
             throw reason
         case .failed(let failure):
-            Self.logger.warning("decode helper \(helper.pid) failed on \(file.path): \(failure)")
-            helper.terminate()
-            if let replacement = try? start() { keep(replacement) }
+            replace(helper, failedOn: file.path, failure)
             throw .helperFailed(failure)
         }
+    }
+
+    /// An idle helper, or a new one when none is idle, for one caller until it is given back or replaced.
+    func borrow() throws(DecodeHelperFailure) -> DecodeHelperProcess {
+        if let waiting = idle.withLock({ $0.popLast() }) { return waiting }
+        return try start()
+    }
+
+    /// A borrowed helper that answered its last request and waits for the next.
+    func giveBack(_ helper: DecodeHelperProcess) {
+        idle.withLock { $0.append(helper) }
+    }
+
+    /// Stops a borrowed helper that failed or was left mid-request, and starts another in its place.
+    func replace(_ helper: DecodeHelperProcess) {
+        helper.terminate()
+        if let replacement = try? start() { giveBack(replacement) }
+    }
+
+    /// `replace`, for a helper that failed reading `name`: the log says so once.
+    func replace(_ helper: DecodeHelperProcess, failedOn name: String, _ failure: DecodeHelperFailure) {
+        Self.logger.warning("decode helper \(helper.pid) failed on \(name): \(failure)")
+        replace(helper)
     }
 
     /// `loader`'s decode of bytes in memory (a download held whole): they reach the helper in a memfd,
@@ -141,10 +161,6 @@ public final class DecodeHelperPool: Sendable {
         let file: ImageFile
         do { file = try ImageFile(descriptor: memfd, path: name) } catch { throw ImageLoadError.Reason(error) }
         return try load(file, loader: loader, fitting: box, convertingColour: true)
-    }
-
-    private func keep(_ helper: DecodeHelperProcess) {
-        idle.withLock { $0.append(helper) }
     }
 
     private func start() throws(DecodeHelperFailure) -> DecodeHelperProcess {

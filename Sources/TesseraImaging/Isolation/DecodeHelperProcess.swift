@@ -79,24 +79,14 @@ final class DecodeHelperProcess: @unchecked Sendable {
     /// `timeLimit`.
     func decode(_ request: tessera_decode_request, tail: [UInt8], descriptor: Int32, timeLimit: Duration) -> Outcome {
         if let failure = awaitReady(timeLimit: timeLimit) { return .failed(failure) }
-        var request = request
-        guard tessera_send_with_fd(socket, &request, MemoryLayout<tessera_decode_request>.size, descriptor) == 0,
-              tail.isEmpty || tail.withUnsafeBytes({ tessera_send_with_fd(socket, $0.baseAddress!, $0.count, -1) }) == 0 else {
-            return .failed(death())
+        guard send(request, tail: tail, descriptor: descriptor) else { return .failed(death()) }
+        let reply: tessera_decode_reply, memfd: Int32
+        switch receive(timeLimit: timeLimit) {
+        case .reply(let received, let fd): (reply, memfd) = (received, fd)
+        case .failed(let failure): return .failed(failure)
+        case .cancelled: return .failed(.unavailable("cancelled"))  // never: nothing cancels this wait
         }
-        guard waitForReply(timeLimit: timeLimit) else {
-            terminate()
-            return .failed(.timeLimit)
-        }
-        var reply = tessera_decode_reply()
-        var memfd: Int32 = -1
-        let received = tessera_receive_with_fd(socket, &reply, MemoryLayout<tessera_decode_reply>.size, &memfd)
         defer { if memfd >= 0 { close(memfd) } }
-        guard received > 0 else { return .failed(death()) }
-        guard reply.magic == DecodeHelperWire.replyMagic else {
-            terminate()
-            return .failed(.unavailable("the helper's reply is garbled"))
-        }
         guard reply.status == 0 else { return .refused(DecodeHelperWire.reason(from: reply)) }
         guard memfd >= 0 else {
             terminate()
@@ -105,11 +95,55 @@ final class DecodeHelperProcess: @unchecked Sendable {
         return pixels(from: reply, memfd: memfd)
     }
 
+    /// What `receive` got.
+    enum Received {
+        /// A well-formed reply, and the descriptor attached to it (-1 if none), which the caller closes.
+        case reply(tessera_decode_reply, memfd: Int32)
+        /// The helper is dead (or killed now).
+        case failed(DecodeHelperFailure)
+        /// `isCancelled` said so before the reply came; the helper still works on the request.
+        case cancelled
+    }
+
+    /// Sends `request`, then `tail`, with `descriptor` attached unless it is negative; false when the
+    /// helper has gone (`death()` says why).
+    func send(_ request: tessera_decode_request, tail: [UInt8] = [], descriptor: Int32 = -1) -> Bool {
+        var request = request
+        return tessera_send_with_fd(socket, &request, MemoryLayout<tessera_decode_request>.size, descriptor) == 0
+            && (tail.isEmpty || tail.withUnsafeBytes({ tessera_send_with_fd(socket, $0.baseAddress!, $0.count, -1) }) == 0)
+    }
+
+    /// Waits for the next reply, killing the helper when it has not come within `timeLimit`; polls
+    /// `isCancelled` meanwhile.
+    func receive(timeLimit: Duration, isCancelled: (() -> Bool)? = nil) -> Received {
+        switch waitForReply(timeLimit: timeLimit, isCancelled: isCancelled) {
+        case .arrived: break
+        case .timedOut:
+            terminate()
+            return .failed(.timeLimit)
+        case .cancelled:
+            return .cancelled
+        }
+        var reply = tessera_decode_reply()
+        var memfd: Int32 = -1
+        let received = tessera_receive_with_fd(socket, &reply, MemoryLayout<tessera_decode_reply>.size, &memfd)
+        guard received > 0 else {
+            if memfd >= 0 { close(memfd) }
+            return .failed(death())
+        }
+        guard reply.magic == DecodeHelperWire.replyMagic else {
+            if memfd >= 0 { close(memfd) }
+            terminate()
+            return .failed(.unavailable("the helper's reply is garbled"))
+        }
+        return .reply(reply, memfd: memfd)
+    }
+
     /// Reads the helper's first message, which it sends once warmed up and locked down; nil when it is
     /// ready. A helper that cannot lock itself down decodes nothing.
     func awaitReady(timeLimit: Duration) -> DecodeHelperFailure? {
         guard !ready else { return nil }
-        guard waitForReply(timeLimit: timeLimit) else {
+        guard waitForReply(timeLimit: timeLimit, isCancelled: nil) == .arrived else {
             terminate()
             return .unavailable("the helper did not start in time")
         }
@@ -146,24 +180,29 @@ final class DecodeHelperProcess: @unchecked Sendable {
         return .pixels(DecodeHelperWire.pixels(from: reply, memory: UnsafeRawBufferPointer(start: memory, count: length)))
     }
 
-    /// Whether the reply (or the end of the socket) arrived within `timeLimit`.
-    private func waitForReply(timeLimit: Duration) -> Bool {
+    private enum Wait { case arrived, timedOut, cancelled }
+
+    /// Whether the reply (or the end of the socket) arrived within `timeLimit`, or `isCancelled` said yes
+    /// first (asked a few times a second).
+    private func waitForReply(timeLimit: Duration, isCancelled: (() -> Bool)?) -> Wait {
         let deadline = ContinuousClock.now + timeLimit
         while true {
+            if isCancelled?() == true { return .cancelled }
             let left = deadline - ContinuousClock.now
-            let milliseconds = max(0, Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            var milliseconds = max(0, Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            if isCancelled != nil { milliseconds = min(milliseconds, 50) }
             var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             let ready = poll(&entry, 1, milliseconds)
-            if ready > 0 { return true }
+            if ready > 0 { return .arrived }
             if ready < 0 && errno == EINTR { continue }
-            if ready == 0 && milliseconds > 0 { continue }
-            return false
+            if ready == 0 && deadline > ContinuousClock.now { continue }
+            return .timedOut
         }
     }
 
     /// Why the helper went away: it closed its socket, so it has exited or is about to; waits for that a
     /// little, then kills it.
-    private func death() -> DecodeHelperFailure {
+    func death() -> DecodeHelperFailure {
         var status: Int32 = 0
         var exited = false
         for _ in 0..<200 {

@@ -10,13 +10,19 @@ import TesseraCore
 /// format so that whatever they load lazily is loaded, locks itself down (no_new_privs, an address-space
 /// limit, the seccomp filter of `tessera_lock_down`), then answers requests on its socket until the
 /// viewer closes it: each request's descriptor is read by `ImageLoader.load(opened:...)`, the code the
-/// viewer runs in process, and the pixels go back in a memfd the viewer maps.
+/// viewer runs in process, and the pixels go back in a memfd the viewer maps. A tile cutter's rows
+/// session is served by `DecodeHelperRowsServer`.
 public enum DecodeHelperService {
     private static let logger = Logger(label: "tessera.decode-helper")
 
+    /// Called in a tile cutter's rows session before each request's rows are read, with the file's last
+    /// bytes and the first row: how the tests make a helper misbehave in the middle of a cut.
+    public typealias RowsHook = @Sendable (_ fileTail: Data, _ firstRow: Int) -> Void
+
     /// Serves requests on `socket` with `decoders`; `memoryLimit` bytes of address space on top of what
-    /// the warmed-up helper maps (0: no limit). Returns the process's exit status.
-    public static func run(socket: Int32, decoders: [any ImageDecoding], memoryLimit: Int, lockDown: Bool = true) -> Int32 {
+    /// the warmed-up helper maps (0: no limit); `rowsHook` only in tests. Returns the process's exit status.
+    public static func run(socket: Int32, decoders: [any ImageDecoding], memoryLimit: Int, lockDown: Bool = true,
+                           rowsHook: RowsHook? = nil) -> Int32 {
         tessera_classify_crashes()
         // One malloc arena: each thread's own would reserve address space the limit is meant for.
         tessera_one_malloc_arena()
@@ -49,8 +55,18 @@ public enum DecodeHelperService {
             }
             let profile = Array(tail.prefix(Int(request.display_profile_length)))
             let name = String(decoding: tail.dropFirst(Int(request.display_profile_length)), as: UTF8.self)
-            let replied = answer(request, fd: fd, name: name, profile: profile, decoders: decoders,
+            let replied: Bool
+            switch Int32(request.kind) {
+            case TESSERA_REQUEST_DECODE:
+                replied = answer(request, fd: fd, name: name, profile: profile, decoders: decoders,
                                  conversions: &conversions, socket: socket)
+            case TESSERA_REQUEST_ROWS_OPEN:
+                replied = DecodeHelperRowsServer.serve(request, fd: fd, name: name, decoders: decoders, socket: socket,
+                                                       hook: rowsHook)
+            default:
+                if fd >= 0 { close(fd) }
+                return 2
+            }
             guard replied else { return 3 }
         }
     }

@@ -25,16 +25,30 @@ protocol ScanlineSource: AnyObject {
 enum ScanlineSources {
     /// Opens `path`, checks it (missing, not a file, empty, unknown format, too big to decode whole) and
     /// returns a source positioned at the first row. Nothing is decoded yet for JPEG, PNG and TIFF.
+    ///
+    /// With `helpers`, the file is opened here and everything after (sniffing, the readers, a whole decode)
+    /// runs in one of the pool's helpers for the source's whole life (`HelperScanlineSource`), and
+    /// `fallbackDecoders` are the helper's own; `isCancelled` ends a wait for the helper's rows; the helper
+    /// runs at `priority`.
     static func open(_ path: String, fallbackDecoders: [any ImageDecoding], pixelLimitForWholeDecode: Int,
-                     helpers: DecodeHelperPool? = nil) throws(TileCutError.Reason) -> any ScanlineSource {
+                     helpers: DecodeHelperPool? = nil, priority: WorkerPriority = .normal,
+                     isCancelled: (@Sendable () -> Bool)? = nil) throws(TileCutError.Reason) -> any ScanlineSource {
         let file: ImageFile
-        let format: ImageFormat
-        do {
-            file = try ImageFile(path: path)
-            format = try file.sniff()
-        } catch {
-            throw TileCutError.Reason(error)
+        do { file = try ImageFile(path: path) } catch { throw TileCutError.Reason(error) }
+        if let helpers {
+            return try HelperScanlineSource.open(file, pool: helpers, pixelLimitForWholeDecode: pixelLimitForWholeDecode,
+                                                 priority: priority, isCancelled: isCancelled)
         }
+        return try open(file, fallbackDecoders: fallbackDecoders, pixelLimitForWholeDecode: pixelLimitForWholeDecode)
+    }
+
+    /// The source for an opened `file`, in whichever process runs this: the viewer's with
+    /// `--decode-in-process`, else a decode helper's.
+    static func open(_ file: ImageFile, fallbackDecoders: [any ImageDecoding],
+                     pixelLimitForWholeDecode: Int) throws(TileCutError.Reason) -> any ScanlineSource {
+        let path = file.path
+        let format: ImageFormat
+        do { format = try file.sniff() } catch { throw TileCutError.Reason(error) }
 
         switch format {
         case .jpeg, .png:
@@ -54,8 +68,8 @@ enum ScanlineSources {
         case .unknown:
             throw .notAnImage
         default:
-            return try DecodedImageSource.load(path, format: format, decoders: fallbackDecoders,
-                                               pixelLimit: pixelLimitForWholeDecode, helpers: helpers)
+            return try DecodedImageSource.load(file, format: format, decoders: fallbackDecoders,
+                                               pixelLimit: pixelLimitForWholeDecode)
         }
     }
 }
@@ -82,17 +96,17 @@ final class DecodedImageSource: ScanlineSource {
         colourSpace = buffer.declaredColourSpace
     }
 
-    static func load(_ path: String, format: ImageFormat, decoders: [any ImageDecoding],
-                     pixelLimit: Int, helpers: DecodeHelperPool? = nil) throws(TileCutError.Reason) -> DecodedImageSource {
+    static func load(_ file: ImageFile, format: ImageFormat, decoders: [any ImageDecoding],
+                     pixelLimit: Int) throws(TileCutError.Reason) -> DecodedImageSource {
         guard decoders.contains(where: { $0.canDecode(format) }) else { throw .unsupportedFormat(format.displayName) }
         // Stored orientation, as for JPEG and PNG (and as vips cuts); rows are converted by the cutter, as
         // JPEG's and PNG's are.
         let loader = ImageLoader(decoders: decoders, pixelLimit: pixelLimit, byteLimit: Int.max,
-                                 applyOrientation: false, colour: nil, helpers: helpers)
-        do {
-            return DecodedImageSource(try loader.load(path: path, fitting: nil))
+                                 applyOrientation: false, colour: nil)
+        do throws(ImageLoadError.Reason) {
+            return DecodedImageSource(try loader.load(opened: file, fitting: nil, cancellation: nil, convertingColour: true))
         } catch {
-            switch error.reason {
+            switch error {
             case .missing: throw .missing
             case .unreadable(let why): throw .unreadable(why)
             case .empty: throw .empty
@@ -104,7 +118,7 @@ final class DecodedImageSource: ScanlineSource {
             case .fileTooLarge(let bytes, _): throw .unreadable("file too large (\(bytes) bytes)")
             case .decodeFailed(let why): throw .corrupt(why)
             case .cancelled: throw .corrupt("cancelled")
-            case .helperFailed(let failure): throw .corrupt(failure.shortText)
+            case .helperFailed(let failure): throw .decoderFailed(failure)
             }
         }
     }

@@ -38,6 +38,9 @@ public struct TileCutError: Error, Sendable, Equatable, CustomStringConvertible 
         case invalidOptions(String)
         /// `isCancelled` said so; nothing was left at the destination.
         case cancelled
+        /// The decode helper reading the image crashed, ran out of its memory or time limit, or broke
+        /// off (see `DecodeHelperPool`).
+        case decoderFailed(DecodeHelperFailure)
 
         public var text: String {
             switch self {
@@ -55,6 +58,7 @@ public struct TileCutError: Error, Sendable, Equatable, CustomStringConvertible 
             case .outputFailed(let why): "cannot write: \(why)"
             case .invalidOptions(let why): why
             case .cancelled: "cancelled"
+            case .decoderFailed(let failure): failure.shortText
             }
         }
 

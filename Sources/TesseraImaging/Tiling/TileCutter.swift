@@ -22,10 +22,11 @@ public struct TileCutterOptions: Sendable {
     public var colourManager: ColourManager? = .shared
     /// Encoding threads; nil means one per core. Internal: for measurements and tests.
     var workerCount: Int?
-    /// The encoding threads' priority: background where a view beside the cut must stay responsive.
+    /// The encoding threads' priority, and the rows helper's: background where a view beside the cut must
+    /// stay responsive.
     public var workerPriority = WorkerPriority.normal
-    /// Where the images decoded whole are decoded: nil in this process, else in the pool's sandboxed
-    /// helpers. JPEG and PNG rows are read in this process (see `ScanlineSource`).
+    /// Where the image is read: nil in this process, else in one of the pool's sandboxed helpers for the
+    /// cut's whole length, rows streamed and images decoded whole alike (see `HelperScanlineSource`).
     public var decodeHelpers: DecodeHelperPool?
 
     public init() {}
@@ -100,8 +101,9 @@ public struct TileCutter: Sendable {
     /// - Parameters:
     ///   - name: the output's base name; default the input's file name without its extension.
     ///   - progress: called on the calling thread, about ten times a second and once at the end.
-    ///   - isCancelled: polled on the calling thread every few rows; once it says yes the cut stops,
-    ///     removes what it wrote and throws `TileCutError` with reason `.cancelled`.
+    ///   - isCancelled: polled on the calling thread every few rows, and a few times a second while a
+    ///     decode helper works on rows; once it says yes the cut stops, removes what it wrote and throws
+    ///     `TileCutError` with reason `.cancelled`.
     ///   - watcher: hears where a Deep Zoom cut writes and each tile as it is written (flat tiles: nothing).
     /// - Throws: `TileCutError`, whose description is one clear line.
     public func cut(imageAt path: String, into outputFolder: String, name: String? = nil,
@@ -129,7 +131,8 @@ public struct TileCutter: Sendable {
         do {
             source = try ScanlineSources.open(path, fallbackDecoders: fallbackDecoders,
                                               pixelLimitForWholeDecode: options.pixelLimitForWholeDecode,
-                                              helpers: options.decodeHelpers)
+                                              helpers: options.decodeHelpers, priority: options.workerPriority,
+                                              isCancelled: isCancelled)
         } catch {
             throw TileCutError(path: path, reason: error)
         }
