@@ -23,12 +23,14 @@ struct DecodeHelperCommand: ParsableCommand {
             return handler
         }
         var decoders = ImageDecoders.viewer
+        var readFacts: DecodeHelperService.FactsReader = ImageFacts.read
         #if DEBUG
         if ProcessInfo.processInfo.environment[MisbehavingDecoder.environmentKey] == "1" {
             decoders = decoders.map { MisbehavingDecoder(wrapping: $0) }
+            readFacts = MisbehavingDecoder.readFacts
         }
         #endif
-        let status = DecodeHelperService.run(socket: 3, decoders: decoders, memoryLimit: memoryLimit)
+        let status = DecodeHelperService.run(socket: 3, decoders: decoders, memoryLimit: memoryLimit, readFacts: readFacts)
         if status != 0 { throw ExitCode(status) }
     }
 }

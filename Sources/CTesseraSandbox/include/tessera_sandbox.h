@@ -52,18 +52,19 @@ struct tessera_decode_request {
     uint8_t apply_orientation;
     uint8_t convert_colour;
     uint8_t colour_mode;                 /* 0: colour management off, 1: to sRGB, 2: to the profile that follows */
-    uint8_t reserved;
+    uint8_t kind;                        /* 0: decode; 4 and up: a question about the file (ImageFacts.Kind) */
     uint32_t display_profile_length;
     uint32_t name_length;
 };
 
 /* The helper's answer, fixed size. With status 0 a memfd is attached holding width * height * 4 bytes
- * of pixels, then `profile_length` bytes of the image's ICC profile; otherwise `reason` and its
- * numbers and text say what the loader refused. */
+ * of pixels, then `profile_length` bytes of the image's ICC profile; with status 4 (the answer to a
+ * request of kind 4 and up) a memfd holding the answer serialized, as long as the memfd is; otherwise
+ * `reason` and its numbers and text say what the loader refused. */
 struct tessera_decode_reply {
     uint32_t magic;
-    int32_t status;                      /* 0: pixels, 1: the loader's refusal; once, first: 2 locked down
-                                            and ready, 3 cannot lock down (the text says why) */
+    int32_t status;                      /* 0: pixels, 1: the loader's refusal, 4: facts; once, first: 2
+                                            locked down and ready, 3 cannot lock down (the text says why) */
     int32_t width, height;
     int32_t source_width, source_height; /* -1: unknown */
     uint32_t profile_length;

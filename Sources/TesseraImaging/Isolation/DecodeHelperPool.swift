@@ -95,12 +95,7 @@ public final class DecodeHelperPool: Sendable {
               convertingColour: Bool) throws(ImageLoadError.Reason) -> PixelBuffer {
         let (request, tail) = DecodeHelperWire.request(loader: loader, fitting: box, convertingColour: convertingColour,
                                                        name: file.path)
-        let helper: DecodeHelperProcess
-        if let waiting = idle.withLock({ $0.popLast() }) {
-            helper = waiting
-        } else {
-            do { helper = try start() } catch { throw .helperFailed(error) }
-        }
+        let helper = try idleHelper()
         let outcome = file.withDescriptor { helper.decode(request, tail: tail, descriptor: $0, timeLimit: configuration.timeLimit) }
         switch outcome {
         case .pixels(let pixels):
@@ -111,8 +106,7 @@ public final class DecodeHelperPool: Sendable {
             throw reason
         case .failed(let failure):
             Self.logger.warning("decode helper \(helper.pid) failed on \(file.path): \(failure)")
-            helper.terminate()
-            if let replacement = try? start() { keep(replacement) }
+            replace(helper)
             throw .helperFailed(failure)
         }
     }
@@ -141,6 +135,56 @@ public final class DecodeHelperPool: Sendable {
         let file: ImageFile
         do { file = try ImageFile(descriptor: memfd, path: name) } catch { throw ImageLoadError.Reason(error) }
         return try load(file, loader: loader, fitting: box, convertingColour: true)
+    }
+
+    /// The answer to `kind` about `file`, read in a helper (see `ImageFacts`): the same refusals as in
+    /// process, and a helper's failure (`.helperFailed`) for this one question, its helper replaced.
+    public func facts(_ kind: ImageFacts.Kind, of file: ImageFile) throws(ImageLoadError.Reason) -> ImageFacts {
+        let (request, tail) = DecodeHelperWire.request(asking: kind, name: file.path)
+        let helper = try idleHelper()
+        let outcome = file.withDescriptor { helper.facts(request, tail: tail, descriptor: $0, timeLimit: configuration.timeLimit) }
+        switch outcome {
+        case .facts(let facts):
+            keep(helper)
+            return facts
+        case .refused(let reason):
+            keep(helper)
+            throw reason
+        case .failed(let failure):
+            Self.logger.warning("decode helper \(helper.pid) failed reading \(file.path): \(failure)")
+            replace(helper)
+            throw .helperFailed(failure)
+        }
+    }
+
+    /// `file`'s format, stored size and orientation, read in a helper.
+    public func header(of file: ImageFile) throws(ImageLoadError.Reason) -> HeaderFacts {
+        guard case .header(let facts) = try facts(.header, of: file) else { throw .helperFailed(.unavailable("a wrong answer")) }
+        return facts
+    }
+
+    /// What the information overlay shows about `file`, read in a helper.
+    public func information(of file: ImageFile) throws(ImageLoadError.Reason) -> ImageInformation {
+        guard case .information(let facts) = try facts(.information, of: file) else { throw .helperFailed(.unavailable("a wrong answer")) }
+        return facts
+    }
+
+    /// The EXIF dates in `file`'s first bytes, read in a helper.
+    public func exifDates(of file: ImageFile) throws(ImageLoadError.Reason) -> ExifDates {
+        guard case .exifDates(let facts) = try facts(.exifDates, of: file) else { throw .helperFailed(.unavailable("a wrong answer")) }
+        return facts
+    }
+
+    /// An idle helper, or a new one when all are busy.
+    private func idleHelper() throws(ImageLoadError.Reason) -> DecodeHelperProcess {
+        if let waiting = idle.withLock({ $0.popLast() }) { return waiting }
+        do { return try start() } catch { throw .helperFailed(error) }
+    }
+
+    /// Stops a failed helper and starts its replacement.
+    private func replace(_ helper: DecodeHelperProcess) {
+        helper.terminate()
+        if let replacement = try? start() { keep(replacement) }
     }
 
     private func keep(_ helper: DecodeHelperProcess) {

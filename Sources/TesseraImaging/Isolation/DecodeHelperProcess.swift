@@ -78,31 +78,83 @@ final class DecodeHelperProcess: @unchecked Sendable {
     /// Sends one request with the image's descriptor and waits for the reply, killing the helper after
     /// `timeLimit`.
     func decode(_ request: tessera_decode_request, tail: [UInt8], descriptor: Int32, timeLimit: Duration) -> Outcome {
-        if let failure = awaitReady(timeLimit: timeLimit) { return .failed(failure) }
-        var request = request
-        guard tessera_send_with_fd(socket, &request, MemoryLayout<tessera_decode_request>.size, descriptor) == 0,
-              tail.isEmpty || tail.withUnsafeBytes({ tessera_send_with_fd(socket, $0.baseAddress!, $0.count, -1) }) == 0 else {
-            return .failed(death())
+        let (reply, memfd): (tessera_decode_reply, Int32)
+        switch exchange(request, tail: tail, descriptor: descriptor, timeLimit: timeLimit) {
+        case .failure(let failure): return .failed(failure)
+        case .success(let answer): (reply, memfd) = answer
         }
-        guard waitForReply(timeLimit: timeLimit) else {
-            terminate()
-            return .failed(.timeLimit)
-        }
-        var reply = tessera_decode_reply()
-        var memfd: Int32 = -1
-        let received = tessera_receive_with_fd(socket, &reply, MemoryLayout<tessera_decode_reply>.size, &memfd)
         defer { if memfd >= 0 { close(memfd) } }
-        guard received > 0 else { return .failed(death()) }
-        guard reply.magic == DecodeHelperWire.replyMagic else {
-            terminate()
-            return .failed(.unavailable("the helper's reply is garbled"))
-        }
         guard reply.status == 0 else { return .refused(DecodeHelperWire.reason(from: reply)) }
         guard memfd >= 0 else {
             terminate()
             return .failed(.unavailable("the helper sent no pixels"))
         }
         return pixels(from: reply, memfd: memfd)
+    }
+
+    /// How a question about a file ended.
+    enum FactsOutcome {
+        case facts(ImageFacts)
+        /// The loader's refusal, as in process: the helper is fine and can be used again.
+        case refused(ImageLoadError.Reason)
+        /// The helper is dead (or killed now); it must not be used again.
+        case failed(DecodeHelperFailure)
+    }
+
+    /// Sends one question (a request of a facts kind) with the file's descriptor and waits for the answer,
+    /// killing the helper after `timeLimit`. The answer is decoded by Swift's JSON decoder, bounded in
+    /// size, and must answer the question asked.
+    func facts(_ request: tessera_decode_request, tail: [UInt8], descriptor: Int32, timeLimit: Duration) -> FactsOutcome {
+        let (reply, memfd): (tessera_decode_reply, Int32)
+        switch exchange(request, tail: tail, descriptor: descriptor, timeLimit: timeLimit) {
+        case .failure(let failure): return .failed(failure)
+        case .success(let answer): (reply, memfd) = answer
+        }
+        defer { if memfd >= 0 { close(memfd) } }
+        if reply.status == 1 { return .refused(DecodeHelperWire.reason(from: reply)) }
+        var st = stat()
+        guard reply.status == DecodeHelperWire.factsStatus, memfd >= 0, fstat(memfd, &st) == 0,
+              st.st_size > 0, st.st_size <= DecodeHelperWire.factsByteLimit else {
+            terminate()
+            return .failed(.unavailable("the helper's answer is garbled"))
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+        let got = bytes.withUnsafeMutableBytes { pread(memfd, $0.baseAddress!, $0.count, 0) }
+        guard got == bytes.count, let facts = DecodeHelperWire.facts(from: bytes),
+              facts.kind.rawValue == request.kind else {
+            terminate()
+            return .failed(.unavailable("the helper's answer is garbled"))
+        }
+        return .facts(facts)
+    }
+
+    /// Sends `request` and its tail with `descriptor` attached and receives the reply and the memfd
+    /// attached to it (-1 when none; the caller closes it).
+    private func exchange(_ request: tessera_decode_request, tail: [UInt8], descriptor: Int32,
+                          timeLimit: Duration) -> Result<(tessera_decode_reply, Int32), DecodeHelperFailure> {
+        if let failure = awaitReady(timeLimit: timeLimit) { return .failure(failure) }
+        var request = request
+        guard tessera_send_with_fd(socket, &request, MemoryLayout<tessera_decode_request>.size, descriptor) == 0,
+              tail.isEmpty || tail.withUnsafeBytes({ tessera_send_with_fd(socket, $0.baseAddress!, $0.count, -1) }) == 0 else {
+            return .failure(death())
+        }
+        guard waitForReply(timeLimit: timeLimit) else {
+            terminate()
+            return .failure(.timeLimit)
+        }
+        var reply = tessera_decode_reply()
+        var memfd: Int32 = -1
+        let received = tessera_receive_with_fd(socket, &reply, MemoryLayout<tessera_decode_reply>.size, &memfd)
+        guard received > 0 else {
+            if memfd >= 0 { close(memfd) }
+            return .failure(death())
+        }
+        guard reply.magic == DecodeHelperWire.replyMagic else {
+            if memfd >= 0 { close(memfd) }
+            terminate()
+            return .failure(.unavailable("the helper's reply is garbled"))
+        }
+        return .success((reply, memfd))
     }
 
     /// Reads the helper's first message, which it sends once warmed up and locked down; nil when it is

@@ -99,10 +99,11 @@ final class TiledImageOpener: Sendable {
                 throw TileSourceError(path: path, reason: .unreadableImage(ImageLoadError.Reason.missing.shortText))
             }
             if isFolder.boolValue {
-                opened(try Self.openFolder(path, decoders: configuration.decoders, colour: configuration.colour))
+                opened(try Self.openFolder(path, decoders: configuration.decoders, colour: configuration.colour,
+                                           helpers: configuration.helpers))
             } else if Self.isDescriptor(path) {
                 opened(try DeepZoomTileSource(descriptorAt: path, decoders: configuration.decoders,
-                                              colour: configuration.colour))
+                                              colour: configuration.colour, helpers: configuration.helpers))
             } else {
                 try openImage(configuration, opened: opened, emit: emit)
             }
@@ -113,24 +114,24 @@ final class TiledImageOpener: Sendable {
     }
 
     /// A flat tile folder, a `NAME_files` folder beside its `.dzi`, or a folder holding one `.dzi`.
-    private static func openFolder(_ path: String, decoders: [any ImageDecoding],
-                                   colour: ColourConversion?) throws(TileSourceError) -> any TileSource {
+    private static func openFolder(_ path: String, decoders: [any ImageDecoding], colour: ColourConversion?,
+                                   helpers: DecodeHelperPool?) throws(TileSourceError) -> any TileSource {
         if FlatTileFolderSource.looksLikeTileFolder(path) {
-            return try FlatTileFolderSource(folder: path, decoders: decoders, colour: colour)
+            return try FlatTileFolderSource(folder: path, decoders: decoders, colour: colour, helpers: helpers)
         }
         let url = URL(fileURLWithPath: path).standardizedFileURL
         if url.lastPathComponent.hasSuffix("_files") {
             let descriptor = url.deletingLastPathComponent()
                 .appendingPathComponent(String(url.lastPathComponent.dropLast("_files".count)) + ".dzi").path
             if FileManager.default.fileExists(atPath: descriptor) {
-                return try DeepZoomTileSource(descriptorAt: descriptor, decoders: decoders, colour: colour)
+                return try DeepZoomTileSource(descriptorAt: descriptor, decoders: decoders, colour: colour, helpers: helpers)
             }
         }
         let descriptors = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
             .filter { $0.lowercased().hasSuffix(".dzi") }
         if descriptors.count == 1 {
             return try DeepZoomTileSource(descriptorAt: url.appendingPathComponent(descriptors[0]).path, decoders: decoders,
-                                          colour: colour)
+                                          colour: colour, helpers: helpers)
         }
         throw TileSourceError(path: path, reason: .noTiles(descriptors.isEmpty
             ? "no .dzi and no NAME_CC_RR tiles in the folder" : "several .dzi files in the folder; name one"))
@@ -149,7 +150,7 @@ final class TiledImageOpener: Sendable {
         let path = configuration.path
         let probe: ImageProbe
         do {
-            probe = try ImageProbe.probe(path)
+            probe = try ImageProbe.probe(path, helpers: configuration.helpers)
         } catch {
             // Slides in formats of their own (MIRAX, Hamamatsu VMS) are no image to the probe.
             if let slide = try OpenSlideTileSource.open(path: path, colour: configuration.colour,
