@@ -23,7 +23,7 @@ public struct ImageHeader: Sendable, Equatable {
     public var pixelCount: Int { width * height }
 
     /// Which readers `read` may use.
-    enum Readers: Sendable {
+    public enum Readers: Sendable {
         /// Each format's own: for JPEG, HEIF, AVIF, JPEG XL, SVG and camera RAW, C libraries (TurboJPEG,
         /// libheif, libjxl, librsvg, libraw).
         case libraries
@@ -50,7 +50,7 @@ public struct ImageHeader: Sendable, Equatable {
 
     /// `read(_:isWholeFile:)` with `readers`. The Swift readers of HEIF and AVIF read a prefix too: the
     /// boxes they need come before the image data, and when they do not, the result is nil.
-    static func read(_ data: Data, isWholeFile: Bool, readers: Readers) -> ImageHeader? {
+    public static func read(_ data: Data, isWholeFile: Bool, readers: Readers) -> ImageHeader? {
         let format = ImageFormat.sniff(data)
         let dims: (Int, Int)?
         if readers == .memorySafe {
