@@ -118,7 +118,7 @@ public enum DecodeHelperService {
             return send(DecodeHelperWire.reply(refusing: .unreadable(POSIXFiles.errorText(errno))), memfd: -1, socket)
         }
         defer { close(memfd) }
-        // write, not pwrite: the filter allows the calls the pixels' path makes, and this is a new memfd.
+        // write, not pwrite, which the filter does not list; a new memfd is written from its start anyway.
         let written = bytes.withUnsafeBytes { buffer -> Bool in
             var done = 0
             while done < buffer.count {
