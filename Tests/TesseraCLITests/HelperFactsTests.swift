@@ -185,6 +185,40 @@ final class HelperFactsTests: XCTestCase {
         XCTAssertNotNil(ItemFactReader.dateTaken(ofFileAt: try write(try photo(), "fine.jpg"), helpers: helpers))
     }
 
+    /// A Deep Zoom pyramid whose descriptor is broken (its geometry then comes from its tiles' headers) and
+    /// a flat tile folder are measured and read the same with helpers as in process.
+    func testTileFoldersAreMeasuredAndReadInHelpers() throws {
+        var picture = PixelBuffer(width: 300, height: 200, filledWith: RGBA(r: 0, g: 0, b: 0))
+        for index in 0..<(300 * 200) { picture.bytes[index * 4] = UInt8(index % 251); picture.bytes[index * 4 + 1] = UInt8(index / 300) }
+        let decoders = ImageDecoders.standard()
+        let dzi = try DeepZoomFixtures.writeDeepZoom(picture, tileSize: 64, overlap: 1, in: folder.path, format: "png") {
+            try PNGEncoder.write($0, to: $1)
+        }
+        try "not a descriptor".write(toFile: dzi, atomically: true, encoding: .utf8)
+        let inProcess = try DeepZoomTileSource(descriptorAt: dzi, decoders: decoders)
+        let sandboxed = try DeepZoomTileSource(descriptorAt: dzi, decoders: decoders, helpers: helpers)
+        XCTAssertEqual(sandboxed.geometry, inProcess.geometry)
+        XCTAssertEqual(inProcess.geometry.width, 300)
+        let tile = TileID(level: inProcess.geometry.maxLevel, column: 1, row: 1)
+        XCTAssertTrue(try sandboxed.loadTile(tile).bytes == inProcess.loadTile(tile).bytes)
+
+        let flat = folder.appendingPathComponent("flat")
+        try FileManager.default.createDirectory(at: flat, withIntermediateDirectories: true)
+        for column in 0..<5 {
+            for row in 0..<4 {
+                let region = PixelRegion(x: column * 64, y: row * 64, width: min(64, 300 - column * 64), height: min(64, 200 - row * 64))
+                try PNGEncoder.write(DeepZoomFixtures.crop(picture, region),
+                                     to: flat.appendingPathComponent(String(format: "Snow_%02d_%02d.png", column, row)).path)
+            }
+        }
+        let flatInProcess = try FlatTileFolderSource(folder: flat.path, decoders: decoders)
+        let flatSandboxed = try FlatTileFolderSource(folder: flat.path, decoders: decoders, helpers: helpers)
+        XCTAssertEqual(flatSandboxed.geometry, flatInProcess.geometry)
+        XCTAssertEqual(flatInProcess.geometry.height, 200)
+        let corner = TileID(level: flatInProcess.geometry.maxLevel, column: 4, row: 3)
+        XCTAssertTrue(try flatSandboxed.loadTile(corner).bytes == flatInProcess.loadTile(corner).bytes)
+    }
+
     private func result(_ body: () throws -> ImageProbe) -> String {
         do { return "\(try body())" } catch { return "\(error)" }
     }
