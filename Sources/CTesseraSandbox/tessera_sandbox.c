@@ -196,7 +196,9 @@ int tessera_lock_down(unsigned long long address_space_limit, const char *const 
         ALLOW_IF(statx, 1, SCMP_A2(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH));
     }
     ALLOW(close);
-    ALLOW(fcntl);      /* F_GETFL/F_SETFL on the image's descriptor (blocking mode for stdio readers), F_ADD_SEALS on the rows' memfd */
+    ALLOW(fcntl);      /* F_GETFL/F_SETFL on the image's descriptor (blocking mode for stdio readers); F_ADD_SEALS on the
+                          rows' memfd; F_DUPFD_CLOEXEC for libtiff's own descriptor of a TIFF whose directory lies
+                          past the first bytes */
     ALLOW(recvmsg);    /* the requests and their descriptors */
     ALLOW(sendmsg);    /* the replies and the pixels' memfd */
     ALLOW(memfd_create);  /* where the pixels (or a tile cut's rows) go */

@@ -24,13 +24,16 @@ struct DecodeHelperCommand: ParsableCommand {
         }
         var decoders = ImageDecoders.viewer
         var rowsHook: DecodeHelperService.RowsHook?
+        var readFacts: DecodeHelperService.FactsReader = ImageFacts.read
         #if DEBUG
         if ProcessInfo.processInfo.environment[MisbehavingDecoder.environmentKey] == "1" {
             decoders = decoders.map { MisbehavingDecoder(wrapping: $0) }
             rowsHook = MisbehavingDecoder.beforeRows
+            readFacts = MisbehavingDecoder.readFacts
         }
         #endif
-        let status = DecodeHelperService.run(socket: 3, decoders: decoders, memoryLimit: memoryLimit, rowsHook: rowsHook)
+        let status = DecodeHelperService.run(socket: 3, decoders: decoders, memoryLimit: memoryLimit, rowsHook: rowsHook,
+                                             readFacts: readFacts)
         if status != 0 { throw ExitCode(status) }
     }
 }

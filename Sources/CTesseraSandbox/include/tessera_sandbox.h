@@ -56,6 +56,7 @@ unsigned long long tessera_address_space_in_use(void);
 #define TESSERA_REQUEST_ROWS_OPEN 1  /* open the attached image for its rows; `pixel_limit` bounds a whole decode */
 #define TESSERA_REQUEST_ROWS_NEXT 2  /* the next `row_count` rows into half `buffer_half` of the rows memfd */
 #define TESSERA_REQUEST_ROWS_END 3   /* end the session; after the last row, check the rest of the file first */
+/* 4 and up: a question about the attached file (ImageFacts.Kind), answered with status 4. */
 
 /* What the viewer asks a decode helper, with the image's descriptor attached (decode and rows opening):
  * fixed size, then `display_profile_length` bytes of the display's ICC profile and `name_length` bytes of
@@ -67,7 +68,7 @@ struct tessera_decode_request {
     uint8_t apply_orientation;
     uint8_t convert_colour;
     uint8_t colour_mode;                 /* 0: colour management off, 1: to sRGB, 2: to the profile that follows */
-    uint8_t kind;                        /* TESSERA_REQUEST_* */
+    uint8_t kind;                        /* TESSERA_REQUEST_*, or 4 and up: a question (ImageFacts.Kind) */
     uint32_t display_profile_length;
     uint32_t name_length;
     int32_t row_count, buffer_half;      /* TESSERA_REQUEST_ROWS_NEXT only */
@@ -78,11 +79,13 @@ struct tessera_decode_request {
  * numbers and text say what the loader refused. To a rows opening, with status 0, a sealed memfd is
  * attached holding two halves of rows (each rows-per-half * width * 4 bytes, rows-per-half following from
  * the width on both sides), then the profile; `grayscale` and `alpha` describe the rows. To rows and to
- * the end, status 0 says done; status 1 carries the tile cutter's reason in `reason`, numbers and text. */
+ * the end, status 0 says done; status 1 carries the tile cutter's reason in `reason`, numbers and text.
+ * To a question (kind 4 and up), status 4 attaches a memfd holding the answer serialized, as long as the
+ * memfd is. */
 struct tessera_decode_reply {
     uint32_t magic;
-    int32_t status;                      /* 0: pixels, 1: the loader's refusal; once, first: 2 locked down
-                                            and ready, 3 cannot lock down (the text says why) */
+    int32_t status;                      /* 0: pixels, 1: the loader's refusal, 4: facts; once, first: 2
+                                            locked down and ready, 3 cannot lock down (the text says why) */
     int32_t width, height;
     int32_t source_width, source_height; /* -1: unknown */
     uint32_t profile_length;

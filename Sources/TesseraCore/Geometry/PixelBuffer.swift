@@ -1,5 +1,5 @@
 /// A size in device pixels (not logical points).
-public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
+public struct PixelSize: Hashable, Sendable, Codable, CustomStringConvertible {
     public var width: Int
     public var height: Int
 

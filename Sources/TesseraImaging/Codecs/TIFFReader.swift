@@ -67,10 +67,13 @@ final class TIFFReader: @unchecked Sendable {
 
     deinit { tessera_tiff_close(tiff) }
 
-    /// The main image of the TIFF at `path`, read through libtiff wherever its directory lies in the file
-    /// (a prefix of the file need not hold it); nil when it cannot be read.
-    static func mainImage(ofFileAt path: String) -> Directory? {
-        guard let file = try? ImageFile(path: path), let reader = try? TIFFReader(TIFFFile(file)) else { return nil }
+    /// The main image of the TIFF `file`, read through libtiff (on a duplicate of its descriptor) wherever
+    /// its directory lies in the file (a prefix of the file need not hold it); nil when it cannot be read.
+    /// The duplicate is made with fcntl, which a decode helper's filter allows (dup it does not).
+    static func mainImage(of file: ImageFile) -> Directory? {
+        let copy = file.withDescriptor { fcntl($0, F_DUPFD_CLOEXEC, 0) }
+        guard copy >= 0, let duplicate = try? ImageFile(descriptor: copy, path: file.path),
+              let reader = try? TIFFReader(TIFFFile(duplicate)) else { return nil }
         return try? reader.select(.top(0))
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// Formats are identified by magic bytes only, never by file extension: photo collections are full of
 /// `.png` files that are really JPEGs (and vice versa), and the decoder must be chosen by what the bytes
 /// are, not by what the name claims.
-public enum ImageFormat: String, Sendable, CaseIterable {
+public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case jpeg, png, gif, webp, bmp, tiff
     /// HEIF with HEVC pictures (HEIC, as phones write them), or any other HEIF that is not AVIF.
     case heif

@@ -22,6 +22,18 @@ public struct ImageHeader: Sendable, Equatable {
     /// Width x height, the number the pixel limit is compared against.
     public var pixelCount: Int { width * height }
 
+    /// Which readers `read` may use.
+    public enum Readers: Sendable {
+        /// Each format's own: for JPEG, HEIF, AVIF, JPEG XL, SVG and camera RAW, C libraries (TurboJPEG,
+        /// libheif, libjxl, librsvg, libraw).
+        case libraries
+        /// Swift readers alone, for the viewer when decodes run in sandboxed helpers: JPEG's frame header,
+        /// HEIF's and AVIF's declared size (`HEIFPrimarySize`, which leaves out a crop), JPEG XL's
+        /// SizeHeader (`JXLSizeHeader`); SVG and camera RAW read as nil. Meant for estimates: exact
+        /// sizes of those formats come from their libraries, in a helper.
+        case memorySafe
+    }
+
     /// Reads the header of `data` (the whole file, or a prefix of it).
     ///
     /// Returns nil when the format is unknown or the header is incomplete or malformed, including a header
@@ -33,9 +45,26 @@ public struct ImageHeader: Sendable, Equatable {
     ///   size needs the whole document parsed, and a raw file's dimensions may sit anywhere in it, where
     ///   a prefix would give wrong ones rather than none.
     public static func read(_ data: Data, isWholeFile: Bool = true) -> ImageHeader? {
+        read(data, isWholeFile: isWholeFile, readers: .libraries)
+    }
+
+    /// `read(_:isWholeFile:)` with `readers`. The Swift readers of HEIF and AVIF read a prefix too: the
+    /// boxes they need come before the image data, and when they do not, the result is nil.
+    public static func read(_ data: Data, isWholeFile: Bool, readers: Readers) -> ImageHeader? {
         let format = ImageFormat.sniff(data)
-        if !isWholeFile && [.heif, .avif, .svg, .raw].contains(format) { return nil }
         let dims: (Int, Int)?
+        if readers == .memorySafe {
+            switch format {
+            case .jpeg: dims = data.withUnsafeBytes { jpegFrameSize($0) }
+            case .heif, .avif: dims = data.withUnsafeBytes { HEIFPrimarySize.read($0) }
+            case .jxl: dims = data.withUnsafeBytes { JXLSizeHeader.read($0) }
+            case .svg, .raw, .unknown: return nil
+            case .png, .gif, .bmp, .webp, .tiff: return read(data, isWholeFile: isWholeFile, readers: .libraries)
+            }
+            guard let (w, h) = dims, w > 0, h > 0 else { return nil }
+            return ImageHeader(format: format, width: w, height: h)
+        }
+        if !isWholeFile && [.heif, .avif, .svg, .raw].contains(format) { return nil }
         switch format {
         case .jpeg: dims = jpegSize(data)
         case .heif, .avif: dims = data.withUnsafeBytes { HEIFFile.primarySize($0) }
@@ -76,6 +105,24 @@ public struct ImageHeader: Sendable, Equatable {
         // A warning (e.g. stray bytes before a marker) still leaves valid dimensions.
         guard rc == 0 || tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else { return nil }
         return (Int(w), Int(h))
+    }
+
+    /// JPEG in Swift: the first start-of-frame segment's height and width, found by the same walk over
+    /// marker segments that finds the EXIF block (SOF0 to SOF15 but DHT, JPG and DAC, which share the
+    /// range): precision(1) height(2, BE) width(2, BE). As for TurboJPEG, the headers must run up to the
+    /// first scan, and a height of 0 (set later by a DNL marker) is no size.
+    static func jpegFrameSize(_ b: UnsafeRawBufferPointer) -> (Int, Int)? {
+        var size: (Int, Int)?
+        let end = JPEGSegments.walk(b) { segment in
+            if size == nil, (0xC0...0xCF).contains(segment.marker), ![0xC4, 0xC8, 0xCC].contains(segment.marker) {
+                let r = ByteReader(UnsafeRawBufferPointer(rebasing: b[segment.payload]))
+                guard let h = r.u16(1, bigEndian: true), let w = r.u16(3, bigEndian: true) else { return false }
+                size = (Int(w), Int(h))
+            }
+            return true
+        }
+        guard case .scan = end else { return nil }
+        return size
     }
 
     /// PNG: the 8-byte signature, then the IHDR chunk, which the spec requires to come first:

@@ -163,6 +163,44 @@ public final class DecodeHelperPool: Sendable {
         return try load(file, loader: loader, fitting: box, convertingColour: true)
     }
 
+    /// The answer to `kind` about `file`, read in a helper (see `ImageFacts`): the same refusals as in
+    /// process, and a helper's failure (`.helperFailed`) for this one question, its helper replaced.
+    public func facts(_ kind: ImageFacts.Kind, of file: ImageFile) throws(ImageLoadError.Reason) -> ImageFacts {
+        let (request, tail) = DecodeHelperWire.request(asking: kind, name: file.path)
+        let helper: DecodeHelperProcess
+        do { helper = try borrow() } catch { throw .helperFailed(error) }
+        let outcome = file.withDescriptor { helper.facts(request, tail: tail, descriptor: $0, timeLimit: configuration.timeLimit) }
+        switch outcome {
+        case .facts(let facts):
+            giveBack(helper)
+            return facts
+        case .refused(let reason):
+            giveBack(helper)
+            throw reason
+        case .failed(let failure):
+            replace(helper, failedOn: file.path, failure)
+            throw .helperFailed(failure)
+        }
+    }
+
+    /// `file`'s format, stored size and orientation, read in a helper.
+    public func header(of file: ImageFile) throws(ImageLoadError.Reason) -> HeaderFacts {
+        guard case .header(let facts) = try facts(.header, of: file) else { throw .helperFailed(.unavailable("a wrong answer")) }
+        return facts
+    }
+
+    /// What the information overlay shows about `file`, read in a helper.
+    public func information(of file: ImageFile) throws(ImageLoadError.Reason) -> ImageInformation {
+        guard case .information(let facts) = try facts(.information, of: file) else { throw .helperFailed(.unavailable("a wrong answer")) }
+        return facts
+    }
+
+    /// The EXIF dates in `file`'s first bytes, read in a helper.
+    public func exifDates(of file: ImageFile) throws(ImageLoadError.Reason) -> ExifDates {
+        guard case .exifDates(let facts) = try facts(.exifDates, of: file) else { throw .helperFailed(.unavailable("a wrong answer")) }
+        return facts
+    }
+
     private func start() throws(DecodeHelperFailure) -> DecodeHelperProcess {
         var environment = ProcessInfo.processInfo.environment
         // The Swift runtime's crash backtracer runs another program, which the filter forbids: a crash

@@ -95,6 +95,45 @@ final class DecodeHelperProcess: @unchecked Sendable {
         return pixels(from: reply, memfd: memfd)
     }
 
+    /// How a question about a file ended.
+    enum FactsOutcome {
+        case facts(ImageFacts)
+        /// The loader's refusal, as in process: the helper is fine and can be used again.
+        case refused(ImageLoadError.Reason)
+        /// The helper is dead (or killed now); it must not be used again.
+        case failed(DecodeHelperFailure)
+    }
+
+    /// Sends one question (a request of a facts kind) with the file's descriptor and waits for the answer,
+    /// killing the helper after `timeLimit`. The answer is decoded by Swift's JSON decoder, bounded in
+    /// size, and must answer the question asked.
+    func facts(_ request: tessera_decode_request, tail: [UInt8], descriptor: Int32, timeLimit: Duration) -> FactsOutcome {
+        if let failure = awaitReady(timeLimit: timeLimit) { return .failed(failure) }
+        guard send(request, tail: tail, descriptor: descriptor) else { return .failed(death()) }
+        let reply: tessera_decode_reply, memfd: Int32
+        switch receive(timeLimit: timeLimit) {
+        case .reply(let received, let fd): (reply, memfd) = (received, fd)
+        case .failed(let failure): return .failed(failure)
+        case .cancelled: return .failed(.unavailable("cancelled"))  // never: nothing cancels this wait
+        }
+        defer { if memfd >= 0 { close(memfd) } }
+        if reply.status == 1 { return .refused(DecodeHelperWire.reason(from: reply)) }
+        var st = stat()
+        guard reply.status == DecodeHelperWire.factsStatus, memfd >= 0, fstat(memfd, &st) == 0,
+              st.st_size > 0, st.st_size <= DecodeHelperWire.factsByteLimit else {
+            terminate()
+            return .failed(.unavailable("the helper's answer is garbled"))
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+        let got = bytes.withUnsafeMutableBytes { pread(memfd, $0.baseAddress!, $0.count, 0) }
+        guard got == bytes.count, let facts = DecodeHelperWire.facts(from: bytes),
+              facts.kind.rawValue == request.kind else {
+            terminate()
+            return .failed(.unavailable("the helper's answer is garbled"))
+        }
+        return .facts(facts)
+    }
+
     /// What `receive` got.
     enum Received {
         /// A well-formed reply, and the descriptor attached to it (-1 if none), which the caller closes.

@@ -11,7 +11,8 @@ import TesseraCore
 /// limit, the seccomp filter of `tessera_lock_down`), then answers requests on its socket until the
 /// viewer closes it: each request's descriptor is read by `ImageLoader.load(opened:...)`, the code the
 /// viewer runs in process, and the pixels go back in a memfd the viewer maps. A tile cutter's rows
-/// session is served by `DecodeHelperRowsServer`.
+/// session is served by `DecodeHelperRowsServer`; a question about a file (a request of an
+/// `ImageFacts.Kind`) is answered by `ImageFacts.read`, serialized in a memfd.
 public enum DecodeHelperService {
     private static let logger = Logger(label: "tessera.decode-helper")
 
@@ -19,10 +20,15 @@ public enum DecodeHelperService {
     /// bytes and the first row: how the tests make a helper misbehave in the middle of a cut.
     public typealias RowsHook = @Sendable (_ fileTail: Data, _ firstRow: Int) -> Void
 
-    /// Serves requests on `socket` with `decoders`; `memoryLimit` bytes of address space on top of what
-    /// the warmed-up helper maps (0: no limit); `rowsHook` only in tests. Returns the process's exit status.
+    /// What answers a question about a file: `ImageFacts.read` (debug builds may wrap it to misbehave
+    /// for the tests, as they wrap the decoders).
+    public typealias FactsReader = (ImageFacts.Kind, ImageFile, String) throws(ImageLoadError.Reason) -> ImageFacts
+
+    /// Serves requests on `socket` with `decoders` and `readFacts`; `memoryLimit` bytes of address space on
+    /// top of what the warmed-up helper maps (0: no limit); `rowsHook` only in tests. Returns the process's
+    /// exit status.
     public static func run(socket: Int32, decoders: [any ImageDecoding], memoryLimit: Int, lockDown: Bool = true,
-                           rowsHook: RowsHook? = nil) -> Int32 {
+                           rowsHook: RowsHook? = nil, readFacts: FactsReader = ImageFacts.read) -> Int32 {
         tessera_classify_crashes()
         // One malloc arena: each thread's own would reserve address space the limit is meant for.
         tessera_one_malloc_arena()
@@ -64,8 +70,12 @@ public enum DecodeHelperService {
                 replied = DecodeHelperRowsServer.serve(request, fd: fd, name: name, decoders: decoders, socket: socket,
                                                        hook: rowsHook)
             default:
-                if fd >= 0 { close(fd) }
-                return 2
+                if let kind = ImageFacts.Kind(rawValue: request.kind) {
+                    replied = answer(kind, fd: fd, name: name, readFacts: readFacts, socket: socket)
+                } else {
+                    if fd >= 0 { close(fd) }
+                    return 2
+                }
             }
             guard replied else { return 3 }
         }
@@ -101,6 +111,42 @@ public enum DecodeHelperService {
         return send(DecodeHelperWire.reply(describing: pixels), memfd: memfd, socket)
     }
 
+    /// Answers one question about the file on `fd` and sends the answer; false when the socket failed.
+    private static func answer(_ kind: ImageFacts.Kind, fd: Int32, name: String, readFacts: FactsReader,
+                               socket: Int32) -> Bool {
+        guard fd >= 0 else { return send(DecodeHelperWire.reply(refusing: .unreadable("no descriptor")), memfd: -1, socket) }
+        let bytes: [UInt8]
+        do throws(ImageLoadError.Reason) {
+            let file: ImageFile
+            do { file = try ImageFile(descriptor: fd, path: name) } catch { throw ImageLoadError.Reason(error) }
+            guard let encoded = DecodeHelperWire.encode(try readFacts(kind, file, name)),
+                  encoded.count <= DecodeHelperWire.factsByteLimit else { throw .decodeFailed("the answer cannot be sent") }
+            bytes = encoded
+        } catch {
+            return send(DecodeHelperWire.reply(refusing: error), memfd: -1, socket)
+        }
+        let memfd = tessera_memfd("tessera-facts")
+        guard memfd >= 0 else {
+            return send(DecodeHelperWire.reply(refusing: .unreadable(POSIXFiles.errorText(errno))), memfd: -1, socket)
+        }
+        defer { close(memfd) }
+        // write, not pwrite, which the filter does not list; a new memfd is written from its start anyway.
+        let written = bytes.withUnsafeBytes { buffer -> Bool in
+            var done = 0
+            while done < buffer.count {
+                let n = write(memfd, buffer.baseAddress! + done, buffer.count - done)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                done += n
+            }
+            return true
+        }
+        guard written else {
+            return send(DecodeHelperWire.reply(refusing: .unreadable(POSIXFiles.errorText(errno))), memfd: -1, socket)
+        }
+        return send(DecodeHelperWire.reply(status: DecodeHelperWire.factsStatus, text: ""), memfd: memfd, socket)
+    }
+
     private static func send(_ reply: tessera_decode_reply, memfd: Int32, _ socket: Int32) -> Bool {
         var reply = reply
         return tessera_send_with_fd(socket, &reply, MemoryLayout<tessera_decode_reply>.size, memfd) == 0
@@ -121,10 +167,14 @@ public enum DecodeHelperService {
         return copies.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
-    /// Each format decoded once, so its library has loaded what it loads on first use (see `WarmUpImages`).
+    /// Each format decoded once, so its library has loaded what it loads on first use (see `WarmUpImages`),
+    /// and its facts read and serialized, for the same reason.
     static func warmUp(_ decoders: [any ImageDecoding]) {
         let loader = ImageLoader(decoders: decoders)
         for image in WarmUpImages.all {
+            let information = ImageInformation(path: image.name, bytes: image.bytes)
+            _ = DecodeHelperWire.encode(.information(information)).flatMap(DecodeHelperWire.facts(from:))
+            _ = ExifDates(image.bytes)
             do {
                 _ = try loader.load(data: image.bytes, name: "warm-up " + image.name, fitting: PixelSize(width: 4, height: 4))
             } catch {

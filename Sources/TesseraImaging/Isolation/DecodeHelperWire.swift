@@ -3,8 +3,9 @@ import Foundation
 import TesseraCore
 
 /// The two fixed messages between the viewer and a decode helper (`tessera_decode_request` and
-/// `tessera_decode_reply`, laid out in C so both ends agree byte for byte), and the loader's refusals
-/// as numbers and text.
+/// `tessera_decode_reply`, laid out in C so both ends agree byte for byte), the loader's refusals as
+/// numbers and text, and the answers to questions about a file (`ImageFacts`) as JSON: small values
+/// whose decoding in the viewer is Swift's, bounded and checked, like every other byte a helper sends.
 enum DecodeHelperWire {
     static let requestMagic: UInt32 = 0x5453_5251  // "TSRQ"
     static let replyMagic: UInt32 = 0x5453_5250    // "TSRP"
@@ -50,7 +51,32 @@ enum DecodeHelperWire {
             ? PixelSize(width: Int(request.box_width), height: Int(request.box_height)) : nil
     }
 
+    /// A question of `kind` about the file named `name` (the name for log lines and the answer).
+    static func request(asking kind: ImageFacts.Kind, name: String) -> (tessera_decode_request, tail: [UInt8]) {
+        var request = tessera_decode_request()
+        request.magic = requestMagic
+        request.kind = kind.rawValue
+        let nameBytes = Array(name.utf8)
+        request.name_length = UInt32(nameBytes.count)
+        return (request, nameBytes)
+    }
+
     // MARK: - Replies
+
+    /// The status of a reply that answers a question: the answer's JSON is in the attached memfd.
+    static let factsStatus: Int32 = 4
+    /// The most bytes an answer may take: far more than any image's facts (EXIF's longest text fields
+    /// are tens of kilobytes), far less than would strain the viewer.
+    static let factsByteLimit = 4 << 20
+
+    static func encode(_ facts: ImageFacts) -> [UInt8]? {
+        try? Array(JSONEncoder().encode(facts))
+    }
+
+    /// The facts in an answer's bytes; nil when they are not a well-formed answer.
+    static func facts(from bytes: [UInt8]) -> ImageFacts? {
+        try? JSONDecoder().decode(ImageFacts.self, from: Data(bytes))
+    }
 
     /// The reply describing `pixels`, whose bytes (and profile) travel in the attached memfd.
     static func reply(describing pixels: PixelBuffer) -> tessera_decode_reply {

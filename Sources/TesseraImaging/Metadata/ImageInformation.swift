@@ -6,7 +6,7 @@ import TesseraCore
 /// optional: most images have few of them, and a malformed tag reads as absent.
 ///
 /// `read(path:)` reads the whole file: call it from a worker.
-public struct ImageInformation: Sendable, Equatable {
+public struct ImageInformation: Sendable, Equatable, Codable {
     public var path: String
     public var fileSize: Int64
     public var format: ImageFormat
@@ -32,7 +32,7 @@ public struct ImageInformation: Sendable, Equatable {
     public var position: GeoPosition?
 
     /// Decimal degrees, north and east positive.
-    public struct GeoPosition: Sendable, Equatable {
+    public struct GeoPosition: Sendable, Equatable, Codable {
         public var latitude: Double
         public var longitude: Double
 

@@ -2,16 +2,32 @@ import Foundation
 import TesseraCore
 
 extension ImageInformation {
-    /// Reads what `i` shows about the file at `path`. Throws only when the file cannot be read; a file
-    /// that is not an image, or is truncated, still has a size and a format ("unknown"), and an image
-    /// without EXIF has its EXIF fields nil.
-    public static func read(path: String) throws(ImageInformationError) -> ImageInformation {
-        do throws(ImageFile.Failure) {
-            return ImageInformation(path: path, bytes: try ImageFile(path: path).readAll())
+    /// Reads what `i` shows about the file at `path`: with `helpers`, in a sandboxed helper, since the
+    /// header, EXIF and ICC readers are C libraries. Throws only when the file cannot be read or the
+    /// helper fails; a file that is not an image, or is truncated, still has a size and a format
+    /// ("unknown"), and an image without EXIF has its EXIF fields nil.
+    public static func read(path: String, helpers: DecodeHelperPool? = nil) throws(ImageInformationError) -> ImageInformation {
+        let file: ImageFile
+        do {
+            file = try ImageFile(path: path)
         } catch {
             // An empty file is still a file: its information says so.
             if error == .empty { return ImageInformation(path: path, bytes: Data()) }
-            throw ImageInformationError(path: path, reason: error)
+            throw ImageInformationError(path: path, reason: .file(error))
+        }
+        if let helpers {
+            do {
+                var information = try helpers.information(of: file)
+                information.path = path
+                return information
+            } catch {
+                throw ImageInformationError(path: path, reason: .reader(error))
+            }
+        }
+        do {
+            return ImageInformation(path: path, bytes: try file.readAll())
+        } catch {
+            throw ImageInformationError(path: path, reason: .file(error))
         }
     }
 
@@ -78,18 +94,26 @@ extension ImageInformation {
 
 /// Why a file's information could not be read.
 public struct ImageInformationError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    public var reason: ImageFile.Failure
+    public enum Reason: Sendable, Equatable {
+        /// The file could not be opened or read.
+        case file(ImageFile.Failure)
+        /// The helper reading it refused or failed (`.helperFailed`: it crashed, ran out of memory or time).
+        case reader(ImageLoadError.Reason)
+    }
 
-    public init(path: String, reason: ImageFile.Failure) {
+    public var path: String
+    public var reason: Reason
+
+    public init(path: String, reason: Reason) {
         self.path = path
         self.reason = reason
     }
 
     public var description: String {
         switch reason {
-        case .unreadable(let why): "\(path): cannot read: \(why)"
-        default: "\(path): \(reason)"
+        case .file(.unreadable(let why)): "\(path): cannot read: \(why)"
+        case .file(let failure): "\(path): \(failure)"
+        case .reader(let reason): "\(path): \(reason.shortText)"
         }
     }
 }

@@ -13,27 +13,36 @@ public enum ItemFactReader {
     /// 64 KiB), PNG and WebP in a chunk before the image data.
     static let headBytes = 256 * 1024
 
-    /// What `kind` reads of the file at `path`, as item `id`'s reading.
-    public static func read(_ id: UInt32, path: String, kind: ItemFacts.Kind) -> ItemFacts.Reading {
+    /// What `kind` reads of the file at `path`, as item `id`'s reading; with `helpers`, the EXIF block
+    /// is read in a sandboxed helper (libexif is C).
+    public static func read(_ id: UInt32, path: String, kind: ItemFacts.Kind, helpers: DecodeHelperPool? = nil) -> ItemFacts.Reading {
         let version = FileVersion.ofFile(atPath: path)
         guard kind == .taken else { return ItemFacts.Reading(id: id, version: version) }
-        let taken = version == nil ? nil : dateTaken(ofFileAt: path)
+        let taken = version == nil ? nil : dateTaken(ofFileAt: path, helpers: helpers)
         return ItemFacts.Reading(id: id, version: version, taken: taken, takenRead: true)
     }
 
     /// The EXIF DateTimeOriginal (else DateTimeDigitized) of the file at `path`, in nanoseconds since the
     /// epoch: at its recorded UTC offset (OffsetTimeOriginal) when there is one, else read as local time,
-    /// as cameras set their clocks. Nil when the file has none or it cannot be read.
-    public static func dateTaken(ofFileAt path: String) -> Int64? {
-        guard let head = ImageFile.head(ofFileAt: path, count: headBytes) else { return nil }
-        let format = ImageFormat.sniff(head)
-        return head.withUnsafeBytes { raw -> Int64? in
-            guard let block = ExifReader.exifBlock(in: raw, format: format), let tags = ExifTags(block: block) else { return nil }
-            if let date = tags.text(0x9003, in: .exif), let time = nanoseconds(date, offset: tags.text(0x9011, in: .exif)) {
-                return time
-            }
-            return tags.text(0x9004, in: .exif).flatMap { nanoseconds($0, offset: tags.text(0x9012, in: .exif)) }
+    /// as cameras set their clocks. Nil when the file has none or it cannot be read (or the helper
+    /// reading it fails: the file sorts as one without a date).
+    public static func dateTaken(ofFileAt path: String, helpers: DecodeHelperPool? = nil) -> Int64? {
+        guard let file = try? ImageFile(path: path) else { return nil }
+        let dates: ExifDates
+        if let helpers {
+            guard let read = try? helpers.exifDates(of: file) else { return nil }
+            dates = read
+        } else {
+            guard let head = try? file.head(headBytes) else { return nil }
+            dates = ExifDates(head)
         }
+        return dateTaken(dates)
+    }
+
+    /// DateTimeOriginal at its offset, else DateTimeDigitized at its own, in nanoseconds since the epoch.
+    static func dateTaken(_ dates: ExifDates) -> Int64? {
+        if let date = dates.original, let time = nanoseconds(date, offset: dates.originalOffset) { return time }
+        return dates.digitized.flatMap { nanoseconds($0, offset: dates.digitizedOffset) }
     }
 
     /// EXIF's "YYYY:MM:DD hh:mm:ss" (and an offset such as "+02:00") as nanoseconds since the epoch; nil

@@ -6,7 +6,7 @@ import TesseraCore
 /// The values describe where the stored image's first row and first column belong: 6 (the usual portrait
 /// photo from a phone held upright) stores the picture lying on its side, top row on the right, so it is
 /// turned 90° clockwise to be shown. 5 to 8 swap width and height.
-public enum ImageOrientation: Int, Sendable, CaseIterable, CustomStringConvertible {
+public enum ImageOrientation: Int, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// 1: shown as stored.
     case up = 1
     /// 2: mirrored left to right.

@@ -18,7 +18,7 @@ public struct DeepZoomTileSource: TileSource {
     public let name: String
     /// Extensions to try, the one seen on disk first.
     public let extensions: [String]
-    private let reader: TileFileReader
+    let reader: TileFileReader
 
     /// Opens `NAME.dzi` (and its `NAME_files` folder). Tiles are converted as `colour` says (see
     /// `ImageLoader.colour`); a tile that declares no colour space is sRGB.
@@ -33,7 +33,7 @@ public struct DeepZoomTileSource: TileSource {
             descriptor = try DeepZoomDescriptor.parse(String(decoding: data.prefix(1 << 20), as: UTF8.self))
         } catch {
             // The descriptor lies or is broken: let the tiles speak for themselves.
-            guard let inferred = Self.inferDescriptor(tilesFolder: folder) else {
+            guard let inferred = Self.inferDescriptor(tilesFolder: folder, helpers: helpers) else {
                 throw TileSourceError(path: path, reason: .malformedDescriptor(error.description))
             }
             TileFileReader.logger.warning(
@@ -86,8 +86,9 @@ public struct DeepZoomTileSource: TileSource {
 
     /// Works out a descriptor from `NAME_files`: the highest numbered level folder is the full image; its
     /// grid comes from the file names, the tile size and overlap from the first tiles' sizes, and the image
-    /// size from the last column's and row's tiles. Nil when the folder does not hold such a level.
-    static func inferDescriptor(tilesFolder: String) -> DeepZoomDescriptor? {
+    /// size from the last column's and row's tiles (read in a helper with `helpers`). Nil when the folder
+    /// does not hold such a level.
+    static func inferDescriptor(tilesFolder: String, helpers: DecodeHelperPool? = nil) -> DeepZoomDescriptor? {
         let fm = FileManager.default
         guard let levels = try? fm.contentsOfDirectory(atPath: tilesFolder).compactMap(Int.init), let top = levels.max(),
               let names = try? fm.contentsOfDirectory(atPath: "\(tilesFolder)/\(top)") else { return nil }
@@ -100,7 +101,7 @@ public struct DeepZoomTileSource: TileSource {
             files[GridPosition(column: column, row: row)] = "\(tilesFolder)/\(top)/\(name)"
             extensionCounts[url.pathExtension.lowercased(), default: 0] += 1
         }
-        guard let grid = TileGridSizes.measure(files: files),
+        guard let grid = TileGridSizes.measure(files: files, helpers: helpers),
               let format = extensionCounts.max(by: { $0.value < $1.value })?.key else { return nil }
         let descriptor = DeepZoomDescriptor(width: grid.imageSize.width, height: grid.imageSize.height,
                                             tileSize: grid.tileSize, overlap: grid.overlap, format: format)
@@ -125,13 +126,14 @@ struct TileGridSizes: Equatable {
     var columns: Int
     var rows: Int
 
-    static func measure(files: [GridPosition: String]) -> TileGridSizes? {
+    /// With `helpers`, each tile's header is read in a sandboxed helper (see `headerSize`).
+    static func measure(files: [GridPosition: String], helpers: DecodeHelperPool? = nil) -> TileGridSizes? {
         guard !files.isEmpty else { return nil }
         let columns = (files.keys.map(\.column).max() ?? 0) + 1
         let rows = (files.keys.map(\.row).max() ?? 0) + 1
         func size(_ column: Int, _ row: Int) -> PixelSize? {
             guard let path = files[GridPosition(column: column, row: row)] else { return nil }
-            return headerSize(path)
+            return headerSize(path, helpers: helpers)
         }
         guard let first = size(0, 0) else { return nil }
         // With overlap o: the first tile is T + o wide, inner ones T + 2o (when there are three or more).
@@ -153,9 +155,14 @@ struct TileGridSizes: Equatable {
                              columns: columns, rows: rows)
     }
 
-    /// The pixel size from a file's header (its first 256 KB at most).
-    static func headerSize(_ path: String) -> PixelSize? {
-        guard let prefix = ImageFile.head(ofFileAt: path, count: ImageProbe.headLength),
+    /// The pixel size from a file's header (its first 256 KB at most); with `helpers`, from the header a
+    /// helper reads (`HeaderFacts`), as the header of a JPEG, HEIF or JPEG XL tile takes a C library.
+    static func headerSize(_ path: String, helpers: DecodeHelperPool? = nil) -> PixelSize? {
+        if let helpers {
+            guard let file = try? ImageFile(path: path) else { return nil }
+            return try? helpers.header(of: file).storedSize
+        }
+        guard let prefix = ImageFile.head(ofFileAt: path, count: HeaderFacts.headLength),
               let header = ImageHeader.read(prefix) else { return nil }
         return header.size
     }

@@ -20,13 +20,14 @@ public struct FlatTileFolderSource: TileSource {
     /// - Parameters:
     ///   - colour: how tiles are converted (see `ImageLoader.colour`).
     ///   - madeTileBytes: how many bytes of made (coarser-level) tiles to keep.
-    ///   - helpers: where tiles are decoded: nil in this process, else in the pool's sandboxed helpers.
+    ///   - helpers: where tiles are decoded and their headers read: nil in this process, else in the
+    ///     pool's sandboxed helpers.
     public init(folder: String, decoders: [any ImageDecoding], colour: ColourConversion? = .sRGB,
                 madeTileBytes: Int = 64 << 20, helpers: DecodeHelperPool? = nil) throws(TileSourceError) {
         guard let scan = Self.scan(folder) else {
             throw TileSourceError(path: folder, reason: .noTiles("no NAME_CC_RR tile files in the folder"))
         }
-        guard let grid = TileGridSizes.measure(files: scan.files) else {
+        guard let grid = TileGridSizes.measure(files: scan.files, helpers: helpers) else {
             throw TileSourceError(path: folder, reason: .noTiles("cannot read the first tile's size"))
         }
         self.folder = folder

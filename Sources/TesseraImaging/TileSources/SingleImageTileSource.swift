@@ -28,7 +28,8 @@ public struct SingleImageTileSource: TileSource {
 
     /// The file's decode at the level's size: the full decode for the finest level.
     public func decodeMemoryEstimate(_ tile: TileID) -> Int {
-        DecodeMemory.estimate(path: path, fitting: tile.level == geometry.maxLevel ? nil : turn.orientedSize(geometry.levelSize(tile.level)))
+        DecodeMemory.estimate(path: path, fitting: tile.level == geometry.maxLevel ? nil : turn.orientedSize(geometry.levelSize(tile.level)),
+                              helpers: loader.helpers)
     }
 
     public func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
@@ -58,43 +59,21 @@ public struct ImageProbe: Sendable, Equatable {
     /// Width and height as shown (upright).
     public var size: PixelSize { orientation.orientedSize(storedSize) }
 
-    /// How much of the file is read for the header and the EXIF orientation.
-    static let headLength = 256 << 10
-    /// The largest file read whole when its first `headLength` bytes do not hold its size (an SVG, a
-    /// camera raw file): the loader's own byte limit.
-    static let wholeFileLimit = 512 << 20
-
-    /// Reads the header (and EXIF orientation) from the first 256 KB, or from the whole file for formats
-    /// whose size a prefix does not give, or for a TIFF through libtiff, which reads only its directory. Errors carry the loader's reasons.
-    public static func probe(_ path: String) throws(TileSourceError) -> ImageProbe {
+    /// Reads the format, size and EXIF orientation (`HeaderFacts`) of the file at `path`; with `helpers`,
+    /// in a sandboxed helper, since the header readers of several formats and the EXIF reader are C
+    /// libraries. Errors carry the loader's reasons.
+    public static func probe(_ path: String, helpers: DecodeHelperPool? = nil) throws(TileSourceError) -> ImageProbe {
         func failure(_ reason: ImageLoadError.Reason) -> TileSourceError {
             TileSourceError(path: path, reason: .unreadableImage(reason.shortText))
         }
-        let file: ImageFile
-        var prefix: Data
-        do {
-            file = try ImageFile(path: path)
-            prefix = try file.head(headLength)
-        } catch {
-            throw failure(ImageLoadError.Reason(error))
-        }
-        guard !prefix.isEmpty else { throw failure(.empty) }
-        let format = ImageFormat.sniff(prefix)
-        guard format != .unknown else { throw failure(.notAnImage) }
-        var header = ImageHeader.read(prefix, isWholeFile: prefix.count >= file.size)
-        if header == nil && format != .tiff && prefix.count < file.size && file.size <= wholeFileLimit {
-            do { prefix = try file.readAll() } catch { throw failure(ImageLoadError.Reason(error)) }
-            header = ImageHeader.read(prefix)
-        }
-        if header == nil && format == .tiff, let main = TIFFReader.mainImage(ofFileAt: path) {
-            // A TIFF's directory may sit anywhere, after gigabytes of tiles: libtiff finds it.
-            return ImageProbe(format: format, storedSize: main.size,
-                              orientation: ImageOrientation(exifValue: main.orientation) ?? .up,
+        do throws(ImageLoadError.Reason) {
+            let file: ImageFile
+            do { file = try ImageFile(path: path) } catch { throw ImageLoadError.Reason(error) }
+            let facts = if let helpers { try helpers.header(of: file) } else { try HeaderFacts.read(file) }
+            return ImageProbe(format: facts.format, storedSize: facts.storedSize, orientation: facts.orientation,
                               fileSize: file.size, modified: file.modificationDate)
+        } catch {
+            throw failure(error)
         }
-        guard let header else { throw failure(.truncated) }
-        return ImageProbe(format: format, storedSize: header.size,
-                          orientation: ExifReader.orientation(in: prefix, format: format),
-                          fileSize: file.size, modified: file.modificationDate)
     }
 }

@@ -24,9 +24,16 @@ final class ImageInformationCache {
     /// Entries kept at most; the information of a few hundred images is a few hundred kilobytes.
     private let capacity = 256
 
-    /// - Parameter perform: runs a read off the main thread.
-    init(wake: @escaping @Sendable () -> Void, perform: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+    /// Where the files are read: nil in this process, else in the pool's sandboxed helpers.
+    private let helpers: DecodeHelperPool?
+
+    /// - Parameters:
+    ///   - helpers: where the files are read (their header, EXIF and ICC readers are C): nil in this process.
+    ///   - perform: runs a read off the main thread.
+    init(wake: @escaping @Sendable () -> Void, helpers: DecodeHelperPool? = nil,
+         perform: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
         self.wake = wake
+        self.helpers = helpers
         self.perform = perform
     }
 
@@ -43,11 +50,11 @@ final class ImageInformationCache {
         if let state = states[key] { return state }
         if states.count >= capacity { states.removeAll() }
         states[key] = .reading
-        let results = results, wake = wake
+        let results = results, wake = wake, helpers = helpers
         perform {
             let state: State
             do {
-                state = .ready(try ImageInformation.read(path: path))
+                state = .ready(try ImageInformation.read(path: path, helpers: helpers))
             } catch {
                 state = .failed(String(describing: error))
             }

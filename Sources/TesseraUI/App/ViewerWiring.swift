@@ -105,9 +105,9 @@ final class ViewerWiring {
                                   wake: wake, perform: { actionQueue.async(execute: $0) })
         keyHandler = KeyHandlerSession(runner: options.keyHandler, wake: wake)
         let informationQueue = DispatchQueue(label: "tessera.information", qos: .utility)
-        information = ImageInformationCache(wake: wake, perform: { informationQueue.async(execute: $0) })
+        information = ImageInformationCache(wake: wake, helpers: decodeHelpers, perform: { informationQueue.async(execute: $0) })
         let sortingQueue = DispatchQueue(label: "tessera.sorting", qos: .utility)
-        sorting = StripSorting(wake: wake, perform: { sortingQueue.async(execute: $0) })
+        sorting = StripSorting(wake: wake, helpers: decodeHelpers, perform: { sortingQueue.async(execute: $0) })
         overlay = OverlayPainter(renderer: renderer, text: text)
         // Named UI images and the overlay font load once here, not inside the first frames.
         carouselView.prepareIcons()
@@ -156,7 +156,7 @@ final class ViewerWiring {
             let box = key.fittingBox.map(turn.orientedSize)
             guard CarouselItem.isRemote(key.path) else { return loader.decodeMemoryEstimate(path: key.path, fitting: box) }
             guard case .ready(let localPath, _)? = remote?.state(of: key.path) else { return 0 }
-            return DecodeMemory.estimate(path: localPath, fitting: box)
+            return DecodeMemory.estimate(path: localPath, fitting: box, helpers: loader.loader.helpers)
         }
     }
 

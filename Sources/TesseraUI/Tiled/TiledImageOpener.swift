@@ -152,7 +152,7 @@ final class TiledImageOpener: Sendable {
         let path = configuration.path
         let probe: ImageProbe
         do {
-            probe = try ImageProbe.probe(path)
+            probe = try ImageProbe.probe(path, helpers: configuration.helpers)
         } catch {
             // Slides in formats of their own (MIRAX, Hamamatsu VMS) are no image to the probe.
             if let slide = try OpenSlideTileSource.open(path: path, colour: configuration.colour,

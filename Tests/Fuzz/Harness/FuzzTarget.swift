@@ -3,9 +3,11 @@ import Logging
 import TesseraCore
 import TesseraImaging
 
-/// The fuzz target: one input through what reads untrusted bytes in process: the format sniffer, the
-/// header reader, the EXIF orientation reader, and the loader with every decoder (the one the sniffer
-/// picks decodes, shrunk to a cell's size, with a small pixel limit so a lying header is refused quickly).
+/// The fuzz target: one input through what reads untrusted bytes, in the viewer or in a decode helper: the
+/// format sniffer, the header readers (the libraries' and the Swift ones the viewer uses beside helpers),
+/// the EXIF orientation reader, the information overlay's reader (header, EXIF tags, ICC profile), and
+/// the loader with every decoder (the one the sniffer picks decodes, shrunk to a cell's size, with a small
+/// pixel limit so a lying header is refused quickly).
 ///
 /// Built by `make fuzz` with `-sanitize=fuzzer,address` and `-D FUZZING`: libFuzzer calls
 /// `LLVMFuzzerTestOneInput`. Built plainly (as `swift build` does), it is a replayer: each file named on
@@ -18,7 +20,11 @@ enum FuzzTarget {
     static func run(_ data: Data) {
         let format = ImageFormat.sniff(data)
         _ = ImageHeader.read(data)
-        if format != .unknown { _ = ExifReader.orientation(in: data, format: format) }
+        _ = ImageHeader.read(data, isWholeFile: false, readers: .memorySafe)
+        if format != .unknown {
+            _ = ExifReader.orientation(in: data, format: format)
+            _ = ImageInformation(path: "fuzz input", bytes: data)
+        }
         _ = try? loader.load(data: data, name: "fuzz input", fitting: box)
     }
 

@@ -204,10 +204,10 @@ final class ImageInformationTests: XCTestCase {
 
     func testBadFiles() throws {
         XCTAssertThrowsError(try ImageInformation.read(path: folder.path("missing.jpg"))) { error in
-            XCTAssertEqual(error as? ImageInformationError, ImageInformationError(path: folder.path("missing.jpg"), reason: .missing))
+            XCTAssertEqual(error as? ImageInformationError, ImageInformationError(path: folder.path("missing.jpg"), reason: .file(.missing)))
         }
         XCTAssertThrowsError(try ImageInformation.read(path: folder.url.path)) { error in
-            XCTAssertEqual((error as? ImageInformationError)?.reason, .notARegularFile(.folder))
+            XCTAssertEqual((error as? ImageInformationError)?.reason, .file(.notARegularFile(.folder)))
         }
 
         let empty = try ImageInformation.read(path: try folder.write(Data(), to: "empty.jpg"))

@@ -187,8 +187,8 @@ final class TiledTIFFSourceTests: XCTestCase {
         try TIFFFixtures.write([TestPixels.gradient(width: 640, height: 480)], to: path,
                                layout: .init(tileSize: 64, compression: .none))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        XCTAssertGreaterThan(bytes.count, ImageProbe.headLength)
-        XCTAssertNil(ImageHeader.read(bytes.prefix(ImageProbe.headLength)), "the prefix does not hold the directory")
+        XCTAssertGreaterThan(bytes.count, HeaderFacts.headLength)
+        XCTAssertNil(ImageHeader.read(bytes.prefix(HeaderFacts.headLength)), "the prefix does not hold the directory")
         let probe = try ImageProbe.probe(path)
         XCTAssertEqual(probe.format, .tiff)
         XCTAssertEqual(probe.storedSize, PixelSize(width: 640, height: 480))

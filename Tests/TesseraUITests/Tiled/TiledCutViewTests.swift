@@ -104,21 +104,27 @@ final class TiledCutViewTests: XCTestCase {
         let first = try TiledViewHarness(path: path, width: 512, height: 256, options: options)
         try first.run(until: { first.view.geometry != nil && !first.view.isCutting })
 
-        // Helpers that cannot start: whatever goes to them fails.
-        options.decodeHelpers = DecodeHelperPool(configuration: .init(executable: "/nonexistent/tessera", helperCount: 1,
-                                                                      memoryLimit: 0))
+        let helpers = DecodeHelperPool(configuration: .init(executable: BuiltBinary.url(named: "tessera").path,
+                                                            helperCount: 1, memoryLimit: 256 << 20))
+        defer { helpers.shutdown() }
+        options.decodeHelpers = helpers
         let cached = try TiledViewHarness(path: path, width: 512, height: 256, options: options)
         cached.press("1")
         try cached.runUntilSharp()
         XCTAssertFalse(cached.view.isCutting, "the cached pyramid, not a new cut")
-        XCTAssertEqual(cached.recorder.report().tilesFailed, 0, "tiles this program cut are read in process")
+        XCTAssertEqual(cached.recorder.report().tilesFailed ?? 0, 0)
+        let cachedSource = try XCTUnwrap(cached.view.tileSource as? DeepZoomTileSource)
+        XCTAssertNil(cachedSource.reader.loader.helpers, "tiles this program cut are read in process")
 
         let descriptor = try XCTUnwrap(FileManager.default.enumerator(atPath: options.pyramidCache.root)?
             .compactMap { $0 as? String }.first { $0.hasSuffix(".dzi") })
         let opened = try TiledViewHarness(path: options.pyramidCache.root + "/" + descriptor, width: 512, height: 256,
                                           options: options)
         opened.press("1")
-        try opened.run(until: { (opened.recorder.report().tilesFailed ?? 0) > 0 })
+        try opened.runUntilSharp()
+        XCTAssertEqual(opened.recorder.report().tilesFailed ?? 0, 0)
+        let openedSource = try XCTUnwrap(opened.view.tileSource as? DeepZoomTileSource)
+        XCTAssertTrue(openedSource.reader.loader.helpers === helpers, "a .dzi the user opens is read in helpers")
     }
 
     func testAtFitAnOverviewWithTheWindowsPixelsIsSharpBeforeAnyTile() throws {

@@ -1,0 +1,45 @@
+import Foundation
+import TesseraCore
+
+/// What the viewer reads about an image without decoding it, where reading it takes a C library (libheif,
+/// libjxl, librsvg, libraw, libtiff, TurboJPEG's header reader, libexif, Little CMS): one function per kind
+/// of question, run in this process or, with decode helpers, in a sandboxed helper that answers with the
+/// value serialized (`DecodeHelperPool.facts`). Either way the same code reads the same bytes.
+public enum ImageFacts: Sendable, Equatable, Codable {
+    case header(HeaderFacts)
+    case information(ImageInformation)
+    case exifDates(ExifDates)
+
+    /// Which question a request asks: the number the helper's request carries (`kind`; 0 is a decode).
+    public enum Kind: UInt8, Sendable, CaseIterable {
+        /// Format, stored size and orientation (`HeaderFacts`): what the tiled view opens an image by.
+        case header = 4
+        /// Everything the information overlay shows (`ImageInformation`).
+        case information = 5
+        /// The EXIF dates a sort by date taken reads (`ExifDates`), from the file's first bytes.
+        case exifDates = 6
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .header: .header
+        case .information: .information
+        case .exifDates: .exifDates
+        }
+    }
+
+    /// Answers `kind` about `file` (`name` stands for it in the answer and in log lines).
+    public static func read(_ kind: Kind, of file: ImageFile, name: String) throws(ImageLoadError.Reason) -> ImageFacts {
+        switch kind {
+        case .header: return .header(try HeaderFacts.read(file))
+        case .information:
+            let bytes: Data
+            do { bytes = try file.readAll() } catch { throw ImageLoadError.Reason(error) }
+            return .information(ImageInformation(path: name, bytes: bytes))
+        case .exifDates:
+            let head: Data
+            do { head = try file.head(ItemFactReader.headBytes) } catch { throw ImageLoadError.Reason(error) }
+            return .exifDates(ExifDates(head))
+        }
+    }
+}
