@@ -150,6 +150,10 @@ final class TiledImageOpener: Sendable {
     private func openImage(_ configuration: Configuration, opened: (any TileSource) -> Void,
                            emit: (TiledOpenEvent) -> Void) throws(TileSourceError) {
         let path = configuration.path
+        if let source = cachedPyramid(configuration) {
+            opened(source)
+            return
+        }
         let probe: ImageProbe
         do {
             probe = try ImageProbe.probe(path, helpers: configuration.helpers)
@@ -196,19 +200,8 @@ final class TiledImageOpener: Sendable {
             return
         }
 
-        // The pyramid cache holds tiles this program's cutter encoded from pixels a helper decoded, in the
-        // user's own cache folder (trusted as the configuration file is): they are decoded in this process,
-        // with no helper round trip, as the tiles of a cut in progress are. A `.dzi` the user opens is
-        // anybody's, and goes to the helpers.
         let cache = configuration.pyramidCache
         let colourManaged = configuration.colour != nil
-        if let descriptor = cache.existingDescriptor(forImageAt: path, byteSize: probe.fileSize, modified: probe.modified,
-                                                     colourManaged: colourManaged),
-           let source = try? DeepZoomTileSource(descriptorAt: descriptor, decoders: configuration.decoders,
-                                                colour: configuration.colour) {
-            opened(source)
-            return
-        }
 
         // Too large to show at once: an overview now, and the pyramid's tiles as the cutter writes them
         // (full resolution band by band from the top, each coarser level as the rows pass). The cutter keeps
@@ -254,6 +247,20 @@ final class TiledImageOpener: Sendable {
         live.finish(with: try DeepZoomTileSource(descriptorAt: cache.descriptorPath(inFolder: folder),
                                                  decoders: configuration.decoders, colour: configuration.colour))
         emit(.cutFinished)
+    }
+
+    /// The pyramid cut from this very file (same size and modification time) on an earlier opening, found
+    /// by the file's metadata alone, before anything reads its bytes. Its tiles were encoded by this
+    /// program's cutter from pixels a helper decoded, and lie in the user's own cache folder (trusted as the
+    /// configuration file is): they are decoded in this process, with no helper round trip, as the tiles
+    /// of a cut in progress are. A `.dzi` the user opens is anybody's, and goes to the helpers.
+    private func cachedPyramid(_ configuration: Configuration) -> DeepZoomTileSource? {
+        guard let file = try? ImageFile(path: configuration.path),
+              let descriptor = configuration.pyramidCache.existingDescriptor(
+                  forImageAt: configuration.path, byteSize: file.size, modified: file.modificationDate,
+                  colourManaged: configuration.colour != nil) else { return nil }
+        return try? DeepZoomTileSource(descriptorAt: descriptor, decoders: configuration.decoders,
+                                       colour: configuration.colour)
     }
 
     /// A quick whole-image picture: a JPEG decoded shrunk on load (1/8 scale costs a fraction of a full

@@ -116,6 +116,16 @@ final class TiledCutViewTests: XCTestCase {
         let cachedSource = try XCTUnwrap(cached.view.tileSource as? DeepZoomTileSource)
         XCTAssertNil(cachedSource.reader.loader.helpers, "tiles this program cut are read in process")
 
+        // Found by the file's metadata before anything reads it: no helper is waited for, even one that
+        // cannot start.
+        var withoutHelpers = options
+        withoutHelpers.decodeHelpers = DecodeHelperPool(configuration: .init(executable: "/nonexistent/tessera",
+                                                                             helperCount: 1, memoryLimit: 0))
+        let unaided = try TiledViewHarness(path: path, width: 512, height: 256, options: withoutHelpers)
+        unaided.press("1")
+        try unaided.runUntilSharp()
+        XCTAssertEqual(unaided.recorder.report().tilesFailed ?? 0, 0)
+
         let descriptor = try XCTUnwrap(FileManager.default.enumerator(atPath: options.pyramidCache.root)?
             .compactMap { $0 as? String }.first { $0.hasSuffix(".dzi") })
         let opened = try TiledViewHarness(path: options.pyramidCache.root + "/" + descriptor, width: 512, height: 256,
