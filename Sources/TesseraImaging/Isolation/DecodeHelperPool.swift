@@ -98,13 +98,22 @@ public final class DecodeHelperPool: Sendable {
               convertingColour: Bool) throws(ImageLoadError.Reason) -> PixelBuffer {
         let (request, tail) = DecodeHelperWire.request(loader: loader, fitting: box, convertingColour: convertingColour,
                                                        name: file.path)
+        return try ask(about: file) { helper, descriptor in
+            helper.decode(request, tail: tail, descriptor: descriptor, timeLimit: configuration.timeLimit)
+        }
+    }
+
+    /// One request about `file` on a borrowed helper: given back after an answer or a refusal, replaced
+    /// after a failure, which is this request's alone.
+    private func ask<Answer>(about file: ImageFile,
+                             _ exchange: (DecodeHelperProcess, Int32) -> DecodeHelperProcess.Outcome<Answer>)
+        throws(ImageLoadError.Reason) -> Answer {
         let helper: DecodeHelperProcess
         do { helper = try borrow() } catch { throw .helperFailed(error) }
-        let outcome = file.withDescriptor { helper.decode(request, tail: tail, descriptor: $0, timeLimit: configuration.timeLimit) }
-        switch outcome {
-        case .pixels(let pixels):
+        switch file.withDescriptor({ exchange(helper, $0) }) {
+        case .answer(let answer):
             giveBack(helper)
-            return pixels
+            return answer
         case .refused(let reason):
             giveBack(helper)
             throw reason
@@ -167,19 +176,8 @@ public final class DecodeHelperPool: Sendable {
     /// process, and a helper's failure (`.helperFailed`) for this one question, its helper replaced.
     public func facts(_ kind: ImageFacts.Kind, of file: ImageFile) throws(ImageLoadError.Reason) -> ImageFacts {
         let (request, tail) = DecodeHelperWire.request(asking: kind, name: file.path)
-        let helper: DecodeHelperProcess
-        do { helper = try borrow() } catch { throw .helperFailed(error) }
-        let outcome = file.withDescriptor { helper.facts(request, tail: tail, descriptor: $0, timeLimit: configuration.timeLimit) }
-        switch outcome {
-        case .facts(let facts):
-            giveBack(helper)
-            return facts
-        case .refused(let reason):
-            giveBack(helper)
-            throw reason
-        case .failed(let failure):
-            replace(helper, failedOn: file.path, failure)
-            throw .helperFailed(failure)
+        return try ask(about: file) { helper, descriptor in
+            helper.facts(request, tail: tail, descriptor: descriptor, timeLimit: configuration.timeLimit)
         }
     }
 

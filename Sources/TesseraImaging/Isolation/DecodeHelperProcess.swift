@@ -9,8 +9,9 @@ import TesseraCore
 /// one request at a time; `DecodeHelperPool` hands it to one caller at a time, hence `@unchecked Sendable`.
 final class DecodeHelperProcess: @unchecked Sendable {
     /// How a request ended.
-    enum Outcome {
-        case pixels(PixelBuffer)
+    /// How one request ended.
+    enum Outcome<Answer> {
+        case answer(Answer)
         /// The loader's refusal, as in process: the helper is fine and can be used again.
         case refused(ImageLoadError.Reason)
         /// The helper is dead (or killed now); it must not be used again.
@@ -76,62 +77,54 @@ final class DecodeHelperProcess: @unchecked Sendable {
     }
 
     /// Sends one request with the image's descriptor and waits for the reply, killing the helper after
-    /// `timeLimit`.
-    func decode(_ request: tessera_decode_request, tail: [UInt8], descriptor: Int32, timeLimit: Duration) -> Outcome {
-        if let failure = awaitReady(timeLimit: timeLimit) { return .failed(failure) }
-        guard send(request, tail: tail, descriptor: descriptor) else { return .failed(death()) }
-        let reply: tessera_decode_reply, memfd: Int32
-        switch receive(timeLimit: timeLimit) {
-        case .reply(let received, let fd): (reply, memfd) = (received, fd)
-        case .failed(let failure): return .failed(failure)
-        case .cancelled: return .failed(.unavailable("cancelled"))  // never: nothing cancels this wait
+    /// `timeLimit`: the pixels of a decode.
+    func decode(_ request: tessera_decode_request, tail: [UInt8], descriptor: Int32, timeLimit: Duration) -> Outcome<PixelBuffer> {
+        exchange(request, tail: tail, descriptor: descriptor, timeLimit: timeLimit) { reply, memfd in
+            guard reply.status == 0 else { return .refused(DecodeHelperWire.reason(from: reply)) }
+            guard memfd >= 0 else {
+                terminate()
+                return .failed(.unavailable("the helper sent no pixels"))
+            }
+            return pixels(from: reply, memfd: memfd)
         }
-        defer { if memfd >= 0 { close(memfd) } }
-        guard reply.status == 0 else { return .refused(DecodeHelperWire.reason(from: reply)) }
-        guard memfd >= 0 else {
-            terminate()
-            return .failed(.unavailable("the helper sent no pixels"))
-        }
-        return pixels(from: reply, memfd: memfd)
-    }
-
-    /// How a question about a file ended.
-    enum FactsOutcome {
-        case facts(ImageFacts)
-        /// The loader's refusal, as in process: the helper is fine and can be used again.
-        case refused(ImageLoadError.Reason)
-        /// The helper is dead (or killed now); it must not be used again.
-        case failed(DecodeHelperFailure)
     }
 
     /// Sends one question (a request of a facts kind) with the file's descriptor and waits for the answer,
     /// killing the helper after `timeLimit`. The answer is decoded by Swift's JSON decoder, bounded in
     /// size, and must answer the question asked.
-    func facts(_ request: tessera_decode_request, tail: [UInt8], descriptor: Int32, timeLimit: Duration) -> FactsOutcome {
+    func facts(_ request: tessera_decode_request, tail: [UInt8], descriptor: Int32, timeLimit: Duration) -> Outcome<ImageFacts> {
+        exchange(request, tail: tail, descriptor: descriptor, timeLimit: timeLimit) { reply, memfd in
+            if reply.status == 1 { return .refused(DecodeHelperWire.reason(from: reply)) }
+            var st = stat()
+            guard reply.status == DecodeHelperWire.factsStatus, memfd >= 0, fstat(memfd, &st) == 0,
+                  st.st_size > 0, st.st_size <= DecodeHelperWire.factsByteLimit else {
+                terminate()
+                return .failed(.unavailable("the helper's answer is garbled"))
+            }
+            var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+            let got = bytes.withUnsafeMutableBytes { pread(memfd, $0.baseAddress!, $0.count, 0) }
+            guard got == bytes.count, let facts = DecodeHelperWire.facts(from: bytes),
+                  facts.kind.rawValue == request.kind else {
+                terminate()
+                return .failed(.unavailable("the helper's answer is garbled"))
+            }
+            return .answer(facts)
+        }
+    }
+
+    /// One request and its reply: waits for the helper to be ready, sends, waits for the reply up to
+    /// `timeLimit`, and has `read` make the answer of the reply and its memfd (-1 if none; closed after).
+    private func exchange<Answer>(_ request: tessera_decode_request, tail: [UInt8], descriptor: Int32, timeLimit: Duration,
+                                  read: (tessera_decode_reply, Int32) -> Outcome<Answer>) -> Outcome<Answer> {
         if let failure = awaitReady(timeLimit: timeLimit) { return .failed(failure) }
         guard send(request, tail: tail, descriptor: descriptor) else { return .failed(death()) }
-        let reply: tessera_decode_reply, memfd: Int32
         switch receive(timeLimit: timeLimit) {
-        case .reply(let received, let fd): (reply, memfd) = (received, fd)
+        case .reply(let reply, let memfd):
+            defer { if memfd >= 0 { close(memfd) } }
+            return read(reply, memfd)
         case .failed(let failure): return .failed(failure)
         case .cancelled: return .failed(.unavailable("cancelled"))  // never: nothing cancels this wait
         }
-        defer { if memfd >= 0 { close(memfd) } }
-        if reply.status == 1 { return .refused(DecodeHelperWire.reason(from: reply)) }
-        var st = stat()
-        guard reply.status == DecodeHelperWire.factsStatus, memfd >= 0, fstat(memfd, &st) == 0,
-              st.st_size > 0, st.st_size <= DecodeHelperWire.factsByteLimit else {
-            terminate()
-            return .failed(.unavailable("the helper's answer is garbled"))
-        }
-        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
-        let got = bytes.withUnsafeMutableBytes { pread(memfd, $0.baseAddress!, $0.count, 0) }
-        guard got == bytes.count, let facts = DecodeHelperWire.facts(from: bytes),
-              facts.kind.rawValue == request.kind else {
-            terminate()
-            return .failed(.unavailable("the helper's answer is garbled"))
-        }
-        return .facts(facts)
     }
 
     /// What `receive` got.
@@ -201,7 +194,7 @@ final class DecodeHelperProcess: @unchecked Sendable {
 
     /// Maps the memfd and copies the pixels out of it, trusting no size the helper sent beyond what the
     /// memfd holds.
-    private func pixels(from reply: tessera_decode_reply, memfd: Int32) -> Outcome {
+    private func pixels(from reply: tessera_decode_reply, memfd: Int32) -> Outcome<PixelBuffer> {
         var st = stat()
         guard fstat(memfd, &st) == 0, st.st_size > 0 else {
             terminate()
@@ -216,7 +209,7 @@ final class DecodeHelperProcess: @unchecked Sendable {
             return .refused(.unreadable(POSIXFiles.errorText(errno)))
         }
         defer { munmap(memory, length) }
-        return .pixels(DecodeHelperWire.pixels(from: reply, memory: UnsafeRawBufferPointer(start: memory, count: length)))
+        return .answer(DecodeHelperWire.pixels(from: reply, memory: UnsafeRawBufferPointer(start: memory, count: length)))
     }
 
     private enum Wait { case arrived, timedOut, cancelled }
