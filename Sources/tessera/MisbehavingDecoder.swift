@@ -76,19 +76,8 @@ struct MisbehavingDecoder: ImageDecoding {
 
     /// Misbehaves as the file's tail says, from the second request of a rows session on.
     @Sendable static func beforeRows(fileTail: Data, firstRow: Int) {
-        guard firstRow > 0 else { return }
-        switch misbehaviour(in: fileTail) {
-        case "crash":
-            errno = 0
-            raise(SIGSEGV)
-        case "allocate":
-            var hoard: [[UInt8]] = []
-            while true { hoard.append([UInt8](repeating: 1, count: 16 << 20)) }
-        case "loop":
-            while true { sched_yield() }
-        default:
-            break
-        }
+        guard firstRow > 0, let word = misbehaviour(in: fileTail), ["crash", "allocate", "loop"].contains(word) else { return }
+        try? misbehave(word)
     }
 
     /// The word after the last `tessera-test:` in the image's last bytes, if any.

@@ -63,13 +63,7 @@ enum DecodeHelperRowsWire {
         reply.grayscale = source.isGrayscale ? 1 : 0
         reply.alpha = source.hasAlpha ? 1 : 0
         reply.profile_length = UInt32(profileLength)
-        if case .codePoints(let points) = source.colourSpace {
-            reply.has_code_points = 1
-            reply.primaries = points.primaries
-            reply.transfer = points.transfer
-            reply.matrix = points.matrix
-            reply.full_range = points.fullRange ? 1 : 0
-        }
+        if case .codePoints(let points) = source.colourSpace { DecodeHelperWire.describe(points, in: &reply) }
         return reply
     }
 

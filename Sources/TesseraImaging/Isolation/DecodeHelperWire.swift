@@ -89,14 +89,17 @@ enum DecodeHelperWire {
         reply.source_height = Int32(pixels.sourceSize?.height ?? -1)
         reply.profile_length = UInt32(pixels.colourProfile?.count ?? 0)
         reply.known_opaque = pixels.knownOpaque.map { $0 ? 1 : 0 } ?? -1
-        if let points = pixels.colourCodePoints {
-            reply.has_code_points = 1
-            reply.primaries = points.primaries
-            reply.transfer = points.transfer
-            reply.matrix = points.matrix
-            reply.full_range = points.fullRange ? 1 : 0
-        }
+        if let points = pixels.colourCodePoints { describe(points, in: &reply) }
         return reply
+    }
+
+    /// Puts colour code points (a CICP declaration) into `reply`.
+    static func describe(_ points: ColourCodePoints, in reply: inout tessera_decode_reply) {
+        reply.has_code_points = 1
+        reply.primaries = points.primaries
+        reply.transfer = points.transfer
+        reply.matrix = points.matrix
+        reply.full_range = points.fullRange ? 1 : 0
     }
 
     /// The pixels a reply describes, their bytes and profile read from `memory` (the mapped memfd).
