@@ -11,12 +11,14 @@ import TesseraCore
 /// limit, the seccomp filter of `tessera_lock_down`), then answers requests on its socket until the
 /// viewer closes it: each request's descriptor is read by `ImageLoader.load(opened:...)`, the code the
 /// viewer runs in process, and the pixels go back in a memfd the viewer maps. A tile cutter's rows
-/// session is served by `DecodeHelperRowsServer`.
+/// session is served by `DecodeHelperRowsServer`, an animation's frames session by
+/// `DecodeHelperFramesServer`.
 public enum DecodeHelperService {
     private static let logger = Logger(label: "tessera.decode-helper")
 
     /// Called in a tile cutter's rows session before each request's rows are read, with the file's last
-    /// bytes and the first row: how the tests make a helper misbehave in the middle of a cut.
+    /// bytes and the first row, and in an animation's frames session before each requested frame, with
+    /// the frame's index: how the tests make a helper misbehave in the middle of a cut or an animation.
     public typealias RowsHook = @Sendable (_ fileTail: Data, _ firstRow: Int) -> Void
 
     /// Serves requests on `socket` with `decoders`; `memoryLimit` bytes of address space on top of what
@@ -63,6 +65,10 @@ public enum DecodeHelperService {
             case TESSERA_REQUEST_ROWS_OPEN:
                 replied = DecodeHelperRowsServer.serve(request, fd: fd, name: name, decoders: decoders, socket: socket,
                                                        hook: rowsHook)
+            case TESSERA_REQUEST_FRAMES_OPEN:
+                replied = DecodeHelperFramesServer.serve(request, fd: fd, name: name, socket: socket, hook: rowsHook)
+            case TESSERA_REQUEST_FRAMES_PROBE:
+                replied = DecodeHelperFramesServer.probe(request, fd: fd, name: name, socket: socket)
             default:
                 if fd >= 0 { close(fd) }
                 return 2
