@@ -88,11 +88,11 @@ struct tessera_decode_request {
  * the width on both sides), then the profile; `grayscale` and `alpha` describe the rows. To rows and to
  * the end, status 0 says done; status 1 carries the tile cutter's reason in `reason`, numbers and text.
  * To a frames opening, with status 0, a sealed memfd is attached holding two slots of width * height * 4
- * bytes, then the profile every frame carries; numbers are the plays (0: forever), the frame's delay in
- * nanoseconds and 1 (a frame is in the slot); a still, where the opening asked for animations only, is
- * status 0 with numbers[2] 0 and no memfd. To a next frame the numbers are the same, numbers[2] 0 after the
- * last frame; to a rewind and the end, status 0 says done; to a probe, numbers[0] is 1 for an animation.
- * Status 1 carries the loader's reason, as to a decode. */
+ * bytes (the first frame in slot 0), then the profile every frame carries; numbers are the plays (0:
+ * forever) and the frame's delay as seconds and attoseconds; a still, where the opening asked for
+ * animations only, is status 0 with no size and no memfd. To a next frame, the same size and numbers, or
+ * no size after the last frame; to a rewind and the end, status 0 says done; to a probe, numbers[0] is 1
+ * for an animation. Status 1 carries the loader's reason, as to a decode. */
 struct tessera_decode_reply {
     uint32_t magic;
     int32_t status;                      /* 0: pixels, 1: the loader's refusal; once, first: 2 locked down

@@ -20,9 +20,9 @@ final class AnimationFeedThread: @unchecked Sendable {
 
     convenience init(path: String, options: Options = Options(), onFrame: @escaping @Sendable () -> Void) {
         if let helpers = options.decodeHelpers {
-            self.init(name: path, options: options, onFrame: onFrame) { isCancelled in
+            self.init(name: path, options: options, onFrame: onFrame) {
                 PlayStarts(first: { () throws(ImageLoadError.Reason) -> (any AnimationReading)? in
-                    try HelperAnimationReader.open(path: path, options: options, pool: helpers, isCancelled: isCancelled)
+                    try HelperAnimationReader.open(path: path, options: options, pool: helpers)
                 }, again: { (reader: any AnimationReading) throws(ImageLoadError.Reason) -> any AnimationReading in
                     guard let session = reader as? HelperAnimationReader else { throw .decodeFailed("no frames session") }
                     return try session.rewound()
@@ -57,7 +57,7 @@ final class AnimationFeedThread: @unchecked Sendable {
     convenience init(name: String, options: Options, readData: @escaping @Sendable () throws -> Data,
                      makeReader: @escaping @Sendable (Data) throws(ImageLoadError.Reason) -> any AnimationReading,
                      onFrame: @escaping @Sendable () -> Void) {
-        self.init(name: name, options: options, onFrame: onFrame) { _ in
+        self.init(name: name, options: options, onFrame: onFrame) {
             let bytes = HeldBytes()
             return PlayStarts(first: { () throws(ImageLoadError.Reason) -> (any AnimationReading)? in
                 let data: Data
@@ -83,11 +83,11 @@ final class AnimationFeedThread: @unchecked Sendable {
     /// The file's bytes, read once on the feed's thread, for every play's reader.
     private final class HeldBytes { var data = Data() }
 
-    /// `starts` makes the plays' starts on the feed's thread, given the feed's "stopped" to poll.
+    /// `starts` makes the plays' starts on the feed's thread.
     private init(name: String, options: Options, onFrame: @escaping @Sendable () -> Void,
-                 starts: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) -> PlayStarts) {
+                 starts: @escaping @Sendable () -> PlayStarts) {
         let thread = Thread { [self] in
-            run(name: name, options: options, starts: starts { [weak self] in self?.isStopped ?? true }, onFrame: onFrame)
+            run(name: name, options: options, starts: starts(), onFrame: onFrame)
         }
         thread.name = "tessera.animation"
         thread.start()

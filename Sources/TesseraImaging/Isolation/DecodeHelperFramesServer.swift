@@ -22,7 +22,15 @@ enum DecodeHelperFramesServer {
         var reader: any AnimationReading
         let first: (pixels: PixelBuffer, delay: Duration)
         do throws(ImageLoadError.Reason) {
-            data = try read(fd, name: name, byteLimit: Int(request.byte_limit))
+            let file = try open(fd, name: name, byteLimit: Int(request.byte_limit))
+            if request.animations_only != 0 {
+                // As in process, a PNG's, WebP's or JPEG XL's first bytes tell a still: it is not read whole.
+                let head = try bytes(file.head(AnimatedImage.headLength))
+                if !AnimatedImage.needsWholeFile(ImageFormat.sniff(head)) && !AnimatedImage.isAnimated(head) {
+                    return send(DecodeHelperFramesWire.noFrame, memfd: -1, socket)
+                }
+            }
+            data = try bytes(file.readAll())
             if request.animations_only != 0 && !AnimatedImage.isAnimated(data) {
                 return send(DecodeHelperFramesWire.noFrame, memfd: -1, socket)
             }
@@ -83,7 +91,7 @@ enum DecodeHelperFramesServer {
                         }
                         frame.pixels.bytes.withUnsafeBytes { (memory + slot * slotBytes).copyMemory(from: $0.baseAddress!, byteCount: slotBytes) }
                         index += 1
-                        reply = DecodeHelperFramesWire.frame(plays: reader.plays, delay: frame.delay)
+                        reply = DecodeHelperFramesWire.frame(width: width, height: height, plays: reader.plays, delay: frame.delay)
                     } else {
                         ended = true
                         reply = DecodeHelperFramesWire.noFrame
@@ -113,20 +121,26 @@ enum DecodeHelperFramesServer {
     /// Answers a probe: whether the file `fd` is an animation. False when the socket failed.
     static func probe(_ request: tessera_decode_request, fd: Int32, name: String, socket: Int32) -> Bool {
         do throws(ImageLoadError.Reason) {
-            let data = try read(fd, name: name, byteLimit: Int(request.byte_limit))
+            let file = try open(fd, name: name, byteLimit: Int(request.byte_limit))
+            let data = try bytes(file.readAll())
             return send(DecodeHelperFramesWire.probed(isAnimated: AnimatedImage.isAnimated(data)), memfd: -1, socket)
         } catch {
             return send(DecodeHelperWire.reply(refusing: error), memfd: -1, socket)
         }
     }
 
-    /// The file's bytes, refused past `byteLimit` as the viewer refuses them in process.
-    private static func read(_ fd: Int32, name: String, byteLimit: Int) throws(ImageLoadError.Reason) -> Data {
+    /// The file `fd`, refused past `byteLimit` as the viewer refuses it in process.
+    private static func open(_ fd: Int32, name: String, byteLimit: Int) throws(ImageLoadError.Reason) -> ImageFile {
         guard fd >= 0 else { throw .unreadable("no descriptor") }
         let file: ImageFile
         do { file = try ImageFile(descriptor: fd, path: name) } catch { throw ImageLoadError.Reason(error) }
         guard file.size <= byteLimit else { throw .fileTooLarge(bytes: file.size, limit: byteLimit) }
-        do throws(ImageFile.Failure) { return try file.readAll() } catch { throw ImageLoadError.Reason(error) }
+        return file
+    }
+
+    /// `read`'s bytes, or its failure as the loader's reason.
+    private static func bytes(_ read: @autoclosure () throws(ImageFile.Failure) -> Data) throws(ImageLoadError.Reason) -> Data {
+        do throws(ImageFile.Failure) { return try read() } catch { throw ImageLoadError.Reason(error) }
     }
 
     private static func send(_ reply: tessera_decode_reply, memfd: Int32, _ socket: Int32) -> Bool {

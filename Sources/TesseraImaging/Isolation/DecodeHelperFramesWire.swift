@@ -57,19 +57,20 @@ enum DecodeHelperFramesWire {
 
     // MARK: - Replies
 
-    /// A frame is in its slot: the plays the reader knows of and the frame's delay.
-    static func frame(plays: Int, delay: Duration) -> tessera_decode_reply {
+    /// A frame of `width` x `height` is in its slot: the plays the reader knows of and the frame's delay.
+    static func frame(width: Int, height: Int, plays: Int, delay: Duration) -> tessera_decode_reply {
         var reply = DecodeHelperWire.reply(status: 0, text: "")
-        reply.numbers = (Int64(plays), nanoseconds(delay), 1)
+        reply.width = Int32(width)
+        reply.height = Int32(height)
+        let (seconds, attoseconds) = delay.components
+        reply.numbers = (Int64(plays), seconds, attoseconds)
         return reply
     }
 
     /// The opening's reply: the first frame is in slot 0, `profileLength` bytes of the frames' profile
     /// follow the two slots.
     static func opening(first pixels: PixelBuffer, plays: Int, delay: Duration, profileLength: Int) -> tessera_decode_reply {
-        var reply = frame(plays: plays, delay: delay)
-        reply.width = Int32(pixels.width)
-        reply.height = Int32(pixels.height)
+        var reply = frame(width: pixels.width, height: pixels.height, plays: plays, delay: delay)
         reply.source_width = -1
         reply.source_height = -1
         reply.known_opaque = -1
@@ -97,16 +98,14 @@ enum DecodeHelperFramesWire {
         return reply
     }
 
-    /// Whether a reply carries a frame.
-    static func hasFrame(_ reply: tessera_decode_reply) -> Bool { reply.numbers.2 == 1 }
+    /// Whether a reply carries a frame: a frame's reply has its size.
+    static func hasFrame(_ reply: tessera_decode_reply) -> Bool { reply.width > 0 && reply.height > 0 }
 
     static func plays(of reply: tessera_decode_reply) -> Int { Int(clamping: max(0, reply.numbers.0)) }
 
-    static func delay(of reply: tessera_decode_reply) -> Duration { .nanoseconds(max(0, reply.numbers.1)) }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : whole + attoseconds / 1_000_000_000
+    /// The delay, exact (a duration's seconds and attoseconds, as the reader gave it).
+    static func delay(of reply: tessera_decode_reply) -> Duration {
+        Duration(secondsComponent: max(0, reply.numbers.1),
+                 attosecondsComponent: min(max(0, reply.numbers.2), 999_999_999_999_999_999))
     }
 }

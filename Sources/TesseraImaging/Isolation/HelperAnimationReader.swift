@@ -12,13 +12,13 @@ import TesseraCore
 ///
 /// The memfd holds two frame slots: while the feed copies one frame out and scales and converts it, the
 /// helper already decodes the next into the other slot. A new play is a rewind of the same session, so the
-/// feed's memory bound (frames decoded again on each play) costs no new helper. Each wait has the pool's
-/// time limit and polls `isCancelled`.
+/// feed's memory bound (frames decoded again on each play) costs no new helper.
 ///
-/// A helper that dies or runs out of time gives `.helperFailed` and is replaced; the session is then over
-/// and every later request fails at once. A reader that goes away waits for the frame it asked ahead (as
-/// the feed would finish that frame in process), ends the session and hands its helper back. Used by one
-/// thread, the feed's.
+/// Each wait has the pool's time limit. A helper that dies or runs out of time gives `.helperFailed` and
+/// is replaced; the session is then over and every later request fails at once. Nothing cancels a wait:
+/// as in process, a stopped feed's thread finishes the frame it is on, and a reader that goes away waits
+/// for the frame it asked ahead, ends the session and hands its helper back, so moving from one animation
+/// to the next costs no helper start. Used by one thread, the feed's.
 final class HelperAnimationReader: AnimationReading {
     let canvasSize: PixelSize
     private(set) var plays: Int
@@ -30,7 +30,6 @@ final class HelperAnimationReader: AnimationReading {
     private let slotBytes: Int
     private let profile: [UInt8]?
     private let codePoints: ColourCodePoints?
-    private let isCancelled: (@Sendable () -> Bool)?
     /// The file's path, for the log.
     private let name: String
     /// The slot of the frame asked for and not yet arrived.
@@ -41,8 +40,8 @@ final class HelperAnimationReader: AnimationReading {
     /// Opens the animation at `path` in a helper of `pool`, with the feed's limits; nil when `onlyAnimations`
     /// is asked and the file is a still. A PNG's or WebP's first bytes tell a still here, with the same
     /// chunk walk in Swift `AnimatedImage.isAnimated` runs; any other file is looked at in the helper.
-    static func open(path: String, options: AnimationFeed.Options, pool: DecodeHelperPool,
-                     isCancelled: (@Sendable () -> Bool)?) throws(ImageLoadError.Reason) -> HelperAnimationReader? {
+    static func open(path: String, options: AnimationFeed.Options,
+                     pool: DecodeHelperPool) throws(ImageLoadError.Reason) -> HelperAnimationReader? {
         let file: ImageFile
         do { file = try ImageFile(path: path) } catch { throw ImageLoadError.Reason(error) }
         guard file.size <= options.byteLimit else { throw .fileTooLarge(bytes: file.size, limit: options.byteLimit) }
@@ -64,12 +63,12 @@ final class HelperAnimationReader: AnimationReading {
             pool.replace(helper, failedOn: path, failure)
             throw .helperFailed(failure)
         }
-        switch helper.receive(timeLimit: timeLimit, isCancelled: isCancelled) {
+        switch helper.receive(timeLimit: timeLimit) {
         case .failed(let failure):
             pool.replace(helper, failedOn: path, failure)
             throw .helperFailed(failure)
         case .cancelled:
-            pool.replace(helper)
+            pool.replace(helper)  // never: nothing cancels this wait
             throw .cancelled
         case .reply(let reply, let memfd):
             defer { if memfd >= 0 { close(memfd) } }
@@ -83,8 +82,7 @@ final class HelperAnimationReader: AnimationReading {
                 return nil
             }
             do {
-                return try HelperAnimationReader(pool: pool, helper: helper, reply: reply, memfd: memfd, name: path,
-                                                 isCancelled: isCancelled)
+                return try HelperAnimationReader(pool: pool, helper: helper, reply: reply, memfd: memfd, name: path)
             } catch {
                 pool.replace(helper)
                 throw error
@@ -95,7 +93,7 @@ final class HelperAnimationReader: AnimationReading {
     /// Maps the frames memfd of an opening's reply, trusting no size the helper sent beyond what the memfd
     /// holds.
     private init(pool: DecodeHelperPool, helper: DecodeHelperProcess, reply: tessera_decode_reply, memfd: Int32,
-                 name: String, isCancelled: (@Sendable () -> Bool)?) throws(ImageLoadError.Reason) {
+                 name: String) throws(ImageLoadError.Reason) {
         guard let slotBytes = DecodeHelperFramesWire.slotBytes(width: Int(reply.width), height: Int(reply.height)) else {
             throw .helperFailed(.unavailable("the helper's frames have no size"))
         }
@@ -123,14 +121,12 @@ final class HelperAnimationReader: AnimationReading {
         openingDelay = DecodeHelperFramesWire.delay(of: reply)
         self.pool = pool
         self.helper = helper
-        self.isCancelled = isCancelled
         self.name = name
     }
 
     deinit {
         munmap(UnsafeMutableRawPointer(mutating: memory), mappedBytes)
-        // The feed has stopped, so its `isCancelled` says yes: the frame asked ahead is waited for regardless.
-        if asked != nil { _ = try? receive(cancellable: false) }
+        if asked != nil { _ = try? receive() }
         guard let helper else { return }
         guard helper.send(DecodeHelperFramesWire.end) else {
             pool.replace(helper)
@@ -154,6 +150,9 @@ final class HelperAnimationReader: AnimationReading {
         guard let slot = asked else { return nil }
         let reply = try receive()
         guard DecodeHelperFramesWire.hasFrame(reply) else { return nil }
+        guard reply.width == canvasSize.width, reply.height == canvasSize.height else {
+            throw fail(.unavailable("the helper's frame does not fit its slots"))
+        }
         plays = DecodeHelperFramesWire.plays(of: reply)
         try ask(slot: 1 - slot)
         return (frame(inSlot: slot), DecodeHelperFramesWire.delay(of: reply))
@@ -187,17 +186,11 @@ final class HelperAnimationReader: AnimationReading {
     }
 
     /// Waits for the answer to the last request; a refusal is thrown as the reader in process throws it.
-    private func receive(cancellable: Bool = true) throws(ImageLoadError.Reason) -> tessera_decode_reply {
+    private func receive() throws(ImageLoadError.Reason) -> tessera_decode_reply {
         guard let helper else { throw .helperFailed(.unavailable("the session is over")) }
-        var poll: (@Sendable () -> Bool)?
-        if cancellable { poll = isCancelled }
-        switch helper.receive(timeLimit: pool.configuration.timeLimit, isCancelled: poll) {
+        switch helper.receive(timeLimit: pool.configuration.timeLimit) {
         case .failed(let failure): throw fail(failure)
-        case .cancelled:
-            // The helper is decoding: it is not waited for.
-            self.helper = nil
-            pool.replace(helper)
-            throw .cancelled
+        case .cancelled: throw fail(.unavailable("cancelled"))  // never: nothing cancels this wait
         case .reply(let reply, let fd):
             if fd >= 0 { close(fd) }
             asked = nil

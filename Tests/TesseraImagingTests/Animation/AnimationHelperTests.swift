@@ -87,8 +87,7 @@ final class AnimationHelperTests: XCTestCase {
             let local = try AnimatedImage.reader(for: data, pixelLimit: 100_000_000)
             let expected = try frames(local)
             XCTAssertGreaterThan(expected.count, 1, source)
-            let session = try XCTUnwrap(HelperAnimationReader.open(path: source, options: options(helpers), pool: helpers,
-                                                                   isCancelled: nil))
+            let session = try XCTUnwrap(HelperAnimationReader.open(path: source, options: options(helpers), pool: helpers))
             for play in 0..<2 {
                 let got = try frames(play == 0 ? session : session.rewound())
                 XCTAssertEqual(got.map(\.delay), expected.map(\.delay), "\(source), play \(play)")
@@ -111,7 +110,7 @@ final class AnimationHelperTests: XCTestCase {
         let stillPNG = dir.path("still.png")
         try Tools.writeQuadrantsPNG(to: stillPNG)
         for still in [stillGIF, stillPNG] {
-            XCTAssertNil(try HelperAnimationReader.open(path: still, options: animationsOnly, pool: helpers, isCancelled: nil), still)
+            XCTAssertNil(try HelperAnimationReader.open(path: still, options: animationsOnly, pool: helpers), still)
             XCTAssertFalse(AnimatedImage.isAnimated(fileAt: still, helpers: helpers), still)
         }
         let whole = gif()
@@ -120,12 +119,18 @@ final class AnimationHelperTests: XCTestCase {
             var expected: ImageLoadError.Reason?
             do { _ = try frames(AnimatedImage.reader(for: data, pixelLimit: 100_000_000)) } catch { expected = error as? ImageLoadError.Reason }
             XCTAssertNotNil(expected, name)
-            XCTAssertThrowsError(try HelperAnimationReader.open(path: path, options: options(helpers), pool: helpers,
-                                                                isCancelled: nil), name) {
+            XCTAssertThrowsError(try HelperAnimationReader.open(path: path, options: options(helpers), pool: helpers), name) {
                 XCTAssertEqual($0 as? ImageLoadError.Reason, expected, name)
             }
         }
         XCTAssertEqual(helpers.idleProcessIDs.count, 1, "refusals and stills hand the helper back")
+
+        // A JPEG XL still: its header, read by libjxl in the helper, tells.
+        let stillJXL = dir.path("still.jxl")
+        try Tools.run("cjxl", [stillPNG, stillJXL, "-d", "0", "--quiet"], package: "libjxl-tools")
+        XCTAssertNil(try HelperAnimationReader.open(path: stillJXL, options: animationsOnly, pool: helpers))
+        XCTAssertFalse(AnimatedImage.isAnimated(fileAt: stillJXL, helpers: helpers))
+        XCTAssertEqual(helpers.idleProcessIDs.count, 1)
     }
 
     /// The indices and first bytes of the next `count` frames, waiting for each.
