@@ -11,8 +11,9 @@ import TesseraImaging
 /// image ends with `tessera-test:` and a word (crash, allocate, loop, write, read, socket), and decodes like the
 /// decoder it wraps otherwise. The tests of `DecodeHelperPool` make one image of each kind.
 ///
-/// The tile cutter's row readers are no decoders: `beforeRows` does the same to a rows session once its
-/// first rows have been read, so a cut fails in its middle (crash, allocate and loop).
+/// The tile cutter's row readers and the animation readers are no decoders: `beforeRows` does the same to
+/// a rows session once its first rows have been read, and to a frames session at its second frame, so a
+/// cut or an animation fails in its middle (crash, allocate and loop).
 struct MisbehavingDecoder: ImageDecoding {
     static let environmentKey = "TESSERA_TEST_MISBEHAVING_DECODERS"
     let wrapped: any ImageDecoding
@@ -74,7 +75,8 @@ struct MisbehavingDecoder: ImageDecoding {
         }
     }
 
-    /// Misbehaves as the file's tail says, from the second request of a rows session on.
+    /// Misbehaves as the file's tail says, from the second request of a rows session on, or from the
+    /// second frame of a frames session (`firstRow` is then the frame's index).
     @Sendable static func beforeRows(fileTail: Data, firstRow: Int) {
         guard firstRow > 0, let word = misbehaviour(in: fileTail), ["crash", "allocate", "loop"].contains(word) else { return }
         try? misbehave(word)

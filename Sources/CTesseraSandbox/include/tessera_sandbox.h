@@ -51,12 +51,19 @@ unsigned long long tessera_address_space_in_use(void);
 
 /* What a request asks (`kind`). A decode is one request and one reply. A rows session (the tile
  * cutter's) is an opening, any number of rows requests and an end, each with its reply, on a helper no one
- * else uses meanwhile; the rows travel in a memfd the opening's reply attaches. */
+ * else uses meanwhile; the rows travel in a memfd the opening's reply attaches. A frames session (an
+ * animation's) is the same: an opening, frame and rewind requests, an end; the frames travel in a memfd
+ * of two frame slots the opening's reply attaches. */
 #define TESSERA_REQUEST_DECODE 0     /* decode the attached image whole (scaled, turned, converted) */
 #define TESSERA_REQUEST_ROWS_OPEN 1  /* open the attached image for its rows; `pixel_limit` bounds a whole decode */
 #define TESSERA_REQUEST_ROWS_NEXT 2  /* the next `row_count` rows into half `buffer_half` of the rows memfd */
 #define TESSERA_REQUEST_ROWS_END 3   /* end the session; after the last row, check the rest of the file first */
-/* 4 and up: a question about the attached file (ImageFacts.Kind), answered with status 4. */
+/* 4 to 6: a question about the attached file (ImageFacts.Kind), answered with status 4. */
+#define TESSERA_REQUEST_FRAMES_OPEN 8    /* open the attached animation; its first frame comes in slot 0 */
+#define TESSERA_REQUEST_FRAMES_NEXT 9    /* the next frame into slot `buffer_half` of the frames memfd */
+#define TESSERA_REQUEST_FRAMES_REWIND 10 /* start again from the first frame (the next request reads it) */
+#define TESSERA_REQUEST_FRAMES_END 11    /* end the session */
+#define TESSERA_REQUEST_FRAMES_PROBE 12  /* one request: whether the attached file is an animation */
 
 /* What the viewer asks a decode helper, with the image's descriptor attached (decode and rows opening):
  * fixed size, then `display_profile_length` bytes of the display's ICC profile and `name_length` bytes of
@@ -71,7 +78,8 @@ struct tessera_decode_request {
     uint8_t kind;                        /* TESSERA_REQUEST_*, or 4 and up: a question (ImageFacts.Kind) */
     uint32_t display_profile_length;
     uint32_t name_length;
-    int32_t row_count, buffer_half;      /* TESSERA_REQUEST_ROWS_NEXT only */
+    int32_t row_count, buffer_half;      /* TESSERA_REQUEST_ROWS_NEXT; buffer_half also FRAMES_NEXT's slot */
+    uint8_t animations_only;             /* TESSERA_REQUEST_FRAMES_OPEN: a still is answered as one, unopened */
 };
 
 /* The helper's answer, fixed size. To a decode, with status 0, a memfd is attached holding width * height
@@ -80,7 +88,13 @@ struct tessera_decode_request {
  * attached holding two halves of rows (each rows-per-half * width * 4 bytes, rows-per-half following from
  * the width on both sides), then the profile; `grayscale` and `alpha` describe the rows. To rows and to
  * the end, status 0 says done; status 1 carries the tile cutter's reason in `reason`, numbers and text.
- * To a question (kind 4 and up), status 4 attaches a memfd holding the answer serialized, as long as the
+ * To a frames opening, with status 0, a sealed memfd is attached holding two slots of width * height * 4
+ * bytes (the first frame in slot 0), then the profile every frame carries; numbers are the plays (0:
+ * forever) and the frame's delay as seconds and attoseconds; a still, where the opening asked for
+ * animations only, is status 0 with no size and no memfd. To a next frame, the same size and numbers, or
+ * no size after the last frame; to a rewind and the end, status 0 says done; to a probe, numbers[0] is 1
+ * for an animation. Status 1 carries the loader's reason, as to a decode.
+ * To a question (kind 4 to 6), status 4 attaches a memfd holding the answer serialized, as long as the
  * memfd is. */
 struct tessera_decode_reply {
     uint32_t magic;

@@ -11,7 +11,8 @@ import TesseraCore
 /// frames after those kept need the decoder to run through the kept ones again anyway.
 ///
 /// A frame that fails after the first ends the play there (a truncated file plays the frames it has); a
-/// first frame that fails is the feed's `failure`. At most `maxFrames` frames make a play, so a file of a
+/// first frame that fails is the feed's `failure`, and so is a decode helper that fails at any frame: the
+/// animation stops there, and the host shows its still. At most `maxFrames` frames make a play, so a file of a
 /// million tiny frames is bounded too. Stopping (or dropping the feed) ends the thread's work at the next
 /// frame.
 public final class AnimationFeed: Sendable {
@@ -35,6 +36,9 @@ public final class AnimationFeed: Sendable {
         /// Plays only a file of more than one frame: a still ends the feed quietly (`isStill`), for a
         /// host that could not look at the file first.
         public var onlyAnimations = false
+        /// Where the frames are decoded: nil in this process, else in a sandboxed helper of the pool, which
+        /// the feed holds while it decodes (see `HelperAnimationReader`).
+        public var decodeHelpers: DecodeHelperPool?
 
         public init() {}
     }
@@ -64,7 +68,8 @@ public final class AnimationFeed: Sendable {
     /// The next frame in order, when it is decoded; taking it lets the thread decode one more.
     public func takeFrame() -> AnimationFrame? { thread.takeFrame() }
 
-    /// Why not even the first frame could be read; nil while it can, or it is not known yet.
+    /// Why not even the first frame could be read, or why the decode helper stopped; nil while frames
+    /// come, or it is not known yet.
     public var failure: ImageLoadError.Reason? { thread.failure }
     /// How many times the file says the animation plays (0: forever), once its first frame is read.
     public var plays: Int? { thread.plays }

@@ -19,9 +19,19 @@ final class AnimationFeedThread: @unchecked Sendable {
     private static let logger = Logger(label: "tessera.animation")
 
     convenience init(path: String, options: Options = Options(), onFrame: @escaping @Sendable () -> Void) {
+        if let helpers = options.decodeHelpers {
+            self.init(name: path, options: options, onFrame: onFrame) {
+                PlayStarts(first: { () throws(ImageLoadError.Reason) -> (any AnimationReading)? in
+                    try HelperAnimationReader.open(path: path, options: options, pool: helpers)
+                }, again: { (reader: any AnimationReading) throws(ImageLoadError.Reason) -> any AnimationReading in
+                    guard let session = reader as? HelperAnimationReader else { throw .decodeFailed("no frames session") }
+                    return try session.rewound()
+                })
+            }
+            return
+        }
         let limits = options
-        let name = path
-        self.init(name: name, options: options, readData: { () throws -> Data in
+        self.init(name: path, options: options, readData: { () throws -> Data in
             // A PNG's, WebP's or JPEG XL's first bytes say whether it is animated: a still is not read whole.
             if limits.onlyAnimations, let head = ImageFile.head(ofFileAt: path, count: AnimatedImage.headLength),
                !AnimatedImage.needsWholeFile(ImageFormat.sniff(head)), !AnimatedImage.isAnimated(head) {
@@ -43,11 +53,41 @@ final class AnimationFeedThread: @unchecked Sendable {
         do throws(ImageFile.Failure) { return try file.readAll() } catch { throw ImageLoadError.Reason(error) }
     }
 
-    init(name: String, options: Options, readData: @escaping @Sendable () throws -> Data,
-                makeReader: @escaping @Sendable (Data) throws(ImageLoadError.Reason) -> any AnimationReading,
-                onFrame: @escaping @Sendable () -> Void) {
+    /// The feed over readers `makeReader` opens on `readData`'s bytes (read once), one per play.
+    convenience init(name: String, options: Options, readData: @escaping @Sendable () throws -> Data,
+                     makeReader: @escaping @Sendable (Data) throws(ImageLoadError.Reason) -> any AnimationReading,
+                     onFrame: @escaping @Sendable () -> Void) {
+        self.init(name: name, options: options, onFrame: onFrame) {
+            let bytes = HeldBytes()
+            return PlayStarts(first: { () throws(ImageLoadError.Reason) -> (any AnimationReading)? in
+                let data: Data
+                do { data = try readData() } catch is NotAnimated { return nil } catch {
+                    throw error as? ImageLoadError.Reason ?? .decodeFailed(String(describing: error))
+                }
+                if options.onlyAnimations && !AnimatedImage.isAnimated(data) { return nil }
+                bytes.data = data
+                return try makeReader(data)
+            }, again: { (_: any AnimationReading) throws(ImageLoadError.Reason) -> any AnimationReading in
+                try makeReader(bytes.data)
+            })
+        }
+    }
+
+    /// How each play starts: `first` opens the file (nil: a still where only animations are wanted),
+    /// `again` gives the reader of the next play from the reader of the last.
+    struct PlayStarts {
+        var first: () throws(ImageLoadError.Reason) -> (any AnimationReading)?
+        var again: (any AnimationReading) throws(ImageLoadError.Reason) -> any AnimationReading
+    }
+
+    /// The file's bytes, read once on the feed's thread, for every play's reader.
+    private final class HeldBytes { var data = Data() }
+
+    /// `starts` makes the plays' starts on the feed's thread.
+    private init(name: String, options: Options, onFrame: @escaping @Sendable () -> Void,
+                 starts: @escaping @Sendable () -> PlayStarts) {
         let thread = Thread { [self] in
-            run(name: name, options: options, readData: readData, makeReader: makeReader, onFrame: onFrame)
+            run(name: name, options: options, starts: starts(), onFrame: onFrame)
         }
         thread.name = "tessera.animation"
         thread.start()
@@ -74,6 +114,7 @@ final class AnimationFeedThread: @unchecked Sendable {
     var plays: Int? { locked { playsFromFile } }
     var isReplayingFromMemory: Bool { locked { keepsAll } }
     var isStill: Bool { locked { still } }
+    private var isStopped: Bool { locked { stopped } }
 
     private func locked<T>(_ body: () -> T) -> T {
         condition.lock()
@@ -83,23 +124,18 @@ final class AnimationFeedThread: @unchecked Sendable {
 
     // MARK: The thread
 
-    private func run(name: String, options: Options, readData: () throws -> Data,
-                     makeReader: (Data) throws(ImageLoadError.Reason) -> any AnimationReading,
-                     onFrame: @Sendable () -> Void) {
-        let data: Data
-        var reader: any AnimationReading
-        do {
-            data = try readData()
-            if options.onlyAnimations && !AnimatedImage.isAnimated(data) {
+    private func run(name: String, options: Options, starts: PlayStarts, onFrame: @Sendable () -> Void) {
+        // Nil once the whole animation is held: a helper's session is then handed back.
+        var reader: (any AnimationReading)?
+        do throws(ImageLoadError.Reason) {
+            guard let opened = try starts.first() else {
                 locked { still = true }
                 return
             }
-            reader = try makeReader(data)
-        } catch is NotAnimated {
-            locked { still = true }
-            return
+            reader = opened
         } catch {
-            fail(error as? ImageLoadError.Reason ?? .decodeFailed(String(describing: error)), name: name)
+            if isStopped { return }
+            fail(error, name: name)
             onFrame()
             return
         }
@@ -109,7 +145,7 @@ final class AnimationFeedThread: @unchecked Sendable {
         var index = 0
         var replayPosition = 0
         while waitForRoom(lookahead: options.lookahead) {
-            if !kept.isEmpty && !keeping {
+            guard let current = reader else {
                 // The whole animation is held (`keeping` ended with every frame kept).
                 deliver(kept[replayPosition], onFrame: onFrame)
                 replayPosition = (replayPosition + 1) % kept.count
@@ -117,17 +153,25 @@ final class AnimationFeedThread: @unchecked Sendable {
             }
             var next: (pixels: PixelBuffer, delay: Duration)?
             do throws(ImageLoadError.Reason) {
-                next = index < options.maxFrames ? try reader.nextFrame() : nil
+                next = index < options.maxFrames ? try current.nextFrame() : nil
             } catch {
+                if isStopped { return }
                 if index == 0 {
                     fail(error, name: name)
+                    onFrame()
+                    return
+                }
+                if case .helperFailed = error {
+                    // Not the file's end but its decoder's: trying again would only fail again.
+                    Self.logger.warning("animation \(name) stops at frame \(index): \(error.shortText)")
+                    locked { failed = error }
                     onFrame()
                     return
                 }
                 Self.logger.warning("animation \(name) ends at frame \(index): \(error.shortText)")
                 next = nil
             }
-            if index == 0 { locked { playsFromFile = reader.plays } }
+            if index == 0 { locked { playsFromFile = current.plays } }
             guard let (pixels, delay) = next else {
                 if index == 0 {
                     fail(.decodeFailed("animation without frames"), name: name)
@@ -138,10 +182,16 @@ final class AnimationFeedThread: @unchecked Sendable {
                     keeping = false
                     locked { keepsAll = true }
                     replayPosition = 0
+                    reader = nil
                     continue
                 }
-                do throws(ImageLoadError.Reason) { reader = try makeReader(data) } catch {
+                do throws(ImageLoadError.Reason) { reader = try starts.again(current) } catch {
+                    if isStopped { return }
                     Self.logger.warning("animation \(name) cannot start again: \(error.shortText)")
+                    if case .helperFailed = error {
+                        locked { failed = error }
+                        onFrame()
+                    }
                     return
                 }
                 index = 0

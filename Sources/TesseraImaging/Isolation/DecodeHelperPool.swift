@@ -16,8 +16,9 @@ import TesseraCore
 /// limit fails that one image (`ImageLoadError.Reason.helperFailed`) and is replaced; the caller's
 /// failure memo keeps the image from being tried again in a loop.
 ///
-/// The tile cutter borrows a helper for a whole cut (`HelperScanlineSource`) and gives it back, or has it
-/// replaced, when the cut ends.
+/// The tile cutter borrows a helper for a whole cut (`HelperScanlineSource`), an animation for as long as
+/// its frames are decoded (`HelperAnimationReader`), and gives it back, or has it replaced, at the end;
+/// meanwhile other decodes get another helper, started when none is idle.
 public final class DecodeHelperPool: Sendable {
     public struct Configuration: Sendable {
         /// The program to run (the viewer's own binary) and what follows its name: the hidden subcommand.
@@ -128,6 +129,9 @@ public final class DecodeHelperPool: Sendable {
         if let waiting = idle.withLock({ $0.popLast() }) { return waiting }
         return try start()
     }
+
+    /// The process ids of the helpers waiting for work: what the tests see of who holds a helper.
+    var idleProcessIDs: [pid_t] { idle.withLock { $0.map(\.pid) } }
 
     /// A borrowed helper that answered its last request and waits for the next.
     func giveBack(_ helper: DecodeHelperProcess) {

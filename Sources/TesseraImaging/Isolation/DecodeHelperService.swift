@@ -11,13 +11,15 @@ import TesseraCore
 /// limit, the seccomp filter of `tessera_lock_down`), then answers requests on its socket until the
 /// viewer closes it: each request's descriptor is read by `ImageLoader.load(opened:...)`, the code the
 /// viewer runs in process, and the pixels go back in a memfd the viewer maps. A tile cutter's rows
-/// session is served by `DecodeHelperRowsServer`; a question about a file (a request of an
-/// `ImageFacts.Kind`) is answered by `ImageFacts.read`, serialized in a memfd.
+/// session is served by `DecodeHelperRowsServer`, an animation's frames session by
+/// `DecodeHelperFramesServer`; a question about a file (a request of an `ImageFacts.Kind`) is answered by
+/// `ImageFacts.read`, serialized in a memfd.
 public enum DecodeHelperService {
     private static let logger = Logger(label: "tessera.decode-helper")
 
     /// Called in a tile cutter's rows session before each request's rows are read, with the file's last
-    /// bytes and the first row: how the tests make a helper misbehave in the middle of a cut.
+    /// bytes and the first row, and in an animation's frames session before each requested frame, with
+    /// the frame's index: how the tests make a helper misbehave in the middle of a cut or an animation.
     public typealias RowsHook = @Sendable (_ fileTail: Data, _ firstRow: Int) -> Void
 
     /// What answers a question about a file: `ImageFacts.read` (debug builds may wrap it to misbehave
@@ -69,6 +71,10 @@ public enum DecodeHelperService {
             case TESSERA_REQUEST_ROWS_OPEN:
                 replied = DecodeHelperRowsServer.serve(request, fd: fd, name: name, decoders: decoders, socket: socket,
                                                        hook: rowsHook)
+            case TESSERA_REQUEST_FRAMES_OPEN:
+                replied = DecodeHelperFramesServer.serve(request, fd: fd, name: name, socket: socket, hook: rowsHook)
+            case TESSERA_REQUEST_FRAMES_PROBE:
+                replied = DecodeHelperFramesServer.probe(request, fd: fd, name: name, socket: socket)
             default:
                 if let kind = ImageFacts.Kind(rawValue: request.kind) {
                     replied = answer(kind, fd: fd, name: name, readFacts: readFacts, socket: socket)

@@ -34,8 +34,8 @@ final class ViewerModes {
         self.parts = parts
         pointScale = parts.viewportPoints.scale
         stripAnimation = SelectedCellAnimation(renderer: parts.renderer, colour: parts.colour,
-                                               pixelLimit: parts.options.pixelLimit, waker: parts.system.waker,
-                                               observer: parts.observer)
+                                               pixelLimit: parts.options.pixelLimit, helpers: parts.decodeHelpers,
+                                               waker: parts.system.waker, observer: parts.observer)
         updateTitle()
     }
 

@@ -196,7 +196,8 @@ final class TiledImageOpener: Sendable {
             let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: configuration.pixelLimit,
                                      colour: configuration.colour, helpers: configuration.helpers)
             opened(SingleImageTileSource(path: path, size: probe.size, loader: loader, turn: configuration.turn))
-            if AnimatedImage.canAnimate(probe.format), AnimatedImage.isAnimated(fileAt: path) { emit(.animated) }
+            if AnimatedImage.canAnimate(probe.format),
+               AnimatedImage.isAnimated(fileAt: path, helpers: configuration.helpers) { emit(.animated) }
             return
         }
 

@@ -88,6 +88,7 @@ public final class TiledImageView {
             feed.colour = options.colour
             feed.turn = options.turn
             feed.pixelLimit = options.pixelLimit
+            feed.decodeHelpers = options.decodeHelpers
             return AnimationPlayback(feed: AnimationFeed(path: path, options: feed, onFrame: { waker?.wake() }),
                                      renderer: renderer, observer: observer, view: .tiled)
         }
