@@ -23,6 +23,42 @@ int tessera_socketpair_cloexec(int fds[2]) {
     return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds);
 }
 
+int tessera_fork_helper(int *socket_out) {
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        int saved = errno;
+        close(pair[0]);
+        close(pair[1]);
+        errno = saved;
+        return -1;
+    }
+    if (pid > 0) {
+        close(pair[1]);
+        *socket_out = pair[0];
+        return pid;
+    }
+    close(pair[0]);
+    if (pair[1] == 3) {
+        fcntl(3, F_SETFD, 0);
+    } else {
+        dup2(pair[1], 3);
+        close(pair[1]);
+    }
+    int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (null >= 0 && null != 0) {
+        dup2(null, 0);
+        close(null);
+    }
+    dup2(2, 1);
+    close_range(4, ~0U, 0);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    return 0;
+}
+
 int tessera_send_with_fd(int socket, const void *bytes, size_t length, int fd) {
     const char *next = bytes;
     size_t left = length;

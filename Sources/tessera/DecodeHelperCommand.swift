@@ -22,6 +22,13 @@ struct DecodeHelperCommand: ParsableCommand {
             handler.logLevel = level
             return handler
         }
+        let status = Self.serve(memoryLimit: memoryLimit)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The helper's service on descriptor 3, in this process: what `decode-helper` runs, and what a helper
+    /// forked from the viewer runs. Returns the exit status.
+    static func serve(memoryLimit: Int) -> Int32 {
         var decoders = ImageDecoders.viewer
         var rowsHook: DecodeHelperService.RowsHook?
         var readFacts: DecodeHelperService.FactsReader = ImageFacts.read
@@ -32,8 +39,7 @@ struct DecodeHelperCommand: ParsableCommand {
             readFacts = MisbehavingDecoder.readFacts
         }
         #endif
-        let status = DecodeHelperService.run(socket: 3, decoders: decoders, memoryLimit: memoryLimit, rowsHook: rowsHook,
-                                             readFacts: readFacts)
-        if status != 0 { throw ExitCode(status) }
+        return DecodeHelperService.run(socket: 3, decoders: decoders, memoryLimit: memoryLimit, rowsHook: rowsHook,
+                                       readFacts: readFacts)
     }
 }

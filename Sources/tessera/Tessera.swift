@@ -118,6 +118,16 @@ struct RunOptions: ParsableArguments {
         }
     }
 
+    /// The decode helpers, `helperCount` of them, forked from this process: called before any other
+    /// thread starts (the listing's is the first), as forking requires; nil with `--decode-in-process`.
+    func startDecodeHelpers(helperCount: Int, pixelLimit: Int) -> DecodeHelperPool? {
+        var options = ViewerOptions(items: [])
+        options.decodeHelperExecutable = decodeInProcess ? nil : DecodeHelperExecutable.path
+        options.decodeTimeLimit = decodeTimeLimit.duration
+        return options.decodeHelperPool(helperCount: max(1, helperCount), pixelLimit: pixelLimit,
+                                        forkingWith: DecodeHelperCommand.serve)
+    }
+
     func apply(to options: inout ViewerOptions) throws {
         options.windowWidth = window.width
         options.windowHeight = window.height
@@ -277,8 +287,12 @@ struct Browse: ParsableCommand {
         for path in paths where !CarouselItem.isRemote(path) && !FileManager.default.fileExists(atPath: path) {
             throw fail("\(path): no such file or folder")
         }
+        let helpers = display.startDecodeHelpers(
+            helperCount: workers ?? WorkScheduler<ImageKey, PixelBuffer>.defaultWorkerCount,
+            pixelLimit: pixelLimitMp * 1_000_000)
         var options = ViewerOptions(listing: ItemListing(paths: paths, list: list, nulSeparated: nulSeparated,
                                                           recursive: recursive))
+        options.decodeHelpers = helpers
         options.sort = sort
         options.reverse = reverse
         options.carousel.rows = rows

@@ -63,14 +63,15 @@ struct View: ParsableCommand {
 
     func run() throws {
         display.bootstrapLogging()
-        var options = ViewerOptions(items: [CarouselItem(path: path)])
-        try display.apply(to: &options)
         var view = TiledViewOptions()
+        if let workers { view.workerCount = workers }
+        view.pixelLimit = pixelLimitMp * 1_000_000
+        var options = ViewerOptions(items: [CarouselItem(path: path)])
+        options.decodeHelpers = display.startDecodeHelpers(helperCount: view.workerCount, pixelLimit: view.pixelLimit)
+        try display.apply(to: &options)
         view.fade = FadeOption.timing(fade)
         view.cacheLimitBytes = cacheMb << 20
-        if let workers { view.workerCount = workers }
         view.decodeMemory = DecodeMemoryBudget(limitBytes: decodeMemoryMb << 20)
-        view.pixelLimit = pixelLimitMp * 1_000_000
         view.openAt = openAt.flatMap(Self.parseOpenAt)
         do {
             try TiledViewer(path: path, options: options, view: view).run()

@@ -17,6 +17,12 @@ extern "C" {
 /* A connected pair of stream sockets, both ends close-on-exec. */
 int tessera_socketpair_cloexec(int fds[2]);
 
+/* Forks a helper from this process, without exec: to the parent, the child's pid, with the parent's end
+ * of a new socket pair in `*socket_out`; in the child, 0, with the other end as descriptor 3, stdin from
+ * /dev/null, stdout onto stderr, every other descriptor closed and no signal blocked. -1 with errno on
+ * failure. Safe only while this process runs one thread: a lock another thread held would stay held. */
+int tessera_fork_helper(int *socket_out);
+
 /* Sends `length` bytes from `bytes` on `socket`, with `fd` attached (none when negative), in one sendmsg;
  * retries EINTR and short writes. 0 on success, -1 on failure. */
 int tessera_send_with_fd(int socket, const void *bytes, size_t length, int fd);

@@ -59,10 +59,21 @@ public final class DecodeHelperPool: Sendable {
     private let idle = Mutex<[DecodeHelperProcess]>([])
     private static let logger = Logger(label: "tessera.decode-helper")
 
-    public init(configuration: Configuration) {
+    /// Starts `configuration.helperCount` helpers. With `service` (the helper's own code, run on
+    /// descriptor 3 with the configuration's memory limit), they are forked from this process rather than
+    /// started from the executable: ready in the time their warm-up takes, with no program to load and link,
+    /// which is most of a helper's start. Only while this process still runs one thread (see
+    /// `tessera_fork_helper`); the helpers that replace them later are always started from the executable.
+    public init(configuration: Configuration, forkingFirstHelpersWith service: ((_ memoryLimit: Int) -> Int32)? = nil) {
         self.configuration = configuration
         for _ in 0..<configuration.helperCount {
-            if let helper = try? start() { giveBack(helper) }
+            let helper: DecodeHelperProcess?
+            if let service {
+                helper = try? DecodeHelperProcess(forking: { service(configuration.memoryLimit) })
+            } else {
+                helper = try? start()
+            }
+            if let helper { giveBack(helper) }
         }
     }
 

@@ -62,6 +62,18 @@ final class DecodeHelperProcess: @unchecked Sendable {
         socket = pair[0]
     }
 
+    /// Forks a helper from this process, without exec, which runs `service` on descriptor 3 and exits with
+    /// what it returns: no program to load and link, so it is ready in the time its warm-up takes. Only
+    /// while this process runs one thread (see `tessera_fork_helper`).
+    init(forking service: () -> Int32) throws(DecodeHelperFailure) {
+        var parentEnd: Int32 = -1
+        let child = tessera_fork_helper(&parentEnd)
+        if child == 0 { _exit(service()) }
+        guard child > 0 else { throw .unavailable("fork: \(POSIXFiles.errorText(errno))") }
+        pid = child
+        socket = parentEnd
+    }
+
     deinit {
         terminate()
         close(socket)

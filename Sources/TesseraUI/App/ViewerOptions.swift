@@ -70,6 +70,9 @@ public struct ViewerOptions: Sendable {
     public var decodeHelperExecutable: String?
     /// A decode in a helper running longer than this kills the helper; the image gets an error cell.
     public var decodeTimeLimit: Duration = .seconds(20)
+    /// Helpers already started (forked by the command line before any other thread): used instead of
+    /// starting new ones.
+    public var decodeHelpers: DecodeHelperPool?
 
     public init(items: [CarouselItem]) { self.items = items }
 
@@ -79,15 +82,18 @@ public struct ViewerOptions: Sendable {
         self.listing = listing
     }
 
-    /// The helpers decodes run in, `helperCount` of them, for images of up to `pixelLimit` pixels; nil
-    /// without `decodeHelperExecutable`.
-    public func decodeHelperPool(helperCount: Int, pixelLimit: Int) -> DecodeHelperPool? {
+    /// The helpers decodes run in, `helperCount` of them, for images of up to `pixelLimit` pixels:
+    /// `decodeHelpers` when already started, nil without `decodeHelperExecutable`. With `service` the first
+    /// ones are forked from this process (see `DecodeHelperPool.init`).
+    public func decodeHelperPool(helperCount: Int, pixelLimit: Int,
+                                 forkingWith service: ((_ memoryLimit: Int) -> Int32)? = nil) -> DecodeHelperPool? {
+        if let decodeHelpers { return decodeHelpers }
         guard let decodeHelperExecutable else { return nil }
         var configuration = DecodeHelperPool.Configuration(
             executable: decodeHelperExecutable, helperCount: helperCount,
             memoryLimit: DecodeHelperPool.Configuration.memoryLimit(pixelLimit: pixelLimit, byteLimit: 512 << 20))
         configuration.timeLimit = decodeTimeLimit
-        return DecodeHelperPool(configuration: configuration)
+        return DecodeHelperPool(configuration: configuration, forkingFirstHelpersWith: service)
     }
 }
 
