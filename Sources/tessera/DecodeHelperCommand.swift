@@ -5,7 +5,8 @@ import TesseraImaging
 import TesseraUI
 
 /// `tessera decode-helper`, hidden: a sandboxed decode helper the viewer starts (see `DecodeHelperPool`),
-/// serving requests on descriptor 3 until the viewer closes it. Not for people.
+/// serving requests on descriptor 3 until the viewer closes it; with `--slide`, a whole-slide image's own
+/// helper (see `SlideHelper`). Not for people.
 struct DecodeHelperCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode-helper",
@@ -14,6 +15,12 @@ struct DecodeHelperCommand: ParsableCommand {
 
     @Option(help: "Address space allowed on top of the warmed-up helper's, in bytes; 0: no limit.")
     var memoryLimit = 0
+
+    @Option(help: "Serve this whole-slide image alone, opened by path under the lock-down.")
+    var slide: String?
+
+    @Flag(help: "With --slide: read a generic tiled TIFF as a slide too.")
+    var acceptGenericTiff = false
 
     func run() throws {
         let level = ProcessInfo.processInfo.environment["TESSERA_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
@@ -24,16 +31,24 @@ struct DecodeHelperCommand: ParsableCommand {
         }
         var decoders = ImageDecoders.viewer
         var rowsHook: DecodeHelperService.RowsHook?
+        var regionHook: DecodeHelperService.RegionHook?
         var readFacts: DecodeHelperService.FactsReader = ImageFacts.read
         #if DEBUG
         if ProcessInfo.processInfo.environment[MisbehavingDecoder.environmentKey] == "1" {
             decoders = decoders.map { MisbehavingDecoder(wrapping: $0) }
             rowsHook = MisbehavingDecoder.beforeRows
+            regionHook = MisbehavingDecoder.beforeRegion
             readFacts = MisbehavingDecoder.readFacts
         }
         #endif
+        if let slide {
+            let status = SlideHelperService.run(socket: 3, path: slide, acceptGenericTIFF: acceptGenericTiff,
+                                                decoders: decoders, memoryLimit: memoryLimit, regionHook: regionHook)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         let status = DecodeHelperService.run(socket: 3, decoders: decoders, memoryLimit: memoryLimit, rowsHook: rowsHook,
-                                             readFacts: readFacts)
+                                             regionHook: regionHook, readFacts: readFacts)
         if status != 0 { throw ExitCode(status) }
     }
 }

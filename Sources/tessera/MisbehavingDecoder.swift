@@ -12,7 +12,10 @@ import TesseraImaging
 /// decoder it wraps otherwise. The tests of `DecodeHelperPool` make one image of each kind.
 ///
 /// The tile cutter's row readers are no decoders: `beforeRows` does the same to a rows session once its
-/// first rows have been read, so a cut fails in its middle (crash, allocate and loop).
+/// first rows have been read, so a cut fails in its middle (crash, allocate and loop). The tiled view's
+/// regions are no decodes either: `beforeRegion` crashes, allocates or spins on the region at the file's
+/// top left corner when the file ends in `tessera-test:tilecrash`, `tileallocate` or `tileloop` (words the
+/// decoder and the facts ignore, so the file opens), so that tile fails and the others load.
 struct MisbehavingDecoder: ImageDecoding {
     static let environmentKey = "TESSERA_TEST_MISBEHAVING_DECODERS"
     let wrapped: any ImageDecoding
@@ -85,6 +88,23 @@ struct MisbehavingDecoder: ImageDecoding {
             var hoard: [[UInt8]] = []
             while true { hoard.append([UInt8](repeating: 1, count: 16 << 20)) }
         case "loop":
+            while true { sched_yield() }
+        default:
+            break
+        }
+    }
+
+    /// Misbehaves as the file's tail says, on the region at the top left corner alone.
+    @Sendable static func beforeRegion(fileTail: Data, region: PixelRegion) {
+        guard region.x == 0, region.y == 0 else { return }
+        switch misbehaviour(in: fileTail) {
+        case "tilecrash":
+            errno = 0
+            raise(SIGSEGV)
+        case "tileallocate":
+            var hoard: [[UInt8]] = []
+            while true { hoard.append([UInt8](repeating: 1, count: 16 << 20)) }
+        case "tileloop":
             while true { sched_yield() }
         default:
             break

@@ -56,7 +56,14 @@ unsigned long long tessera_address_space_in_use(void);
 #define TESSERA_REQUEST_ROWS_OPEN 1  /* open the attached image for its rows; `pixel_limit` bounds a whole decode */
 #define TESSERA_REQUEST_ROWS_NEXT 2  /* the next `row_count` rows into half `buffer_half` of the rows memfd */
 #define TESSERA_REQUEST_ROWS_END 3   /* end the session; after the last row, check the rest of the file first */
-/* 4 and up: a question about the attached file (ImageFacts.Kind), answered with status 4. */
+/* A region is one request and one reply, the file attached each time; a helper may keep the file's
+ * parsed state between regions (keyed by the file's identity), so any helper can answer any region. */
+#define TESSERA_REQUEST_TIFF_REGION 14  /* `region_*` of directory `directory` of the attached TIFF, reduced to the box */
+#define TESSERA_REQUEST_SVG_TILE 15     /* `region_*` of the attached SVG drawn `drawing_width` x `drawing_height` */
+/* A slide's own helper (started for one slide, which it opens by path) answers kind 16, the slide's facts
+ * (ImageFacts.Kind), and kind 17, a region of the slide, with no descriptor attached; nothing else. */
+#define TESSERA_REQUEST_SLIDE_REGION 17 /* `region_*` of OpenSlide level `directory`, x and y in the full image's pixels, reduced to the box */
+/* Any other kind from 4 on: a question about the attached file (ImageFacts.Kind), answered with status 4. */
 
 /* What the viewer asks a decode helper, with the image's descriptor attached (decode and rows opening):
  * fixed size, then `display_profile_length` bytes of the display's ICC profile and `name_length` bytes of
@@ -68,19 +75,25 @@ struct tessera_decode_request {
     uint8_t apply_orientation;
     uint8_t convert_colour;
     uint8_t colour_mode;                 /* 0: colour management off, 1: to sRGB, 2: to the profile that follows */
-    uint8_t kind;                        /* TESSERA_REQUEST_*, or 4 and up: a question (ImageFacts.Kind) */
+    uint8_t kind;                        /* TESSERA_REQUEST_*, or else a question (ImageFacts.Kind) */
     uint32_t display_profile_length;
     uint32_t name_length;
     int32_t row_count, buffer_half;      /* TESSERA_REQUEST_ROWS_NEXT only */
+    /* TESSERA_REQUEST_TIFF_REGION, TESSERA_REQUEST_SVG_TILE and TESSERA_REQUEST_SLIDE_REGION: the pixels
+     * asked for, in the directory's (or the drawing's, or the slide level's) own pixels. */
+    int32_t region_x, region_y, region_width, region_height;
+    uint64_t directory;                  /* a TIFF's top-level directory index, or a SubIFD's offset ...; a slide's level */
+    uint8_t directory_is_sub;            /* ... when this is 1 */
+    double drawing_width, drawing_height;
 };
 
-/* The helper's answer, fixed size. To a decode, with status 0, a memfd is attached holding width * height
+/* The helper's answer, fixed size. To a decode or a region, with status 0, a memfd is attached holding width * height
  * * 4 bytes of pixels, then `profile_length` bytes of the image's ICC profile; otherwise `reason` and its
  * numbers and text say what the loader refused. To a rows opening, with status 0, a sealed memfd is
  * attached holding two halves of rows (each rows-per-half * width * 4 bytes, rows-per-half following from
  * the width on both sides), then the profile; `grayscale` and `alpha` describe the rows. To rows and to
  * the end, status 0 says done; status 1 carries the tile cutter's reason in `reason`, numbers and text.
- * To a question (kind 4 and up), status 4 attaches a memfd holding the answer serialized, as long as the
+ * To a question (other kinds from 4 on), status 4 attaches a memfd holding the answer serialized, as long as the
  * memfd is. */
 struct tessera_decode_reply {
     uint32_t magic;
