@@ -10,7 +10,7 @@ import TesseraCore
 /// starts another.
 final class SlideHelper: Sendable {
     let path: String
-    private let pool: DecodeHelperPool
+    let pool: DecodeHelperPool
     private let acceptGenericTIFF: Bool
     /// The running helper, held by one request at a time; nil before the first and after a failure.
     private let running = Mutex<DecodeHelperProcess?>(nil)

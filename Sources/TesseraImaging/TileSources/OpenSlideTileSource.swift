@@ -26,6 +26,12 @@ public final class OpenSlideTileSource: TileSource {
     private let colour: ColourConversion?
     private let slide: Slide
 
+    /// The pool whose configuration the slide's own helper runs with; nil when it is read in this process.
+    var helpers: DecodeHelperPool? {
+        if case .helper(let helper) = slide { return helper.pool }
+        return nil
+    }
+
     /// Where the slide is read.
     private enum Slide: Sendable {
         case inProcess(SlideReader)

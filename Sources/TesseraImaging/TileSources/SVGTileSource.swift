@@ -96,6 +96,12 @@ public struct SVGTileSource: TileSource {
         return pixels
     }
 
+    /// The helpers that draw the tiles; nil when they are drawn in this process.
+    var helpers: DecodeHelperPool? {
+        if case .helpers(let helpers, _) = drawings { return helpers }
+        return nil
+    }
+
     /// Where tiles are drawn.
     private enum Drawings: Sendable {
         case inProcess(Documents)

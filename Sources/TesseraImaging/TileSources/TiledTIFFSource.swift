@@ -29,6 +29,12 @@ public final class TiledTIFFSource: TileSource {
     private let colour: ColourConversion?
     private let regions: Regions
 
+    /// The helpers that read the file; nil when it is read in this process.
+    var helpers: DecodeHelperPool? {
+        if case .helpers(let helpers, _) = regions { return helpers }
+        return nil
+    }
+
     /// Where regions are read.
     private enum Regions: Sendable {
         /// By libtiff readers in this process, one per worker at a time.

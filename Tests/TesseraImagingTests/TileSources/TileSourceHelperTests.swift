@@ -134,6 +134,28 @@ final class TileSourceHelperTests: XCTestCase {
         }
     }
 
+    /// A helper keeps a file parsed between tiles by the file's identity, size and modification time: a file
+    /// rewritten in place (the same inode, the descriptor the view holds) is parsed anew.
+    func testATIFFRewrittenInPlaceIsReadAnew() throws {
+        let helpers = pool()
+        defer { helpers.shutdown() }
+        let path = dir.path("changing.tif")
+        let image = TestPixels.gradient(width: 512, height: 256)
+        try TIFFFixtures.write([image], to: path, layout: .init(tileSize: 64))
+        let inode = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+        let helped = try tiff(path, helpers: helpers)
+        let tile = TileID(level: helped.geometry.maxLevel, column: 0, row: 0)
+        let before = try helped.loadTile(tile)
+        XCTAssertTrue(try before.bytes == tiff(path, helpers: nil).loadTile(tile).bytes)
+
+        try TIFFFixtures.write([ImageOrientation.rotated180.apply(to: image)], to: path, layout: .init(tileSize: 64))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: path)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int, inode, "rewritten in place")
+        let after = try helped.loadTile(tile)
+        XCTAssertTrue(try after.bytes == tiff(path, helpers: nil).loadTile(tile).bytes, "the new pixels")
+        XCTAssertFalse(after.bytes == before.bytes)
+    }
+
     func testAnUnreadableTIFFIsRefusedAsInProcess() throws {
         let helpers = pool()
         defer { helpers.shutdown() }
