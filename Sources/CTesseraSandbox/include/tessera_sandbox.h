@@ -58,11 +58,11 @@ unsigned long long tessera_address_space_in_use(void);
 #define TESSERA_REQUEST_ROWS_END 3   /* end the session; after the last row, check the rest of the file first */
 /* A region is one request and one reply, the file attached each time; a helper may keep the file's
  * parsed state between regions (keyed by the file's identity), so any helper can answer any region. */
-#define TESSERA_REQUEST_TIFF_REGION 14  /* `region_*` of directory `directory` of the attached TIFF, reduced to the box */
-#define TESSERA_REQUEST_SVG_TILE 15     /* `region_*` of the attached SVG drawn `drawing_width` x `drawing_height` */
-/* A slide's own helper (started for one slide, which it opens by path) answers kind 16, the slide's facts
- * (ImageFacts.Kind), and kind 17, a region of the slide, with no descriptor attached; nothing else. */
-#define TESSERA_REQUEST_SLIDE_REGION 17 /* `region_*` of OpenSlide level `directory`, x and y in the full image's pixels, reduced to the box */
+#define TESSERA_REQUEST_TIFF_REGION 22  /* `region_*` of directory `directory` of the attached TIFF, reduced to the box */
+#define TESSERA_REQUEST_SVG_TILE 23     /* `region_*` of the attached SVG drawn `drawing_width` x `drawing_height` */
+/* A slide's own helper (started for one slide, which it opens by path) answers kind 24, the slide's facts
+ * (ImageFacts.Kind), and kind 25, a region of the slide, with no descriptor attached; nothing else. */
+#define TESSERA_REQUEST_SLIDE_REGION 25 /* `region_*` of OpenSlide level `directory`, x and y in the full image's pixels, reduced to the box */
 /* Any other kind from 4 on: a question about the attached file (ImageFacts.Kind), answered with status 4. */
 
 /* What the viewer asks a decode helper, with the image's descriptor attached (decode and rows opening):

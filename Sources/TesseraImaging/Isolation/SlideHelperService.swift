@@ -11,7 +11,7 @@ import TesseraCore
 /// it, so a pool helper, which may open nothing but fonts, cannot read one. This helper locks itself down
 /// as a pool helper does, with Landlock letting it read below the slide's folder too, then opens the slide
 /// there with `SlideReader`, the code the view runs with --decode-in-process, and answers the slide's facts
-/// (kind 16) and its regions (`TESSERA_REQUEST_SLIDE_REGION`) until the viewer closes the socket.
+/// (kind 24) and its regions (`TESSERA_REQUEST_SLIDE_REGION`) until the viewer closes the socket.
 public enum SlideHelperService {
     private static let logger = Logger(label: "tessera.decode-helper")
 

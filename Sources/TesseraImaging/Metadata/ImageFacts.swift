@@ -25,12 +25,12 @@ public enum ImageFacts: Sendable, Equatable, Codable {
         /// The EXIF dates a sort by date taken reads (`ExifDates`), from the file's first bytes.
         case exifDates = 6
         /// A tiled TIFF's levels and profile (`TiledTIFFFacts`): what the tiled view opens one by.
-        case tiledTIFF = 12
+        case tiledTIFF = 20
         /// An SVG's own size, parsed by librsvg: what the tiled view draws its pyramid from.
-        case drawingSize = 13
+        case drawingSize = 21
         /// A whole-slide image's format and levels (`SlideFacts`), asked of the slide's own helper alone
         /// (`SlideHelperService`): OpenSlide opens a slide by its path, which other helpers cannot open.
-        case slide = 16
+        case slide = 24
     }
 
     public var kind: Kind {
