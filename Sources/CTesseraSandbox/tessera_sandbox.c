@@ -239,9 +239,10 @@ int tessera_lock_down(unsigned long long address_space_limit, const char *const 
     ALLOW(sendmsg);    /* the replies and the pixels' memfd */
     ALLOW(memfd_create);  /* where the pixels (or a tile cut's rows) go */
     /* Opening, read-only, and only where Landlock lets it (fontconfig's folders, for the fonts an SVG's text
-     * asks for): without Landlock, not at all. */
+     * asks for; a slide's helper, its slide's folder): without Landlock, not at all. O_TMPFILE's own bit is
+     * checked alone, since the flag includes O_DIRECTORY, which opendir passes to list a folder. */
     if (landlocked) {
-        ALLOW_IF(openat, 1, SCMP_A2(SCMP_CMP_MASKED_EQ, O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND | O_TMPFILE, 0));
+        ALLOW_IF(openat, 1, SCMP_A2(SCMP_CMP_MASKED_EQ, O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND | (O_TMPFILE & ~O_DIRECTORY), 0));
         ALLOW(getdents64);   /* fontconfig listing a font folder */
         ALLOW(newfstatat);   /* ... and checking its cache against it: metadata, never content */
         ALLOW(statx);
@@ -288,6 +289,10 @@ int tessera_lock_down(unsigned long long address_space_limit, const char *const 
     ALLOW(rt_sigaction);
     ALLOW(sigaltstack);
     ALLOW_IF(tgkill, 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid()));
+
+    /* The machine's memory size (sysconf(_SC_PHYS_PAGES) reads it with sysinfo), which OpenSlide asks
+     * for when it opens a slide: counts, no names. */
+    ALLOW(sysinfo);
 
     /* Randomness (Swift's hash seeds, glibc's malloc), and the end. */
     ALLOW(getrandom);

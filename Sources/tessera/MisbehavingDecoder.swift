@@ -13,7 +13,10 @@ import TesseraImaging
 ///
 /// The tile cutter's row readers and the animation readers are no decoders: `beforeRows` does the same to
 /// a rows session once its first rows have been read, and to a frames session at its second frame, so a
-/// cut or an animation fails in its middle (crash, allocate and loop).
+/// cut or an animation fails in its middle (crash, allocate and loop). The tiled view's regions are no
+/// decodes either: `beforeRegion` crashes, allocates or spins on the region at the file's top left corner
+/// when the file ends in `tessera-test:tilecrash`, `tileallocate` or `tileloop` (words the decoder and the
+/// facts ignore, so the file opens), so that tile fails and the others load.
 struct MisbehavingDecoder: ImageDecoding {
     static let environmentKey = "TESSERA_TEST_MISBEHAVING_DECODERS"
     let wrapped: any ImageDecoding
@@ -80,6 +83,23 @@ struct MisbehavingDecoder: ImageDecoding {
     @Sendable static func beforeRows(fileTail: Data, firstRow: Int) {
         guard firstRow > 0, let word = misbehaviour(in: fileTail), ["crash", "allocate", "loop"].contains(word) else { return }
         try? misbehave(word)
+    }
+
+    /// Misbehaves as the file's tail says, on the region at the top left corner alone.
+    @Sendable static func beforeRegion(fileTail: Data, region: PixelRegion) {
+        guard region.x == 0, region.y == 0 else { return }
+        switch misbehaviour(in: fileTail) {
+        case "tilecrash":
+            errno = 0
+            raise(SIGSEGV)
+        case "tileallocate":
+            var hoard: [[UInt8]] = []
+            while true { hoard.append([UInt8](repeating: 1, count: 16 << 20)) }
+        case "tileloop":
+            while true { sched_yield() }
+        default:
+            break
+        }
     }
 
     /// The word after the last `tessera-test:` in the image's last bytes, if any.

@@ -70,6 +70,14 @@ unsigned long long tessera_address_space_in_use(void);
 #define TESSERA_REQUEST_FRAMES_REWIND 10 /* start again from the first frame (the next request reads it) */
 #define TESSERA_REQUEST_FRAMES_END 11    /* end the session */
 #define TESSERA_REQUEST_FRAMES_PROBE 12  /* one request: whether the attached file is an animation */
+/* A region is one request and one reply, the file attached each time; a helper may keep the file's
+ * parsed state between regions (keyed by the file's identity), so any helper can answer any region. */
+#define TESSERA_REQUEST_TIFF_REGION 22  /* `region_*` of directory `directory` of the attached TIFF, reduced to the box */
+#define TESSERA_REQUEST_SVG_TILE 23     /* `region_*` of the attached SVG drawn `drawing_width` x `drawing_height` */
+/* A slide's own helper (started for one slide, which it opens by path) answers kind 24, the slide's facts
+ * (ImageFacts.Kind), and kind 25, a region of the slide, with no descriptor attached; nothing else. */
+#define TESSERA_REQUEST_SLIDE_REGION 25 /* `region_*` of OpenSlide level `directory`, x and y in the full image's pixels, reduced to the box */
+/* 20, 21: the tiled view's questions about the attached file (ImageFacts.Kind), answered with status 4. */
 
 /* What the viewer asks a decode helper, with the image's descriptor attached (decode and rows opening):
  * fixed size, then `display_profile_length` bytes of the display's ICC profile and `name_length` bytes of
@@ -81,14 +89,20 @@ struct tessera_decode_request {
     uint8_t apply_orientation;
     uint8_t convert_colour;
     uint8_t colour_mode;                 /* 0: colour management off, 1: to sRGB, 2: to the profile that follows */
-    uint8_t kind;                        /* TESSERA_REQUEST_*, or 4 and up: a question (ImageFacts.Kind) */
+    uint8_t kind;                        /* TESSERA_REQUEST_*, or else a question (ImageFacts.Kind) */
     uint32_t display_profile_length;
     uint32_t name_length;
     int32_t row_count, buffer_half;      /* TESSERA_REQUEST_ROWS_NEXT; buffer_half also FRAMES_NEXT's slot */
     uint8_t animations_only;             /* TESSERA_REQUEST_FRAMES_OPEN: a still is answered as one, unopened */
+    /* TESSERA_REQUEST_TIFF_REGION, TESSERA_REQUEST_SVG_TILE and TESSERA_REQUEST_SLIDE_REGION: the pixels
+     * asked for, in the directory's (or the drawing's, or the slide level's) own pixels. */
+    int32_t region_x, region_y, region_width, region_height;
+    uint64_t directory;                  /* a TIFF's top-level directory index, or a SubIFD's offset ...; a slide's level */
+    uint8_t directory_is_sub;            /* ... when this is 1 */
+    double drawing_width, drawing_height;
 };
 
-/* The helper's answer, fixed size. To a decode, with status 0, a memfd is attached holding width * height
+/* The helper's answer, fixed size. To a decode or a region, with status 0, a memfd is attached holding width * height
  * * 4 bytes of pixels, then `profile_length` bytes of the image's ICC profile; otherwise `reason` and its
  * numbers and text say what the loader refused. To a rows opening, with status 0, a sealed memfd is
  * attached holding two halves of rows (each rows-per-half * width * 4 bytes, rows-per-half following from
@@ -100,7 +114,7 @@ struct tessera_decode_request {
  * animations only, is status 0 with no size and no memfd. To a next frame, the same size and numbers, or
  * no size after the last frame; to a rewind and the end, status 0 says done; to a probe, numbers[0] is 1
  * for an animation. Status 1 carries the loader's reason, as to a decode.
- * To a question (kind 4 to 6), status 4 attaches a memfd holding the answer serialized, as long as the
+ * To a question (kinds 4 to 6, 20, 21 and 24), status 4 attaches a memfd holding the answer serialized, as long as the
  * memfd is. */
 struct tessera_decode_reply {
     uint32_t magic;

@@ -13,21 +13,11 @@ final class TIFFReader: @unchecked Sendable {
 
     /// A TIFF file's descriptor, shared by the readers open on it (each reads with pread at offsets of its
     /// own) and closed with the last of them.
-    final class TIFFFile: Sendable {
-        let descriptor: Int32
-        let size: Int
-
-        init(_ file: ImageFile) {
-            size = file.size
-            descriptor = file.takeDescriptor()
-        }
-
-        deinit { close(descriptor) }
-    }
+    typealias TIFFFile = SharedDescriptor
 
     /// One directory: where it is and what it holds.
-    struct Directory {
-        enum Place: Equatable { case top(Int), sub(UInt64) }
+    struct Directory: Equatable, Codable {
+        enum Place: Equatable, Codable { case top(Int), sub(UInt64) }
         var place: Place
         var size: PixelSize
         /// A reduced-resolution version of the main image (SubfileType bit 0).

@@ -214,13 +214,15 @@ public final class DecodeHelperPool: Sendable {
         return facts
     }
 
-    private func start() throws(DecodeHelperFailure) -> DecodeHelperProcess {
+    /// A new helper, run with `extraArguments` after the pool's own (a slide's helper names its slide).
+    func start(extraArguments: [String] = []) throws(DecodeHelperFailure) -> DecodeHelperProcess {
         var environment = ProcessInfo.processInfo.environment
         // The Swift runtime's crash backtracer runs another program, which the filter forbids: a crash
         // would read as a forbidden system call.
         environment["SWIFT_BACKTRACE"] = "enable=no"
         environment.merge(configuration.environment) { $1 }
         let arguments = configuration.arguments + (configuration.memoryLimit > 0 ? ["--memory-limit", "\(configuration.memoryLimit)"] : [])
+            + extraArguments
         return try DecodeHelperProcess(executable: configuration.executable, arguments: arguments, environment: environment)
     }
 }

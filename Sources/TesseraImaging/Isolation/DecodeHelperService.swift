@@ -12,8 +12,8 @@ import TesseraCore
 /// viewer closes it: each request's descriptor is read by `ImageLoader.load(opened:...)`, the code the
 /// viewer runs in process, and the pixels go back in a memfd the viewer maps. A tile cutter's rows
 /// session is served by `DecodeHelperRowsServer`, an animation's frames session by
-/// `DecodeHelperFramesServer`; a question about a file (a request of an `ImageFacts.Kind`) is answered by
-/// `ImageFacts.read`, serialized in a memfd.
+/// `DecodeHelperFramesServer`, the tiled view's regions by `DecodeHelperRegionServer`; a question about a
+/// file (a request of an `ImageFacts.Kind`) is answered by `ImageFacts.read`, serialized in a memfd.
 public enum DecodeHelperService {
     private static let logger = Logger(label: "tessera.decode-helper")
 
@@ -22,15 +22,20 @@ public enum DecodeHelperService {
     /// the frame's index: how the tests make a helper misbehave in the middle of a cut or an animation.
     public typealias RowsHook = @Sendable (_ fileTail: Data, _ firstRow: Int) -> Void
 
+    /// Called before each region of the tiled view is read (`DecodeHelperRegionServer`), with the file's
+    /// last bytes and the region: how the tests make a helper misbehave on one tile.
+    public typealias RegionHook = @Sendable (_ fileTail: Data, _ region: PixelRegion) -> Void
+
     /// What answers a question about a file: `ImageFacts.read` (debug builds may wrap it to misbehave
     /// for the tests, as they wrap the decoders).
     public typealias FactsReader = (ImageFacts.Kind, ImageFile, String) throws(ImageLoadError.Reason) -> ImageFacts
 
     /// Serves requests on `socket` with `decoders` and `readFacts`; `memoryLimit` bytes of address space on
-    /// top of what the warmed-up helper maps (0: no limit); `rowsHook` only in tests. Returns the process's
-    /// exit status.
+    /// top of what the warmed-up helper maps (0: no limit); `rowsHook` and `regionHook` only in tests. Returns
+    /// the process's exit status.
     public static func run(socket: Int32, decoders: [any ImageDecoding], memoryLimit: Int, lockDown: Bool = true,
-                           rowsHook: RowsHook? = nil, readFacts: FactsReader = ImageFacts.read) -> Int32 {
+                           rowsHook: RowsHook? = nil, regionHook: RegionHook? = nil,
+                           readFacts: FactsReader = ImageFacts.read) -> Int32 {
         tessera_classify_crashes()
         // One malloc arena: each thread's own would reserve address space the limit is meant for.
         tessera_one_malloc_arena()
@@ -51,6 +56,7 @@ public enum DecodeHelperService {
         }
         guard send(DecodeHelperWire.reply(status: 2, text: ""), memfd: -1, socket) else { return 3 }
         var conversions = ConversionMemo()
+        var regions = DecodeHelperRegionServer(hook: regionHook)
         while true {
             var request = tessera_decode_request()
             var fd: Int32 = -1
@@ -75,6 +81,10 @@ public enum DecodeHelperService {
                 replied = DecodeHelperFramesServer.serve(request, fd: fd, name: name, socket: socket, hook: rowsHook)
             case TESSERA_REQUEST_FRAMES_PROBE:
                 replied = DecodeHelperFramesServer.probe(request, fd: fd, name: name, socket: socket)
+            case TESSERA_REQUEST_TIFF_REGION:
+                replied = answer(socket) { () throws(ImageLoadError.Reason) in try regions.tiffRegion(request, fd: fd, name: name) }
+            case TESSERA_REQUEST_SVG_TILE:
+                replied = answer(socket) { () throws(ImageLoadError.Reason) in try regions.svgTile(request, fd: fd, name: name) }
             default:
                 if let kind = ImageFacts.Kind(rawValue: request.kind) {
                     replied = answer(kind, fd: fd, name: name, readFacts: readFacts, socket: socket)
@@ -93,12 +103,19 @@ public enum DecodeHelperService {
                                socket: Int32) -> Bool {
         guard fd >= 0 else { return send(DecodeHelperWire.reply(refusing: .unreadable("no descriptor")), memfd: -1, socket) }
         let loader = conversions.loader(for: request, profile: profile, decoders: decoders)
+        return answer(socket) { () throws(ImageLoadError.Reason) in
+            let file: ImageFile
+            do throws(ImageFile.Failure) { file = try ImageFile(descriptor: fd, path: name) } catch { throw ImageLoadError.Reason(error) }
+            return try loader.load(opened: file, fitting: DecodeHelperWire.box(of: request), cancellation: nil,
+                                   convertingColour: request.convert_colour != 0)
+        }
+    }
+
+    /// Sends the pixels `read` gives, or its refusal; false when the socket failed.
+    static func answer(_ socket: Int32, _ read: () throws(ImageLoadError.Reason) -> PixelBuffer) -> Bool {
         let pixels: PixelBuffer
         do throws(ImageLoadError.Reason) {
-            let file: ImageFile
-            do { file = try ImageFile(descriptor: fd, path: name) } catch { throw ImageLoadError.Reason(error) }
-            pixels = try loader.load(opened: file, fitting: DecodeHelperWire.box(of: request), cancellation: nil,
-                                     convertingColour: request.convert_colour != 0)
+            pixels = try read()
         } catch {
             return send(DecodeHelperWire.reply(refusing: error), memfd: -1, socket)
         }
@@ -121,11 +138,18 @@ public enum DecodeHelperService {
     private static func answer(_ kind: ImageFacts.Kind, fd: Int32, name: String, readFacts: FactsReader,
                                socket: Int32) -> Bool {
         guard fd >= 0 else { return send(DecodeHelperWire.reply(refusing: .unreadable("no descriptor")), memfd: -1, socket) }
+        return answer(socket) { () throws(ImageLoadError.Reason) in
+            let file: ImageFile
+            do throws(ImageFile.Failure) { file = try ImageFile(descriptor: fd, path: name) } catch { throw ImageLoadError.Reason(error) }
+            return try readFacts(kind, file, name)
+        }
+    }
+
+    /// Sends the facts `read` gives, serialized in a memfd, or its refusal; false when the socket failed.
+    static func answer(_ socket: Int32, _ read: () throws(ImageLoadError.Reason) -> ImageFacts) -> Bool {
         let bytes: [UInt8]
         do throws(ImageLoadError.Reason) {
-            let file: ImageFile
-            do { file = try ImageFile(descriptor: fd, path: name) } catch { throw ImageLoadError.Reason(error) }
-            guard let encoded = DecodeHelperWire.encode(try readFacts(kind, file, name)),
+            guard let encoded = DecodeHelperWire.encode(try read()),
                   encoded.count <= DecodeHelperWire.factsByteLimit else { throw .decodeFailed("the answer cannot be sent") }
             bytes = encoded
         } catch {
@@ -153,12 +177,12 @@ public enum DecodeHelperService {
         return send(DecodeHelperWire.reply(status: DecodeHelperWire.factsStatus, text: ""), memfd: memfd, socket)
     }
 
-    private static func send(_ reply: tessera_decode_reply, memfd: Int32, _ socket: Int32) -> Bool {
+    static func send(_ reply: tessera_decode_reply, memfd: Int32, _ socket: Int32) -> Bool {
         var reply = reply
         return tessera_send_with_fd(socket, &reply, MemoryLayout<tessera_decode_reply>.size, memfd) == 0
     }
 
-    private static func readTail(_ socket: Int32, count: Int) -> [UInt8]? {
+    static func readTail(_ socket: Int32, count: Int) -> [UInt8]? {
         guard count > 0 else { return [] }
         var bytes = [UInt8](repeating: 0, count: count)
         var fd: Int32 = -1
@@ -167,7 +191,7 @@ public enum DecodeHelperService {
         return got == count ? bytes : nil
     }
 
-    private static func withCStringArray<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
+    static func withCStringArray<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
         let copies = strings.map { UnsafePointer(strdup($0)) }
         defer { copies.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
         return copies.withUnsafeBufferPointer { body($0.baseAddress!) }

@@ -1,6 +1,4 @@
-import COpenSlide
 import Foundation
-import Synchronization
 import TesseraCore
 
 /// A whole-slide image (Aperio SVS, Hamamatsu NDPI and VMS, MIRAX MRXS, Leica SCN, Philips, Ventana,
@@ -12,86 +10,72 @@ import TesseraCore
 /// levels coarser than the slide's coarsest are reduced from it, which is why `open` refuses a slide
 /// whose coarsest level is large.
 ///
-/// OpenSlide's objects are thread-safe, so the workers share one; but an error (a corrupt tile) puts an
-/// object in an error state for good, so the tile that failed reports its error and the object is
-/// replaced by a newly opened one for the tiles after it (the old one closes when its last reader lets
-/// go). OpenSlide 3.4 gives no colour profile: tiles are taken as sRGB on their way through the colour
-/// stage.
+/// The slide is read by `SlideReader`, in a helper of its own when the view has decode helpers
+/// (`SlideHelper`: OpenSlide opens the slide by path, which the pool's helpers cannot), else in this
+/// process. A corrupt tile is that tile's error and the slide reads on. OpenSlide 3.4 gives no colour
+/// profile: tiles are taken as sRGB on their way through the colour stage, here either way.
 public final class OpenSlideTileSource: TileSource {
     public let path: String
     public let geometry: DeepZoomGeometry
     public let name: String
     /// What OpenSlide calls the format ("aperio", "hamamatsu", "mirax", "generic-tiff", ...).
-    public let vendor: String
+    public var vendor: String { facts.vendor }
     /// The slide's levels used (OpenSlide's index, size and downsample), the full image first.
-    let levels: [(index: Int, size: PixelSize, downsample: Double)]
+    var levels: [SlideFacts.Level] { facts.levels }
+    private let facts: SlideFacts
     private let colour: ColourConversion?
-    private let slide: Mutex<Slide>
+    private let slide: Slide
 
-    /// One open OpenSlide object, closed when the last tile reading it is done.
-    private final class Slide: @unchecked Sendable {
-        let pointer: OpaquePointer
+    /// The pool whose configuration the slide's own helper runs with; nil when it is read in this process.
+    var helpers: DecodeHelperPool? {
+        if case .helper(let helper) = slide { return helper.pool }
+        return nil
+    }
 
-        init(_ pointer: OpaquePointer) { self.pointer = pointer }
-
-        deinit { openslide_close(pointer) }
-
-        var error: String? { openslide_get_error(pointer).map { String(cString: $0) } }
+    /// Where the slide is read.
+    private enum Slide: Sendable {
+        case inProcess(SlideReader)
+        case helper(SlideHelper)
     }
 
     /// Opens `path` when OpenSlide recognises it, as a format of its own (or as a generic tiled TIFF
     /// when `acceptGenericTIFF`; libtiff reads those directly, `TiledTIFFSource`), with a coarsest level
     /// no larger than `maxCoarsestSide`; nil otherwise. Throws when OpenSlide recognises the file but
-    /// cannot read it.
+    /// cannot read it. With `helpers`, OpenSlide runs in a helper of the slide's own, from recognising the
+    /// file on.
     public static func open(path: String, colour: ColourConversion?, maxCoarsestSide: Int,
-                            acceptGenericTIFF: Bool = false) throws(TileSourceError) -> OpenSlideTileSource? {
-        guard let vendor = openslide_detect_vendor(path).map({ String(cString: $0) }),
-              acceptGenericTIFF || vendor != "generic-tiff" else { return nil }
-        let slide = try openSlide(path)
-        var levels: [(index: Int, size: PixelSize, downsample: Double)] = []
-        for level in 0..<max(0, Int(openslide_get_level_count(slide.pointer))) {
-            var width: Int64 = 0, height: Int64 = 0
-            openslide_get_level_dimensions(slide.pointer, Int32(level), &width, &height)
-            guard width > 0, height > 0, width <= Int32.max, height <= Int32.max else { continue }
-            // OpenSlide 3.4 reads a level less than one tile high or wide as transparent: such a level is
-            // left out, and the view reduces the level above it instead.
-            if level > 0, let tile = tileSize(slide, level: level), width < tile.width || height < tile.height { continue }
-            levels.append((level, PixelSize(width: Int(width), height: Int(height)),
-                           openslide_get_level_downsample(slide.pointer, Int32(level))))
+                            acceptGenericTIFF: Bool = false, helpers: DecodeHelperPool? = nil) throws(TileSourceError) -> OpenSlideTileSource? {
+        let facts: SlideFacts
+        let slide: Slide
+        if let helpers {
+            let helper = SlideHelper(path: path, pool: helpers, acceptGenericTIFF: acceptGenericTIFF)
+            do throws(ImageLoadError.Reason) {
+                guard let answer = try helper.open() else { return nil }
+                facts = answer
+            } catch {
+                if case .decodeFailed(let why) = error { throw TileSourceError(path: path, reason: .unreadableImage(why)) }
+                throw TileSourceError(path: path, reason: .unreadableImage(error.shortText))
+            }
+            slide = .helper(helper)
+        } else {
+            do throws(SlideReader.Failure) {
+                guard let reader = try SlideReader.open(path: path, acceptGenericTIFF: acceptGenericTIFF) else { return nil }
+                facts = reader.facts
+                slide = .inProcess(reader)
+            } catch {
+                throw TileSourceError(path: path, reason: .unreadableImage(error.text))
+            }
         }
-        guard let coarsest = levels.last, let full = levels.first else {
-            throw TileSourceError(path: path, reason: .unreadableImage(slide.error ?? "the slide has no levels"))
-        }
-        guard max(coarsest.size.width, coarsest.size.height) <= maxCoarsestSide else { return nil }
-        return OpenSlideTileSource(path: path, vendor: vendor, slide: slide, levels: levels, full: full.size, colour: colour)
+        guard let coarsest = facts.levels.last, max(coarsest.size.width, coarsest.size.height) <= maxCoarsestSide else { return nil }
+        return OpenSlideTileSource(path: path, facts: facts, slide: slide, colour: colour)
     }
 
-    /// A level's tile size, from the properties OpenSlide sets for formats stored in tiles.
-    private static func tileSize(_ slide: Slide, level: Int) -> PixelSize? {
-        func property(_ name: String) -> Int? {
-            openslide_get_property_value(slide.pointer, "openslide.level[\(level)].\(name)").flatMap { Int(String(cString: $0)) }
-        }
-        guard let width = property("tile-width"), let height = property("tile-height") else { return nil }
-        return PixelSize(width: width, height: height)
-    }
-
-    private static func openSlide(_ path: String) throws(TileSourceError) -> Slide {
-        guard let pointer = openslide_open(path) else {
-            throw TileSourceError(path: path, reason: .unreadableImage("OpenSlide cannot open the slide"))
-        }
-        let slide = Slide(pointer)
-        if let error = slide.error { throw TileSourceError(path: path, reason: .unreadableImage(error)) }
-        return slide
-    }
-
-    private init(path: String, vendor: String, slide: Slide, levels: [(index: Int, size: PixelSize, downsample: Double)],
-                 full: PixelSize, colour: ColourConversion?) {
+    private init(path: String, facts: SlideFacts, slide: Slide, colour: ColourConversion?) {
         self.path = path
-        self.vendor = vendor
-        self.slide = Mutex(slide)
-        self.levels = levels
+        self.facts = facts
+        self.slide = slide
         self.colour = colour
-        geometry = DeepZoomGeometry(width: full.width, height: full.height)
+        geometry = DeepZoomGeometry(width: facts.levels[0].size.width, height: facts.levels[0].size.height)
         name = path.lastPathComponentName
     }
 
@@ -118,28 +102,30 @@ public final class OpenSlideTileSource: TileSource {
         let x1 = min(region.maxX * reduction, geometry.width), y1 = min(region.maxY * reduction, geometry.height)
         let width = max(1, min(level.size.width, Int((Double(x1 - x0) / level.downsample).rounded(.up))))
         let height = max(1, min(level.size.height, Int((Double(y1 - y0) / level.downsample).rounded(.up))))
-        let current = slide.withLock { $0 }
-        var bytes = [UInt8](repeating: 0, count: width * height * 4)
-        bytes.withUnsafeMutableBytes { raw in
-            openslide_read_region(current.pointer, raw.baseAddress!.assumingMemoryBound(to: UInt32.self),
-                                  Int64(x0), Int64(y0), Int32(level.index), Int64(width), Int64(height))
+        let size = PixelSize(width: region.width, height: region.height)
+        var pixels: PixelBuffer
+        let failure: String
+        switch slide {
+        case .inProcess(let reader):
+            do throws(SlideReader.Failure) {
+                pixels = try reader.read(x: x0, y: y0, level: level.index, width: width, height: height, reducedTo: size)
+                colour?.convert(&pixels, name: path)
+                return pixels
+            } catch {
+                failure = error.text
+            }
+        case .helper(let helper):
+            do throws(ImageLoadError.Reason) {
+                pixels = try helper.region(x: x0, y: y0, level: level.index, width: width, height: height, reducedTo: size)
+                colour?.convert(&pixels, name: path)
+                return pixels
+            } catch .decodeFailed(let why) {
+                failure = why
+            } catch {
+                failure = error.shortText
+            }
         }
-        if let error = current.error {
-            TileFileReader.logger.warning("tile unreadable: \(path) tile \(tile): \(error)")
-            replace(current)
-            throw TileSourceError(path: path, reason: .unreadableTile(error))
-        }
-        // OpenSlide's ARGB words are B, G, R, A bytes in memory here, colour premultiplied by alpha.
-        bytes.withUnsafeMutableBufferPointer { PixelConversion.unpremultiply($0) }
-        var pixels = PixelScaler.scaled(PixelBuffer(width: width, height: height, bytes: bytes),
-                                        to: PixelSize(width: region.width, height: region.height))
-        colour?.convert(&pixels, name: path)
-        return pixels
-    }
-
-    /// A slide object in its error state is swapped for a newly opened one (once, whichever tile saw it first).
-    private func replace(_ failed: Slide) {
-        guard let fresh = try? Self.openSlide(path) else { return }
-        slide.withLock { if $0 === failed { $0 = fresh } }
+        TileFileReader.logger.warning("tile unreadable: \(path) tile \(tile): \(failure)")
+        throw TileSourceError(path: path, reason: .unreadableTile(failure))
     }
 }

@@ -12,28 +12,63 @@ import TesseraCore
 /// the file's coarsest are reduced from the coarsest, which is why `open` refuses a file whose coarsest
 /// level is large (reading it whole for the coarse tiles would cost what cutting costs).
 ///
-/// libtiff's per-file state is not thread-safe and tiles load on several workers at once, so each worker
-/// takes a reader of its own from a pool (readers share the one descriptor, reading with pread); a reader
-/// that failed is not put back. Tiles go through the colour stage like any decoded image: the main image's
-/// ICC profile is theirs, CMYK is converted to sRGB on the way.
+/// The file's levels and tiles are read by libtiff (`TIFFRegionReader`) in a sandboxed decode helper when
+/// the view has helpers: the levels as a question (`ImageFacts.Kind.tiledTIFF`), each tile as a request of
+/// its own on whichever helper is idle. Without helpers they are read in this process: libtiff's per-file
+/// state is not thread-safe and tiles load on several workers at once, so each worker takes a reader of its
+/// own from a pool (readers share the one descriptor, reading with pread); a reader that failed is not put
+/// back. Either way tiles go through the colour stage here like any decoded image: the main image's ICC
+/// profile is theirs, CMYK is converted to sRGB where the region is read.
 public final class TiledTIFFSource: TileSource {
     public let path: String
     public let geometry: DeepZoomGeometry
     public let name: String
     /// The file's levels, the full image first (then its SubIFDs and further pages, in the file's order).
     let levels: [TIFFReader.Directory]
-    private let file: TIFFReader.TIFFFile
     private let profile: [UInt8]?
     private let colour: ColourConversion?
-    private let idle = Mutex<[PooledReader]>([])
+    private let regions: Regions
 
-    /// A reader and the level it has ready to read.
-    private final class PooledReader: @unchecked Sendable {
-        let reader: TIFFReader
-        var level: TIFFReader.Directory.Place?
-        var cmyk: CMYKConversion?
+    /// The helpers that read the file; nil when it is read in this process.
+    var helpers: DecodeHelperPool? {
+        if case .helpers(let helpers, _) = regions { return helpers }
+        return nil
+    }
 
-        init(_ reader: TIFFReader) { self.reader = reader }
+    /// Where regions are read.
+    private enum Regions: Sendable {
+        /// By libtiff readers in this process, one per worker at a time.
+        case inProcess(ReaderPool)
+        /// By the pool's helpers, the file (kept open here) attached to each request.
+        case helpers(DecodeHelperPool, SharedDescriptor)
+    }
+
+    /// Readers of one file in this process, each lent to one worker at a time.
+    private final class ReaderPool: Sendable {
+        let file: TIFFReader.TIFFFile
+        let profile: [UInt8]?
+        private let idle = Mutex<[TIFFRegionReader]>([])
+
+        init(file: TIFFReader.TIFFFile, first: TIFFRegionReader) {
+            self.file = file
+            profile = first.profile
+            idle.withLock { $0.append(first) }
+        }
+
+        /// A reader of the pool reads; one that fails is dropped (libtiff's state after a decoding error is
+        /// not worth trusting).
+        func read(_ region: PixelRegion, of place: TIFFReader.Directory.Place,
+                  reducedTo size: PixelSize) throws(ImageLoadError.Reason) -> PixelBuffer {
+            let reader: TIFFRegionReader
+            if let waiting = idle.withLock({ $0.popLast() }) {
+                reader = waiting
+            } else {
+                reader = TIFFRegionReader(try TIFFReader(file), profile: profile)
+            }
+            let pixels = try reader.read(region, of: place, reducedTo: size)
+            idle.withLock { $0.append(reader) }
+            return pixels
+        }
     }
 
     /// The view's tile size for a file's tile: the file's own when square and of a size a texture handles
@@ -45,40 +80,44 @@ public final class TiledTIFFSource: TileSource {
 
     /// Opens `path` when it is a TIFF whose full image is stored in tiles, upright (Orientation 1), with a
     /// coarsest level no larger than `maxCoarsestSide` on either side; nil for any other TIFF, which the
-    /// caller shows another way. Throws when the file cannot be read as a TIFF at all.
-    public static func open(path: String, colour: ColourConversion?, maxCoarsestSide: Int) throws(TileSourceError) -> TiledTIFFSource? {
-        func failure(_ reason: ImageLoadError.Reason) -> TileSourceError {
-            TileSourceError(path: path, reason: .unreadableImage(reason.shortText))
-        }
-        let file: TIFFReader.TIFFFile
-        let reader: TIFFReader
-        let levels: [TIFFReader.Directory]
-        let profile: [UInt8]?
+    /// caller shows another way. Throws when the file cannot be read as a TIFF at all. With `helpers`, libtiff
+    /// reads the file in them alone.
+    public static func open(path: String, colour: ColourConversion?, maxCoarsestSide: Int,
+                            helpers: DecodeHelperPool? = nil) throws(TileSourceError) -> TiledTIFFSource? {
+        let facts: TiledTIFFFacts
+        let regions: Regions
         do throws(ImageLoadError.Reason) {
-            do { file = TIFFReader.TIFFFile(try ImageFile(path: path)) } catch { throw ImageLoadError.Reason(error) }
-            reader = try TIFFReader(file)
-            levels = try reader.mainAndReducedLevels()
-            try reader.select(levels[0].place)
-            profile = reader.iccProfile
+            let image: ImageFile
+            do { image = try ImageFile(path: path) } catch { throw ImageLoadError.Reason(error) }
+            if let helpers {
+                guard case .tiledTIFF(let answer) = try helpers.facts(.tiledTIFF, of: image), answer.isPlausible else {
+                    throw .helperFailed(.unavailable("a wrong answer"))
+                }
+                facts = answer
+                regions = .helpers(helpers, SharedDescriptor(image))
+            } else {
+                let file = TIFFReader.TIFFFile(image)
+                let reader = try TIFFReader(file)
+                facts = try TiledTIFFFacts(reading: reader)
+                regions = .inProcess(ReaderPool(file: file, first: TIFFRegionReader(reader, profile: facts.profile)))
+            }
         } catch {
-            throw failure(error)
+            throw TileSourceError(path: path, reason: .unreadableImage(error.shortText))
         }
-        let main = levels[0]
+        let main = facts.levels[0]
         guard main.tileSize != nil, main.orientation == 1,
-              let coarsest = levels.min(by: { $0.size.area < $1.size.area }),
+              let coarsest = facts.levels.min(by: { $0.size.area < $1.size.area }),
               max(coarsest.size.width, coarsest.size.height) <= maxCoarsestSide else { return nil }
-        let source = TiledTIFFSource(path: path, file: file, levels: levels, profile: profile, colour: colour)
-        source.idle.withLock { $0.append(PooledReader(reader)) }
-        return source
+        return TiledTIFFSource(path: path, levels: facts.levels, profile: facts.profile, colour: colour, regions: regions)
     }
 
-    private init(path: String, file: TIFFReader.TIFFFile, levels: [TIFFReader.Directory], profile: [UInt8]?,
-                 colour: ColourConversion?) {
+    private init(path: String, levels: [TIFFReader.Directory], profile: [UInt8]?, colour: ColourConversion?,
+                 regions: Regions) {
         self.path = path
-        self.file = file
         self.levels = levels
         self.profile = profile
         self.colour = colour
+        self.regions = regions
         let main = levels[0].size
         geometry = DeepZoomGeometry(width: main.width, height: main.height,
                                     tileSize: Self.viewTileSize(for: levels[0].tileSize))
@@ -111,47 +150,20 @@ public final class TiledTIFFSource: TileSource {
         let region = geometry.region(of: tile)
         let level = fileLevel(for: tile.level)
         let source = fileRegion(of: region, in: tile.level, fileLevel: level.size)
+        let size = PixelSize(width: region.width, height: region.height)
         var pixels: PixelBuffer
         do throws(ImageLoadError.Reason) {
-            pixels = try read(source, of: level)
+            switch regions {
+            case .inProcess(let readers): pixels = try readers.read(source, of: level.place, reducedTo: size)
+            case .helpers(let helpers, let file): pixels = try helpers.tiffRegion(source, of: level.place, reducedTo: size, in: file)
+            }
         } catch {
             let place = "\(path) tile \(tile) (level \(level.size.width)x\(level.size.height) at \(source.x),\(source.y))"
             TileFileReader.logger.warning("tile unreadable: \(place): \(error.shortText)")
             throw TileSourceError(path: path, reason: .unreadableTile(error.shortText))
         }
-        pixels = PixelScaler.scaled(pixels, to: PixelSize(width: region.width, height: region.height))
         pixels.colourProfile = level.isSeparated ? nil : profile
         colour?.convert(&pixels, name: path)
         return pixels
-    }
-
-    /// `region` of `level`, through a reader of the pool (one that fails is dropped: libtiff's state after
-    /// a decoding error is not worth trusting).
-    private func read(_ region: PixelRegion, of level: TIFFReader.Directory) throws(ImageLoadError.Reason) -> PixelBuffer {
-        let pooled: PooledReader
-        if let reader = idle.withLock({ $0.popLast() }) { pooled = reader } else { pooled = PooledReader(try TIFFReader(file)) }
-        if pooled.level != level.place {
-            pooled.level = nil
-            try pooled.reader.select(level.place)
-            let samples = try pooled.reader.beginPixels()
-            pooled.cmyk = samples == .cmyk ? CMYKConversion(profile: profile, inverted: false, name: "a CMYK TIFF") : nil
-            pooled.level = level.place
-        }
-        let count = region.width * region.height
-        var failure: ImageLoadError.Reason?
-        // Every byte is written by the reader, or the buffer is thrown away.
-        let bytes = [UInt8](unsafeUninitializedCapacity: count * 4) { storage, initialised in
-            do throws(ImageLoadError.Reason) {
-                try pooled.reader.readRegion(region, into: storage.baseAddress!)
-                pooled.cmyk?.apply(storage.baseAddress!, count: count)
-                initialised = storage.count
-            } catch {
-                failure = error
-                initialised = 0
-            }
-        }
-        if let failure { throw failure }
-        idle.withLock { $0.append(pooled) }
-        return PixelBuffer(width: region.width, height: region.height, bytes: bytes)
     }
 }

@@ -160,7 +160,8 @@ final class TiledImageOpener: Sendable {
         } catch {
             // Slides in formats of their own (MIRAX, Hamamatsu VMS) are no image to the probe.
             if let slide = try OpenSlideTileSource.open(path: path, colour: configuration.colour,
-                                                        maxCoarsestSide: configuration.overviewSide) {
+                                                        maxCoarsestSide: configuration.overviewSide,
+                                                        helpers: configuration.helpers) {
                 opened(slide)
                 return
             }
@@ -170,14 +171,14 @@ final class TiledImageOpener: Sendable {
         // levels, which their pages do not mark as reduced images.
         if probe.format == .tiff,
            let slide = try OpenSlideTileSource.open(path: path, colour: configuration.colour,
-                                                    maxCoarsestSide: configuration.overviewSide) {
+                                                    maxCoarsestSide: configuration.overviewSide, helpers: configuration.helpers) {
             opened(slide)
             return
         }
         if probe.format == .svg {
             opened(try SVGTileSource(path: path, pixelLimit: configuration.pixelLimit,
                                      maxMagnification: configuration.maxMagnification, colour: configuration.colour,
-                                     turn: configuration.turn))
+                                     turn: configuration.turn, helpers: configuration.helpers))
             return
         }
         let limit = configuration.maxTextureSize
@@ -188,7 +189,7 @@ final class TiledImageOpener: Sendable {
         // whole: read where it lies, only the tiles on screen, never decoded whole nor cut.
         if probe.format == .tiff, !isSmall || max(probe.size.width, probe.size.height) > configuration.overviewSide,
            let source = try TiledTIFFSource.open(path: path, colour: configuration.colour,
-                                                 maxCoarsestSide: configuration.overviewSide) {
+                                                 maxCoarsestSide: configuration.overviewSide, helpers: configuration.helpers) {
             opened(source)
             return
         }

@@ -116,4 +116,52 @@ final class TiledTIFFViewTests: XCTestCase {
             }
         }
     }
+
+    /// With decode helpers (the viewer's default), libtiff, OpenSlide and librsvg read the files in them,
+    /// and the view shows the same pixels; a corrupt tile is still one marked square.
+    func testThroughHelpersTheSameFilesShowTheSamePixels() throws {
+        let helpers = DecodeHelperPool(configuration: .init(executable: BuiltBinary.url(named: "tessera").path,
+                                                            helperCount: 2, memoryLimit: 256 << 20))
+        defer { helpers.shutdown() }
+        var options = options()
+        options.decodeHelpers = helpers
+        let image = TiledFixtures.gradient(width: 1200, height: 800)
+        let levels = TIFFFixtures.pyramid(of: image, downTo: 256)
+        let slide = folder.appendingPathComponent("slide.svs").path
+        try TIFFFixtures.write(levels, to: slide, layout: .init(tileSize: 256, compression: .deflate,
+                                                                description: "Aperio Image Library v11.2.1|AppMag = 20"))
+        let generic = folder.appendingPathComponent("generic.tif").path
+        try TIFFFixtures.write(levels, to: generic, layout: .init(tileSize: 256, compression: .deflate))
+        for (path, isSlide) in [(slide, true), (generic, false)] {
+            let harness = try TiledViewHarness(path: path, width: 240, height: 180, options: options)
+            harness.send(.mouseMotion(x: 120, y: 90, isLeftDown: false))
+            harness.press("1")
+            let frame = try harness.runUntilSharp()
+            let source = harness.view.tileSource
+            XCTAssertTrue((isSlide ? (source as? OpenSlideTileSource)?.helpers : (source as? TiledTIFFSource)?.helpers) === helpers,
+                          "\(path) is read in helpers")
+            let result = TiledFixtures.mismatches(frame, view: harness.view, image: image.size)
+            XCTAssertEqual(result.count, 0, "100 %: \(path): \(result.worst)")
+            XCTAssertEqual(harness.recorder.report().tilesFailed, 0, path)
+        }
+
+        let corrupt = folder.appendingPathComponent("corrupt.tif").path
+        try TIFFFixtures.write(TIFFFixtures.pyramid(of: TiledFixtures.gradient(width: 1024, height: 512), downTo: 128),
+                               to: corrupt, layout: .init(tileSize: 256, compression: .deflate, corruptBlock: 1))
+        let harness = try TiledViewHarness(path: corrupt, width: 1024, height: 512, options: options)
+        harness.press("1")
+        _ = try harness.runUntilSharp()
+        XCTAssertTrue(harness.view.isComplete, "a marked square is not a hole")
+        XCTAssertEqual(harness.recorder.report().tilesFailed, 1)
+
+        let drawing = folder.appendingPathComponent("drawing.svg").path
+        try Data("""
+            <svg xmlns="http://www.w3.org/2000/svg" width="120" height="90"><rect width="120" height="90" fill="rgb(200,30,30)"/></svg>
+            """.utf8).write(to: URL(fileURLWithPath: drawing))
+        let svg = try TiledViewHarness(path: drawing, width: 240, height: 180, options: options)
+        let frame = try svg.runUntilSharp()
+        XCTAssertTrue((svg.view.tileSource as? SVGTileSource)?.helpers === helpers, "the SVG is drawn in helpers")
+        XCTAssertEqual(svg.recorder.report().tilesFailed, 0)
+        XCTAssertTrue(frame.pixel(x: 120, y: 90).isClose(to: RGBA(r: 200, g: 30, b: 30), tolerance: 2), "the drawing shows")
+    }
 }
