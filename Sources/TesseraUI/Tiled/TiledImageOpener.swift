@@ -168,8 +168,10 @@ final class TiledImageOpener: Sendable {
             throw error
         }
         // Slides stored as TIFF (Aperio, Hamamatsu NDPI, Leica, Philips, Ventana): OpenSlide knows their
-        // levels, which their pages do not mark as reduced images.
+        // levels, which their pages do not mark as reduced images. With helpers, a TIFF without a slide's
+        // marks goes on without starting a slide's helper.
         if probe.format == .tiff,
+           configuration.helpers == nil || (try? ImageFile(path: path)).map(TIFFSlideHint.mayBeSlide) ?? true,
            let slide = try OpenSlideTileSource.open(path: path, colour: configuration.colour,
                                                     maxCoarsestSide: configuration.overviewSide, helpers: configuration.helpers) {
             opened(slide)
