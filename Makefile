@@ -19,8 +19,9 @@ SAMPLE_TOOLS := libjpeg-turbo-progs webp
 # Tools some tests use to make fixtures or check our output: cwebp and webpmux (WebP files), gio (GLib's
 # view of a thumbnail's validity), Xvfb (an X server whose root window carries a colour profile),
 # libgs-common (Ghostscript's ICC profiles: a real CMYK and a non-sRGB RGB profile, read as test data),
-# heif-enc (HEIC and AVIF), cjxl (JPEG XL), tiffcp (TIFF compressions and tiles).
-TEST_PACKAGES := webp libglib2.0-bin xvfb libgs-common libheif-examples libjxl-tools libtiff-tools
+# heif-enc (HEIC and AVIF), avifenc (AVIF sequences), img2webp (animated WebP), cjxl (JPEG XL), tiffcp
+# (TIFF compressions and tiles).
+TEST_PACKAGES := webp libglib2.0-bin xvfb libgs-common libheif-examples libjxl-tools libtiff-tools libavif-bin
 # What the install test checks the installed files with: desktop-file-validate, man and groff.
 INSTALL_TEST_PACKAGES := desktop-file-utils man-db groff-base
 # libcurl.so: the release binary carries the Swift runtime (RELEASE_SWIFT_FLAGS), and Foundation's
