@@ -34,6 +34,14 @@ public struct WebPDecoder: ImageDecoding {
             }
             let featureStatus = WebPGetFeatures(base, raw.count, &config.pointee.input)
             guard featureStatus == VP8_STATUS_OK else { throw Self.reason(for: featureStatus) }
+            if config.pointee.input.has_animation != 0 {
+                // WebPDecode reads no animation: an animated file's still is its first frame, composited
+                // on the canvas by libwebp's animation decoder, as a browser shows it before it plays.
+                guard let first = try WebPAnimationReader(data).nextFrame()?.pixels else {
+                    throw ImageLoadError.Reason.truncated
+                }
+                return targetSize.map { PixelScaler.fit(first, in: $0) } ?? first
+            }
             let full = PixelSize(width: Int(config.pointee.input.width), height: Int(config.pointee.input.height))
             let output = targetSize.map { full.aspectFit(in: $0) } ?? full
             if output != full {

@@ -106,6 +106,14 @@ final class AnimationReaderTests: XCTestCase {
         let still = folder.appendingPathComponent("s.webp").path
         try Tools.run("cwebp", ["-quiet", folder.appendingPathComponent("0.png").path, "-o", still], package: "webp")
         XCTAssertFalse(AnimatedImage.isAnimated(try Data(contentsOf: URL(fileURLWithPath: still))))
+
+        // Decoded as a still (a cell, a thumbnail): the first frame, shrunk to the box when one is given.
+        let decoded = try WebPDecoder().decode(data, format: .webp, targetSize: nil)
+        XCTAssertEqual(decoded.size, PixelSize(width: 32, height: 24))
+        XCTAssertEqual(decoded.bytes, read[0].pixels.bytes)
+        let small = try WebPDecoder().decode(data, format: .webp, targetSize: PixelSize(width: 16, height: 16))
+        XCTAssertEqual(small.size, PixelSize(width: 16, height: 12))
+        XCTAssertEqual(small.pixel(x: 10, y: 6), c0)
     }
 
     func testAHugeCanvasIsRefusedFromItsHeader() {
