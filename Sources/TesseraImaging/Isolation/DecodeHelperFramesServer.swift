@@ -49,11 +49,8 @@ enum DecodeHelperFramesServer {
             return send(DecodeHelperWire.reply(refusing: .decodeFailed("the first frame has no pixels")), memfd: -1, socket)
         }
         let length = 2 * slotBytes + profile.count
-        let memfd = tessera_memfd_sealed("tessera-frames", Int64(length))
-        guard memfd >= 0, let memory = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0), memory != MAP_FAILED else {
-            let why = POSIXFiles.errorText(errno)
-            if memfd >= 0 { close(memfd) }
-            return send(DecodeHelperWire.reply(refusing: .unreadable(why)), memfd: -1, socket)
+        guard let (memfd, memory) = SealedSlots.make("tessera-frames", length: length) else {
+            return send(DecodeHelperWire.reply(refusing: .unreadable(POSIXFiles.errorText(errno))), memfd: -1, socket)
         }
         defer { munmap(memory, length) }
         first.pixels.bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: slotBytes) }

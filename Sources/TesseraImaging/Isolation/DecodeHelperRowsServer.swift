@@ -34,11 +34,8 @@ enum DecodeHelperRowsServer {
             return send(DecodeHelperRowsWire.reply(refusing: .corrupt("the image has no pixels")), memfd: -1, socket)
         }
         let length = 2 * halfBytes + profile.count
-        let memfd = tessera_memfd_sealed("tessera-rows", Int64(length))
-        guard memfd >= 0, let memory = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0), memory != MAP_FAILED else {
-            let why = POSIXFiles.errorText(errno)
-            if memfd >= 0 { close(memfd) }
-            return send(DecodeHelperRowsWire.reply(refusing: .unreadable(why)), memfd: -1, socket)
+        guard let (memfd, memory) = SealedSlots.make("tessera-rows", length: length) else {
+            return send(DecodeHelperRowsWire.reply(refusing: .unreadable(POSIXFiles.errorText(errno))), memfd: -1, socket)
         }
         defer { munmap(memory, length) }
         profile.withUnsafeBytes { if $0.count > 0 { (memory + 2 * halfBytes).copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }
