@@ -13,7 +13,7 @@ public struct ImageKey: Hashable, Sendable, CustomStringConvertible {
     public let sessionOrientation: Int
     /// The fields' hash, worked out once: each frame the strip hashes every key it plans several times
     /// (its wanted set, the scheduler's queue, the cache, the in-flight marks), and hashing the path
-    /// again each time was a good part of its update.
+    /// again each time would be a good part of its update.
     private let fieldsHash: Int
 
     public init(path: String, size: PixelSize, variant: ImageVariant = .cell, version: FileVersion? = nil,

@@ -29,7 +29,7 @@ public final class AdaptiveStrategy: LoadingStrategy {
     public var maxLeadScreens = 3.0
     /// Above this speed (screens per second) passing items get previews instead of full decodes. Off by
     /// default: only JPEG decodes cheaper at preview size (PNG and WebP pay a whole decode either way),
-    /// and on the real-photo corpus previews raised placeholder frames (docs/EXPERIMENT.md).
+    /// and on the real-photo corpus previews raise placeholder frames (docs/EXPERIMENT.md).
     public var fastScreensPerSecond = Double.infinity
     /// Ask for the resting screen once the fling will stop within this time.
     public var restingLeadSeconds = 1.0
