@@ -13,15 +13,30 @@ struct View: ParsableCommand {
         background, kept in $XDG_CACHE_HOME/tessera/tiles (~/.cache) and reused next time; a quick overview \
         shows meanwhile.
 
-        Keys:
-          + / -, wheel        zoom in / out about the pointer
-          0 / 1               fit the window / 100 % (one image pixel per device pixel)
-          double-click        zoom in 2x about the point (at the limit, back to fit)
-          arrows, h/j/k/l     pan
-          f                   toggle fullscreen
-          Esc, q              quit
+        \(keysHelp)
         Mouse: drag to pan (release while moving to fling). Zoom runs from fit to 4x past native pixels.
         """)
+
+    /// The keys the view answers to, spelled from the bindings it reads (the single view's), so the help
+    /// lists every key that works.
+    private static var keysHelp: String {
+        let bindings = KeyBindings.defaults
+        func keys(_ actions: ViewerAction...) -> String {
+            actions.flatMap { bindings.keys(for: $0, in: .single) }.map(\.spelling).joined(separator: ", ")
+        }
+        let lines = [
+            ("\(keys(.zoomIn)) / \(keys(.zoomOut)), wheel", "zoom in / out about the pointer"),
+            ("\(keys(.fit)) / \(keys(.actualSize))", "fit the window / 100 % (an image pixel a device pixel)"),
+            ("double-click", "zoom in 2x about the point; at the limit, fit"),
+            (keys(.left, .right), "pan left / right"),
+            (keys(.up, .down), "pan up / down"),
+            (keys(.fullscreen), "toggle fullscreen"),
+            (keys(.close, .quit), "quit"),
+        ]
+        let width = lines.map(\.0.count).max() ?? 0
+        return (["Keys:"] + lines.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 })
+            .joined(separator: "\n")
+    }
 
     @Argument(help: "A .dzi file, a tile folder or an image.")
     var path: String
