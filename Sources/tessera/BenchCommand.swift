@@ -57,18 +57,22 @@ extension Bench {
         }
 
         func run() throws {
+            let workerCount = workers ?? ProcessInfo.processInfo.activeProcessorCount
+            var options = ViewerOptions(items: [])
+            options.decodeHelperExecutable = decodeInProcess ? nil : DecodeHelperExecutable.path
+            // Forked before any other thread starts, as the viewer's are, so the run counts what the viewer's
+            // start costs rather than each helper's program being loaded and linked.
+            let helpers = options.decodeHelperPool(helperCount: workerCount, pixelLimit: options.pixelLimit,
+                                                   forkingWith: { DecodeHelperCommand.serve(memoryLimit: $0) })
             let files: [String]
             do {
                 files = try ImagePathCollector().collect(paths).items.map(\.path)
             } catch {
+                helpers?.shutdown()
                 throw fail("\(error)")
             }
-            let workerCount = workers ?? ProcessInfo.processInfo.activeProcessorCount
             let bench = ThumbsBench(files: files, size: size, workers: workerCount,
                                     runs: runs, cache: cache, measuresQuality: quality)
-            var options = ViewerOptions(items: [])
-            options.decodeHelperExecutable = decodeInProcess ? nil : DecodeHelperExecutable.path
-            let helpers = options.decodeHelperPool(helperCount: workerCount, pixelLimit: options.pixelLimit)
             defer { helpers?.shutdown() }
             helpers?.waitUntilReady()
             let report: ThumbsReport
