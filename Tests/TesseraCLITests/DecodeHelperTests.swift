@@ -108,6 +108,38 @@ final class DecodeHelperTests: XCTestCase {
         }
     }
 
+    /// A helper does the decode's work while the worker that asked waits, so a background pool's helpers run
+    /// as far below the viewer as its decode workers do: the main thread keeps its frames while both cores decode.
+    func testABackgroundPoolsHelpersRunBelowTheViewerAndSoDoTheirReplacements() throws {
+        var configuration = DecodeHelperPool.Configuration(executable: BuiltBinary.url(named: "tessera").path,
+                                                           helperCount: 1, memoryLimit: 256 << 20)
+        configuration.environment = ["TESSERA_TEST_MISBEHAVING_DECODERS": "1"]
+        configuration.priority = .background
+        let helpers = DecodeHelperPool(configuration: configuration)
+        defer { helpers.shutdown() }
+        helpers.waitUntilReady()
+        let lowered = min(19, getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) + 10)
+        let first = Self.childNiceValues()
+        XCTAssertFalse(first.isEmpty)
+        XCTAssertEqual(Set(first.values), [lowered], "the first helper")
+        let loader = ImageLoader(decoders: ImageDecoders.standard(), helpers: helpers)
+        XCTAssertEqual(reason(loader, try image("crash.png", misbehaviour: "crash")), .helperFailed(.crashed(signal: SIGSEGV)))
+        XCTAssertNil(reason(loader, try image("good.png", misbehaviour: nil)))
+        let replacements = Self.childNiceValues().filter { first[$0.key] == nil }
+        XCTAssertFalse(replacements.isEmpty, "the crashed helper is replaced")
+        XCTAssertEqual(Set(replacements.values), [lowered], "its replacement")
+    }
+
+    /// This process's children and their nice values, from /proc.
+    private static func childNiceValues() -> [pid_t: Int32] {
+        let tasks = "/proc/self/task"
+        let children = ((try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []).flatMap { task -> [pid_t] in
+            let text = (try? String(contentsOfFile: "\(tasks)/\(task)/children", encoding: .utf8)) ?? ""
+            return text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        return Dictionary(children.map { ($0, getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t($0))) }) { a, _ in a }
+    }
+
     func testAHelperCannotReadFilesOutsideTheFontFolders() throws {
         let helpers = pool()
         defer { helpers.shutdown() }

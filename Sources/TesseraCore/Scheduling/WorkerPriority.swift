@@ -13,8 +13,6 @@ public enum WorkerPriority: Sendable, Equatable {
     /// Nice levels added to the process's own.
     public var niceIncrement: Int32 { self == .background ? 10 : 0 }
 
-    /// Lowers the calling thread's priority by `niceIncrement`. On Linux the nice value belongs to the
-    /// thread, not the process (setpriority(2), NOTES), and lowering it needs no privilege.
     /// Sets process `pid` (its main thread, and the threads it starts from then on) `niceIncrement` below
     /// this process's main thread, as a worker of this priority would be; whether it did.
     public func apply(toProcess pid: pid_t) -> Bool {
@@ -27,6 +25,8 @@ public enum WorkerPriority: Sendable, Equatable {
         #endif
     }
 
+    /// Lowers the calling thread's priority by `niceIncrement`. On Linux the nice value belongs to the
+    /// thread, not the process (setpriority(2), NOTES), and lowering it needs no privilege.
     public func applyToCurrentThread() {
         guard niceIncrement > 0 else { return }
         #if os(Linux)

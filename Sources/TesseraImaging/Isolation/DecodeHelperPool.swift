@@ -34,6 +34,9 @@ public final class DecodeHelperPool: Sendable {
         public var memoryLimit: Int
         /// A decode running longer than this has its helper killed.
         public var timeLimit: Duration
+        /// The helpers' share of the CPU: the viewer's are `.background`, as its decode workers are, since a
+        /// helper does the decode's work while the worker that asked only waits for the reply.
+        public var priority = WorkerPriority.normal
 
         public init(executable: String, arguments: [String] = ["decode-helper"], helperCount: Int,
                     memoryLimit: Int, timeLimit: Duration = .seconds(20)) {
@@ -69,7 +72,7 @@ public final class DecodeHelperPool: Sendable {
         for _ in 0..<configuration.helperCount {
             let helper: DecodeHelperProcess?
             if let service {
-                helper = try? DecodeHelperProcess(forking: { service(configuration.memoryLimit) })
+                helper = (try? DecodeHelperProcess(forking: { service(configuration.memoryLimit) })).map(prioritised)
             } else {
                 helper = try? start()
             }
@@ -223,6 +226,14 @@ public final class DecodeHelperPool: Sendable {
         environment.merge(configuration.environment) { $1 }
         let arguments = configuration.arguments + (configuration.memoryLimit > 0 ? ["--memory-limit", "\(configuration.memoryLimit)"] : [])
             + extraArguments
-        return try DecodeHelperProcess(executable: configuration.executable, arguments: arguments, environment: environment)
+        return prioritised(try DecodeHelperProcess(executable: configuration.executable, arguments: arguments,
+                                                   environment: environment))
+    }
+
+    /// `helper`, set to the configuration's priority. A process inherits the nice value of the thread that
+    /// starts it, which for the viewer is a worker's or the main thread's, so each is set explicitly.
+    private func prioritised(_ helper: DecodeHelperProcess) -> DecodeHelperProcess {
+        _ = configuration.priority.apply(toProcess: helper.pid)
+        return helper
     }
 }

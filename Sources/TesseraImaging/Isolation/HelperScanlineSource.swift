@@ -50,7 +50,8 @@ final class HelperScanlineSource: ScanlineSource {
                      isCancelled: (@Sendable () -> Bool)?) throws(TileCutError.Reason) -> HelperScanlineSource {
         let helper: DecodeHelperProcess
         do { helper = try pool.borrow() } catch { throw .decoderFailed(error) }
-        let lowered = priority.apply(toProcess: helper.pid)
+        // A pool whose helpers already run at this priority gets its helper back as it lent it.
+        let lowered = priority != pool.configuration.priority && priority.apply(toProcess: helper.pid)
         let timeLimit = pool.configuration.timeLimit
         if let failure = helper.awaitReady(timeLimit: timeLimit) {
             pool.replace(helper, failedOn: file.path, failure)

@@ -93,6 +93,7 @@ public struct ViewerOptions: Sendable {
             executable: decodeHelperExecutable, helperCount: helperCount,
             memoryLimit: DecodeHelperPool.Configuration.memoryLimit(pixelLimit: pixelLimit, byteLimit: 512 << 20))
         configuration.timeLimit = decodeTimeLimit
+        configuration.priority = .background
         return DecodeHelperPool(configuration: configuration, forkingFirstHelpersWith: service)
     }
 }
