@@ -12,7 +12,7 @@ import TesseraImaging
 /// decoder it wraps otherwise. The tests of `DecodeHelperPool` make one image of each kind.
 ///
 /// The tile cutter's row readers and the animation readers are no decoders: `beforeRows` does the same to
-/// a rows session once its first rows have been read, and to a frames session at its second frame, so a
+/// a rows exchange once its first rows have been read, and to a frames exchange at its second frame, so a
 /// cut or an animation fails in its middle (crash, allocate and loop). The tiled view's regions are no
 /// decodes either: `beforeRegion` crashes, allocates or spins on the region at the file's top left corner
 /// when the file ends in `tessera-test:tilecrash`, `tileallocate` or `tileloop` (words the decoder and the
@@ -78,8 +78,8 @@ struct MisbehavingDecoder: ImageDecoding {
         }
     }
 
-    /// Misbehaves as the file's tail says, from the second request of a rows session on, or from the
-    /// second frame of a frames session (`firstRow` is then the frame's index).
+    /// Misbehaves as the file's tail says, from the second request of a rows exchange on, or from the
+    /// second frame of a frames exchange (`firstRow` is then the frame's index).
     @Sendable static func beforeRows(fileTail: Data, firstRow: Int) {
         guard firstRow > 0, let word = misbehaviour(in: fileTail), ["crash", "allocate", "loop"].contains(word) else { return }
         try? misbehave(word)

@@ -55,20 +55,20 @@ int tessera_lock_down(unsigned long long address_space_limit, const char *const 
  * the memory limit is added to. Call before `tessera_lock_down`, which forbids opening the file. */
 unsigned long long tessera_address_space_in_use(void);
 
-/* What a request asks (`kind`). A decode is one request and one reply. A rows session (the tile
+/* What a request asks (`kind`). A decode is one request and one reply. A rows exchange (the tile
  * cutter's) is an opening, any number of rows requests and an end, each with its reply, on a helper no one
- * else uses meanwhile; the rows travel in a memfd the opening's reply attaches. A frames session (an
+ * else uses meanwhile; the rows travel in a memfd the opening's reply attaches. A frames exchange (an
  * animation's) is the same: an opening, frame and rewind requests, an end; the frames travel in a memfd
  * of two frame slots the opening's reply attaches. */
 #define TESSERA_REQUEST_DECODE 0     /* decode the attached image whole (scaled, turned, converted) */
 #define TESSERA_REQUEST_ROWS_OPEN 1  /* open the attached image for its rows; `pixel_limit` bounds a whole decode */
 #define TESSERA_REQUEST_ROWS_NEXT 2  /* the next `row_count` rows into half `buffer_half` of the rows memfd */
-#define TESSERA_REQUEST_ROWS_END 3   /* end the session; after the last row, check the rest of the file first */
+#define TESSERA_REQUEST_ROWS_END 3   /* end the exchange; after the last row, check the rest of the file first */
 /* 4 to 6: a question about the attached file (ImageFacts.Kind), answered with status 4. */
 #define TESSERA_REQUEST_FRAMES_OPEN 8    /* open the attached animation; its first frame comes in slot 0 */
 #define TESSERA_REQUEST_FRAMES_NEXT 9    /* the next frame into slot `buffer_half` of the frames memfd */
 #define TESSERA_REQUEST_FRAMES_REWIND 10 /* start again from the first frame (the next request reads it) */
-#define TESSERA_REQUEST_FRAMES_END 11    /* end the session */
+#define TESSERA_REQUEST_FRAMES_END 11    /* end the exchange */
 #define TESSERA_REQUEST_FRAMES_PROBE 12  /* one request: whether the attached file is an animation */
 /* A region is one request and one reply, the file attached each time; a helper may keep the file's
  * parsed state between regions (keyed by the file's identity), so any helper can answer any region. */

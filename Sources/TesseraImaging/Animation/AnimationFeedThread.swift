@@ -24,8 +24,8 @@ final class AnimationFeedThread: @unchecked Sendable {
                 PlayStarts(first: { () throws(ImageLoadError.Reason) -> (any AnimationReading)? in
                     try HelperAnimationReader.open(path: path, options: options, pool: helpers)
                 }, again: { (reader: any AnimationReading) throws(ImageLoadError.Reason) -> any AnimationReading in
-                    guard let session = reader as? HelperAnimationReader else { throw .decodeFailed("no frames session") }
-                    return try session.rewound()
+                    guard let helperReader = reader as? HelperAnimationReader else { throw .decodeFailed("no frames exchange") }
+                    return try helperReader.rewound()
                 })
             }
             return
@@ -125,7 +125,7 @@ final class AnimationFeedThread: @unchecked Sendable {
     // MARK: The thread
 
     private func run(name: String, options: Options, starts: PlayStarts, onFrame: @Sendable () -> Void) {
-        // Nil once the whole animation is held: a helper's session is then handed back.
+        // Nil once the whole animation is held: a helper's exchange is then handed back.
         var reader: (any AnimationReading)?
         do throws(ImageLoadError.Reason) {
             guard let opened = try starts.first() else {

@@ -5,15 +5,15 @@ import CTesseraSandbox
 import Foundation
 import TesseraCore
 
-/// A frames session on the decode helper's side (the viewer's side is `HelperAnimationReader`): reads the
+/// A frames exchange on the decode helper's side (the viewer's side is `HelperAnimationReader`): reads the
 /// file and opens it with `AnimatedImage.reader`, the code `--decode-in-process` runs in the viewer, sends
 /// the first frame with a sealed memfd of two frame slots, then reads each requested frame into the slot
-/// it names, starts again from the first frame when asked, until the viewer ends the session. Also
+/// it names, starts again from the first frame when asked, until the viewer ends the exchange. Also
 /// answers a probe (whether a file is an animation) with `AnimatedImage.isAnimated`.
 enum DecodeHelperFramesServer {
     typealias Hook = DecodeHelperService.RowsHook
 
-    /// Serves one session opened by `request` for the file `fd`. False when the socket failed or the
+    /// Serves one exchange opened by `request` for the file `fd`. False when the socket failed or the
     /// viewer broke the protocol: the helper then exits.
     static func serve(_ request: tessera_decode_request, fd: Int32, name: String, socket: Int32, hook: Hook?) -> Bool {
         let pixelLimit = Int(request.pixel_limit)
@@ -65,11 +65,7 @@ enum DecodeHelperFramesServer {
         var index = 1
         var ended = false
         while true {
-            var next = tessera_decode_request()
-            var stray: Int32 = -1
-            let received = tessera_receive_with_fd(socket, &next, MemoryLayout<tessera_decode_request>.size, &stray)
-            if stray >= 0 { close(stray) }
-            guard received > 0, next.magic == DecodeHelperWire.requestMagic else { return false }
+            guard let next = DecodeHelperWire.receiveExchangeRequest(on: socket) else { return false }
             let reply: tessera_decode_reply
             switch Int32(next.kind) {
             case TESSERA_REQUEST_FRAMES_NEXT:

@@ -2,7 +2,7 @@ import CTesseraSandbox
 import Foundation
 import TesseraCore
 
-/// The messages of a frames session (an animation's frames read in a decode helper) and of a probe: its
+/// The messages of a frames exchange (an animation's frames read in a decode helper) and of a probe: its
 /// requests and the replies that carry a frame's facts. The messages are `DecodeHelperWire`'s fixed
 /// structs; `kind` tells them from a decode, a refusal is a decode's refusal.
 enum DecodeHelperFramesWire {

@@ -5,14 +5,14 @@ import CTesseraSandbox
 import Foundation
 import TesseraCore
 
-/// A rows session on the decode helper's side (the viewer's side is `HelperScanlineSource`): opens the
+/// A rows exchange on the decode helper's side (the viewer's side is `HelperScanlineSource`): opens the
 /// image with `ScanlineSources.open`, the code the tile cutter runs in process, sends the rows' size and
 /// colour with a sealed memfd of two halves, then reads each request's rows into the half it names until
-/// the viewer ends the session.
+/// the viewer ends the exchange.
 enum DecodeHelperRowsServer {
     typealias Hook = DecodeHelperService.RowsHook
 
-    /// Serves one session opened by `request` for the image `fd`. False when the socket failed or the
+    /// Serves one exchange opened by `request` for the image `fd`. False when the socket failed or the
     /// viewer broke the protocol: the helper then exits.
     static func serve(_ request: tessera_decode_request, fd: Int32, name: String, decoders: [any ImageDecoding],
                       socket: Int32, hook: Hook?) -> Bool {
@@ -46,14 +46,10 @@ enum DecodeHelperRowsServer {
         let rowBytes = source.width * 4
         let rowsPerHalf = DecodeHelperRowsWire.rowsPerHalf(width: source.width)
         var nextRow = 0
-        // A refusal ends the reading: every later request of the session gets it too.
+        // A refusal ends the reading: every later request of the exchange gets it too.
         var failure: TileCutError.Reason?
         while true {
-            var next = tessera_decode_request()
-            var stray: Int32 = -1
-            let received = tessera_receive_with_fd(socket, &next, MemoryLayout<tessera_decode_request>.size, &stray)
-            if stray >= 0 { close(stray) }
-            guard received > 0, next.magic == DecodeHelperWire.requestMagic else { return false }
+            guard let next = DecodeHelperWire.receiveExchangeRequest(on: socket) else { return false }
             switch Int32(next.kind) {
             case TESSERA_REQUEST_ROWS_NEXT:
                 let count = Int(next.row_count), half = Int(next.buffer_half)

@@ -2,7 +2,7 @@ import CTesseraSandbox
 import Foundation
 import TesseraCore
 
-/// The messages of a rows session (the tile cutter's rows read in a decode helper): its requests, the
+/// The messages of a rows exchange (the tile cutter's rows read in a decode helper): its requests, the
 /// opening's reply, and the cutter's reasons as numbers and text. The messages are `DecodeHelperWire`'s
 /// fixed structs; `kind` tells a rows request from a decode.
 enum DecodeHelperRowsWire {
@@ -83,7 +83,7 @@ enum DecodeHelperRowsWire {
         return .sRGB
     }
 
-    /// "Done": the rows are in their half, or the session ended cleanly.
+    /// "Done": the rows are in their half, or the exchange ended cleanly.
     static var done: tessera_decode_reply { DecodeHelperWire.reply(status: 0, text: "") }
 
     /// The reply for the cutter's refusal.

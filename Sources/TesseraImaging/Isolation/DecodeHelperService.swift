@@ -11,14 +11,14 @@ import TesseraCore
 /// limit, the seccomp filter of `tessera_lock_down`), then answers requests on its socket until the
 /// viewer closes it: each request's descriptor is read by `ImageLoader.load(opened:...)`, the code the
 /// viewer runs in process, and the pixels go back in a memfd the viewer maps. A tile cutter's rows
-/// session is served by `DecodeHelperRowsServer`, an animation's frames session by
+/// exchange is served by `DecodeHelperRowsServer`, an animation's frames exchange by
 /// `DecodeHelperFramesServer`, the tiled view's regions by `DecodeHelperRegionServer`; a question about a
 /// file (a request of an `ImageFacts.Kind`) is answered by `ImageFacts.read`, serialized in a memfd.
 public enum DecodeHelperService {
     private static let logger = Logger(label: "tessera.decode-helper")
 
-    /// Called in a tile cutter's rows session before each request's rows are read, with the file's last
-    /// bytes and the first row, and in an animation's frames session before each requested frame, with
+    /// Called in a tile cutter's rows exchange before each request's rows are read, with the file's last
+    /// bytes and the first row, and in an animation's frames exchange before each requested frame, with
     /// the frame's index: how the tests make a helper misbehave in the middle of a cut or an animation.
     public typealias RowsHook = @Sendable (_ fileTail: Data, _ firstRow: Int) -> Void
 

@@ -61,6 +61,18 @@ enum DecodeHelperWire {
         return (request, nameBytes)
     }
 
+    /// The next request of a rows or frames exchange on `socket`. Those requests carry no descriptor, so
+    /// one that arrives anyway is closed. Nil when the socket failed or the bytes are no request, which
+    /// ends the exchange.
+    static func receiveExchangeRequest(on socket: Int32) -> tessera_decode_request? {
+        var next = tessera_decode_request()
+        var stray: Int32 = -1
+        let received = tessera_receive_with_fd(socket, &next, MemoryLayout<tessera_decode_request>.size, &stray)
+        if stray >= 0 { close(stray) }
+        guard received > 0, next.magic == requestMagic else { return nil }
+        return next
+    }
+
     // MARK: - Replies
 
     /// The status of a reply that answers a question: the answer's JSON is in the attached memfd.

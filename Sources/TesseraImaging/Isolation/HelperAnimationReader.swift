@@ -5,25 +5,25 @@ import CTesseraSandbox
 import Foundation
 import TesseraCore
 
-/// An animation's frames read in a decode helper: a frames session (see `tessera_sandbox.h`) on one helper
+/// An animation's frames read in a decode helper: a frames exchange (see `tessera_sandbox.h`) on one helper
 /// taken from the pool for as long as the frames are decoded. The helper runs `AnimatedImage.reader`, the
 /// code `--decode-in-process` runs here, and writes each composited frame into a memfd this side maps; the
 /// socket carries only the fixed messages.
 ///
 /// The memfd holds two frame slots: while the feed copies one frame out and scales and converts it, the
-/// helper already decodes the next into the other slot. A new play is a rewind of the same session, so the
+/// helper already decodes the next into the other slot. A new play is a rewind of the same exchange, so the
 /// feed's memory bound (frames decoded again on each play) costs no new helper.
 ///
 /// Each wait has the pool's time limit. A helper that dies or runs out of time gives `.helperFailed` and
-/// is replaced; the session is then over and every later request fails at once. Nothing cancels a wait:
+/// is replaced; the exchange is then over and every later request fails at once. Nothing cancels a wait:
 /// as in process, a stopped feed's thread finishes the frame it is on, and a reader that goes away waits
-/// for the frame it asked ahead, ends the session and hands its helper back, so moving from one animation
+/// for the frame it asked ahead, ends the exchange and hands its helper back, so moving from one animation
 /// to the next costs no helper start. Used by one thread, the feed's.
 final class HelperAnimationReader: AnimationReading {
     let canvasSize: PixelSize
     private(set) var plays: Int
     private let pool: DecodeHelperPool
-    /// Nil once the session is over.
+    /// Nil once the exchange is over.
     private var helper: DecodeHelperProcess?
     private let memory: UnsafeRawPointer
     private let mappedBytes: Int
@@ -72,7 +72,7 @@ final class HelperAnimationReader: AnimationReading {
             throw .cancelled
         case .reply(let reply, let memfd):
             defer { if memfd >= 0 { close(memfd) } }
-            // A refused opening, or a still, is no session: the helper waits for the next request.
+            // A refused opening, or a still, is no exchange: the helper waits for the next request.
             guard reply.status == 0 else {
                 pool.giveBack(helper)
                 throw DecodeHelperWire.reason(from: reply)
@@ -158,10 +158,10 @@ final class HelperAnimationReader: AnimationReading {
         return (frame(inSlot: slot), DecodeHelperFramesWire.delay(of: reply))
     }
 
-    /// The reader of the next play: this session, started again from the first frame (the frame asked
+    /// The reader of the next play: this exchange, started again from the first frame (the frame asked
     /// ahead, if any, is dropped).
     func rewound() throws(ImageLoadError.Reason) -> HelperAnimationReader {
-        guard let helper else { throw .helperFailed(.unavailable("the session is over")) }
+        guard let helper else { throw .helperFailed(.unavailable("the exchange is over")) }
         if asked != nil { _ = try receive() }
         openingDelay = nil
         guard helper.send(DecodeHelperFramesWire.rewind) else { throw fail(helper.death()) }
@@ -180,14 +180,14 @@ final class HelperAnimationReader: AnimationReading {
 
     /// Asks for the next frame into `slot`.
     private func ask(slot: Int) throws(ImageLoadError.Reason) {
-        guard let helper else { throw .helperFailed(.unavailable("the session is over")) }
+        guard let helper else { throw .helperFailed(.unavailable("the exchange is over")) }
         guard helper.send(DecodeHelperFramesWire.next(slot: slot)) else { throw fail(helper.death()) }
         asked = slot
     }
 
     /// Waits for the answer to the last request; a refusal is thrown as the reader in process throws it.
     private func receive() throws(ImageLoadError.Reason) -> tessera_decode_reply {
-        guard let helper else { throw .helperFailed(.unavailable("the session is over")) }
+        guard let helper else { throw .helperFailed(.unavailable("the exchange is over")) }
         switch helper.receive(timeLimit: pool.configuration.timeLimit) {
         case .failed(let failure): throw fail(failure)
         case .cancelled: throw fail(.unavailable("cancelled"))  // never: nothing cancels this wait
@@ -199,7 +199,7 @@ final class HelperAnimationReader: AnimationReading {
         }
     }
 
-    /// The helper died: the session is over and the pool replaces it.
+    /// The helper died: the exchange is over and the pool replaces it.
     private func fail(_ failure: DecodeHelperFailure) -> ImageLoadError.Reason {
         if let helper {
             self.helper = nil

@@ -5,7 +5,7 @@ import CTesseraSandbox
 import Foundation
 import TesseraCore
 
-/// The tile cutter's rows read in a decode helper: a rows session (see `tessera_sandbox.h`) on one helper
+/// The tile cutter's rows read in a decode helper: a rows exchange (see `tessera_sandbox.h`) on one helper
 /// taken from the pool for the cut's whole length. The helper runs `ScanlineSources.open` and the row
 /// readers, the code `--decode-in-process` runs here, and writes the rows into a memfd this side maps;
 /// the socket carries only the fixed messages.
@@ -15,7 +15,7 @@ import TesseraCore
 /// as soon as its rows are copied out. Each wait for a half has the pool's time limit, so the watchdog
 /// bounds a band, not a whole cut, and polls `isCancelled`, so a cancelled cut stops within a moment.
 ///
-/// A helper that dies or runs out of time gives the cutter `.decoderFailed` and is replaced. A session
+/// A helper that dies or runs out of time gives the cutter `.decoderFailed` and is replaced. An exchange
 /// left with rows still being decoded (a cancelled cut, a cut whose output failed) ends by killing its
 /// helper and starting another, since the helper may be deep in a decode; one that ends at its last row
 /// or after the helper's refusal hands its helper back. Used by one thread, as every `ScanlineSource`.
@@ -23,7 +23,7 @@ final class HelperScanlineSource: ScanlineSource {
     let width: Int, height: Int, isGrayscale: Bool, hasAlpha: Bool
     let colourSpace: ColourSpace
     private let pool: DecodeHelperPool
-    /// Nil once the session is over.
+    /// Nil once the exchange is over.
     private var helper: DecodeHelperProcess?
     private let memory: UnsafeRawPointer
     private let mappedBytes: Int
@@ -38,10 +38,10 @@ final class HelperScanlineSource: ScanlineSource {
     private var current: Rows?
     /// The next row handed to the cutter, and the first row not asked for yet.
     private var nextRow = 0, nextAsked = 0
-    /// The helper refused rows: it refuses every later request of the session at once.
+    /// The helper refused rows: it refuses every later request of the exchange at once.
     private var refused = false
     /// The helper runs below the viewer's priority: no process can raise its own priority back, so at the
-    /// session's end it is replaced rather than handed back.
+    /// exchange's end it is replaced rather than handed back.
     private var lowered = false
 
     /// Opens `file` in a helper of `pool`; the cutter's reasons come back as they would in process.
@@ -73,7 +73,7 @@ final class HelperScanlineSource: ScanlineSource {
         case .reply(let reply, let memfd):
             defer { if memfd >= 0 { close(memfd) } }
             guard reply.status == 0 else {
-                // A refused opening is no session: the helper waits for the next request.
+                // A refused opening is no exchange: the helper waits for the next request.
                 if lowered { pool.replace(helper) } else { pool.giveBack(helper) }
                 throw DecodeHelperRowsWire.reason(from: reply)
             }
@@ -133,7 +133,7 @@ final class HelperScanlineSource: ScanlineSource {
         munmap(UnsafeMutableRawPointer(mutating: memory), mappedBytes)
     }
 
-    /// Ends a session the cutter left before its end. Rows asked for and not read may still be decoding
+    /// Ends an exchange the cutter left before its end. Rows asked for and not read may still be decoding
     /// (then the helper is not waited for: false); after a refusal they are refused at once, and the end,
     /// before the last row, checks nothing.
     private func endedCleanly(_ helper: DecodeHelperProcess) -> Bool {
@@ -173,10 +173,10 @@ final class HelperScanlineSource: ScanlineSource {
         }
     }
 
-    /// Ends the session: after the last row the helper checks the rest of the file (a JPEG that lost its
+    /// Ends the exchange: after the last row the helper checks the rest of the file (a JPEG that lost its
     /// tail is truncated), and the helper goes back to the pool.
     func finish() throws(TileCutError.Reason) {
-        guard let helper else { throw .decoderFailed(.unavailable("the session is over")) }
+        guard let helper else { throw .decoderFailed(.unavailable("the exchange is over")) }
         guard asked.isEmpty else { throw .corrupt("finished before the last row") }
         guard helper.send(DecodeHelperRowsWire.end) else { throw fail(helper.death()) }
         switch helper.receive(timeLimit: pool.configuration.timeLimit, isCancelled: isCancelled) {
@@ -220,7 +220,7 @@ final class HelperScanlineSource: ScanlineSource {
         }
     }
 
-    /// The helper died: the session is over and the pool replaces it.
+    /// The helper died: the exchange is over and the pool replaces it.
     private func fail(_ failure: DecodeHelperFailure) -> TileCutError.Reason {
         if let helper {
             self.helper = nil

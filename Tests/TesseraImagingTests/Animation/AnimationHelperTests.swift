@@ -7,7 +7,7 @@ import TesseraCore
 import TesseraTestSupport
 import XCTest
 
-/// Animations decoded in a sandboxed decode helper (`HelperAnimationReader`, a frames session): each
+/// Animations decoded in a sandboxed decode helper (`HelperAnimationReader`, a frames exchange): each
 /// format's frames, delays and loop counts as read in process, again after a rewind; the feed's looping
 /// past its memory bound; a helper that fails in the middle of an animation stops it and the next image
 /// decodes; with no helper to run, nothing is decoded in the viewer instead. The helpers are the built
