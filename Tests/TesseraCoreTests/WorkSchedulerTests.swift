@@ -17,6 +17,10 @@ private final class Shared<Value: Sendable>: Sendable {
 
 private struct DecodeFailed: Error, Equatable {}
 
+/// The scheduler's promises to its callers: most urgent work first, priorities changed while queued,
+/// one execution per key shared by its requesters, dropped and cancelled work, errors, worker threads and
+/// shutdown. Longer than most test files because its tests share the gated jobs and recorded completions
+/// that hold the scheduler at the moment each one checks.
 final class WorkSchedulerTests: XCTestCase {
     private typealias Scheduler = WorkScheduler<String, Int>
 
@@ -432,6 +436,7 @@ final class WorkSchedulerTests: XCTestCase {
             return seen.value
         }
         XCTAssertEqual(workerNice(.background), min(19, processNice + 10))
+        XCTAssertEqual(workerNice(.idle), min(19, processNice + 19))
         XCTAssertEqual(workerNice(.normal), processNice)
         // The caller's own priority is untouched.
         XCTAssertEqual(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), processNice)

@@ -7,7 +7,8 @@ import TesseraTestSupport
 import XCTest
 
 /// The store against a real HTTP server on the loopback interface: the network, the disk cache and the
-/// table together.
+/// table together. Longer than most test files because every test shares the same loopback servers, stores
+/// and cache folder, which `tearDown` stops and removes.
 final class RemoteImageStoreTests: XCTestCase {
     private var cacheFolder = ""
     private var servers: [LoopbackHTTPServer] = []

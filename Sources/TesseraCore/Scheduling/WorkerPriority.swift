@@ -9,9 +9,18 @@ public enum WorkerPriority: Sendable, Equatable {
     /// with as many busy workers as cores the main thread still runs the moment a frame is due instead of
     /// waiting out a decode's time slice (docs/PERFORMANCE.md).
     case background
+    /// As far below the process as nice goes: work that yields even to the view's own decodes, such as a
+    /// giant image's tile cut while its overview and its tiles load.
+    case idle
 
-    /// Nice levels added to the process's own.
-    public var niceIncrement: Int32 { self == .background ? 10 : 0 }
+    /// Nice levels added to the process's own (capped at 19, the lowest).
+    public var niceIncrement: Int32 {
+        switch self {
+        case .normal: 0
+        case .background: 10
+        case .idle: 19
+        }
+    }
 
     /// Sets process `pid` (its main thread, and the threads it starts from then on) `niceIncrement` below
     /// this process's main thread, as a worker of this priority would be; whether it did.

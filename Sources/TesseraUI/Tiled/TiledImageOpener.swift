@@ -217,7 +217,8 @@ final class TiledImageOpener: Sendable {
         var cutting = TileCutterOptions()
         cutting.colourManager = configuration.colour?.manager
         cutting.decodeHelpers = configuration.helpers
-        cutting.workerPriority = .background
+        // Below the decodes the view waits on (the overview, the tiles it shows), which run at background.
+        cutting.workerPriority = .idle
         let cutter = TileCutter(options: cutting, fallbackDecoders: configuration.decoders)
         let live = CutInProgressTileSource(
             geometry: DeepZoomGeometry(width: probe.storedSize.width, height: probe.storedSize.height,
@@ -285,7 +286,7 @@ final class TiledImageOpener: Sendable {
     }
 }
 
-/// A cut running on a thread of its own at background priority; `wait` returns when it ends, or throws
+/// A cut running on a thread of its own at idle priority; `wait` returns when it ends, or throws
 /// what it threw.
 private final class BackgroundCut: Sendable {
     private let outcome = Mutex<(any Error)??>(nil)
@@ -293,7 +294,7 @@ private final class BackgroundCut: Sendable {
 
     init(_ body: @escaping @Sendable () throws -> Void) {
         let thread = Thread { [self] in
-            WorkerPriority.background.applyToCurrentThread()
+            WorkerPriority.idle.applyToCurrentThread()
             let failure: (any Error)?
             do { try body(); failure = nil } catch { failure = error }
             outcome.withLock { $0 = .some(failure) }

@@ -19,10 +19,12 @@ final class TileCutterHelperTests: XCTestCase {
     override func setUpWithError() throws { dir = try TemporaryDirectory() }
     override func tearDown() { dir = nil }
 
-    private func pool(timeLimit: Duration = .seconds(20), memoryLimit: Int = 256 << 20) -> DecodeHelperPool {
+    private func pool(timeLimit: Duration = .seconds(20), memoryLimit: Int = 256 << 20,
+                      priority: WorkerPriority = .normal) -> DecodeHelperPool {
         var configuration = DecodeHelperPool.Configuration(executable: BuiltBinary.url(named: "tessera").path,
                                                            helperCount: 1, memoryLimit: memoryLimit, timeLimit: timeLimit)
         configuration.environment = ["TESSERA_TEST_MISBEHAVING_DECODERS": "1"]
+        configuration.priority = priority
         return DecodeHelperPool(configuration: configuration)
     }
 
@@ -154,14 +156,25 @@ final class TileCutterHelperTests: XCTestCase {
     }
 
     func testABackgroundCutsHelperRunsAtTheCutsPriorityAndIsNotReusedAfter() throws {
-        let helpers = pool()
+        try checkCutHelperPriority(pool: .normal, cut: .background)
+    }
+
+    /// The viewer's own helpers run at background priority; its cut of a giant image runs lower still, so
+    /// the overview and the tiles on screen decode first.
+    func testAnIdleCutThroughTheViewersBackgroundHelpersRunsBelowThem() throws {
+        try checkCutHelperPriority(pool: .background, cut: .idle)
+    }
+
+    private func checkCutHelperPriority(pool poolPriority: WorkerPriority, cut cutPriority: WorkerPriority) throws {
+        let helpers = pool(priority: poolPriority)
         defer { helpers.shutdown() }
         helpers.waitUntilReady()
         let ownNice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        let poolNice = min(19, ownNice + poolPriority.niceIncrement)
         let before = Set(Self.childProcesses())
         var options = TileCutterOptions()
         options.decodeHelpers = helpers
-        options.workerPriority = .background
+        options.workerPriority = cutPriority
         let seen = Mutex<[pid_t: Int32]>([:])
         _ = try TileCutter(options: options).cut(imageAt: try jpeg("a.jpg"), into: dir.path("o"), isCancelled: {
             for pid in Self.childProcesses() {
@@ -171,12 +184,12 @@ final class TileCutterHelperTests: XCTestCase {
             return false
         })
         let during = seen.withLock { $0 }
-        XCTAssertTrue(during.contains { before.contains($0.key) && $0.value == min(19, ownNice + 10) },
-                      "the pool's helper reads the rows ten nice levels down: \(during), own \(ownNice)")
+        XCTAssertTrue(during.contains { before.contains($0.key) && $0.value == min(19, ownNice + cutPriority.niceIncrement) },
+                      "the pool's helper reads the rows at the cut's priority: \(during), own \(ownNice)")
         let after = Self.childProcesses()
         XCTAssertFalse(after.isEmpty)
         for pid in after {
-            XCTAssertEqual(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(pid)), ownNice,
+            XCTAssertEqual(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(pid)), poolNice,
                            "a lowered helper is replaced, not handed to the next decode")
         }
     }

@@ -8,6 +8,10 @@ import TesseraTestSupport
 import XCTest
 @testable import TesseraImaging
 
+/// What a user sees of a watched folder: files written, rewritten, renamed and deleted, folders made and
+/// removed, polling where inotify cannot see, and settling. Longer than most test files because every test
+/// drives the same harness (a temporary folder, a started watcher, a change recorder, at the bottom), which
+/// splitting the file would have to share through a base class.
 final class FolderWatcherTests: XCTestCase {
     /// Holds the watched folder and, beside it, a folder to rename files in from and out to.
     private var root: URL!
