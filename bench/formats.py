@@ -388,8 +388,8 @@ def instructions(base, wanted):
     print("| --- | --- | --- | --- |")
     for folder, ext, _ in chosen(wanted):
         path = os.path.join(base, folder)
-        # The SVG corpus is GNOME's wallpapers, not the photos: count its first four.
-        names = (sorted(os.path.splitext(f)[0] for f in os.listdir(path) if f.endswith(".svg"))[:4]
+        # The SVG corpus is GNOME's wallpapers, not the photos: count all of them.
+        names = (sorted(os.path.splitext(f)[0] for f in os.listdir(path) if f.endswith(".svg"))
                  if folder == "svg" else INSTRUCTION_FILES)
         files = [os.path.join(path, n + "." + ext) for n in names]
         ours = instructions_of([stripped, "bench", "thumbs", *files, "--workers", 1, "--cache", "save",
