@@ -17,7 +17,20 @@ public struct CarouselItem: Hashable, Sendable {
     public init(path: String, displayName: String? = nil, version: FileVersion? = nil) {
         self.path = path
         isRemote = Self.isRemote(path)
-        self.displayName = displayName ?? String(path.split(separator: "/").last ?? Substring(path))
+        self.displayName = displayName ?? PathText.displayName(String(path.split(separator: "/").last ?? Substring(path)))
         self.version = version
+    }
+
+    /// Items are equal by their path's bytes (`PathText.same`), not by string equality, which would make
+    /// one item of two names that differ only in Unicode normalisation.
+    public static func == (a: CarouselItem, b: CarouselItem) -> Bool {
+        PathText.same(a.path, b.path) && a.displayName == b.displayName && a.version == b.version
+            && a.sessionOrientation == b.sessionOrientation
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(PathText.Key(path))
+        hasher.combine(version)
+        hasher.combine(sessionOrientation)
     }
 }

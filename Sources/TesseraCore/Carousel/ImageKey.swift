@@ -24,7 +24,9 @@ public struct ImageKey: Hashable, Sendable, CustomStringConvertible {
         self.version = version
         self.sessionOrientation = sessionOrientation
         var hasher = Hasher()
-        hasher.combine(path)
+        // The path's bytes, not the string: paths that differ only in normalisation are two files.
+        var bytes = path
+        bytes.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         hasher.combine(self.size)
         hasher.combine(variant)
         hasher.combine(version)
@@ -35,7 +37,7 @@ public struct ImageKey: Hashable, Sendable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(fieldsHash) }
 
     public static func == (a: ImageKey, b: ImageKey) -> Bool {
-        a.fieldsHash == b.fieldsHash && a.path == b.path && a.size == b.size && a.variant == b.variant
+        a.fieldsHash == b.fieldsHash && PathText.same(a.path, b.path) && a.size == b.size && a.variant == b.variant
             && a.version == b.version && a.sessionOrientation == b.sessionOrientation
     }
 

@@ -1,5 +1,5 @@
 /// The items a strip is made from, as they were listed: each one a prefix (its folder's path and a
-/// slash, stored once however many names the folder holds) and a name (UTF-8, in one `NameList`). Four
+/// slash, stored once however many names the folder holds) and a name (its bytes, in one `NameList`). Four
 /// bytes of prefix index and four of name end per item, beside the name's own bytes: a folder of a
 /// million photos is held in some twenty-odd megabytes instead of a `String` and a struct per photo.
 ///
@@ -17,9 +17,15 @@ public struct ItemTable: Sendable {
     /// What the overlay calls items whose name is not a file's name (a URL's last path component).
     private var displayNames: [UInt32: String] = [:]
 
+    /// Compared by bytes: two folders whose names differ only in Unicode normalisation are two prefixes.
     private struct PrefixKey: Hashable {
-        var text: String
+        var text: PathText.Key
         var isRemote: Bool
+
+        init(text: String, isRemote: Bool) {
+            self.text = PathText.Key(text)
+            self.isRemote = isRemote
+        }
     }
 
     public init() {}
@@ -63,7 +69,7 @@ public struct ItemTable: Sendable {
         NameList.grow(&prefixOfItem, by: count)
     }
 
-    /// Appends `name` (UTF-8) under `prefix`; returns its id.
+    /// Appends `name` (its bytes) under `prefix`; returns its id.
     @discardableResult
     public mutating func append(_ name: UnsafeBufferPointer<UInt8>, prefix: UInt32) -> UInt32 {
         names.append(name)
@@ -74,10 +80,9 @@ public struct ItemTable: Sendable {
     /// Appends a path given whole; returns its id.
     @discardableResult
     public mutating func appendPath(_ path: String) -> UInt32 {
-        var path = path
-        return path.withUTF8 { bytes in
+        PathText.bytes(of: path).withUnsafeBufferPointer { bytes in
             let slash = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
-            let prefix = prefix(String(decoding: UnsafeBufferPointer(rebasing: bytes[..<slash]), as: UTF8.self), isRemote: false)
+            let prefix = prefix(PathText.text(of: UnsafeBufferPointer(rebasing: bytes[..<slash])), isRemote: false)
             return append(UnsafeBufferPointer(rebasing: bytes[slash...]), prefix: prefix)
         }
     }
@@ -86,8 +91,7 @@ public struct ItemTable: Sendable {
     @discardableResult
     public mutating func appendRemote(_ url: String, displayName: String) -> UInt32 {
         let prefix = prefix("", isRemote: true)
-        var url = url
-        let id = url.withUTF8 { append($0, prefix: prefix) }
+        let id = PathText.bytes(of: url).withUnsafeBufferPointer { append($0, prefix: prefix) }
         displayNames[id] = displayName
         return id
     }
@@ -127,9 +131,9 @@ public struct ItemTable: Sendable {
         prefixes[Int(prefixOfItem[Int(id)])] + names[Int(id)]
     }
 
-    /// The item's name: its file name, or what a URL is shown as.
+    /// The item's name as drawn: its file name (invalid bytes shown as U+FFFD), or what a URL is shown as.
     public func name(of id: UInt32) -> String {
-        displayNames[id] ?? names[Int(id)]
+        displayNames[id] ?? PathText.displayName(names[Int(id)])
     }
 
     /// The item as a value, with what the strip knows of it.
@@ -139,14 +143,14 @@ public struct ItemTable: Sendable {
         return item
     }
 
-    /// Where `path` would be in this table: the id of its prefix and where its name starts in its bytes;
-    /// nil when no item has that prefix.
+    /// Where `path` (its bytes, as `PathText.bytes(of:)` gives them) would be in this table: the id of its
+    /// prefix and where its name starts in its bytes; nil when no item has that prefix.
     public func locate(_ path: UnsafeBufferPointer<UInt8>) -> (prefix: UInt32, nameStart: Int)? {
         if Self.isRemote(path) {
             return prefixIDs[PrefixKey(text: "", isRemote: true)].map { ($0, 0) }
         }
         let slash = path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
-        let text = String(decoding: UnsafeBufferPointer(rebasing: path[..<slash]), as: UTF8.self)
+        let text = PathText.text(of: UnsafeBufferPointer(rebasing: path[..<slash]))
         return prefixIDs[PrefixKey(text: text, isRemote: false)].map { ($0, slash) }
     }
 

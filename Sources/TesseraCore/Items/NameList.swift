@@ -1,4 +1,4 @@
-/// Names kept as UTF-8 one after another in one buffer: a folder's listing, or a strip of a million
+/// Names kept as bytes (a file system's names, UTF-8 or not; strings as `PathText` makes them) one after another in one buffer: a folder's listing, or a strip of a million
 /// items, without a `String` (and its allocation and header) per name.
 public struct NameList: Sendable, Equatable {
     public private(set) var bytes: [UInt8] = []
@@ -20,7 +20,7 @@ public struct NameList: Sendable, Equatable {
     }
 
     public subscript(index: Int) -> String {
-        withName(index) { String(decoding: $0, as: UTF8.self) }
+        withName(index) { PathText.text(of: $0) }
     }
 
     /// Runs `body` on name `index`'s bytes.
@@ -35,9 +35,9 @@ public struct NameList: Sendable, Equatable {
         ends.append(UInt32(truncatingIfNeeded: bytes.count))
     }
 
+    /// Appends the bytes `name` stands for (`PathText`).
     public mutating func append(_ name: String) {
-        var name = name
-        name.withUTF8 { append($0) }
+        PathText.bytes(of: name).withUnsafeBufferPointer { append($0) }
     }
 
     /// Makes room for `names` more names of `bytes` bytes in all (at least doubling, so that room made

@@ -19,8 +19,7 @@ public struct PathIndex: Sendable {
 
     /// The id of the item at `path`, if any.
     public func id(of path: String, in table: ItemTable) -> UInt32? {
-        var path = path
-        return path.withUTF8 { bytes -> UInt32? in
+        PathText.bytes(of: path).withUnsafeBufferPointer { bytes -> UInt32? in
             guard let (prefix, nameStart) = table.locate(bytes) else { return nil }
             return id(prefix: prefix, name: UnsafeBufferPointer(rebasing: bytes[nameStart...]), in: table)
         }

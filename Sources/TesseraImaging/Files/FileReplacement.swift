@@ -17,18 +17,17 @@ public enum FileReplacement {
     public static func replace(_ path: String, with bytes: UnsafeRawBufferPointer, expected: FileVersion) throws(Failure) {
         guard let target = resolvedPath(path) else { throw Failure("cannot resolve the path") }
         var st = stat()
-        guard stat(target, &st) == 0 else { throw Failure("cannot read its attributes") }
+        guard POSIXFiles.stat(target, &st) == 0 else { throw Failure("cannot read its attributes") }
         guard st.st_mode & S_IFMT == S_IFREG else { throw Failure("not a regular file", code: 0) }
 
         let (folder, name) = split(target)
-        var template = Array("\(folder)/.\(name).tessera-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw Failure("cannot create a file in \(folder)") }
+        guard let (descriptor, temporary) = POSIXFiles.makeTemporaryFile("\(folder)/.\(name).tessera-XXXXXX") else {
+            throw Failure("cannot create a file in \(folder)")
+        }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var committed = false
         defer {
-            if !committed { unlink(temporary) }
+            if !committed { POSIXFiles.unlink(temporary) }
         }
 
         var failure: Failure? = nil
@@ -48,7 +47,7 @@ public enum FileReplacement {
         guard FileVersion.ofFile(atPath: target) == expected else {
             throw Failure("the file changed while it was being rewritten", code: 0)
         }
-        guard rename(temporary, target) == 0 else { throw Failure("cannot replace the file") }
+        guard POSIXFiles.rename(temporary, target) == 0 else { throw Failure("cannot replace the file") }
         committed = true
         syncFolder(folder)
     }
@@ -79,9 +78,7 @@ public enum FileReplacement {
 
     /// `path` with symbolic links resolved, so the link itself is never replaced by a regular file.
     static func resolvedPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        POSIXFiles.realpath(path)
     }
 
     /// The folder and the name of an absolute path.
@@ -93,7 +90,7 @@ public enum FileReplacement {
 
     /// Flushes a folder's entries (a rename), so the new name survives a power cut.
     static func syncFolder(_ folder: String) {
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = POSIXFiles.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)
         close(descriptor)

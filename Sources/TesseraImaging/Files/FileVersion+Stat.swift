@@ -7,7 +7,7 @@ extension FileVersion {
     /// The version of the regular file at `path` (symlinks followed), nil when there is none.
     public static func ofFile(atPath path: String) -> FileVersion? {
         var st = stat()
-        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard POSIXFiles.stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
         return FileVersion(st)
     }
 

@@ -66,7 +66,7 @@ public enum FolderLister {
 
     /// The images (as bytes) and subfolders of `folder`; empty, and not `opened`, when it cannot be read.
     public static func names(in folder: String) -> Names {
-        guard let directory = opendir(folder) else { return Names() }
+        guard let directory = POSIXFiles.opendir(folder) else { return Names() }
         defer { closedir(directory) }
         var names = Names()
         names.opened = true

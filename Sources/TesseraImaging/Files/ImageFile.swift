@@ -59,7 +59,7 @@ public final class ImageFile {
 
     /// Opens `path` for reading and stats it; see the type's description for what is refused.
     public convenience init(path: String) throws(Failure) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = POSIXFiles.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
             throw code == ENOENT || code == ENOTDIR ? .missing : .unreadable(POSIXFiles.errorText(code))

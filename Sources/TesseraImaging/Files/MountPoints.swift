@@ -39,11 +39,11 @@ public struct MountPoints: Sendable {
     public func topFolder(of folder: String) -> String {
         var current = folder
         var st = stat()
-        guard stat(current, &st) == 0 else { return current }
+        guard POSIXFiles.stat(current, &st) == 0 else { return current }
         let device = st.st_dev
         while current != "/", !paths.contains(current) {
             let parent = Self.parent(of: current)
-            guard stat(parent, &st) == 0, st.st_dev == device else { break }
+            guard POSIXFiles.stat(parent, &st) == 0, st.st_dev == device else { break }
             current = parent
         }
         return current

@@ -24,7 +24,7 @@ public enum POSIXFiles {
         var path = ""
         for part in folder.split(separator: "/") {
             path += "/" + part
-            if mkdir(path, mode) != 0 && errno != EEXIST { return "cannot create \(path): \(errorText(errno))" }
+            if POSIXFiles.mkdir(path, mode) != 0 && errno != EEXIST { return "cannot create \(path): \(errorText(errno))" }
         }
         return nil
     }

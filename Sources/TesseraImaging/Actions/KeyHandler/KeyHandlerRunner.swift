@@ -67,9 +67,9 @@ public final class KeyHandlerRunner: Sendable {
         guard let handlerPath else { throw KeyHandlerError(handlerPath: "", reason: .noConfigFolder) }
         func fail(_ reason: KeyHandlerError.Reason) -> KeyHandlerError { KeyHandlerError(handlerPath: handlerPath, reason: reason) }
         var st = stat()
-        guard stat(handlerPath, &st) == 0 else { throw fail(errno == ENOENT || errno == ENOTDIR ? .missing : .notExecutable(POSIXFiles.errorText(errno))) }
+        guard POSIXFiles.stat(handlerPath, &st) == 0 else { throw fail(errno == ENOENT || errno == ENOTDIR ? .missing : .notExecutable(POSIXFiles.errorText(errno))) }
         guard st.st_mode & S_IFMT == S_IFREG else { throw fail(.notExecutable("not a regular file")) }
-        guard access(handlerPath, X_OK) == 0 else { throw fail(.notExecutable("it has no execute permission (chmod +x)")) }
+        guard POSIXFiles.access(handlerPath, X_OK) == 0 else { throw fail(.notExecutable("it has no execute permission (chmod +x)")) }
 
         let before = paths.map(FileVersion.ofFile(atPath:))
         let separator: UInt8 = nulSeparated ? 0 : UInt8(ascii: "\n")

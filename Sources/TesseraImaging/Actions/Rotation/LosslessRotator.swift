@@ -56,7 +56,7 @@ public struct LosslessRotator: Sendable {
         let format = ImageFormat.sniff(bytes)
         guard format == .jpeg else { return .notSaved(format) }
         // Root may write any file, but a file nobody may write is one its owner means to keep as it is.
-        guard access(path, W_OK) == 0, file.mode & 0o222 != 0 else { throw fail(.readOnly) }
+        guard POSIXFiles.access(path, W_OK) == 0, file.mode & 0o222 != 0 else { throw fail(.readOnly) }
 
         let current = ExifReader.orientation(in: bytes, format: .jpeg)
         let target = newOrientation(current)
@@ -88,7 +88,7 @@ public struct LosslessRotator: Sendable {
         for path in paths {
             guard let original = thumbnails.original(atPath: path) else { continue }
             for size in ThumbnailSize.allCases {
-                unlink(thumbnails.path(for: original, size: size))
+                POSIXFiles.unlink(thumbnails.path(for: original, size: size))
             }
         }
     }

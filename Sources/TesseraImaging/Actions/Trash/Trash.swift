@@ -63,7 +63,7 @@ public struct Trash: Sendable {
     private func trashOne(_ path: String, mounts: MountPoints, folders: inout [String: TrashFolder]) throws(TrashError.Reason) -> TrashEntry {
         let absolute = FreedesktopThumbnailPath.absolutePath(path)
         var st = stat()
-        guard lstat(absolute, &st) == 0 else {
+        guard POSIXFiles.lstat(absolute, &st) == 0 else {
             throw errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable(POSIXFiles.errorText(errno))
         }
         guard st.st_mode & S_IFMT != S_IFDIR else { throw .isFolder }
@@ -88,7 +88,7 @@ public struct Trash: Sendable {
         let (trashedName, infoPath) = try writeRecord(for: original, in: folder)
         let trashed = folder.files + "/" + trashedName
         if let error = Self.renameWithoutReplacing(original, to: trashed) {
-            unlink(infoPath)
+            POSIXFiles.unlink(infoPath)
             throw .moveFailed(Self.explainMove(error, from: realParent, to: folder.files))
         }
         return TrashEntry(path: path, originalPath: original, trashedPath: trashed, infoPath: infoPath)
@@ -110,22 +110,22 @@ public struct Trash: Sendable {
         for number in 1...Self.maximumNameNumber {
             let candidate = Self.numbered(name, number)
             let infoPath = folder.info + "/" + candidate + ".trashinfo"
-            let descriptor = open(infoPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            let descriptor = POSIXFiles.open(infoPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             if descriptor < 0 {
                 if errno == EEXIST { continue }
                 throw .infoFailed("cannot create \(infoPath): \(POSIXFiles.errorText(errno))")
             }
             var st = stat()
-            if lstat(folder.files + "/" + candidate, &st) == 0 {
+            if POSIXFiles.lstat(folder.files + "/" + candidate, &st) == 0 {
                 // A trashed file without its record (another program's leftover): not ours to replace.
                 close(descriptor)
-                unlink(infoPath)
+                POSIXFiles.unlink(infoPath)
                 continue
             }
             let failure = contents.withUnsafeBytes { POSIXFiles.writeAll(descriptor, $0) } ?? (fsync(descriptor) == 0 ? nil : POSIXFiles.errorText(errno))
             close(descriptor)
             if let failure {
-                unlink(infoPath)
+                POSIXFiles.unlink(infoPath)
                 throw .infoFailed("cannot write \(infoPath): \(failure)")
             }
             return (candidate, infoPath)
@@ -164,8 +164,8 @@ public struct Trash: Sendable {
 
     private func restoreOne(_ entry: TrashEntry) throws(TrashError.Reason) {
         var st = stat()
-        guard lstat(entry.trashedPath, &st) == 0 else { throw .notInTrash }
-        if lstat(entry.originalPath, &st) == 0 { throw .occupied }
+        guard POSIXFiles.lstat(entry.trashedPath, &st) == 0 else { throw .notInTrash }
+        if POSIXFiles.lstat(entry.originalPath, &st) == 0 { throw .occupied }
         let folder = FileReplacement.split(entry.originalPath).folder
         if let error = Self.renameWithoutReplacing(entry.trashedPath, to: entry.originalPath) {
             switch error {
@@ -174,20 +174,20 @@ public struct Trash: Sendable {
             default: throw .restoreFailed(Self.explainMove(error, from: FileReplacement.split(entry.trashedPath).folder, to: folder))
             }
         }
-        unlink(entry.infoPath)
+        POSIXFiles.unlink(entry.infoPath)
     }
 
     // MARK: - Moving
 
-    /// rename(2) that never replaces what is at `to`; errno on failure. On a file system without
+    /// POSIXFiles.rename(2) that never replaces what is at `to`; errno on failure. On a file system without
     /// RENAME_NOREPLACE, a plain rename after checking that `to` is free.
     static func renameWithoutReplacing(_ from: String, to: String) -> Int32? {
-        if tessera_rename_noreplace(from, to) == 0 { return nil }
+        if POSIXFiles.renameWithoutReplacing(from, to) == 0 { return nil }
         let error = errno
         guard error == EINVAL || error == ENOSYS else { return error }
         var st = stat()
-        if lstat(to, &st) == 0 { return EEXIST }
-        return rename(from, to) == 0 ? nil : errno
+        if POSIXFiles.lstat(to, &st) == 0 { return EEXIST }
+        return POSIXFiles.rename(from, to) == 0 ? nil : errno
     }
 
     /// A failed move's errno in words a user can act on.

@@ -38,7 +38,7 @@ struct TrashFolder: Sendable, Equatable {
         let base = top == "/" ? "" : top
         let shared = base + "/.Trash"
         var st = stat()
-        if lstat(shared, &st) == 0 {
+        if POSIXFiles.lstat(shared, &st) == 0 {
             let isFolder = st.st_mode & S_IFMT == S_IFDIR
             if isFolder && st.st_mode & S_ISVTX != 0 {
                 let mine = TrashFolder(root: "\(shared)/\(userID)", topFolder: top)
@@ -63,11 +63,11 @@ struct TrashFolder: Sendable, Equatable {
     /// owned by the user: a symbolic link or another user's folder could send files elsewhere.
     private func prepare(userID: uid_t) throws(TrashError.Reason) {
         for folder in [root, files, info] {
-            if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+            if POSIXFiles.mkdir(folder, 0o700) != 0 && errno != EEXIST {
                 throw .noTrash("cannot create \(folder): \(POSIXFiles.errorText(errno))")
             }
             var st = stat()
-            guard lstat(folder, &st) == 0 else { throw .noTrash("cannot look at \(folder): \(POSIXFiles.errorText(errno))") }
+            guard POSIXFiles.lstat(folder, &st) == 0 else { throw .noTrash("cannot look at \(folder): \(POSIXFiles.errorText(errno))") }
             guard st.st_mode & S_IFMT == S_IFDIR else { throw .noTrash("\(folder) is not a folder") }
             guard st.st_uid == userID else { throw .noTrash("\(folder) belongs to another user") }
         }
