@@ -25,7 +25,7 @@ struct Tessera: ParsableCommand {
                                            otherCommands: commands.subtracting(SettingCommand.allCases.map(\.rawValue)),
                                            environment: ProcessInfo.processInfo.environment)
         do {
-            main(try defaults.arguments(Array(CommandLine.arguments.dropFirst())))
+            main(try defaults.arguments(argumentsAsPathText()))
         } catch {
             for line in error.lines { FileHandle.standardError.write(Data("tessera: \(line)\n".utf8)) }
             Foundation.exit(1)
@@ -33,9 +33,18 @@ struct Tessera: ParsableCommand {
     }
 }
 
+/// The command line's arguments after the program's name, each as `PathText` makes it from its bytes:
+/// `CommandLine.arguments` replaces bytes that are not UTF-8 with U+FFFD, which would make two file
+/// names one.
+private func argumentsAsPathText() -> [String] {
+    (1..<Int(CommandLine.argc)).compactMap { index in
+        CommandLine.unsafeArgv[index].map { PathText.text(ofCString: $0) }
+    }
+}
+
 /// Prints one clear line on stderr and exits non-zero: how every user-facing failure ends.
 func fail(_ message: String, code: Int32 = 1) -> ExitCode {
-    FileHandle.standardError.write(Data("tessera: \(message)\n".utf8))
+    FileHandle.standardError.write(Data(PathText.bytes(of: "tessera: \(message)\n")))
     return ExitCode(code)
 }
 
@@ -284,8 +293,9 @@ struct Browse: ParsableCommand {
             paths = [samples]
         }
         // A mistyped path is said at once, before a window opens; the rest is found while it does.
-        for path in paths where !CarouselItem.isRemote(path) && !FileManager.default.fileExists(atPath: path) {
-            throw fail("\(path): no such file or folder")
+        for path in paths where !CarouselItem.isRemote(path) {
+            var status = stat()
+            guard POSIXFiles.stat(path, &status) == 0 else { throw fail("\(PathText.displayName(path)): no such file or folder") }
         }
         let helpers = display.startDecodeHelpers(
             helperCount: workers ?? WorkScheduler<ImageKey, PixelBuffer>.defaultWorkerCount,
@@ -323,8 +333,8 @@ struct Browse: ParsableCommand {
             try viewer.run()
             // Standard output carries nothing else (logs and the key-handler's output go to standard error).
             if outputMarked {
-                let separator = nulSeparated ? "\0" : "\n"
-                FileHandle.standardOutput.write(Data(viewer.markedPaths.map { $0 + separator }.joined().utf8))
+                let separator: UInt8 = nulSeparated ? 0 : UInt8(ascii: "\n")
+                FileHandle.standardOutput.write(Data(viewer.markedPaths.flatMap { PathText.bytes(of: $0) + [separator] }))
             }
         } catch let error as ExitCode {
             throw error

@@ -35,7 +35,7 @@ final class SlideReader: Sendable {
     /// Opens `path` when OpenSlide recognises it as a format of its own (or as a generic tiled TIFF when
     /// `acceptGenericTIFF`); nil otherwise.
     static func open(path: String, acceptGenericTIFF: Bool) throws(Failure) -> SlideReader? {
-        guard let vendor = openslide_detect_vendor(path).map({ String(cString: $0) }),
+        guard let vendor = PathText.withCString(path, { openslide_detect_vendor($0) }).map({ String(cString: $0) }),
               acceptGenericTIFF || vendor != "generic-tiff" else { return nil }
         let slide = try openSlide(path)
         var levels: [SlideFacts.Level] = []
@@ -69,7 +69,7 @@ final class SlideReader: Sendable {
     }
 
     private static func openSlide(_ path: String) throws(Failure) -> Slide {
-        guard let pointer = openslide_open(path) else { throw Failure(text: "OpenSlide cannot open the slide") }
+        guard let pointer = PathText.withCString(path, { openslide_open($0) }) else { throw Failure(text: "OpenSlide cannot open the slide") }
         let slide = Slide(pointer)
         if let error = slide.error { throw Failure(text: error) }
         return slide

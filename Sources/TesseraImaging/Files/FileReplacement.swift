@@ -81,11 +81,13 @@ public enum FileReplacement {
         POSIXFiles.realpath(path)
     }
 
-    /// The folder and the name of an absolute path.
+    /// The folder and the name of an absolute path. Split at the last slash byte: a name that starts
+    /// with a combining mark makes one `Character` of the slash and the mark.
     static func split(_ path: String) -> (folder: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let folder = String(path[..<slash])
-        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+        let scalars = path.unicodeScalars
+        guard let slash = scalars.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(scalars[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(scalars[scalars.index(after: slash)...]))
     }
 
     /// Flushes a folder's entries (a rename), so the new name survives a power cut.

@@ -38,11 +38,10 @@ public enum FolderLister {
 
     /// Whether a file of this name is taken from a folder: not hidden, with an image's extension (any case).
     public static func isImageName(_ name: String) -> Bool {
-        var name = name
-        return name.withUTF8(isImageName)
+        PathText.bytes(of: name).withUnsafeBufferPointer(isImageName)
     }
 
-    /// `isImageName` of a name's UTF-8 bytes.
+    /// `isImageName` of a name's bytes.
     public static func isImageName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = name.first, first != UInt8(ascii: "."),
               let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return false }
@@ -78,12 +77,12 @@ public enum FolderLister {
             guard let first = name.first, first != UInt8(ascii: ".") else { continue }
             switch Int32(entry.pointee.d_type) {
             case Int32(DT_DIR):
-                names.subfolders.append(String(decoding: name, as: UTF8.self))
+                names.subfolders.append(PathText.text(of: name))
             case Int32(DT_LNK), Int32(DT_UNKNOWN):
                 var status = stat()
                 guard fstatat(descriptor, raw.assumingMemoryBound(to: CChar.self), &status, 0) == 0 else { continue }
                 if status.st_mode & S_IFMT == S_IFDIR {
-                    names.subfolders.append(String(decoding: name, as: UTF8.self))
+                    names.subfolders.append(PathText.text(of: name))
                 } else if isImageName(name) {
                     names.images.append(name)
                 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TesseraCore
 
 /// Where file systems are mounted, and the top folder of the one holding a path: the `$topdir` of the
 /// freedesktop Trash specification, beyond which `rename` cannot move a file.
@@ -69,6 +70,6 @@ public struct MountPoints: Sendable {
                 i += 1
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return PathText.text(of: bytes)
     }
 }

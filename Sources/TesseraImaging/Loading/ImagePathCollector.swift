@@ -80,7 +80,7 @@ public struct ImagePathCollector {
             return
         }
         var status = stat()
-        guard stat(path, &status) == 0 else { throw .missing(path) }
+        guard POSIXFiles.stat(path, &status) == 0 else { throw .missing(path) }
         if status.st_mode & S_IFMT == S_IFDIR {
             collected.folders.append(path)
             var visited = Set<FolderIdentity>()
@@ -97,7 +97,7 @@ public struct ImagePathCollector {
     private func addImages(inFolder folder: String, to table: inout ItemTable, visited: inout Set<FolderIdentity>) {
         if recursive {
             var status = stat()
-            guard stat(folder, &status) == 0,
+            guard POSIXFiles.stat(folder, &status) == 0,
                   visited.insert(FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))).inserted else { return }
         }
         let listing = FolderLister.names(in: folder)

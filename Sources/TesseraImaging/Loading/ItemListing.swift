@@ -84,7 +84,7 @@ public final class ItemListing: Sendable {
                 let descriptor: Int32
                 switch list {
                 case .standardInput: descriptor = STDIN_FILENO
-                case .file(let path): descriptor = open(path, O_RDONLY | O_CLOEXEC)
+                case .file(let path): descriptor = POSIXFiles.open(path, O_RDONLY | O_CLOEXEC)
                 }
                 guard descriptor >= 0 else { throw .unreadableList(list.name) }
                 defer { if descriptor != STDIN_FILENO { close(descriptor) } }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import TesseraCore
 
 /// Reads an image list (`-i FILE`, `-i -` for standard input) as it comes, a chunk at a time: one path or
 /// URL per line, blank lines and lines starting with # skipped, surrounding spaces trimmed; with
@@ -52,7 +53,7 @@ public struct ListReader: Sequence {
                 case .entry(let entry)?: return entry
                 case .nothing?: continue
                 case nil:
-                    pending = ListReader.entries(in: String(decoding: buffer[piece], as: UTF8.self), nulSeparated: nulSeparated)
+                    pending = ListReader.entries(in: PathText.text(of: buffer[piece]), nulSeparated: nulSeparated)
                 }
             }
         }
@@ -99,7 +100,7 @@ public struct ListReader: Sequence {
     /// entry, or a line with no other line break in it and ASCII at its ends (so that trimming spaces and
     /// tabs is all the trimming there is). Nil for anything else, which `entries(in:)` takes as text.
     private static func simpleEntry(in piece: UnsafeBufferPointer<UInt8>, nulSeparated: Bool) -> SimplePiece? {
-        if nulSeparated { return piece.isEmpty ? .nothing : .entry(String(decoding: piece, as: UTF8.self)) }
+        if nulSeparated { return piece.isEmpty ? .nothing : .entry(PathText.text(of: piece)) }
         var lower = piece.startIndex, upper = piece.endIndex
         if upper > lower, piece[upper - 1] == UInt8(ascii: "\r") { upper -= 1 }
         func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
@@ -115,7 +116,7 @@ public struct ListReader: Sequence {
             if byte == 0xA8 || byte == 0xA9, index - lower >= 2, piece[index - 1] == 0x80, piece[index - 2] == 0xE2 { return nil }
         }
         if piece[lower] == UInt8(ascii: "#") { return .nothing }
-        return .entry(String(decoding: UnsafeBufferPointer(rebasing: piece[lower..<upper]), as: UTF8.self))
+        return .entry(PathText.text(of: UnsafeBufferPointer(rebasing: piece[lower..<upper])))
     }
 
     /// The entries in one piece of a list, by the rules above.

@@ -54,8 +54,9 @@ public enum FreedesktopThumbnailPath {
     public static func fileURI(forAbsolutePath path: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var out = Array("file://".utf8)
-        out.reserveCapacity(out.count + path.utf8.count * 3)
-        for byte in path.utf8 {
+        let bytes = PathText.bytes(of: path)
+        out.reserveCapacity(out.count + bytes.count * 3)
+        for byte in bytes {
             if isAllowedInPath(byte) {
                 out.append(byte)
             } else {

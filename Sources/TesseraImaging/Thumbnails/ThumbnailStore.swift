@@ -53,11 +53,7 @@ public final class ThumbnailStore: Sendable {
         self.root = FreedesktopThumbnailPath.absolutePath(root)
         failureFolder = FreedesktopThumbnailPath.join(FreedesktopThumbnailPath.join(self.root, "fail"), applicationID)
         self.logger = logger
-        resolvedRoot = self.root.withCString { pointer in
-            guard let resolved = realpath(pointer, nil) else { return nil }
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
+        resolvedRoot = POSIXFiles.realpath(self.root)
     }
 
     /// The user's cache (`$XDG_CACHE_HOME/thumbnails` or `~/.cache/thumbnails`); nil without a home folder.
@@ -78,7 +74,7 @@ public final class ThumbnailStore: Sendable {
         let absolute = FreedesktopThumbnailPath.absolutePath(path)
         if isInsideCache(absolute) { return nil }
         var st = stat()
-        guard stat(absolute, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard POSIXFiles.stat(absolute, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
         return Original(path: absolute, uri: FreedesktopThumbnailPath.fileURI(forAbsolutePath: absolute),
                         modificationTime: Int64(st.st_mtim.tv_sec), byteCount: Int64(st.st_size))
     }
@@ -191,9 +187,9 @@ public final class ThumbnailStore: Sendable {
         if fchmod(fd, 0o600) != 0 { failure = "chmod \(temporary): \(Self.errorText(errno))" }
         if failure == nil { failure = Self.writeAll(fd, data).map { "write \(temporary): \($0)" } }
         if close(fd) != 0 && failure == nil { failure = "close \(temporary): \(Self.errorText(errno))" }
-        if failure == nil && rename(temporary, path) != 0 { failure = "rename to \(path): \(Self.errorText(errno))" }
+        if failure == nil && POSIXFiles.rename(temporary, path) != 0 { failure = "rename to \(path): \(Self.errorText(errno))" }
         guard let failure else { return true }
-        unlink(temporary)
+        POSIXFiles.unlink(temporary)
         return disableWriting(failure)
     }
 

@@ -81,7 +81,7 @@ public struct ThumbnailingLoader: Sendable {
             return DecodeMemory.estimate(path: path, fitting: box, helpers: loader.helpers)
         }
         let onDisk = ThumbnailSize.allCases.contains { candidate in
-            candidate >= size && access(store.path(for: original, size: candidate), R_OK) == 0
+            candidate >= size && POSIXFiles.access(store.path(for: original, size: candidate), R_OK) == 0
         }
         if onDisk { return DecodeMemory.estimate(header: nil, fileBytes: 0, fitting: size.box) }
         return DecodeMemory.estimate(path: path, fitting: size.box, helpers: loader.helpers)

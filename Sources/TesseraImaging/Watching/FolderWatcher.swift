@@ -72,7 +72,7 @@ public final class FolderWatcher: Sendable {
                 polls: @escaping @Sendable (String) -> Bool = NetworkFilesystem.holds,
                 reappearanceInterval: Duration = .seconds(1),
                 logger: Logger = Logger(label: "tessera.watch"),
-                addWatch: @escaping @Sendable (Int32, String, UInt32) -> Int32 = { inotify_add_watch($0, $1, $2) },
+                addWatch: @escaping @Sendable (Int32, String, UInt32) -> Int32 = { descriptor, path, mask in PathText.withCString(path) { inotify_add_watch(descriptor, $0, mask) } },
                 onChanges: @escaping @Sendable ([ItemChange]) -> Void) throws {
         let inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard inotifyFD >= 0 else { throw FolderWatchError.cannotStart(reason: Self.startFailureReason(errno)) }

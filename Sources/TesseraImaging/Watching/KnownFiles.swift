@@ -75,7 +75,7 @@ struct KnownFiles {
                 if let prefix, let id = self.index.id(prefix: prefix, name: name, in: table), sizes[Int(id)] != Self.gone {
                     known(id)
                 } else {
-                    unknown(FolderLister.path(of: String(decoding: name, as: UTF8.self), in: folder))
+                    unknown(FolderLister.path(of: PathText.text(of: name), in: folder))
                 }
             }
         }

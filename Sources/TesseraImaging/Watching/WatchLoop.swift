@@ -239,7 +239,7 @@ final class WatchLoop {
             let nameLength = Int(readBuffer.loadUnaligned(fromByteOffset: offset + lengthOffset, as: UInt32.self))
             // The name is NUL-padded to `len` bytes.
             let nameBytes = UnsafeRawBufferPointer(rebasing: readBuffer[(offset + headerSize)..<min(count, offset + headerSize + nameLength)])
-            let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+            let name = PathText.text(of: nameBytes.prefix { $0 != 0 })
             handle(descriptor: descriptor, mask: mask, name: name)
             offset += headerSize + nameLength
         }

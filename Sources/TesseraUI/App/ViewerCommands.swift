@@ -156,10 +156,11 @@ final class ViewerCommands {
     /// image editors paste as the file itself (SDL 2's clipboard holds text only).
     private func copy(uriOnly: Bool, now: Duration) {
         guard let item = model.selectedItem else { return }
-        var text = item.path
+        // The clipboard holds UTF-8 text: a path that is not UTF-8 is exact only in its URI, whose
+        // percent-escapes carry every byte.
+        var text = PathText.displayName(item.path)
         if uriOnly, !item.isRemote {
-            let absolute = item.path.hasPrefix("/") ? item.path : FileManager.default.currentDirectoryPath + "/" + item.path
-            text = URL(fileURLWithPath: absolute).standardizedFileURL.absoluteString
+            text = FreedesktopThumbnailPath.fileURI(forAbsolutePath: FreedesktopThumbnailPath.absolutePath(item.path))
         }
         do {
             try Clipboard.setText(text)

@@ -28,7 +28,9 @@ public final class TextCache {
             entries[key] = (hit.texture, clock)
             return hit.texture
         }
-        guard let font = font(size: size), let texture = try? font.render(text, color: color, renderer: renderer) else {
+        // Text that names a file may carry bytes that are not UTF-8 (`PathText`): they are drawn as U+FFFD.
+        guard let font = font(size: size),
+              let texture = try? font.render(PathText.displayName(text), color: color, renderer: renderer) else {
             return nil
         }
         entries[key] = (texture, clock)
@@ -45,7 +47,7 @@ public final class TextCache {
         if let lines = wrapCache[key] { return lines }
         guard let font = font(size: size) else { return [text] }
         // Text SDL_ttf cannot measure would not render either: it counts as too wide.
-        func fits(_ line: String) -> Bool { (try? font.width(of: line)).map { $0 <= maxWidth } ?? false }
+        func fits(_ line: String) -> Bool { (try? font.width(of: PathText.displayName(line))).map { $0 <= maxWidth } ?? false }
         var lines: [String] = []
         var words = text.split(separator: " ").map(String.init)[...]
         while let first = words.first, lines.count < maxLines {

@@ -92,14 +92,14 @@ final class TiledImageOpener: Sendable {
 
     private func open(_ configuration: Configuration, opened: (any TileSource) -> Void, emit: (TiledOpenEvent) -> Void) {
         let path = configuration.path
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let name = PathText.displayName(path.split(separator: "/").last.map(String.init) ?? path)
         do throws(TileSourceError) {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            var status = stat()
+            guard POSIXFiles.stat(path, &status) == 0 else {
                 throw TileSourceError(path: path, reason: .unreadableImage(ImageLoadError.Reason.missing.shortText))
             }
             // Tile folders and `.dzi` files the user opens are anybody's: their tiles go to the helpers.
-            if isFolder.boolValue {
+            if status.st_mode & S_IFMT == S_IFDIR {
                 opened(try Self.openFolder(path, decoders: configuration.decoders, colour: configuration.colour,
                                            helpers: configuration.helpers))
             } else if Self.isDescriptor(path) {

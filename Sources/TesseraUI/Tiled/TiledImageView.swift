@@ -70,7 +70,7 @@ public final class TiledImageView {
                 pixelScale: Double, now: Duration, preview: PixelBuffer? = nil, waker: EventLoopWaker? = nil,
                 observer: (any RunObserver)? = nil) {
         self.path = path
-        name = displayName ?? path.split(separator: "/").last.map(String.init) ?? path
+        name = displayName ?? PathText.displayName(path.split(separator: "/").last.map(String.init) ?? path)
         self.renderer = renderer
         self.options = options
         self.pixelScale = pixelScale

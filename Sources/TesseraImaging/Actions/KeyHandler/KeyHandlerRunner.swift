@@ -73,7 +73,7 @@ public final class KeyHandlerRunner: Sendable {
 
         let before = paths.map(FileVersion.ofFile(atPath:))
         let separator: UInt8 = nulSeparated ? 0 : UInt8(ascii: "\n")
-        let input = paths.flatMap { Array($0.utf8) + [separator] }
+        let input = paths.flatMap { PathText.bytes(of: $0) + [separator] }
         var environment = ProcessInfo.processInfo.environment
         environment["TESSERA_USING_NULL"] = nulSeparated ? "1" : "0"
         let process: HandlerProcess

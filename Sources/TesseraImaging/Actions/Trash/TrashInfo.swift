@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TesseraCore
 
 /// The text of a `.trashinfo` file (freedesktop Trash specification 1.0):
 ///
@@ -21,8 +22,9 @@ enum TrashInfo {
     static func escape(_ path: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
-        out.reserveCapacity(path.utf8.count * 3)
-        for byte in path.utf8 {
+        let bytes = PathText.bytes(of: path)
+        out.reserveCapacity(bytes.count * 3)
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                  UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
