@@ -1,8 +1,10 @@
 /// The images the user marked (`m`), by path: a mark follows its file wherever the strip moves it (a new
 /// sort order, files coming and going) and comes back with a file that leaves and returns (a trash
 /// undone). `-o` writes the marked paths at exit; the key-handler, the trash and the turns act on them.
+/// Paths are told apart by their bytes (`PathText.Key`): marking one of two names that differ only in
+/// Unicode normalisation marks that one.
 public struct ItemMarks: Sendable, Equatable {
-    public private(set) var paths: Set<String> = [] {
+    private var keys: Set<PathText.Key> = [] {
         didSet { revision &+= 1 }
     }
     /// Moves with every change, so what is worked out from the marks can be kept until they change.
@@ -10,35 +12,41 @@ public struct ItemMarks: Sendable, Equatable {
 
     public init() {}
 
-    public func contains(_ path: String) -> Bool { paths.contains(path) }
+    /// The marked paths, in no order.
+    public var paths: [String] { keys.map(\.text) }
+
+    public var isEmpty: Bool { keys.isEmpty }
+
+    public func contains(_ path: String) -> Bool { keys.contains(PathText.Key(path)) }
 
     public mutating func toggle(_ path: String) {
-        if paths.remove(path) == nil { paths.insert(path) }
+        let key = PathText.Key(path)
+        if keys.remove(key) == nil { keys.insert(key) }
     }
 
-    public mutating func clear() { paths.removeAll() }
+    public mutating func clear() { keys.removeAll() }
 
     /// Marks exactly `paths`.
-    public mutating func replace(with paths: some Sequence<String>) { self.paths = Set(paths) }
+    public mutating func replace(with paths: some Sequence<String>) { keys = Set(paths.map(PathText.Key.init)) }
 
     /// Marks what is unmarked among `items` and unmarks the rest; marks of files no longer shown go.
     public mutating func invert(over items: some Collection<CarouselItem>) {
-        let marked = paths
-        paths = Set(items.map(\.path).filter { !marked.contains($0) })
+        let marked = keys
+        keys = Set(items.map { PathText.Key($0.path) }.filter { !marked.contains($0) })
     }
 
     /// The marked items among `items`, in their order.
     public func marked(in items: some Collection<CarouselItem>) -> [CarouselItem] {
-        paths.isEmpty ? [] : items.filter { paths.contains($0.path) }
+        keys.isEmpty ? [] : items.filter { contains($0.path) }
     }
 
     /// The nearest marked item after (`forward`) or before `index`; nil when there is none that way
     /// (nsxiv's `N` and `P` do not wrap around).
     public func nearestMarked<Items: RandomAccessCollection<CarouselItem>>(from index: Int, forward: Bool, in items: Items) -> Int?
     where Items.Index == Int {
-        guard !paths.isEmpty else { return nil }
+        guard !keys.isEmpty else { return nil }
         let candidates = forward ? Array(items.indices.suffix(from: min(items.count, index + 1)))
                                  : Array(items.indices.prefix(max(0, index)).reversed())
-        return candidates.first { paths.contains(items[$0].path) }
+        return candidates.first { contains(items[$0].path) }
     }
 }

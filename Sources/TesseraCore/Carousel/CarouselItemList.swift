@@ -173,16 +173,16 @@ final class CarouselItemList {
     /// its folder's files). Batches drained together can name a path twice (created, then deleted): the
     /// last word counts.
     func apply(_ changes: [ItemChange]) -> Update {
-        var last: [String: ItemChange] = [:]
+        var last: [PathText.Key: ItemChange] = [:]
         var paths: [String] = []
         for change in changes {
-            if last.updateValue(change, forKey: change.path) == nil { paths.append(change.path) }
+            if last.updateValue(change, forKey: PathText.Key(change.path)) == nil { paths.append(change.path) }
         }
         var update = Update()
         var removedIDs = Set<UInt32>()
         var added: [(path: String, version: FileVersion)] = []
         for path in paths {
-            switch last[path]! {
+            switch last[PathText.Key(path)]! {
             case .present(_, let version):
                 if let index = index(of: path) {
                     if self.version(at: index) != version {

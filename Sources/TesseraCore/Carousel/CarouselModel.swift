@@ -156,7 +156,7 @@ public final class CarouselModel {
     public var marks = ItemMarks()
     /// Whether item `index` is marked.
     public func isMarked(_ index: Int) -> Bool {
-        !marks.paths.isEmpty && list.indices.contains(index) && marks.contains(list.path(at: index))
+        !marks.isEmpty && list.indices.contains(index) && marks.contains(list.path(at: index))
     }
     /// How many of the items are marked (marks of files no longer shown do not count). Kept until the marks
     /// or the items change: the overlay asks every frame.
