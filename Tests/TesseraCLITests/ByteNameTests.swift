@@ -15,6 +15,7 @@ final class ByteNameTests: XCTestCase {
                                          Array("x\u{FFFD}.jpg".utf8)]
     private let newline = Array("new\nline.jpg".utf8)
     private let longest = [UInt8](repeating: UInt8(ascii: "n"), count: 251) + Array(".jpg".utf8)
+    private let dash = Array("-rf.jpg".utf8)
 
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-bytes-\(UUID().uuidString)")
@@ -93,7 +94,7 @@ final class ByteNameTests: XCTestCase {
     // MARK: Tests
 
     func testEveryNameIsMarkedAndHandedOnByteForByte() throws {
-        let all = lookalikes + [newline, longest]
+        let all = lookalikes + [newline, longest, dash]
         for name in all { try write(name) }
         try installKeyHandler()
         // M marks every image; Ctrl-x Ctrl-r gives them to the key-handler; q writes them out.

@@ -23,8 +23,8 @@ struct LostFolders {
     /// The lost folders that are folders again (still listed as lost until `found`).
     var reappeared: [WatchedFolder] {
         folders.values.filter { folder in
-            var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) && isFolder.boolValue
+            var status = stat()
+            return POSIXFiles.stat(folder.path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
         }
     }
 
