@@ -67,6 +67,7 @@ final class FullAndReadOnlyFileSystemTests: XCTestCase {
 
         let result = try run(script: "wait-idle\nkey >\nwait 1\nwait-idle\nkey q\n")
         XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("No space left on device"), "the reason is given: \(result.stderr)")
         XCTAssertEqual(try Data(contentsOf: photo), sample, "the photo is as it was")
         XCTAssertEqual(contents(of: photo.deletingLastPathComponent()), ["photo.jpg"], "no temporary copy left beside it")
     }
@@ -80,6 +81,7 @@ final class FullAndReadOnlyFileSystemTests: XCTestCase {
 
         let result = try run(script: "wait-idle\nkey >\nwait 1\nwait-idle\nkey Delete\nwait 1\nwait-idle\nkey q\n")
         XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("Read-only file system"), "the reason is given: \(result.stderr)")
         XCTAssertEqual(try Data(contentsOf: photo), sample, "the photo is where it was, as it was")
         XCTAssertEqual(contents(of: photo.deletingLastPathComponent()), ["photo.jpg"])
         XCTAssertEqual(contents(of: folder.appendingPathComponent("data/Trash/files")), [], "nothing reached the home trash")
