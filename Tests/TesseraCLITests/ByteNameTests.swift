@@ -73,14 +73,15 @@ final class ByteNameTests: XCTestCase {
 
     private var trash: String { folder.appendingPathComponent("data/Trash").path }
 
-    private func run(_ arguments: [String], script: String) throws -> ChildProcess {
+    private func run(_ arguments: [String], script: String, input: Data? = nil) throws -> ChildProcess {
         let scriptFile = folder.appendingPathComponent("script.txt")
         try script.write(to: scriptFile, atomically: true, encoding: .utf8)
         return try ChildProcess.tessera(
             arguments + ["--headless", "--no-watch", "--script", scriptFile.path],
             environment: ["XDG_CACHE_HOME": folder.appendingPathComponent("cache").path,
                           "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path,
-                          "XDG_DATA_HOME": folder.appendingPathComponent("data").path])
+                          "XDG_DATA_HOME": folder.appendingPathComponent("data").path],
+            input: input)
     }
 
     private func installKeyHandler() throws {
@@ -105,6 +106,16 @@ final class ByteNameTests: XCTestCase {
         XCTAssertEqual(split(result.output), expected, "-o -0 writes each marked path's exact bytes")
         XCTAssertEqual(split(try Data(contentsOf: folder.appendingPathComponent("input"))), expected,
                        "the key-handler reads each path's exact bytes")
+    }
+
+    func testAListReadFromStandardInputKeepsEachPathsBytes() throws {
+        let all = lookalikes + [newline, dash]
+        for name in all { try write(name) }
+        // As `find -print0 | tessera -i - -0 -o` hands them over.
+        let list = Data(all.flatMap { path($0) + [0] })
+        let result = try run(["-i", "-", "-0", "-o"], script: "wait-idle\nkey M\nkey q\n", input: list)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(split(result.output), Set(all.map(path)))
     }
 
     func testATurnAndTheTrashReachTheFileShownNotItsLookalike() throws {
