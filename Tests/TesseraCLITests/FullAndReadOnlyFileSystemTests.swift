@@ -42,6 +42,20 @@ final class FullAndReadOnlyFileSystemTests: XCTestCase {
 
     private var photo: URL { mountPoint.appendingPathComponent("photos/photo.jpg") }
 
+    private func placePhoto() throws {
+        try FileManager.default.createDirectory(at: photo.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try sample.write(to: photo)
+    }
+
+    /// Writes a file until the file system has no room left.
+    private func fillTheDisk() throws {
+        let filler = mountPoint.appendingPathComponent("filler")
+        XCTAssertTrue(FileManager.default.createFile(atPath: filler.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: filler)
+        while (try? handle.write(contentsOf: Data(count: 4096))) != nil {}
+        try? handle.close()
+    }
+
     private func contents(of folder: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }
@@ -56,14 +70,8 @@ final class FullAndReadOnlyFileSystemTests: XCTestCase {
 
     func testATurnOnAFullFileSystemLeavesThePhotoWholeAndNoCopy() throws {
         try mount("size=256k")
-        try FileManager.default.createDirectory(at: photo.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try sample.write(to: photo)
-        // Fill what is left, so the turned copy cannot be written.
-        let filler = mountPoint.appendingPathComponent("filler")
-        XCTAssertTrue(FileManager.default.createFile(atPath: filler.path, contents: nil))
-        let handle = try FileHandle(forWritingTo: filler)
-        while (try? handle.write(contentsOf: Data(count: 4096))) != nil {}
-        try? handle.close()
+        try placePhoto()
+        try fillTheDisk()  // so the turned copy cannot be written
 
         let result = try run(script: "wait-idle\nkey >\nwait 1\nwait-idle\nkey q\n")
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -74,8 +82,7 @@ final class FullAndReadOnlyFileSystemTests: XCTestCase {
 
     func testDeleteAndATurnOnAReadOnlyFileSystemChangeNothing() throws {
         try mount("size=4m")
-        try FileManager.default.createDirectory(at: photo.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try sample.write(to: photo)
+        try placePhoto()
         let remount = try ChildProcess.run("mount", ["-o", "remount,ro", mountPoint.path])
         XCTAssertEqual(remount.status, 0, remount.stderr)
 
@@ -91,13 +98,8 @@ final class FullAndReadOnlyFileSystemTests: XCTestCase {
 
     func testDeleteOnAFullFileSystemMovesThePhotoWithItsRecordOrNotAtAll() throws {
         try mount("size=128k")
-        try FileManager.default.createDirectory(at: photo.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try sample.write(to: photo)
-        let filler = mountPoint.appendingPathComponent("filler")
-        XCTAssertTrue(FileManager.default.createFile(atPath: filler.path, contents: nil))
-        let handle = try FileHandle(forWritingTo: filler)
-        while (try? handle.write(contentsOf: Data(count: 4096))) != nil {}
-        try? handle.close()
+        try placePhoto()
+        try fillTheDisk()
 
         let result = try run(script: "wait-idle\nkey Delete\nwait 1\nwait-idle\nkey q\n")
         XCTAssertEqual(result.status, 0, result.stderr)
