@@ -38,6 +38,17 @@ public final class DiskCacheJanitor: Sendable {
     private struct State {
         var pins: [String: Int] = [:]
         var sweepQueued = false
+        /// The sizes of finished pyramids, which do not change, so that a sweep after each download does
+        /// not walk every tile again; kept while the folder, its link count (a cut's temporary folder
+        /// inside adds one) and its descriptor's time are the same.
+        var pyramidSizes: [String: (stamp: PyramidStamp, bytes: Int64)] = [:]
+    }
+
+    private struct PyramidStamp: Equatable {
+        var inode: UInt64
+        var links: UInt64
+        var descriptorTime: Int
+        var descriptorNanoseconds: Int
     }
 
     public var tilesFolder: String { root + "/tiles" }
@@ -251,13 +262,26 @@ public final class DiskCacheJanitor: Sendable {
     /// Every pyramid and download in the cache, with its size on disk and last use.
     public func entries() -> [Entry] {
         var entries: [Entry] = []
+        var sizes: [String: (stamp: PyramidStamp, bytes: Int64)] = [:]
+        let known = state.withLock { $0.pyramidSizes }
         for name in Self.names(in: tilesFolder) where Self.isEntryName(name) {
             let path = tilesFolder + "/" + name
             var info = stat()
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
-            entries.append(Entry(kind: .pyramid, path: path, bytes: Self.bytesOnDisk(path),
-                                 lastUse: Self.date(info.st_mtim)))
+            var bytes: Int64
+            var descriptor = stat()
+            if lstat(path + "/pyramid.dzi", &descriptor) == 0 {
+                let stamp = PyramidStamp(inode: UInt64(info.st_ino), links: UInt64(info.st_nlink),
+                                         descriptorTime: descriptor.st_mtim.tv_sec,
+                                         descriptorNanoseconds: descriptor.st_mtim.tv_nsec)
+                if let memo = known[path], memo.stamp == stamp { bytes = memo.bytes } else { bytes = Self.bytesOnDisk(path) }
+                sizes[path] = (stamp, bytes)
+            } else {
+                bytes = Self.bytesOnDisk(path)
+            }
+            entries.append(Entry(kind: .pyramid, path: path, bytes: bytes, lastUse: Self.date(info.st_mtim)))
         }
+        state.withLock { $0.pyramidSizes = sizes }
         for name in Self.names(in: remoteFolder) where Self.isEntryName(name) {
             let path = remoteFolder + "/" + name
             var info = stat()

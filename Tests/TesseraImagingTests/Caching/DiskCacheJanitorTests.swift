@@ -138,6 +138,18 @@ final class DiskCacheJanitorTests: XCTestCase {
         withExtendedLifetime(lease) {}
     }
 
+    func testAPyramidsSizeIsCountedAgainWhenSomethingIsWrittenInsideIt() throws {
+        let janitor = janitor(limit: .max)
+        let pyramid = try cut(try writeImage("photo.png", seed: 8), with: janitor).folder
+        let before = try XCTUnwrap(janitor.entries().first).bytes
+        XCTAssertEqual(janitor.entries().first?.bytes, before, "unchanged, counted the same")
+        // A second cut of the same image under way beside the finished pyramid.
+        let temporary = pyramid + "/.pyramid.dzi.tmp-\(getpid())-9"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        try Data(repeating: 5, count: 100_000).write(to: URL(fileURLWithPath: temporary + "/tile.jpeg"))
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(janitor.entries().first).bytes, before + 100_000)
+    }
+
     // MARK: - A changed source
 
     func testACutOfAChangedImageReplacesItsOldPyramid() throws {
