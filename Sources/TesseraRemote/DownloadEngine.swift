@@ -56,6 +56,7 @@ final class DownloadEngine: NSObject, URLSessionDataDelegate, Sendable {
     let state: Mutex<State>
     let delegateQueue: OperationQueue
     let cache: RemoteCacheFolder
+    private let diskCache: DiskCacheJanitor?
     private let limits: Limits
     private let transfers = Mutex<[Int: Transfer]>([:])
     /// Nil before `attach` and after shutdown. Tasks are created under this lock so none can be created
@@ -65,11 +66,12 @@ final class DownloadEngine: NSObject, URLSessionDataDelegate, Sendable {
     private let logger: Logger
     private let now: @Sendable () -> ContinuousClock.Instant
 
-    init(perHostLimit: Int, limits: Limits, cache: RemoteCacheFolder, logger: Logger,
+    init(perHostLimit: Int, limits: Limits, cache: RemoteCacheFolder, diskCache: DiskCacheJanitor? = nil, logger: Logger,
          now: @escaping @Sendable () -> ContinuousClock.Instant, onChange: @escaping @Sendable () -> Void) {
         state = Mutex(State(table: DownloadTable(perHostLimit: perHostLimit)))
         self.limits = limits
         self.cache = cache
+        self.diskCache = diskCache
         self.logger = logger
         self.now = now
         self.onChange = onChange
@@ -125,6 +127,8 @@ final class DownloadEngine: NSObject, URLSessionDataDelegate, Sendable {
 
     private func start(_ url: String) {
         guard let requestURL = URL(string: url) else { return }
+        // Pinned for the run, before any copy exists: the strip may show it at any time from now on.
+        diskCache?.pin(cache.dataPath(for: url))
         let cachedCopy = cache.cachedCopy(for: url)
         var request = URLRequest(url: requestURL)
         request.setValue("image/*, */*;q=0.5", forHTTPHeaderField: "Accept")
@@ -346,6 +350,10 @@ final class DownloadEngine: NSObject, URLSessionDataDelegate, Sendable {
             case .failure: state.counters.failed += 1
             }
             return state.table.finish(transfer.url, with: phase)
+        }
+        if case .ready(let path, _) = phase {
+            diskCache?.stampUse(ofDownload: path)
+            if case .success(let ready) = result, ready.isNew { diskCache?.requestSweep() }
         }
         if let next { start(next) }
         onChange()

@@ -4,6 +4,7 @@ import FoundationNetworking
 import Foundation
 import Logging
 import TesseraCore
+import TesseraImaging
 
 /// Downloads remote images into a disk cache: LazyTableImages' download table over URLSession.
 ///
@@ -29,6 +30,10 @@ public final class RemoteImageStore: RemoteFetching {
         public var maxRedirects: Int
         /// Where downloads are kept; nil for a private temporary folder removed at shutdown.
         public var cacheFolder: String?
+        /// Keeps the cache within Tessera's disk cache limit when `cacheFolder` is its downloads folder:
+        /// each URL fetched is pinned for the run, each copy served is stamped as used, and a new copy
+        /// asks for a sweep.
+        public var diskCache: DiskCacheJanitor?
 
         public init(perHostLimit: Int = 4, timeout: Duration = .seconds(15), overallTimeoutFactor: Int = 4,
                     maxBodyBytes: Int = 64 << 20, maxRedirects: Int = 8,
@@ -92,8 +97,10 @@ public final class RemoteImageStore: RemoteFetching {
         let limits = DownloadEngine.Limits(
             maxBodyBytes: max(0, configuration.maxBodyBytes), maxRedirects: max(0, configuration.maxRedirects),
             deadline: TransferDeadline(idleTimeout: timeout, overallTimeout: timeout * max(1, configuration.overallTimeoutFactor)))
+        let diskCache = configuration.diskCache.flatMap { $0.remoteFolder == folder ? $0 : nil }
         engine = DownloadEngine(perHostLimit: configuration.perHostLimit, limits: limits,
-                                cache: RemoteCacheFolder(path: folder), logger: logger, now: now, onChange: onChange)
+                                cache: RemoteCacheFolder(path: folder), diskCache: diskCache, logger: logger, now: now,
+                                onChange: onChange)
 
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         // Our cache folder is the only cache: no second copy in URLCache, no answers from it.

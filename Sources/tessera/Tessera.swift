@@ -99,12 +99,17 @@ struct RunOptions: ParsableArguments {
     var decodeInProcess = false
     @Option(help: "Seconds a decode may take before its helper is stopped and the image shown as an error.")
     var decodeTimeLimit = Seconds(20)
+    @Option(help: "Disk space Tessera's own caches (cut pyramids, downloads) take at most together, in MB; the least recently used go first. Default: a tenth of the free space, 64 to 2048 MB.")
+    var diskCacheMb: Int?
 
     func validate() throws {
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
         if let pixelScale, !(0.5...4).contains(pixelScale) { throw ValidationError("--pixel-scale must be between 0.5 and 4") }
         if !(0.1...3600).contains(decodeTimeLimit.value) {
             throw ValidationError("--decode-time-limit must be between 0.1 and 3600 seconds")
+        }
+        if let diskCacheMb, !(1...1_048_576).contains(diskCacheMb) {
+            throw ValidationError("--disk-cache-mb must be between 1 and 1048576")
         }
     }
 
@@ -147,6 +152,7 @@ struct RunOptions: ParsableArguments {
         options.screenshotPath = screenshot
         options.report = report.map { ReportOptions(path: $0, frameTimes: frameTimes) }
         options.pixelScale = pixelScale
+        options.diskCache = DiskCacheJanitor.forUser(limitBytes: diskCacheMb.map { Int64($0) << 20 })
         options.colourManagement = colourManagement
         options.keyBindings = try keyBindings()
         options.decodeHelperExecutable = decodeInProcess ? nil : DecodeHelperExecutable.path

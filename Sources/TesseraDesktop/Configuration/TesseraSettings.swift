@@ -30,6 +30,7 @@ public enum TesseraSettings {
         Setting("pixel-scale", .number(0.5...4, unit: nil), in: [.browse, .view]),
         Setting("colour-management", .flag, in: [.browse, .view]),
         Setting("decode-time-limit", .number(0.1...3600, unit: "seconds"), in: [.browse, .view]),
+        Setting("disk-cache-mb", .wholeNumber(1...1_048_576), in: [.browse, .view]),
     ]
 
     /// `[keys]`: a key as bindings spell it (`KeyCombo(parsing:)`), bound to a `ViewerAction`'s name, in

@@ -26,10 +26,17 @@ public final class DecodeHelperPool: Sendable {
         public var arguments: [String]
         /// Added to the viewer's environment.
         public var environment: [String: String] = [:]
-        /// How many helpers are started at once, so their warm-up runs while the viewer starts. More are
-        /// started when more decodes run at once (the single view's tile workers beside the strip's), and
-        /// kept: the pool holds as many helpers as decodes have ever run at once in this process.
+        /// How many helpers are started at once, so their warm-up runs while the viewer starts, and kept
+        /// however long they wait: one per decode worker, which a scroll of the strip keeps busy at once.
+        /// More are started when more decodes run at once (the single view's tile workers beside the
+        /// strip's, a cut's or an animation's borrowed helper), and those beyond this many stop once they
+        /// have waited `idleLimit`.
         public var helperCount: Int
+        /// How long a helper beyond `helperCount` may wait for work before it stops: the memory of a burst's
+        /// helpers goes back to the system, while a helper asked for again within it costs no new start.
+        public var idleLimit: Duration = .seconds(60)
+        /// The clock idle time is measured by and the timer that checks it later: tests drive both.
+        public var idleClock = IdleClock.system
         /// Address space a helper may map on top of what it maps warmed up; 0 means no limit.
         public var memoryLimit: Int
         /// A decode running longer than this has its helper killed.
@@ -58,8 +65,38 @@ public final class DecodeHelperPool: Sendable {
         }
     }
 
+    /// Time as a duration since some origin, and a way to run work after a delay, off the caller's thread.
+    public struct IdleClock: Sendable {
+        public var now: @Sendable () -> Duration
+        public var runAfter: @Sendable (Duration, @escaping @Sendable () -> Void) -> Void
+
+        public init(now: @escaping @Sendable () -> Duration,
+                    runAfter: @escaping @Sendable (Duration, @escaping @Sendable () -> Void) -> Void) {
+            self.now = now
+            self.runAfter = runAfter
+        }
+
+        /// The monotonic clock, and a utility-priority dispatch queue for the checks.
+        public static var system: IdleClock {
+            let origin = ContinuousClock.now
+            return IdleClock(now: { ContinuousClock.now - origin }, runAfter: { delay, work in
+                let (seconds, attoseconds) = delay.components
+                let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+                DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(max(0, nanoseconds)),
+                                                              execute: work)
+            })
+        }
+    }
+
+    /// The helpers waiting for work, longest waiting first, each with when it began to wait.
+    private struct Idle {
+        var helpers: [(process: DecodeHelperProcess, since: Duration)] = []
+        /// A check for helpers waiting past the limit is due.
+        var checkScheduled = false
+    }
+
     public let configuration: Configuration
-    private let idle = Mutex<[DecodeHelperProcess]>([])
+    private let idle = Mutex(Idle())
     private static let logger = Logger(label: "tessera.decode-helper")
 
     /// Starts `configuration.helperCount` helpers. With `service` (the helper's own code, run on
@@ -84,9 +121,9 @@ public final class DecodeHelperPool: Sendable {
 
     /// Stops every idle helper; one busy now stops when its decode returns.
     public func shutdown() {
-        let helpers = idle.withLock { helpers in
-            defer { helpers.removeAll() }
-            return helpers
+        let helpers = idle.withLock { idle in
+            defer { idle.helpers.removeAll() }
+            return idle.helpers.map(\.process)
         }
         for helper in helpers { helper.terminate() }
     }
@@ -94,9 +131,9 @@ public final class DecodeHelperPool: Sendable {
     /// Waits until every idle helper has warmed up and locked itself down (one that cannot is dropped), so a
     /// measurement that follows times decodes, not starts.
     public func waitUntilReady() {
-        let waiting = idle.withLock { helpers in
-            defer { helpers.removeAll() }
-            return helpers
+        let waiting = idle.withLock { idle in
+            defer { idle.helpers.removeAll() }
+            return idle.helpers.map(\.process)
         }
         for helper in waiting {
             if let failure = helper.awaitReady(timeLimit: configuration.timeLimit) {
@@ -140,16 +177,53 @@ public final class DecodeHelperPool: Sendable {
 
     /// An idle helper, or a new one when none is idle, for one caller until it is given back or replaced.
     func borrow() throws(DecodeHelperFailure) -> DecodeHelperProcess {
-        if let waiting = idle.withLock({ $0.popLast() }) { return waiting }
+        // The helper that waited least: the others keep aging towards the limit, so a pool past a burst
+        // shrinks even while a few decodes go on.
+        if let waiting = idle.withLock({ $0.helpers.popLast() }) { return waiting.process }
         return try start()
     }
 
-    /// The process ids of the helpers waiting for work: what the tests see of who holds a helper.
-    var idleProcessIDs: [pid_t] { idle.withLock { $0.map(\.pid) } }
+    /// The process ids of the helpers waiting for work, longest waiting first: what the tests see of who
+    /// holds a helper.
+    var idleProcessIDs: [pid_t] { idle.withLock { $0.helpers.map(\.process.pid) } }
 
     /// A borrowed helper that answered its last request and waits for the next.
     func giveBack(_ helper: DecodeHelperProcess) {
-        idle.withLock { $0.append(helper) }
+        let now = configuration.idleClock.now()
+        let schedules = idle.withLock { idle -> Bool in
+            idle.helpers.append((helper, now))
+            guard idle.helpers.count > configuration.helperCount, !idle.checkScheduled else { return false }
+            idle.checkScheduled = true
+            return true
+        }
+        if schedules { scheduleIdleCheck(after: configuration.idleLimit) }
+    }
+
+    private func scheduleIdleCheck(after delay: Duration) {
+        configuration.idleClock.runAfter(delay) { [weak self] in self?.stopHelpersIdleTooLong() }
+    }
+
+    /// Stops the helpers beyond `helperCount` that have waited `idleLimit`, longest waiting first, and
+    /// checks again when the next one will have, while there are more than `helperCount`.
+    private func stopHelpersIdleTooLong() {
+        let now = configuration.idleClock.now()
+        let (stopping, nextCheck) = idle.withLock { idle -> ([DecodeHelperProcess], Duration?) in
+            var stopping: [DecodeHelperProcess] = []
+            while idle.helpers.count > configuration.helperCount, let first = idle.helpers.first,
+                  now - first.since >= configuration.idleLimit {
+                stopping.append(idle.helpers.removeFirst().process)
+            }
+            guard idle.helpers.count > configuration.helperCount, let first = idle.helpers.first else {
+                idle.checkScheduled = false
+                return (stopping, nil)
+            }
+            return (stopping, first.since + configuration.idleLimit - now)
+        }
+        for helper in stopping {
+            Self.logger.debug("decode helper \(helper.pid) stopped after \(configuration.idleLimit) idle")
+            helper.terminate()
+        }
+        if let nextCheck { scheduleIdleCheck(after: nextCheck) }
     }
 
     /// Stops a borrowed helper that failed or was left mid-request, and starts another in its place.

@@ -34,6 +34,13 @@ public struct TilePyramidCache: Sendable, Equatable {
         return root + "/" + CacheFileName.md5Hex(key)
     }
 
+    /// Names the source a pyramid is cut from apart from its version (size and time): the next cut of an
+    /// edited image has the same source key, so it replaces the old pyramid (`DiskCacheJanitor`).
+    public func sourceKey(forImageAt path: String, colourManaged: Bool = true) -> String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        return CacheFileName.md5Hex(absolute + (colourManaged ? "" : "\u{0}as-decoded"))
+    }
+
     public func descriptorPath(inFolder folder: String) -> String {
         folder + "/" + Self.pyramidName + ".dzi"
     }

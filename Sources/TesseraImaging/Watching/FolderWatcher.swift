@@ -33,9 +33,16 @@ public enum FolderWatchError: Error, Equatable, CustomStringConvertible {
 ///
 /// `onChanges` runs on the watcher thread. After `stop()` returns it is never called again; it must not
 /// wait for the thread that calls `stop()`, and should not hold the watcher strongly (the thread keeps
-/// the callback until stopped).
+/// the callback until it ends).
+///
+/// `stop()` waits for the thread at most `stopWait`: a first listing of a huge tree, or a folder on a
+/// network mount that does not answer, can keep the thread in one system call for long, and quitting must
+/// not hang on it. The thread then ends on its own, at the next folder it would walk; it holds what it
+/// uses (descriptors, callback), only reads the folders, and calls nothing once stopped.
 public final class FolderWatcher: Sendable {
     private let shared: WatchShared
+    private let stopWait: Duration
+    private let logger: Logger
 
     /// - Parameters:
     ///   - folders: watched wholly: their images, by extension, hidden files never.
@@ -61,7 +68,9 @@ public final class FolderWatcher: Sendable {
     ///     present.
     ///   - logger: where the watcher says what it cannot watch.
     ///   - addWatch: adds an inotify watch (`inotify_add_watch`); a test makes it fail as the watch limit
-    ///     does, to see folders past the limit polled instead (when `pollInterval` is set).
+    ///     does, to see folders past the limit polled instead (when `pollInterval` is set), or slow, as a
+    ///     huge or unanswering tree is.
+    ///   - stopWait: how long `stop()` waits for the thread before leaving it to end on its own.
     public init(folders: [String],
                 files: [String] = [],
                 recursive: Bool = false,
@@ -73,7 +82,10 @@ public final class FolderWatcher: Sendable {
                 reappearanceInterval: Duration = .seconds(1),
                 logger: Logger = Logger(label: "tessera.watch"),
                 addWatch: @escaping @Sendable (Int32, String, UInt32) -> Int32 = { descriptor, path, mask in PathText.withCString(path) { inotify_add_watch(descriptor, $0, mask) } },
+                stopWait: Duration = .seconds(2),
                 onChanges: @escaping @Sendable ([ItemChange]) -> Void) throws {
+        self.stopWait = stopWait
+        self.logger = logger
         let inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard inotifyFD >= 0 else { throw FolderWatchError.cannotStart(reason: Self.startFailureReason(errno)) }
         // A socket pair rather than pipe2 or eventfd: Swift's Glibc module imports neither of those.
@@ -109,16 +121,24 @@ public final class FolderWatcher: Sendable {
 
     deinit { stop() }
 
-    /// Ends the watcher thread and waits for it, so no callback runs once this returns. Idempotent.
-    /// Called from inside `onChanges` it cannot wait for its own thread: the thread ends when the
-    /// callback returns, without calling it again.
+    /// Ends the watcher thread and waits for it, at most `stopWait`; no callback runs once this returns.
+    /// Idempotent. Called from inside `onChanges` it cannot wait for its own thread: the thread ends when
+    /// the callback returns, without calling it again.
     public func stop() {
         shared.requestStop()
         let isWatcherThread = shared.watcherThread.withLock { thread in
             thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
         }
-        if !isWatcherThread { _ = shared.finished.wait(timeout: nil) }
+        guard !isWatcherThread else { return }
+        if !shared.finished.wait(timeout: stopWait) {
+            logger.notice("the folder watcher did not stop within \(stopWait); it ends on its own")
+        }
+        // A callback under way is waited for (the caller's hand-over is short); none starts after.
+        shared.closeDeliveries()
     }
+
+    /// Whether the watcher thread has ended: a stop that timed out leaves it to end on its own.
+    var hasFinished: Bool { shared.finished.wait(timeout: .zero) }
 
     /// Waits until the watches are in place and the initial state is known, so that any change made
     /// afterwards is reported. False when `timeout` passed first. Mostly for tests: the viewer need not wait.
@@ -175,6 +195,8 @@ final class WatchShared: Sendable {
     let wakeReadFD: Int32
     let wakeWriteFD: Int32
     let stopRequested = Atomic<Bool>(false)
+    /// True once `stop()` has returned or is returning: no callback may start. Held while a callback runs.
+    private let deliveriesClosed = Mutex(false)
     let watcherThread = Mutex<pthread_t?>(nil)
     /// Opens when the initial watches and scan are done (or the thread ended first).
     let watching = Latch()
@@ -193,6 +215,17 @@ final class WatchShared: Sendable {
         guard !stopRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var byte: UInt8 = 1
         _ = write(wakeWriteFD, &byte, 1)
+    }
+
+    /// Runs `callback` unless the watcher's deliveries are closed, holding them open meanwhile.
+    func deliver(_ callback: () -> Void) {
+        deliveriesClosed.withLock { closed in
+            if !closed && !isStopRequested { callback() }
+        }
+    }
+
+    func closeDeliveries() {
+        deliveriesClosed.withLock { $0 = true }
     }
 
     deinit {

@@ -31,7 +31,9 @@ final class WatchLoop {
         let polls = setup.polls
         let pollsAtAll = setup.pollInterval != nil
         trees = WatchedTrees(inotifyFD: shared.inotifyFD, pollsPastLimit: pollsAtAll, logger: setup.logger,
-                             addWatch: setup.addWatch) { pollsAtAll && polls($0) }
+                             addWatch: setup.addWatch, isStopping: { [shared] in shared.isStopRequested }) {
+            pollsAtAll && polls($0)
+        }
     }
 
     deinit { readBuffer.deallocate() }
@@ -289,7 +291,7 @@ final class WatchLoop {
             known[path] = now
             changes.append(version.map { .present(path: path, version: $0) } ?? .removed(path: path))
         }
-        guard !changes.isEmpty, !shared.isStopRequested else { return }
-        setup.onChanges(changes)
+        guard !changes.isEmpty else { return }
+        shared.deliver { setup.onChanges(changes) }
     }
 }

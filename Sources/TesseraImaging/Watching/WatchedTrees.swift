@@ -39,6 +39,8 @@ final class WatchedTrees {
     /// Whether folders that cannot be watched for the watch limit are polled instead.
     private let pollsPastLimit: Bool
     private let addWatch: @Sendable (Int32, String, UInt32) -> Int32
+    /// Whether the watcher is stopping: a walk of a large or slow tree ends at the next folder.
+    private let isStopping: () -> Bool
     private let logger: Logger
     private var folders: [Int32: WatchedFolder] = [:]
     /// The descriptors (below zero) of folders polled because the watch limit was reached, by path.
@@ -54,9 +56,12 @@ final class WatchedTrees {
     /// - Parameters:
     ///   - pollsPastLimit: poll the folders the watch limit leaves unwatched.
     ///   - addWatch: adds an inotify watch (`inotify_add_watch`); a test makes it fail.
+    ///   - isStopping: true once the watcher is asked to stop.
     init(inotifyFD: Int32, pollsPastLimit: Bool, logger: Logger,
-         addWatch: @escaping @Sendable (Int32, String, UInt32) -> Int32, isPolled: @escaping (String) -> Bool) {
+         addWatch: @escaping @Sendable (Int32, String, UInt32) -> Int32, isStopping: @escaping () -> Bool = { false },
+         isPolled: @escaping (String) -> Bool) {
         self.inotifyFD = inotifyFD
+        self.isStopping = isStopping
         self.pollsPastLimit = pollsPastLimit
         self.logger = logger
         self.addWatch = addWatch
@@ -82,6 +87,7 @@ final class WatchedTrees {
     /// in them (not yet stat'ed: a listed name may be gone or not a file).
     func watch(_ path: String, takesImages: Bool, descends: Bool, singleFiles: [String: String],
                isGiven: Bool) -> FoundImages {
+        if isStopping() { return FoundImages() }
         var descriptor = addWatch(inotifyFD, path, Self.folderMask)
         if descriptor >= 0 {
             unwatched[path] = nil
@@ -126,7 +132,7 @@ final class WatchedTrees {
         let listing = FolderLister.names(in: folder.path)
         if folder.takesImages { found.folders.append((folder.path, listing.images)) }
         if folder.descends {
-            for name in listing.subfolders {
+            for name in listing.subfolders where !isStopping() {
                 found += watch(FolderLister.path(of: name, in: folder.path), takesImages: true, descends: true,
                                singleFiles: [:], isGiven: false)
             }

@@ -30,6 +30,11 @@ public final class TiledViewer: FrameLoopScreen {
         self.clock = clock
         recorder = options.report.map { _ in RunRecorder(clock: clock, host: .tiled) }
         var viewOptions = viewOptions
+        if viewOptions.diskCache == nil, let diskCache = options.diskCache {
+            viewOptions.diskCache = diskCache
+            // At start, off the main thread: what earlier runs left over the limit goes now.
+            diskCache.requestSweep()
+        }
         // Started first, so the helpers warm up and lock down while the window is made.
         if viewOptions.decodeHelpers == nil {
             viewOptions.decodeHelpers = options.decodeHelperPool(helperCount: viewOptions.workerCount,
@@ -60,6 +65,8 @@ public final class TiledViewer: FrameLoopScreen {
     @discardableResult
     public func run() throws -> RunReport? {
         try FrameLoop(system: system, renderer: renderer, clock: clock, options: options, observer: recorder).run(self)
+        // A sweep of the disk cache under way is seen through, within a bound: removing is quick.
+        _ = options.diskCache?.waitForSweeps(timeout: .seconds(2))
         guard let recorder else { return nil }
         let report = recorder.report()
         if let path = options.report?.path { try report.write(to: path) }

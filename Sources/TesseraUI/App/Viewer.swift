@@ -33,6 +33,8 @@ public final class Viewer {
             .run(self)
         // A key-handler still running is not left behind.
         parts.keyHandler.cancel()
+        // A sweep of the disk cache under way is seen through, within a bound: removing is quick.
+        _ = options.diskCache?.waitForSweeps(timeout: .seconds(2))
         guard let recorder else { return nil }
         var report = recorder.report()
         addStateAtExit(to: &report)

@@ -265,6 +265,7 @@ final class ViewerModes {
         tiled.colour = parts.colour
         tiled.decodeMemory = parts.decodeMemory
         tiled.decodeHelpers = parts.decodeHelpers
+        tiled.diskCache = parts.options.diskCache
         return TiledImageView(path: path, displayName: item.displayName, renderer: parts.renderer, text: parts.text,
                               assets: parts.assets, options: tiled, pixelScale: pointScale, now: now,
                               preview: model.cachedImage(for: index), waker: parts.system.waker, observer: observer)

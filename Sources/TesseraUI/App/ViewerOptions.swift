@@ -52,6 +52,9 @@ public struct ViewerOptions: Sendable {
     public var watch: WatchTargets?
     /// How remote (http/https) items are downloaded.
     public var downloads = RemoteImageStore.Configuration()
+    /// Keeps Tessera's own disk caches (cut pyramids, downloads) within one limit; the command line sets
+    /// the user's. Nil (tests that run no binary) sweeps nothing, so no test touches the user's cache.
+    public var diskCache: DiskCacheJanitor?
     /// Which key does what (a configuration file may change the defaults).
     public var keyBindings = KeyBindings.defaults
     /// How long the slideshow shows each image.

@@ -71,8 +71,15 @@ final class ViewerWiring {
         listingDuration = listed.duration
         watchTargets = listed.watch
         let listedTable = listed.duration == nil ? nil : listed.table
+        var downloads = options.downloads
+        if let diskCache = options.diskCache {
+            downloads.cacheFolder = diskCache.remoteFolder
+            downloads.diskCache = diskCache
+            // At start, off the main thread: what earlier runs left over the limit goes now.
+            diskCache.requestSweep()
+        }
         let remote = listed.table.hasRemoteItems
-            ? RemoteImageStore(configuration: options.downloads, onChange: { waker.wake() }) : nil
+            ? RemoteImageStore(configuration: downloads, onChange: { waker.wake() }) : nil
         self.remote = remote
         decodeMemory = DecodeMemoryBudget(limitBytes: options.decodeMemoryBytes)
         let imageLoader = Self.imageLoader(options: options, colour: colour, helpers: decodeHelpers)

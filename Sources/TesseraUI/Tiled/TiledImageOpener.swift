@@ -32,6 +32,8 @@ enum TiledOpenEvent: Sendable {
 final class TiledImageOpener: Sendable {
     let events = Inbox<TiledOpenEvent>()
     private let cancelled = Atomic<Bool>(false)
+    /// The pyramid folder this view cuts into or reads from: no sweep removes it while the view lives.
+    private let lease = Mutex<DiskCacheLease?>(nil)
     private static let logger = Logger(label: "tessera.view")
 
     struct Configuration: Sendable {
@@ -42,6 +44,8 @@ final class TiledImageOpener: Sendable {
         var pixelLimit: Int
         var maxTextureSize: PixelSize
         var pyramidCache: TilePyramidCache
+        /// Keeps the pyramid cache within its limit; the pyramid this view cuts or shows is leased from it.
+        var diskCache: DiskCacheJanitor?
         var policy: TilePyramidPolicy
         /// Largest side of the overview shown while cutting.
         var overviewSide = 4096
@@ -213,6 +217,10 @@ final class TiledImageOpener: Sendable {
         emit(.cutting(imageSize: probe.storedSize))
         let folder = cache.folder(forImageAt: path, byteSize: probe.fileSize, modified: probe.modified,
                                   colourManaged: colourManaged)
+        if let diskCache = configuration.diskCache {
+            let held = diskCache.lease(pyramidFolder: folder)
+            lease.withLock { $0 = held }
+        }
         // The pyramid is cut in sRGB (tiles carry no profile) and converted to the display as tiles load.
         var cutting = TileCutterOptions()
         cutting.colourManager = configuration.colour?.manager
@@ -251,6 +259,8 @@ final class TiledImageOpener: Sendable {
         }
         live.finish(with: try DeepZoomTileSource(descriptorAt: cache.descriptorPath(inFolder: folder),
                                                  decoders: configuration.decoders, colour: configuration.colour))
+        configuration.diskCache?.pyramidFinished(
+            inFolder: folder, sourceKey: cache.sourceKey(forImageAt: path, colourManaged: colourManaged))
         emit(.cutFinished)
     }
 
@@ -264,6 +274,13 @@ final class TiledImageOpener: Sendable {
               let descriptor = configuration.pyramidCache.existingDescriptor(
                   forImageAt: configuration.path, byteSize: file.size, modified: file.modificationDate,
                   colourManaged: configuration.colour != nil) else { return nil }
+        if let diskCache = configuration.diskCache {
+            let folder = (descriptor as NSString).deletingLastPathComponent
+            let held = diskCache.lease(pyramidFolder: folder)
+            lease.withLock { $0 = held }
+            // A sweep may have taken it between the look and the lease: then it is cut again.
+            guard FileManager.default.fileExists(atPath: descriptor) else { return nil }
+        }
         return try? DeepZoomTileSource(descriptorAt: descriptor, decoders: configuration.decoders,
                                        colour: configuration.colour)
     }

@@ -95,6 +95,7 @@ public final class TiledImageView {
         opener = TiledImageOpener(.init(path: path, decoders: ImageDecoders.viewer, colour: options.colour,
                                         pixelLimit: options.pixelLimit,
                                         maxTextureSize: renderer.maxTextureSize, pyramidCache: options.pyramidCache,
+                                        diskCache: options.diskCache,
                                         policy: options.policy, turn: options.turn,
                                         maxMagnification: options.maxDeviceScale, cutStep: options.cutStep,
                                         helpers: options.decodeHelpers),

@@ -28,6 +28,11 @@ public struct TiledViewOptions: Sendable {
     public var colour: ColourConversion? = .sRGB
     /// Where pyramids cut from large plain images are kept.
     public var pyramidCache = TilePyramidCache(root: TilePyramidCache.defaultRoot())
+    /// Keeps Tessera's disk caches within their limit. When set, pyramids go in its tiles folder, and the
+    /// one this view cuts or shows is leased from it, so no sweep removes it while the view is open.
+    public var diskCache: DiskCacheJanitor? {
+        didSet { if let diskCache { pyramidCache = TilePyramidCache(root: diskCache.tilesFolder) } }
+    }
     /// Zoom limit in device pixels per pixel of the picture at its own size (levelsOfDetailBias 2); an SVG
     /// is drawn up to this far past its own size, so it is sharp up to the limit.
     public var maxDeviceScale = 4.0
