@@ -182,7 +182,7 @@ public final class DiskCacheJanitor: Sendable {
         for name in Self.names(in: tilesFolder) where Self.isEntryName(name) && name != ownName {
             let other = tilesFolder + "/" + name
             guard let data = FileManager.default.contents(atPath: other + "/" + Self.sourceFileName),
-                  String(decoding: data, as: UTF8.self) == sourceKey else { continue }
+                  data == Data(sourceKey.utf8) else { continue }  // bytes: normalisation twins are two sources
             _ = removePyramid(other)
         }
         requestSweep()
