@@ -46,18 +46,27 @@ public struct Trash: Sendable {
     // MARK: - Trashing
 
     /// Moves each of `paths` to the trash: for each, in order, where it went or why it stayed.
-    public func trash(_ paths: [String]) -> [Result<TrashEntry, TrashError>] {
+    ///
+    /// `stop` is asked before each file, and once it says so no further file is touched: a batch ends
+    /// between two files, never with a record written and its file not moved. Then only the files tried
+    /// have a result. `progress` hears how many files are done after each one.
+    public func trash(_ paths: [String], stop: () -> Bool = { false },
+                      progress: (Int) -> Void = { _ in }) -> [Result<TrashEntry, TrashError>] {
         let mounts = MountPoints.current()
         var folders: [String: TrashFolder] = [:]
-        return paths.map { path in
-            Result { () throws(TrashError) -> TrashEntry in
+        var results: [Result<TrashEntry, TrashError>] = []
+        for path in paths {
+            if stop() { break }
+            results.append(Result { () throws(TrashError) -> TrashEntry in
                 do throws(TrashError.Reason) {
                     return try trashOne(path, mounts: mounts, folders: &folders)
                 } catch {
                     throw TrashError(path: path, reason: error)
                 }
-            }
+            })
+            progress(results.count)
         }
+        return results
     }
 
     private func trashOne(_ path: String, mounts: MountPoints, folders: inout [String: TrashFolder]) throws(TrashError.Reason) -> TrashEntry {
@@ -67,6 +76,7 @@ public struct Trash: Sendable {
             throw errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable(POSIXFiles.errorText(errno))
         }
         guard st.st_mode & S_IFMT != S_IFDIR else { throw .isFolder }
+        try Self.checkIsRegularFile(absolute, lstat: st)
         let (parent, name) = FileReplacement.split(absolute)
         guard let realParent = FileReplacement.resolvedPath(parent) else {
             throw .unreadable("cannot resolve \(parent): \(POSIXFiles.errorText(errno))")
@@ -92,6 +102,39 @@ public struct Trash: Sendable {
             throw .moveFailed(Self.explainMove(error, from: realParent, to: folder.files))
         }
         return TrashEntry(path: path, originalPath: original, trashedPath: trashed, infoPath: infoPath)
+    }
+
+    /// Refuses anything but a regular file, or a symbolic link that leads to one: a device, a FIFO or a
+    /// socket named like a photo is no photo, and moving `/dev/zero` would break the system for everyone.
+    /// A link is trashed itself, so it is its target that must be a photo.
+    private static func checkIsRegularFile(_ path: String, lstat st: stat) throws(TrashError.Reason) {
+        switch st.st_mode & S_IFMT {
+        case S_IFREG:
+            return
+        case S_IFLNK:
+            var target = stat()
+            guard POSIXFiles.stat(path, &target) == 0 else { throw .notARegularFile("a symbolic link that leads nowhere") }
+            switch target.st_mode & S_IFMT {
+            case S_IFREG: return
+            case S_IFDIR: throw .notARegularFile("a symbolic link to a folder")
+            default: throw .notARegularFile("a symbolic link to \(kind(of: target))")
+            }
+        default:
+            throw .notARegularFile(kind(of: st))
+        }
+    }
+
+    /// What a file that is not a regular file is, in words.
+    static func kind(of st: stat) -> String {
+        switch st.st_mode & S_IFMT {
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFDIR: "a folder"
+        case S_IFLNK: "a symbolic link"
+        default: "a file of an unknown kind"
+        }
     }
 
     /// The home trash when it is on the file system whose top folder is `top`, else that mount's trash.
@@ -149,17 +192,23 @@ public struct Trash: Sendable {
 
     /// Puts each trashed file back where it was and removes its record: for each, in order, the entry
     /// restored or why it stayed in the trash. A file whose original path is taken stays in the trash.
-    public func restore(_ entries: [TrashEntry]) -> [Result<TrashEntry, TrashError>] {
-        entries.map { entry in
-            Result { () throws(TrashError) -> TrashEntry in
+    /// `stop` and `progress` as for `trash`: the entries not tried stay in the trash with their records.
+    public func restore(_ entries: [TrashEntry], stop: () -> Bool = { false },
+                        progress: (Int) -> Void = { _ in }) -> [Result<TrashEntry, TrashError>] {
+        var results: [Result<TrashEntry, TrashError>] = []
+        for entry in entries {
+            if stop() { break }
+            results.append(Result { () throws(TrashError) -> TrashEntry in
                 do throws(TrashError.Reason) {
                     try restoreOne(entry)
                     return entry
                 } catch {
                     throw TrashError(path: entry.path, reason: error)
                 }
-            }
+            })
+            progress(results.count)
         }
+        return results
     }
 
     private func restoreOne(_ entry: TrashEntry) throws(TrashError.Reason) {
