@@ -86,7 +86,7 @@ final class FileActionTests: XCTestCase {
         XCTAssertEqual(viewer.model.items.count, 4)
         let status = try XCTUnwrap(viewer.overlay.status)
         XCTAssertTrue(status.isError)
-        XCTAssertEqual(status.text, "\(paths[0]): no such file")
+        XCTAssertEqual(status.text, "a.png: no such file", "named by its name, so the reason fits in the window")
     }
 
     /// The colour at a point of the picture in cell `index`, relative to the cell's centre.
