@@ -6,7 +6,8 @@ import TesseraCore
 /// Replaces a file's content all at once: the new bytes go to a temporary file in the same folder (so the
 /// rename cannot cross file systems), which takes the old file's permissions and owner, is flushed to
 /// disk, and is renamed over the old one. A crash or a full disk at any point leaves the old file whole;
-/// readers see either the old content or the new, never a mix.
+/// readers see either the old content or the new, never a mix. The temporary file's name says it is
+/// one, so that a crashed run's is removed by a later one (`ReplacementLeftovers`).
 ///
 /// What a rename cannot carry over: extended attributes and ACLs stay with the old inode, and other hard
 /// links to it keep the old content.
@@ -20,8 +21,8 @@ public enum FileReplacement {
         guard POSIXFiles.stat(target, &st) == 0 else { throw Failure("cannot read its attributes") }
         guard st.st_mode & S_IFMT == S_IFREG else { throw Failure("not a regular file", code: 0) }
 
-        let (folder, name) = split(target)
-        guard let (descriptor, temporary) = POSIXFiles.makeTemporaryFile("\(folder)/.\(name).tessera-XXXXXX") else {
+        let folder = split(target).folder
+        guard let (descriptor, temporary) = POSIXFiles.makeTemporaryFile(ReplacementLeftovers.template(in: folder)) else {
             throw Failure("cannot create a file in \(folder)")
         }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
