@@ -147,6 +147,31 @@ final class TrashTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: homeTrash + "/files"), ["real.jpg"])
     }
 
+    func testANameOfTheLongestLengthIsTrashedUnderAShorterOneAndComesBackWhole() throws {
+        let name = String(repeating: "é", count: 100) + String(repeating: "x", count: 50) + ".jpeg"
+        XCTAssertEqual(name.utf8.count, 255, "the most a name holds")
+        let (path, bytes) = try photo(name)
+        let trash = makeTrash()
+        let first = try trash.trash([path])[0].get()
+        let trashedName = (first.trashedPath as NSString).lastPathComponent
+        XCTAssertEqual(trashedName, String(repeating: "é", count: 100) + String(repeating: "x", count: 34) + ".jpeg",
+                       "its start and its extension, 239 bytes")
+        XCTAssertEqual(first.infoPath, homeTrash + "/info/" + trashedName + ".trashinfo")
+        XCTAssertEqual(try String(contentsOfFile: first.infoPath, encoding: .utf8),
+                       "[Trash Info]\nPath=\(escapedByHand(path))\nDeletionDate=\(localTime(deletedAt))\n", "the record has the whole name")
+
+        // A second file of the same long name takes a number, still short enough.
+        _ = try photo(name)
+        let second = try trash.trash([path])[0].get()
+        XCTAssertEqual((second.trashedPath as NSString).lastPathComponent,
+                       String(repeating: "é", count: 100) + String(repeating: "x", count: 34) + ".2.jpeg")
+        try FileManager.default.removeItem(atPath: second.trashedPath)
+
+        XCTAssertNoThrow(try trash.restore([first])[0].get())
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes, "back under its whole name")
+        XCTAssertFalse(exists(first.infoPath))
+    }
+
     func testAFileAlreadyInTheTrashStaysAsItIs() throws {
         let trash = makeTrash()
         let entry = try trash.trash([try photo("twice.jpg").path])[0].get()

@@ -89,6 +89,34 @@ final class FileActionTests: XCTestCase {
         XCTAssertEqual(status.text, "a.png: no such file", "named by its name, so the reason fits in the window")
     }
 
+    func testALongestNameIsTrashedAndAnUndoThatCannotRestoreKeepsItsEntryAndSaysWhy() throws {
+        let name = String(repeating: "n", count: 251) + ".png"
+        let path = try files.png(name, RGBA(r: 100, g: 100, b: 100))
+        let shown = String(repeating: "n", count: 20) + "…" + String(repeating: "n", count: 15) + ".png"
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let viewer = try ViewerHarness(files.options([path, try files.png("z.png", blue)]))
+        try viewer.settle()
+        viewer.press("Delete")
+        try viewer.settle()
+        XCTAssertEqual(viewer.overlay.status?.text, "moved \(shown) to the trash", "a 255-byte name can be trashed")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+
+        // Another file takes its name meanwhile: the undo says why it cannot, and stays to be tried again.
+        try Data("in the way".utf8).write(to: URL(fileURLWithPath: path))
+        viewer.press("ctrl+z")
+        try viewer.settle()
+        XCTAssertEqual(viewer.overlay.status?.text, "\(shown): not restored: another file now has its name; undo again to retry")
+        XCTAssertEqual(viewer.overlay.status?.isError, true)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), Data("in the way".utf8), "the file in the way is kept")
+
+        try FileManager.default.removeItem(atPath: path)
+        viewer.press("ctrl+z")
+        try viewer.settle()
+        XCTAssertEqual(viewer.overlay.status?.text, "restored \(shown) from the trash")
+        XCTAssertEqual(viewer.model.items.map(\.path), [path, files.path("z.png")])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original, "back under its whole name")
+    }
+
     /// The colour at a point of the picture in cell `index`, relative to the cell's centre.
     private func cellColour(_ frame: PixelBuffer, _ viewer: ViewerHarness, _ index: Int, dx: Int, dy: Int) throws -> RGBA {
         let cell = try XCTUnwrap(viewer.cellRect(index))

@@ -4,6 +4,7 @@ import Glibc
 import CTesseraFiles
 import Foundation
 import Logging
+import TesseraCore
 
 /// Moves files to the freedesktop Trash (specification 1.0), where file managers show them and can put
 /// them back, and puts a batch back (the viewer's undo).
@@ -148,7 +149,7 @@ public struct Trash: Sendable {
     /// Reserves a name free in both `files/` and `info/` by creating its record with O_EXCL, and writes
     /// the record. Returns the name and the record's path.
     private func writeRecord(for original: String, in folder: TrashFolder) throws(TrashError.Reason) -> (String, String) {
-        let name = FileReplacement.split(original).name
+        let name = Self.fittingName(FileReplacement.split(original).name)
         let contents = Array(TrashInfo.contents(path: folder.recordedPath(original), deletedAt: now()).utf8)
         for number in 1...Self.maximumNameNumber {
             let candidate = Self.numbered(name, number)
@@ -177,6 +178,24 @@ public struct Trash: Sendable {
     }
 
     static let maximumNameNumber = 10_000
+
+    /// The longest name a trashed file is given, in bytes: its record's name adds `.trashinfo` (10 bytes)
+    /// and perhaps a number (`.10000`, 6 bytes), and a name holds at most 255 bytes (NAME_MAX).
+    static let longestTrashedName = 255 - 10 - 6
+
+    /// `name`, or when it is too long to have a record beside it, its start and its extension, cut
+    /// between characters to `longestTrashedName` bytes. The record's `Path=` keeps the whole name; a
+    /// name taken already gets a number, as any other.
+    static func fittingName(_ name: String) -> String {
+        let bytes = PathText.bytes(of: name)
+        guard bytes.count > longestTrashedName else { return name }
+        var extensionStart = bytes.count
+        if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot > 0, bytes.count - dot <= 16 { extensionStart = dot }
+        var cut = longestTrashedName - (bytes.count - extensionStart)
+        // Not inside a UTF-8 sequence: its continuation bytes are 10xxxxxx.
+        while cut > 0, bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
+        return PathText.text(of: bytes[..<cut] + bytes[extensionStart...])
+    }
 
     /// `name` for the first, then `photo.2.jpg`, `photo.3.jpg`: the number before the extension, so the
     /// trashed file keeps its type in a file manager. A leading dot is not an extension.
