@@ -43,13 +43,17 @@ final class ViewerCommands {
         }
         guard let action = parts.options.keyBindings.action(for: combo, in: modes.view) else { return }
         if isRepeat, Self.onePressEach.contains(action) { return }
-        // Once quitting, nothing new starts: what runs is being finished.
-        if parts.quitting.isRequested, action != .quit { return }
+        // Once quitting, no new work on the files starts: what runs is being finished.
+        if parts.quitting.isRequested, Self.startsWork.contains(action) { return }
         perform(action, now: now)
     }
 
     private static let onePressEach: Set<ViewerAction> = [.trash, .undo, .rotateLeft, .rotateRight, .flipHorizontal,
                                                           .flipVertical, .keyHandler, .slideshow, .sort]
+
+    /// The actions that work on the user's files.
+    private static let startsWork: Set<ViewerAction> = [.trash, .undo, .rotateLeft, .rotateRight, .flipHorizontal,
+                                                        .flipVertical, .keyHandler]
 
     func perform(_ action: ViewerAction, now: Duration) {
         let selected = model.selectedIndex

@@ -159,6 +159,22 @@ final class QuittingTests: XCTestCase {
         XCTAssertEqual(names(in: files.folder.path).filter { $0.hasPrefix(".") }, [], "no temporary copy is left")
     }
 
+    func testTheViewerWaitsForADeleteThenQForEveryFileAndSaysSo() throws {
+        let paths = try (0..<40).map { try files.png("p\($0).png", RGBA(r: 90, g: 90, b: 90), width: 16, height: 12) }
+        let viewer = try ViewerHarness(files.options(paths))
+        try viewer.settle()
+        viewer.press("M")
+        viewer.press("Delete")
+        viewer.press("q")
+        // What the batch did is taken on the main thread, in a frame: until then the viewer waits.
+        XCTAssertFalse(viewer.modes.wantsToQuit)
+        XCTAssertEqual(viewer.overlay.activity?.hasPrefix("finishing: "), true, "the window says what it waits for")
+        viewer.press("ctrl+z")
+        try viewer.run(until: { viewer.modes.wantsToQuit })
+        XCTAssertEqual(names(in: trashFiles).count, 40, "every file moved, and the undo pressed meanwhile did not start")
+        assertRecordsMatchFiles()
+    }
+
     func testQuittingWithNothingRunningEndsAtOnce() throws {
         let setup = makeSetup()
         setup.quitting.request()
