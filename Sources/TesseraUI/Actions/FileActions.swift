@@ -60,6 +60,9 @@ final class FileActions {
     /// Paths on their way to the trash, by job, oldest first: a second Delete before the first is done
     /// does not ask again (the image is still shown until its job's outcome is applied).
     private var trashing: [Set<String>] = []
+    /// What each job started and not yet drained does, oldest first, for `progressText`.
+    private var plans: [(job: Int, plan: Plan)] = []
+    private var jobsStarted = 0
     private static let logger = Logger(label: "tessera.actions")
 
     /// - Parameters:
@@ -80,6 +83,7 @@ final class FileActions {
         let outcomes = results.drain()
         pending -= outcomes.count
         trashing.removeFirst(min(outcomes.count, trashing.count))
+        plans.removeFirst(min(outcomes.count, plans.count))
         for outcome in outcomes {
             if let undo = outcome.undo { undoStack.append(undo) }
             if let retry = outcome.retry { undoStack.append(retry) }
@@ -94,20 +98,30 @@ final class FileActions {
     /// What the running job is doing, as the window says it: "moving 212 of 300 to the trash"; nil when
     /// no job runs.
     var progressText: String? {
-        guard isBusy else { return nil }
-        let queued = pending - 1
+        guard let (job, plan) = plans.first else { return nil }
+        let queued = plans.count - 1
         let more = queued > 0 ? " (then \(queued) more)" : ""
-        guard let now = progress.current else { return "waiting to start" + more }
-        return "\(now.verb) \(min(now.done + 1, now.total)) of \(now.total)\(now.object)" + more
+        let done = progress.done(ofJob: job, total: plan.total)
+        return "\(plan.verb) \(min(done + 1, plan.total)) of \(plan.total)\(plan.object)" + more
     }
 
-    private func run(trashing paths: Set<String> = [], _ job: @escaping @Sendable () -> Outcome) {
+    /// What a job does to how many files, in the words of `progressText`.
+    struct Plan {
+        var verb: String
+        var total: Int
+        var object = ""
+    }
+
+    private func run(_ plan: Plan, trashing paths: Set<String> = [], _ job: @escaping @Sendable () -> Outcome) {
         pending += 1
         trashing.append(paths)
-        let results = results, wake = wake, progress = progress
+        jobsStarted += 1
+        plans.append((jobsStarted, plan))
+        let results = results, wake = wake, progress = progress, number = jobsStarted
         perform {
+            progress.begin(job: number)
             let outcome = job()
-            progress.end()
+            progress.finish()
             results.push(outcome)
             wake()
         }
@@ -121,11 +135,10 @@ final class FileActions {
         let paths = paths.filter { !busy.contains($0) }
         guard !paths.isEmpty else { return }
         let trashCan = trashCan, progress = progress
-        run(trashing: Set(paths)) {
-            let local = paths.filter { !CarouselItem.isRemote($0) }
+        let local = paths.filter { !CarouselItem.isRemote($0) }
+        run(Plan(verb: "moving", total: local.count, object: " to the trash"), trashing: Set(paths)) {
             var failures = paths.filter(CarouselItem.isRemote).map { Failure(path: $0, reason: "a download, not a file: not moved to the trash") }
             var moved: [TrashEntry] = []
-            progress.begin("moving", total: local.count, object: " to the trash")
             let results = trashCan.trash(local, stop: progress.shouldStop, progress: progress.setDone)
             for result in results {
                 switch result {
@@ -147,11 +160,10 @@ final class FileActions {
     /// session.
     func turn(_ paths: [String], by turn: OrientationTurn) {
         let rotator = rotator, progress = progress
-        run {
+        run(Plan(verb: "turning", total: paths.count)) {
             var outcome = Outcome()
             var records: [TurnRecord] = [], failures: [Failure] = [], notSaved: [String] = []
             var tried = 0
-            progress.begin("turning", total: paths.count, object: "")
             for path in paths {
                 if progress.shouldStop() { break }
                 defer {
@@ -200,7 +212,11 @@ final class FileActions {
         guard !isBusy else { return .busy }
         guard let entry = undoStack.popLast() else { return .nothingToUndo }
         let trashCan = trashCan, rotator = rotator, progress = progress
-        run {
+        let plan = switch entry {
+        case .trashed(let entries): Plan(verb: "restoring", total: entries.count, object: " from the trash")
+        case .turned(let records): Plan(verb: "turning back", total: records.count)
+        }
+        run(plan) {
             switch entry {
             case .trashed(let entries): return Self.restore(entries, from: trashCan, progress: progress)
             case .turned(let records): return Self.undoTurns(records, rotator: rotator, progress: progress)
@@ -213,7 +229,6 @@ final class FileActions {
     /// file now in the way, a folder to make again), and what a stop left untried, stays undoable.
     private static func restore(_ entries: [TrashEntry], from trashCan: Trash, progress: JobProgress) -> Outcome {
         var outcome = Outcome(), restored: [String] = [], failures: [Failure] = [], retry: [TrashEntry] = []
-        progress.begin("restoring", total: entries.count, object: " from the trash")
         let results = trashCan.restore(entries, stop: progress.shouldStop, progress: progress.setDone)
         for (entry, result) in zip(entries, results) {
             switch result {
@@ -236,7 +251,6 @@ final class FileActions {
     private static func undoTurns(_ records: [TurnRecord], rotator: LosslessRotator, progress: JobProgress) -> Outcome {
         var outcome = Outcome(), failures: [Failure] = [], retry: [TurnRecord] = []
         var tried = 0
-        progress.begin("turning back", total: records.count, object: "")
         for record in records.reversed() {
             if progress.shouldStop() { break }
             defer {
@@ -308,32 +322,32 @@ final class FileActions {
     }
 }
 
-/// The running job's progress and the request to stop, shared between the main thread (which reads and
-/// asks) and the actions' worker (which counts and checks before each file).
+/// How far the running job is and the request to stop, shared between the main thread (which reads and
+/// asks) and the actions' worker (which counts, and checks before each file).
 final class JobProgress: Sendable {
-    struct Current: Sendable {
-        var verb: String
-        var object: String
-        var done: Int
-        var total: Int
-    }
-
     private struct State {
-        var current: Current?
+        /// The job running, or the last one run (jobs are numbered from 1 as they are started).
+        var job = 0
+        var done = 0
+        var finished = false
         var stopping = false
     }
 
     private let state = Mutex(State())
 
-    var current: Current? { state.withLock { $0.current } }
+    func begin(job: Int) { state.withLock { $0 = State(job: job, stopping: $0.stopping) } }
 
-    func begin(_ verb: String, total: Int, object: String) {
-        state.withLock { $0.current = Current(verb: verb, object: object, done: 0, total: total) }
+    func setDone(_ done: Int) { state.withLock { $0.done = done } }
+
+    func finish() { state.withLock { $0.finished = true } }
+
+    /// How many of its `total` files job `job` has done: all once it has finished, none before it began.
+    func done(ofJob job: Int, total: Int) -> Int {
+        state.withLock { state in
+            if state.job > job || (state.job == job && state.finished) { return total }
+            return state.job == job ? state.done : 0
+        }
     }
-
-    func setDone(_ done: Int) { state.withLock { $0.current?.done = done } }
-
-    func end() { state.withLock { $0.current = nil } }
 
     /// Once asked, every later job stops before its first file too: the viewer is quitting.
     func stop() { state.withLock { $0.stopping = true } }

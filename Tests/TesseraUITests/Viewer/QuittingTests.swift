@@ -77,9 +77,9 @@ final class QuittingTests: XCTestCase {
         setup.actions.trash(paths)
         setup.quitting.request()
         XCTAssertFalse(setup.quitting.isDone, "the batch has not run yet")
-        XCTAssertEqual(setup.quitting.statusText, "finishing: waiting to start…")
+        XCTAssertEqual(setup.quitting.statusText, "finishing: moving 1 of 300 to the trash…")
         setup.quitting.request()
-        XCTAssertEqual(setup.quitting.statusText, "finishing: waiting to start… press q again to stop now")
+        XCTAssertEqual(setup.quitting.statusText, "finishing: moving 1 of 300 to the trash… press q again to stop now")
 
         setup.queue.runAll()
         setup.quitting.update()
