@@ -117,6 +117,30 @@ final class FileActionTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original, "back under its whole name")
     }
 
+    func testAFailureWiderThanTheWindowWrapsSoItsReasonIsShown() throws {
+        let path = try files.png("photo.png", RGBA(r: 100, g: 100, b: 100))
+        var options = files.options([path])
+        options.windowWidth = 360
+        let viewer = try ViewerHarness(options)
+        try XCTSkipUnless(viewer.viewer.parts.text.hasFont, "no TrueType font to draw the message with")
+        try viewer.settle()
+        viewer.press("Delete")
+        try viewer.settle()
+        try Data("in the way".utf8).write(to: URL(fileURLWithPath: path))
+        viewer.press("ctrl+z")
+        let frame = try viewer.settle()
+        XCTAssertEqual(viewer.overlay.status?.text, "photo.png: not restored: another file now has its name; undo again to retry")
+        // The rows holding the message's (error-coloured) text: more than one line of 15-point text.
+        let rows = (0..<frame.height).filter { y in
+            (0..<frame.width).contains { x in
+                let p = frame.pixel(x: x, y: y)
+                return p.r > 200 && p.g > 130 && p.g < 210 && p.b > 100 && p.b < 180
+            }
+        }
+        let span = (rows.max() ?? 0) - (rows.min() ?? 0)
+        XCTAssertGreaterThan(span, 2 * 15 * Int(viewer.model.pixelScale), "the message takes three lines rather than running off")
+    }
+
     /// The colour at a point of the picture in cell `index`, relative to the cell's centre.
     private func cellColour(_ frame: PixelBuffer, _ viewer: ViewerHarness, _ index: Int, dx: Int, dy: Int) throws -> RGBA {
         let cell = try XCTUnwrap(viewer.cellRect(index))
