@@ -101,6 +101,8 @@ final class FileActions {
         guard let (job, plan) = plans.first else { return nil }
         let queued = plans.count - 1
         let more = queued > 0 ? " (then \(queued) more)" : ""
+        // A batch of downloads only has no file to count.
+        guard plan.total > 0 else { return plan.verb + more }
         let done = progress.done(ofJob: job, total: plan.total)
         return "\(plan.verb) \(min(done + 1, plan.total)) of \(plan.total)\(plan.object)" + more
     }
