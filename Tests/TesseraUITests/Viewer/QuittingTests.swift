@@ -142,6 +142,7 @@ final class QuittingTests: XCTestCase {
         XCTAssertEqual(names(in: files.path("photos")).count, 45, "the rest stay where they were")
         XCTAssertEqual(outcomes.first?.message, "moved 5 images to the trash; stopped before the other 45")
         XCTAssertEqual(outcomes.last?.message, "stopped before the other 1", "the queued turn did not start")
+        XCTAssertEqual(names(in: files.path("photos")).filter { $0.hasPrefix(".") }, [], "and left no temporary file")
     }
 
     func testATurnThenQuitIsSavedAndLeavesNoTemporaryFile() throws {
