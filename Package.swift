@@ -125,7 +125,7 @@ let package = Package(
         // encoder.
         .testTarget(name: "TesseraImagingTests",
                     dependencies: ["TesseraImaging", "TesseraCore", "TesseraBench", "TesseraTestSupport", "CPNG", "CLCMS2",
-                                   "CZlib", "CGIF"]),
+                                   "CZlib", "CGIF", "CTesseraFiles"]),
         .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraTestSupport"]),
         // CX11: a test sets the root window's colour profile on Xvfb as colord would. CZlib: PNG chunks'
         // checksums in hand-made fixtures.

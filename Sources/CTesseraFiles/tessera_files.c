@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <sys/xattr.h>
 
 #include "tessera_files.h"
 
@@ -16,4 +17,16 @@ int tessera_pipe_cloexec(int fds[2]) {
 
 int tessera_set_mmap_threshold(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
+}
+
+long tessera_flistxattr(int fd, char *names, unsigned long size) {
+    return flistxattr(fd, names, size);
+}
+
+long tessera_fgetxattr(int fd, const char *name, void *value, unsigned long size) {
+    return fgetxattr(fd, name, value, size);
+}
+
+int tessera_fsetxattr(int fd, const char *name, const void *value, unsigned long size) {
+    return fsetxattr(fd, name, value, size, 0);
 }

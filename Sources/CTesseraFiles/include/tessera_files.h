@@ -21,6 +21,13 @@ int tessera_pipe_cloexec(int fds[2]);
  * back to the system when freed (malloc.h is not in Swift's Glibc module). Returns 1 on success. */
 int tessera_set_mmap_threshold(int bytes);
 
+/* flistxattr(2), fgetxattr(2), fsetxattr(2) (sys/xattr.h is not in Swift's Glibc module): a file's
+ * extended attributes, ACLs among them (system.posix_acl_access), read from one descriptor and written
+ * to another. */
+long tessera_flistxattr(int fd, char *names, unsigned long size);
+long tessera_fgetxattr(int fd, const char *name, void *value, unsigned long size);
+int tessera_fsetxattr(int fd, const char *name, const void *value, unsigned long size);
+
 #ifdef __cplusplus
 }
 #endif

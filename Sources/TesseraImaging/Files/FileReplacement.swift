@@ -1,27 +1,63 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CTesseraFiles
 import TesseraCore
 
-/// Replaces a file's content all at once: the new bytes go to a temporary file in the same folder (so the
-/// rename cannot cross file systems), which takes the old file's permissions and owner, is flushed to
-/// disk, and is renamed over the old one. A crash or a full disk at any point leaves the old file whole;
-/// readers see either the old content or the new, never a mix.
+/// Changes a file's content so that a crash, a full disk or a reader never meets it half changed, in one
+/// of two ways:
 ///
-/// What a rename cannot carry over: extended attributes and ACLs stay with the old inode, and other hard
-/// links to it keep the old content.
+/// - `patch` writes a few bytes in place, on the same inode, within one disk sector (which reaches the
+///   disk whole or not at all): hard links, extended attributes and ACLs stay as they are.
+/// - `replace` writes all of the new content to a temporary file in the same folder (so the rename cannot
+///   cross file systems), which takes the old file's permissions, owner (where permitted) and extended
+///   attributes (ACLs included), is flushed to disk, and is renamed over the old one. Readers see either
+///   the old content or the new. Other hard links to the old file keep the old content, which is why
+///   `patch` is preferred where it can do. The temporary file's name says it is one, so that a crashed
+///   run's is removed by a later one (`ReplacementLeftovers`).
 public enum FileReplacement {
+    /// Whether `count` bytes at `offset` lie within one 512-byte sector, the unit a disk writes whole.
+    public static func canPatch(at offset: Int, count: Int) -> Bool {
+        count > 0 && offset >= 0 && offset % 512 + count <= 512
+    }
+
+    /// Writes `new` over `old` at `offset` of the regular file at `path` (symbolic links followed), in
+    /// place, provided it is still at `expected` and `old` is still there; flushed to disk before it
+    /// returns. Throws why it did not write.
+    public static func patch(_ path: String, at offset: Int, replacing old: [UInt8], with new: [UInt8],
+                             expected: FileVersion) throws(Failure) {
+        precondition(old.count == new.count && canPatch(at: offset, count: new.count), "a patch within one sector")
+        let descriptor = POSIXFiles.open(path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Failure("cannot open the file for writing") }
+        defer { close(descriptor) }
+        var st = stat()
+        guard fstat(descriptor, &st) == 0 else { throw Failure("cannot read its attributes") }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw Failure("not a regular file", code: 0) }
+        var there = [UInt8](repeating: 0, count: old.count)
+        let read = there.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+        // A program that saved the file since it was read wins: its content is not overwritten.
+        guard FileVersion(st) == expected, read == old.count, there == old else {
+            throw Failure("the file changed while it was being rewritten", code: 0)
+        }
+        let written = new.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+        guard written == new.count else { throw Failure(written < 0 ? "cannot write" : "cannot write: short write") }
+        guard fsync(descriptor) == 0 else { throw Failure("cannot flush to disk") }
+    }
+
     /// Replaces the regular file at `path` (symbolic links are followed: the link stays, its target is
     /// replaced) with `bytes`, provided it is still at `expected` (its size and mtime when it was read).
     /// Throws why it did not; returns once the new content is in place.
     public static func replace(_ path: String, with bytes: UnsafeRawBufferPointer, expected: FileVersion) throws(Failure) {
         guard let target = resolvedPath(path) else { throw Failure("cannot resolve the path") }
+        let original = POSIXFiles.open(target, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard original >= 0 else { throw Failure("cannot open the file") }
+        defer { close(original) }
         var st = stat()
-        guard POSIXFiles.stat(target, &st) == 0 else { throw Failure("cannot read its attributes") }
+        guard fstat(original, &st) == 0 else { throw Failure("cannot read its attributes") }
         guard st.st_mode & S_IFMT == S_IFREG else { throw Failure("not a regular file", code: 0) }
 
-        let (folder, name) = split(target)
-        guard let (descriptor, temporary) = POSIXFiles.makeTemporaryFile("\(folder)/.\(name).tessera-XXXXXX") else {
+        let folder = split(target).folder
+        guard let (descriptor, temporary) = POSIXFiles.makeTemporaryFile(ReplacementLeftovers.template(in: folder)) else {
             throw Failure("cannot create a file in \(folder)")
         }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
@@ -33,8 +69,11 @@ public enum FileReplacement {
         var failure: Failure? = nil
         if fchmod(descriptor, st.st_mode & 0o7777) != 0 {
             failure = Failure("cannot give the new file the old one's permissions")
-        } else if !hasOwner(descriptor, of: st), fchown(descriptor, st.st_uid, st.st_gid) != 0 {
+        } else if !hasOwner(descriptor, of: st), fchown(descriptor, st.st_uid, st.st_gid) != 0, errno != EPERM {
+            // Another user's file in a folder the user may write: the new file stays the user's (EPERM).
             failure = Failure("cannot give the new file the old one's owner")
+        } else if let why = copyExtendedAttributes(from: original, to: descriptor) {
+            failure = Failure("cannot copy its extended attributes: \(why)", code: 0)
         } else if let why = POSIXFiles.writeAll(descriptor, bytes) {
             failure = Failure("cannot write: \(why)", code: errno)
         } else if fsync(descriptor) != 0 {
@@ -67,6 +106,36 @@ public enum FileReplacement {
             self.code = code
             self.description = description
         }
+    }
+
+    /// Copies every extended attribute of the file open as `source` to the file open as `destination`, the
+    /// ACLs (`system.posix_acl_access`) among them; the failure's words, or nil. An attribute of the
+    /// `security` namespace that cannot be set (an SELinux label) is left to the system, which labels the
+    /// new file itself; a file system without extended attributes has none to copy.
+    static func copyExtendedAttributes(from source: Int32, to destination: Int32) -> String? {
+        var size = tessera_flistxattr(source, nil, 0)
+        if size < 0 { return errno == ENOTSUP ? nil : "cannot list them: \(POSIXFiles.errorText(errno))" }
+        guard size > 0 else { return nil }
+        var list = [CChar](repeating: 0, count: size)
+        size = tessera_flistxattr(source, &list, UInt(list.count))
+        if size < 0 { return "cannot list them: \(POSIXFiles.errorText(errno))" }
+        var start = 0
+        while start < size {
+            let end = list[start..<size].firstIndex(of: 0) ?? size
+            let name = Array(list[start..<end]) + [0]
+            start = end + 1
+            let text = String(decoding: name.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            var valueSize = tessera_fgetxattr(source, name, nil, 0)
+            if valueSize < 0 { return "cannot read \(text): \(POSIXFiles.errorText(errno))" }
+            var value = [UInt8](repeating: 0, count: max(1, valueSize))
+            valueSize = tessera_fgetxattr(source, name, &value, UInt(value.count))
+            if valueSize < 0 { return "cannot read \(text): \(POSIXFiles.errorText(errno))" }
+            if tessera_fsetxattr(destination, name, value, UInt(valueSize)) != 0 {
+                if text.hasPrefix("security.") { continue }
+                return "cannot set \(text): \(POSIXFiles.errorText(errno))"
+            }
+        }
+        return nil
     }
 
     /// Whether the file open as `descriptor` already has the owner and group in `st` (a new file takes

@@ -26,6 +26,8 @@ public enum FolderLister {
         public var subfolders: [String] = []
         /// Whether the folder could be opened.
         public var opened = false
+        /// Names of `FileReplacement`'s temporary files, for `ReplacementLeftovers` to look at.
+        public var leftovers: [String] = []
     }
 
     /// Extensions taken from folders. A file named on the command line is taken whatever its name; the
@@ -74,7 +76,12 @@ public enum FolderLister {
         while let entry = readdir(directory) {
             let raw = UnsafeRawPointer(entry) + nameOffset
             let name = UnsafeBufferPointer(start: raw.assumingMemoryBound(to: UInt8.self), count: strlen(raw.assumingMemoryBound(to: CChar.self)))
-            guard let first = name.first, first != UInt8(ascii: ".") else { continue }
+            guard let first = name.first else { continue }
+            if first == UInt8(ascii: ".") {
+                // Hidden, so never listed; read here so that no second pass over the folder is needed.
+                if ReplacementLeftovers.writer(ofName: name) != nil { names.leftovers.append(String(decoding: name, as: UTF8.self)) }
+                continue
+            }
             switch Int32(entry.pointee.d_type) {
             case Int32(DT_DIR):
                 names.subfolders.append(PathText.text(of: name))

@@ -101,6 +101,7 @@ public struct ImagePathCollector {
                   visited.insert(FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))).inserted else { return }
         }
         let listing = FolderLister.names(in: folder)
+        ReplacementLeftovers.remove(listing.leftovers, in: folder)
         let prefix = table.prefix(forFolder: folder)
         table.reserveCapacity(items: listing.images.count, bytes: listing.images.bytes.count)
         listing.images.bytes.withUnsafeBufferPointer { bytes in

@@ -59,6 +59,8 @@ public final class ItemListing: Sendable {
             let result = Self.collect(paths: paths, list: list, nulSeparated: nulSeparated, recursive: recursive)
             outcome.withLock { $0 = result }
             done.open()
+            // After the hand-over, so the window waits for none of it.
+            if case .success(let found) = result { Self.removeLeftovers(besideFilesIn: found.collected) }
         }
         thread.name = "tessera.listing"
         thread.qualityOfService = .userInitiated
@@ -71,6 +73,18 @@ public final class ItemListing: Sendable {
         switch outcome.withLock({ $0! }) {
         case .success(let result): return result
         case .failure(let failure): throw failure
+        }
+    }
+
+    /// Removes a crashed run's temporary files (`ReplacementLeftovers`) from the folders of the files
+    /// named one by one; the folders listed had theirs removed as they were read.
+    static func removeLeftovers(besideFilesIn collected: ImagePathCollector.Collected) {
+        var done = Set(collected.folders.map { PathText.Key(FolderLister.withoutTrailingSlashes($0)) })
+        for file in collected.files {
+            let folder = FileReplacement.split(file).folder
+            guard done.insert(PathText.Key(folder)).inserted else { continue }
+            let names = FolderLister.names(in: folder)
+            ReplacementLeftovers.remove(names.leftovers, in: folder)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import TesseraCore
 import TesseraImaging
 
@@ -8,6 +9,11 @@ import TesseraImaging
 /// What a job did comes back through an inbox as an `Outcome` for the main thread to apply: items that
 /// left or changed (the strip does not wait for the watcher, which may be off), turns kept for the
 /// session, and a line for the overlay. Main thread only, apart from the jobs.
+///
+/// Every job works file by file and asks before each file whether to stop (`stopBetweenFiles`, when the
+/// user insists on quitting): a file is never left half moved or half written, and the files not reached
+/// stay as they were. How far the running job is can be read at any time (`progressText`), for the window
+/// to say what quitting waits for.
 final class FileActions {
     /// A turn of one image: written into the file (with the orientation it had, to undo it) or kept for
     /// the session.
@@ -34,6 +40,9 @@ final class FileActions {
         var isError = false
         /// What undoes this job; nil for an undo, or when nothing was done.
         var undo: UndoEntry?
+        /// What an undo could not undo and may try again (a file now in the way can be moved by the
+        /// user): it goes back on the undo stack.
+        var retry: UndoEntry?
     }
 
     /// Whether `undo` started, and if not, why.
@@ -44,12 +53,16 @@ final class FileActions {
     private let rotator: LosslessRotator
     private let wake: @Sendable () -> Void
     private let results = Inbox<Outcome>()
+    private let progress = JobProgress()
     private var undoStack: [UndoEntry] = []
     /// Jobs started and not yet drained.
     private(set) var pending = 0
     /// Paths on their way to the trash, by job, oldest first: a second Delete before the first is done
     /// does not ask again (the image is still shown until its job's outcome is applied).
     private var trashing: [Set<String>] = []
+    /// What each job started and not yet drained does, oldest first, for `progressText`.
+    private var plans: [(job: Int, plan: Plan)] = []
+    private var jobsStarted = 0
     private static let logger = Logger(label: "tessera.actions")
 
     /// - Parameters:
@@ -70,16 +83,48 @@ final class FileActions {
         let outcomes = results.drain()
         pending -= outcomes.count
         trashing.removeFirst(min(outcomes.count, trashing.count))
-        for outcome in outcomes { if let undo = outcome.undo { undoStack.append(undo) } }
+        plans.removeFirst(min(outcomes.count, plans.count))
+        for outcome in outcomes {
+            if let undo = outcome.undo { undoStack.append(undo) }
+            if let retry = outcome.retry { undoStack.append(retry) }
+        }
         return outcomes
     }
 
-    private func run(trashing paths: Set<String> = [], _ job: @escaping @Sendable () -> Outcome) {
+    /// Asks the running job to stop before its next file, and the queued ones not to start: what quitting
+    /// now does. The running job's current file is finished first.
+    func stopBetweenFiles() { progress.stop() }
+
+    /// What the running job is doing, as the window says it: "moving 212 of 300 to the trash"; nil when
+    /// no job runs.
+    var progressText: String? {
+        guard let (job, plan) = plans.first else { return nil }
+        let queued = plans.count - 1
+        let more = queued > 0 ? " (then \(queued) more)" : ""
+        // A batch of downloads only has no file to count.
+        guard plan.total > 0 else { return plan.verb + more }
+        let done = progress.done(ofJob: job, total: plan.total)
+        return "\(plan.verb) \(min(done + 1, plan.total)) of \(plan.total)\(plan.object)" + more
+    }
+
+    /// What a job does to how many files, in the words of `progressText`.
+    struct Plan {
+        var verb: String
+        var total: Int
+        var object = ""
+    }
+
+    private func run(_ plan: Plan, trashing paths: Set<String> = [], _ job: @escaping @Sendable () -> Outcome) {
         pending += 1
         trashing.append(paths)
-        let results = results, wake = wake
+        jobsStarted += 1
+        plans.append((jobsStarted, plan))
+        let results = results, wake = wake, progress = progress, number = jobsStarted
         perform {
-            results.push(job())
+            progress.begin(job: number)
+            let outcome = job()
+            progress.finish()
+            results.push(outcome)
             wake()
         }
     }
@@ -91,21 +136,22 @@ final class FileActions {
         let busy = trashing.reduce(into: Set<String>()) { $0.formUnion($1) }
         let paths = paths.filter { !busy.contains($0) }
         guard !paths.isEmpty else { return }
-        let trashCan = trashCan
-        run(trashing: Set(paths)) {
-            let local = paths.filter { !CarouselItem.isRemote($0) }
-            var failures = paths.filter(CarouselItem.isRemote).map { "\($0): a download, not a file: not moved to the trash" }
+        let trashCan = trashCan, progress = progress
+        let local = paths.filter { !CarouselItem.isRemote($0) }
+        run(Plan(verb: "moving", total: local.count, object: " to the trash"), trashing: Set(paths)) {
+            var failures = paths.filter(CarouselItem.isRemote).map { Failure(path: $0, reason: "a download, not a file: not moved to the trash") }
             var moved: [TrashEntry] = []
-            for result in trashCan.trash(local) {
+            let results = trashCan.trash(local, stop: progress.shouldStop, progress: progress.setDone)
+            for result in results {
                 switch result {
                 case .success(let entry): moved.append(entry)
-                case .failure(let error): failures.append(error.description)
+                case .failure(let error): failures.append(Failure(path: error.path, reason: error.reason.text))
                 }
             }
             var outcome = Outcome(changes: moved.map { .removed(path: $0.path) })
             outcome.undo = moved.isEmpty ? nil : .trashed(moved)
             Self.describe(&outcome, done: moved.isEmpty ? nil : "moved \(Self.count(moved.map(\.path))) to the trash",
-                          failures: failures)
+                          failures: failures, notReached: local.count - results.count)
             return outcome
         }
     }
@@ -115,18 +161,24 @@ final class FileActions {
     /// Turns `paths`: JPEGs for good, through their orientation tag; other formats (and downloads) for the
     /// session.
     func turn(_ paths: [String], by turn: OrientationTurn) {
-        let rotator = rotator
-        run {
+        let rotator = rotator, progress = progress
+        run(Plan(verb: "turning", total: paths.count)) {
             var outcome = Outcome()
-            var records: [TurnRecord] = [], failures: [String] = [], notSaved: [String] = []
+            var records: [TurnRecord] = [], failures: [Failure] = [], notSaved: [String] = []
+            var tried = 0
             for path in paths {
+                if progress.shouldStop() { break }
+                defer {
+                    tried += 1
+                    progress.setDone(tried)
+                }
                 guard !CarouselItem.isRemote(path) else {
                     outcome.sessionTurns.append((path, turn))
                     records.append(TurnRecord(path: path, turn: turn))
                     notSaved.append("a download")
                     continue
                 }
-                do {
+                do throws(RotationError) {
                     switch try rotator.turn(path, by: turn) {
                     case .written(let previous, _):
                         records.append(TurnRecord(path: path, turn: turn, savedPrevious: previous))
@@ -137,7 +189,7 @@ final class FileActions {
                         notSaved.append(format.displayName)
                     }
                 } catch {
-                    failures.append(String(describing: error))
+                    failures.append(Failure(path: error.path, reason: error.reason.text))
                 }
             }
             outcome.undo = records.isEmpty ? nil : .turned(records)
@@ -149,7 +201,7 @@ final class FileActions {
                     done! += notSaved.count == records.count ? ", not saved (\(kinds))" : " (\(notSaved.count) not saved: \(kinds))"
                 }
             }
-            Self.describe(&outcome, done: done, failures: failures)
+            Self.describe(&outcome, done: done, failures: failures, notReached: paths.count - tried)
             return outcome
         }
     }
@@ -161,34 +213,52 @@ final class FileActions {
     func undo() -> UndoStart {
         guard !isBusy else { return .busy }
         guard let entry = undoStack.popLast() else { return .nothingToUndo }
-        let trashCan = trashCan, rotator = rotator
-        run {
+        let trashCan = trashCan, rotator = rotator, progress = progress
+        let plan = switch entry {
+        case .trashed(let entries): Plan(verb: "restoring", total: entries.count, object: " from the trash")
+        case .turned(let records): Plan(verb: "turning back", total: records.count)
+        }
+        run(plan) {
             switch entry {
-            case .trashed(let entries): return Self.restore(entries, from: trashCan)
-            case .turned(let records): return Self.undoTurns(records, rotator: rotator)
+            case .trashed(let entries): return Self.restore(entries, from: trashCan, progress: progress)
+            case .turned(let records): return Self.undoTurns(records, rotator: rotator, progress: progress)
             }
         }
         return .started
     }
 
-    private static func restore(_ entries: [TrashEntry], from trashCan: Trash) -> Outcome {
-        var outcome = Outcome(), restored: [String] = [], failures: [String] = []
-        for result in trashCan.restore(entries) {
+    /// Puts trashed files back. What could not come back because of something the user can change (a
+    /// file now in the way, a folder to make again), and what a stop left untried, stays undoable.
+    private static func restore(_ entries: [TrashEntry], from trashCan: Trash, progress: JobProgress) -> Outcome {
+        var outcome = Outcome(), restored: [String] = [], failures: [Failure] = [], retry: [TrashEntry] = []
+        let results = trashCan.restore(entries, stop: progress.shouldStop, progress: progress.setDone)
+        for (entry, result) in zip(entries, results) {
             switch result {
             case .success(let entry):
                 restored.append(entry.path)
                 if let version = FileVersion.ofFile(atPath: entry.path) { outcome.changes.append(.present(path: entry.path, version: version)) }
             case .failure(let error):
-                failures.append(error.description)
+                failures.append(Failure(path: error.path, reason: error.reason.text))
+                if error.reason != .notInTrash { retry.append(entry) }
             }
         }
-        describe(&outcome, done: restored.isEmpty ? nil : "restored \(count(restored)) from the trash", failures: failures)
+        retry += entries.dropFirst(results.count)
+        outcome.retry = retry.isEmpty ? nil : .trashed(retry)
+        describe(&outcome, done: restored.isEmpty ? nil : "restored \(count(restored)) from the trash", failures: failures,
+                 notReached: entries.count - results.count, canRetry: !retry.isEmpty)
         return outcome
     }
 
-    private static func undoTurns(_ records: [TurnRecord], rotator: LosslessRotator) -> Outcome {
-        var outcome = Outcome(), failures: [String] = []
+    /// Writes turned files' orientations back, the last turned first; what fails stays undoable.
+    private static func undoTurns(_ records: [TurnRecord], rotator: LosslessRotator, progress: JobProgress) -> Outcome {
+        var outcome = Outcome(), failures: [Failure] = [], retry: [TurnRecord] = []
+        var tried = 0
         for record in records.reversed() {
+            if progress.shouldStop() { break }
+            defer {
+                tried += 1
+                progress.setDone(tried)
+            }
             guard let previous = record.savedPrevious else {
                 outcome.sessionTurns.append((record.path, record.turn.inverse))
                 continue
@@ -199,32 +269,92 @@ final class FileActions {
                     outcome.changes.append(.present(path: record.path, version: version))
                 }
             } catch {
-                failures.append(error.description)
+                failures.append(Failure(path: error.path, reason: error.reason.text))
+                if error.reason != .missing { retry.append(record) }
             }
         }
-        let undone = records.count - failures.count
-        describe(&outcome, done: undone == 0 ? nil : "turned \(count(records.map(\.path))) back", failures: failures)
+        // Kept in the order they were turned, as the stack entry had them.
+        retry = (retry.reversed() + records.reversed().dropFirst(tried)).reversed()
+        outcome.retry = retry.isEmpty ? nil : .turned(retry)
+        let undone = tried - failures.count
+        describe(&outcome, done: undone == 0 ? nil : "turned \(count(records.map(\.path))) back", failures: failures,
+                 notReached: records.count - tried, canRetry: !retry.isEmpty)
         return outcome
     }
 
     // MARK: - Messages
 
-    /// "a.jpg" for one image, "3 images" for more.
-    private static func count(_ paths: [String]) -> String {
-        paths.count == 1 ? (paths[0] as NSString).lastPathComponent : "\(paths.count) images"
+    /// A file an action could not act on, and why.
+    struct Failure: Sendable {
+        var path: String
+        var reason: String
     }
 
-    /// The overlay's line: what was done, or the first failure (and how many more), logged in full.
-    private static func describe(_ outcome: inout Outcome, done: String?, failures: [String]) {
-        for failure in failures { logger.warning("\(failure)") }
-        guard let first = failures.first else {
-            outcome.message = done
-            return
-        }
-        let more = failures.count > 1 ? " (and \(failures.count - 1) more)" : ""
-        outcome.message = (done.map { $0 + "; " } ?? "") + first + more
-        outcome.isError = true
+    /// "a.jpg" for one image, "3 images" for more.
+    private static func count(_ paths: [String]) -> String {
+        paths.count == 1 ? shortName(paths[0]) : "\(paths.count) images"
     }
+
+    /// The overlay's line: what was done, or the first failure (and how many more), logged in full. The
+    /// line names a file by its name alone, shortened in the middle, so that the reason after it still
+    /// fits in the window.
+    private static func describe(_ outcome: inout Outcome, done: String?, failures: [Failure], notReached: Int = 0,
+                                 canRetry: Bool = false) {
+        for failure in failures { logger.warning("\(PathText.displayName(failure.path)): \(failure.reason)") }
+        var parts = done.map { [$0] } ?? []
+        if let first = failures.first {
+            let more = failures.count > 1 ? " (and \(failures.count - 1) more)" : ""
+            parts.append("\(shortName(first.path)): \(first.reason)\(more)")
+        }
+        if notReached > 0 { parts.append("stopped before the other \(notReached)") }
+        if canRetry { parts.append("undo again to retry") }
+        outcome.message = parts.isEmpty ? nil : parts.joined(separator: "; ")
+        outcome.isError = !failures.isEmpty || notReached > 0
+    }
+
+    /// The most characters of a file's name the overlay's line gives it.
+    static let nameLimit = 40
+
+    /// A path's last name as drawn, its middle replaced by "…" when longer than `nameLimit`.
+    static func shortName(_ path: String) -> String {
+        let name = PathText.displayName((path as NSString).lastPathComponent)
+        guard name.count > nameLimit else { return name }
+        let keep = nameLimit - 1
+        return String(name.prefix(keep - keep / 2)) + "…" + String(name.suffix(keep / 2))
+    }
+}
+
+/// How far the running job is and the request to stop, shared between the main thread (which reads and
+/// asks) and the actions' worker (which counts, and checks before each file).
+final class JobProgress: Sendable {
+    private struct State {
+        /// The job running, or the last one run (jobs are numbered from 1 as they are started).
+        var job = 0
+        var done = 0
+        var finished = false
+        var stopping = false
+    }
+
+    private let state = Mutex(State())
+
+    func begin(job: Int) { state.withLock { $0 = State(job: job, stopping: $0.stopping) } }
+
+    func setDone(_ done: Int) { state.withLock { $0.done = done } }
+
+    func finish() { state.withLock { $0.finished = true } }
+
+    /// How many of its `total` files job `job` has done: all once it has finished, none before it began.
+    func done(ofJob job: Int, total: Int) -> Int {
+        state.withLock { state in
+            if state.job > job || (state.job == job && state.finished) { return total }
+            return state.job == job ? state.done : 0
+        }
+    }
+
+    /// Once asked, every later job stops before its first file too: the viewer is quitting.
+    func stop() { state.withLock { $0.stopping = true } }
+
+    func shouldStop() -> Bool { state.withLock { $0.stopping } }
 }
 
 extension OrientationTurn {

@@ -54,6 +54,9 @@ final class KeyHandlerSession {
         return outcomes
     }
 
-    /// Stops the run in progress (the viewer is quitting).
+    /// Stops the run in progress (the viewer is quitting): SIGTERM, then SIGKILL after the runner's grace.
     func cancel() { running?.run.cancel() }
+
+    /// How long a stopped handler has between SIGTERM and SIGKILL, in words.
+    var killGraceText: String { "\(runner.killGrace.seconds.formatted()) s" }
 }

@@ -4,8 +4,12 @@ import TesseraSDL
 
 /// What `FrameLoop` drives: one screen's input handling, frame and idleness.
 protocol FrameLoopScreen: AnyObject {
-    /// Set once the user or the script asked to quit; the loop draws one last frame and stops.
+    /// Set once the screen is ready to end (asked to quit, and what it had started is finished); the loop
+    /// draws one last frame and stops.
     var wantsToQuit: Bool { get }
+    /// The run is to end (its script ended, its frame limit was reached, a headless run went idle): the
+    /// screen finishes what it started, as when the user quits, and then wants to quit.
+    func requestQuit()
     func isIdle(now: Duration) -> Bool
     /// When an idle screen must be drawn again by itself (an animation's next frame); nil: only on input
     /// or a worker's wake.
@@ -42,13 +46,15 @@ struct FrameLoop {
         screenshotPath = options.screenshotPath
     }
 
-    /// Runs until the screen wants to quit, the script ends, the frame limit is reached, or (headless,
-    /// with neither script nor limit) the screen is idle.
+    /// Runs until the screen wants to quit: the user asked, or the script ended, the frame limit was
+    /// reached, or (headless, with neither script nor limit) the screen went idle, and in each case what
+    /// the screen had started is finished.
     func run(_ screen: FrameLoopScreen) throws {
         let player = script.map(ScriptPlayer.init)
         let input = InputReader(wakeType: system.wakeEventType)
         var frames = 0
         var lastFrameWasIdle = false
+        var endRequested = false
         while !screen.wantsToQuit {
             // Nothing is loading before the first frame has asked for anything: that is not idle, or a
             // script's `wait-idle` would end the run on a screen of placeholders.
@@ -68,11 +74,15 @@ struct FrameLoop {
             }
             for event in events { screen.handle(event, now: frameStart) }
 
-            let isLastFrame = screen.wantsToQuit
-                || (frameLimit.map { frames + 1 >= $0 } ?? false)
+            let runIsOver = (frameLimit.map { frames + 1 >= $0 } ?? false)
                 || (player?.isFinished ?? false)
                 || (headless && player == nil && frameLimit == nil && idle)
+            if runIsOver, !endRequested {
+                endRequested = true
+                screen.requestQuit()
+            }
             screen.renderFrame(now: frameStart)
+            let isLastFrame = screen.wantsToQuit
             if isLastFrame, let screenshotPath { try PNGWriter.write(try renderer.readPixels(), to: screenshotPath) }
             renderer.present()
             observer?.frameEnded()

@@ -77,6 +77,8 @@ public final class TiledViewer: FrameLoopScreen {
 
     var wantsToQuit: Bool { !running }
 
+    func requestQuit() { running = false }
+
     func isIdle(now: Duration) -> Bool { view.isIdle(now: now) }
 
     func nextWake(now: Duration) -> Duration? { view.nextAnimationFrameAt }

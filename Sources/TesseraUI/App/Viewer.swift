@@ -31,7 +31,8 @@ public final class Viewer {
     public func run() throws -> RunReport? {
         try FrameLoop(system: parts.system, renderer: parts.renderer, clock: clock, options: options, observer: recorder)
             .run(self)
-        // A key-handler still running is not left behind.
+        // The loop ends once quitting found nothing running; this stops a key-handler only when the loop
+        // ended by an error.
         parts.keyHandler.cancel()
         // A sweep of the disk cache under way is seen through, within a bound: removing is quick.
         _ = options.diskCache?.waitForSweeps(timeout: .seconds(2))
@@ -70,6 +71,8 @@ public final class Viewer {
 
 extension Viewer: FrameLoopScreen {
     var wantsToQuit: Bool { modes.wantsToQuit }
+
+    func requestQuit() { modes.quit() }
 
     func isIdle(now: Duration) -> Bool { modes.isIdle(now: now) && commands.isIdle(now: now) }
 

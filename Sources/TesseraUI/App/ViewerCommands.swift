@@ -43,11 +43,17 @@ final class ViewerCommands {
         }
         guard let action = parts.options.keyBindings.action(for: combo, in: modes.view) else { return }
         if isRepeat, Self.onePressEach.contains(action) { return }
+        // Once quitting, no new work on the files starts: what runs is being finished.
+        if parts.quitting.isRequested, Self.startsWork.contains(action) { return }
         perform(action, now: now)
     }
 
     private static let onePressEach: Set<ViewerAction> = [.trash, .undo, .rotateLeft, .rotateRight, .flipHorizontal,
                                                           .flipVertical, .keyHandler, .slideshow, .sort]
+
+    /// The actions that work on the user's files.
+    private static let startsWork: Set<ViewerAction> = [.trash, .undo, .rotateLeft, .rotateRight, .flipHorizontal,
+                                                        .flipVertical, .keyHandler]
 
     func perform(_ action: ViewerAction, now: Duration) {
         let selected = model.selectedIndex
@@ -218,6 +224,7 @@ final class ViewerCommands {
         }
         for outcome in parts.fileActions.drain() { apply(outcome, now: now) }
         for outcome in parts.keyHandler.drain() { apply(outcome, now: now) }
+        parts.quitting.update()
         guard slideshow.isRunning else { return }
         guard modes.mode == .detail, let next = nextSlide else {
             stopSlideshow()
@@ -257,6 +264,7 @@ final class ViewerCommands {
     /// Whether nothing is due soon: the slideshow's next step wakes the loop on time, and information
     /// being read for the overlay, or files read for the sort order, show when they come.
     func isIdle(now: Duration) -> Bool {
+        if parts.quitting.isWaiting { return false }
         if overlayLevel == .information, parts.information.isReading { return false }
         if parts.sorting.isBusy { return false }
         guard let due = slideshow.dueAt else { return true }
@@ -268,7 +276,9 @@ final class ViewerCommands {
     func overlayContent(now: Duration, information: ImageInformationCache) -> OverlayContent {
         var content = OverlayContent(level: overlayLevel)
         content.status = status.current(now: now)
-        if awaitsKeyHandlerKey {
+        if let quitting = parts.quitting.statusText {
+            content.activity = quitting
+        } else if awaitsKeyHandlerKey {
             content.activity = "key-handler: press a key (Esc cancels)"
         } else if let running = parts.keyHandler.running {
             content.activity = "running key-handler: \(running.combo.argument)"

@@ -12,8 +12,8 @@ final class ViewerModes {
     private(set) var mode = Mode.strip
     /// The image alone, zoomable; nil in the strip.
     private(set) var detail: TiledImageView?
-    /// Set when the user or the script asked to quit.
-    private(set) var wantsToQuit = false
+    /// Set once quitting was asked for and what it waits for is over (`Quitting`).
+    var wantsToQuit: Bool { parts.quitting.isDone }
 
     private let parts: ViewerWiring
     private var model: CarouselModel { parts.model }
@@ -42,7 +42,8 @@ final class ViewerModes {
     /// Which bindings apply.
     var view: KeyBindings.View { mode == .strip ? .strip : .single }
 
-    func quit() { wantsToQuit = true }
+    /// A request to quit: the key, the window's close button, a signal, the end of a script.
+    func quit() { parts.quitting.request() }
 
     // MARK: Frame
 
@@ -152,7 +153,7 @@ final class ViewerModes {
 
     /// Everything but keys, which `ViewerCommands` reads: the window, the mouse and the wheel.
     func handle(_ event: InputEvent, now: Duration) {
-        if case .quit = event { wantsToQuit = true; return }
+        if case .quit = event { quit(); return }
         if case .resized = event {
             let points = parts.viewportPoints
             pointScale = points.scale

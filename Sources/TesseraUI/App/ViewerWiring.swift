@@ -35,6 +35,8 @@ final class ViewerWiring {
     let fileActions: FileActions
     /// The key-handler, one run at a time.
     let keyHandler: KeyHandlerSession
+    /// What a request to quit waits for.
+    let quitting: Quitting
     /// The `i` overlay's information, read on a worker.
     let information: ImageInformationCache
     let overlay: OverlayPainter
@@ -111,6 +113,7 @@ final class ViewerWiring {
         fileActions = FileActions(trash: options.trash, rotator: LosslessRotator(thumbnails: options.useThumbnailCache ? ThumbnailStore() : nil),
                                   wake: wake, perform: { actionQueue.async(execute: $0) })
         keyHandler = KeyHandlerSession(runner: options.keyHandler, wake: wake)
+        quitting = Quitting(fileActions: fileActions, keyHandler: keyHandler)
         let informationQueue = DispatchQueue(label: "tessera.information", qos: .utility)
         information = ImageInformationCache(wake: wake, helpers: decodeHelpers, perform: { informationQueue.async(execute: $0) })
         let sortingQueue = DispatchQueue(label: "tessera.sorting", qos: .utility)

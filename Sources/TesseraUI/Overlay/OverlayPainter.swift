@@ -46,16 +46,23 @@ final class OverlayPainter {
         return top
     }
 
-    /// One line of text on its own dark strip, just above `bottom`; returns the strip's top.
+    /// A message on its own dark strip, just above `bottom`, on up to three lines when it is wider than
+    /// the window, so that a failure's reason is read to its end; returns the strip's top.
     private func drawLine(_ line: String, color: RGBA, above bottom: Int, output: PixelSize, margin: Int, scale: Double) -> Int {
         let size = Int(15 * scale)
-        guard let label = text.texture(line, size: size, color: color) else { return bottom }
         let padding = Int(6 * scale)
-        let width = min(label.width, output.width - 2 * margin - 2 * padding)
-        let strip = PixelRect(x: margin, y: bottom - label.height - 2 * padding - Int(6 * scale),
-                              width: width + 2 * padding, height: label.height + 2 * padding)
+        let room = output.width - 2 * margin - 2 * padding
+        let lines = text.wrapped(line, size: size, maxWidth: max(1, room), maxLines: 3)
+        let labels = lines.compactMap { text.texture($0, size: size, color: color) }
+        guard let first = labels.first else { return bottom }
+        let width = min(labels.map(\.width).max() ?? 0, room)
+        let height = first.height * labels.count
+        let strip = PixelRect(x: margin, y: bottom - height - 2 * padding - Int(6 * scale),
+                              width: width + 2 * padding, height: height + 2 * padding)
         renderer.fill(strip, Theme.overlayBar)
-        text.draw(line, x: strip.x + padding, y: strip.y + padding, size: size, color: color, maxWidth: width)
+        for (row, line) in lines.enumerated() {
+            text.draw(line, x: strip.x + padding, y: strip.y + padding + row * first.height, size: size, color: color, maxWidth: width)
+        }
         return strip.y
     }
 

@@ -1,4 +1,5 @@
 import CExif
+import CTesseraFiles
 import CTurboJPEG
 import Foundation
 import TesseraCore
@@ -144,6 +145,82 @@ final class LosslessRotatorTests: XCTestCase {
         XCTAssertEqual(mode(path), 0o640)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".") }
         XCTAssertEqual(leftovers, [], "no temporary file is left behind")
+    }
+
+    /// Sets the extended attribute `name` of the file at `path`; false when its file system refuses them.
+    private func setAttribute(_ name: String, _ value: [UInt8], of path: String) throws -> Bool {
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        if tessera_fsetxattr(descriptor, name, value, UInt(value.count)) == 0 { return true }
+        if errno == ENOTSUP { return false }
+        throw XCTSkip("cannot set \(name) on \(path): \(String(cString: strerror(errno)))")
+    }
+
+    private func attribute(_ name: String, of path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        var value = [UInt8](repeating: 0, count: 256)
+        let size = tessera_fgetxattr(descriptor, name, &value, UInt(value.count))
+        return size < 0 ? nil : Array(value.prefix(size))
+    }
+
+    private func inode(_ path: String) -> UInt64 {
+        var st = stat()
+        XCTAssertEqual(stat(path, &st), 0)
+        return UInt64(st.st_ino)
+    }
+
+    /// A POSIX ACL as the kernel stores it in `system.posix_acl_access`: its owner, user 4242, its group
+    /// and the mask may read and write, others nothing.
+    private let access: [UInt8] = {
+        var bytes: [UInt8] = [2, 0, 0, 0]
+        func entry(_ tag: UInt16, _ permissions: UInt16, _ id: UInt32) {
+            bytes += [UInt8(tag & 0xFF), UInt8(tag >> 8), UInt8(permissions), 0]
+            bytes += withUnsafeBytes(of: id.littleEndian, Array.init)
+        }
+        entry(0x01, 6, .max)
+        entry(0x02, 6, 4242)
+        entry(0x04, 6, .max)
+        entry(0x10, 6, .max)
+        entry(0x20, 0, .max)
+        return bytes
+    }()
+
+    func testAnExistingTagIsPatchedInPlaceSoHardLinksAndAttributesStay() throws {
+        let path = try folder.write(photo(orientation: 1), to: "linked.jpg")
+        let other = folder.path("other name.jpg")
+        XCTAssertEqual(link(path, other), 0)
+        guard try setAttribute("user.test", Array("kept".utf8), of: path) else {
+            throw XCTSkip("the file system of \(folder.url.path) refuses user extended attributes")
+        }
+        let before = inode(path)
+        XCTAssertEqual(try rotator.turn(path, by: .rotateRight), .written(previous: .up, current: .rotated90))
+        XCTAssertEqual(orientation(of: path), .rotated90)
+        XCTAssertEqual(orientation(of: other), .rotated90, "the other link shows the turn too")
+        XCTAssertEqual(inode(path), before, "the same file, patched")
+        XCTAssertEqual(attribute("user.test", of: path), Array("kept".utf8))
+    }
+
+    func testAReplacedFileKeepsItsModeAttributesAndACL() throws {
+        let path = try folder.write(photo(orientation: nil), to: "untagged.jpg")
+        XCTAssertEqual(chmod(path, 0o640), 0)
+        guard try setAttribute("user.test", Array("kept".utf8), of: path) else {
+            throw XCTSkip("the file system of \(folder.url.path) refuses user extended attributes")
+        }
+        let hasACL = try setAttribute("system.posix_acl_access", access, of: path)
+        let before = inode(path)
+        XCTAssertEqual(try rotator.turn(path, by: .rotateRight), .written(previous: .up, current: .rotated90))
+        XCTAssertEqual(orientation(of: path), .rotated90)
+        XCTAssertNotEqual(inode(path), before, "a file without the tag is replaced")
+        XCTAssertEqual(attribute("user.test", of: path), Array("kept".utf8))
+        if hasACL {
+            XCTAssertEqual(attribute("system.posix_acl_access", of: path), access, "user 4242 may still write it")
+            XCTAssertEqual(mode(path), 0o660, "the ACL's mask is the group's bits")
+        } else {
+            XCTAssertEqual(mode(path), 0o640)
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".") }
+        XCTAssertEqual(leftovers, [])
     }
 
     func testTheFilesThumbnailsOfEverySizeAreDeletedAndOthersKept() throws {

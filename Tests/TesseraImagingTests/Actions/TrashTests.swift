@@ -117,6 +117,61 @@ final class TrashTests: XCTestCase {
         XCTAssertEqual("\(TrashError(path: missing, reason: .missing))", "\(missing): no such file")
     }
 
+    func testDevicesFIFOsAndLinksToThemAreRefusedAndStayWhereTheyAre() throws {
+        let fifo = folder.path("photos/pipe.jpg")
+        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        let linkToNull = folder.path("photos/null.jpg")
+        try FileManager.default.createSymbolicLink(atPath: linkToNull, withDestinationPath: "/dev/null")
+        let dangling = folder.path("photos/gone.jpg")
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: folder.path("photos/nothing.jpg"))
+        var named: [(String, String)] = [(fifo, "a FIFO"), (linkToNull, "a symbolic link to a character device"),
+                                         (dangling, "a symbolic link that leads nowhere")]
+        // /dev/zero's own numbers (1, 5, as makedev packs small ones), under a photo's name: only root may
+        // make a device node.
+        let device = folder.path("photos/zero.jpg")
+        if mknod(device, S_IFCHR | 0o666, dev_t(1 << 8 | 5)) == 0 { named.append((device, "a character device")) }
+        let (photoPath, _) = try photo("real.jpg")
+
+        let results = makeTrash().trash(named.map(\.0) + [photoPath])
+        for ((path, kind), result) in zip(named, results) {
+            XCTAssertThrowsError(try result.get()) {
+                XCTAssertEqual($0 as? TrashError, TrashError(path: path, reason: .notARegularFile(kind)))
+            }
+            var st = stat()
+            XCTAssertEqual(lstat(path, &st), 0, "\(path) stays where it is")
+        }
+        XCTAssertEqual("\(TrashError(path: "p", reason: .notARegularFile("a FIFO")))", "p: not a regular file (a FIFO), not moved to the trash")
+        XCTAssertNoThrow(try results.last!.get(), "the photo in the same batch still goes")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: homeTrash + "/info"), ["real.jpg.trashinfo"],
+                       "no record is left for what was refused")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: homeTrash + "/files"), ["real.jpg"])
+    }
+
+    func testANameOfTheLongestLengthIsTrashedUnderAShorterOneAndComesBackWhole() throws {
+        let name = String(repeating: "é", count: 100) + String(repeating: "x", count: 50) + ".jpeg"
+        XCTAssertEqual(name.utf8.count, 255, "the most a name holds")
+        let (path, bytes) = try photo(name)
+        let trash = makeTrash()
+        let first = try trash.trash([path])[0].get()
+        let trashedName = (first.trashedPath as NSString).lastPathComponent
+        XCTAssertEqual(trashedName, String(repeating: "é", count: 100) + String(repeating: "x", count: 34) + ".jpeg",
+                       "its start and its extension, 239 bytes")
+        XCTAssertEqual(first.infoPath, homeTrash + "/info/" + trashedName + ".trashinfo")
+        XCTAssertEqual(try String(contentsOfFile: first.infoPath, encoding: .utf8),
+                       "[Trash Info]\nPath=\(escapedByHand(path))\nDeletionDate=\(localTime(deletedAt))\n", "the record has the whole name")
+
+        // A second file of the same long name takes a number, still short enough.
+        _ = try photo(name)
+        let second = try trash.trash([path])[0].get()
+        XCTAssertEqual((second.trashedPath as NSString).lastPathComponent,
+                       String(repeating: "é", count: 100) + String(repeating: "x", count: 34) + ".2.jpeg")
+        try FileManager.default.removeItem(atPath: second.trashedPath)
+
+        XCTAssertNoThrow(try trash.restore([first])[0].get())
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes, "back under its whole name")
+        XCTAssertFalse(exists(first.infoPath))
+    }
+
     func testAFileAlreadyInTheTrashStaysAsItIs() throws {
         let trash = makeTrash()
         let entry = try trash.trash([try photo("twice.jpg").path])[0].get()

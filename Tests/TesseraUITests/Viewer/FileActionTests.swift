@@ -86,7 +86,59 @@ final class FileActionTests: XCTestCase {
         XCTAssertEqual(viewer.model.items.count, 4)
         let status = try XCTUnwrap(viewer.overlay.status)
         XCTAssertTrue(status.isError)
-        XCTAssertEqual(status.text, "\(paths[0]): no such file")
+        XCTAssertEqual(status.text, "a.png: no such file", "named by its name, so the reason fits in the window")
+    }
+
+    func testALongestNameIsTrashedAndAnUndoThatCannotRestoreKeepsItsEntryAndSaysWhy() throws {
+        let name = String(repeating: "n", count: 251) + ".png"
+        let path = try files.png(name, RGBA(r: 100, g: 100, b: 100))
+        let shown = String(repeating: "n", count: 20) + "…" + String(repeating: "n", count: 15) + ".png"
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let viewer = try ViewerHarness(files.options([path, try files.png("z.png", blue)]))
+        try viewer.settle()
+        viewer.press("Delete")
+        try viewer.settle()
+        XCTAssertEqual(viewer.overlay.status?.text, "moved \(shown) to the trash", "a 255-byte name can be trashed")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+
+        // Another file takes its name meanwhile: the undo says why it cannot, and stays to be tried again.
+        try Data("in the way".utf8).write(to: URL(fileURLWithPath: path))
+        viewer.press("ctrl+z")
+        try viewer.settle()
+        XCTAssertEqual(viewer.overlay.status?.text, "\(shown): not restored: another file now has its name; undo again to retry")
+        XCTAssertEqual(viewer.overlay.status?.isError, true)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), Data("in the way".utf8), "the file in the way is kept")
+
+        try FileManager.default.removeItem(atPath: path)
+        viewer.press("ctrl+z")
+        try viewer.settle()
+        XCTAssertEqual(viewer.overlay.status?.text, "restored \(shown) from the trash")
+        XCTAssertEqual(viewer.model.items.map(\.path), [path, files.path("z.png")])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original, "back under its whole name")
+    }
+
+    func testAFailureWiderThanTheWindowWrapsSoItsReasonIsShown() throws {
+        let path = try files.png("photo.png", RGBA(r: 100, g: 100, b: 100))
+        var options = files.options([path])
+        options.windowWidth = 360
+        let viewer = try ViewerHarness(options)
+        try XCTSkipUnless(viewer.viewer.parts.text.hasFont, "no TrueType font to draw the message with")
+        try viewer.settle()
+        viewer.press("Delete")
+        try viewer.settle()
+        try Data("in the way".utf8).write(to: URL(fileURLWithPath: path))
+        viewer.press("ctrl+z")
+        let frame = try viewer.settle()
+        XCTAssertEqual(viewer.overlay.status?.text, "photo.png: not restored: another file now has its name; undo again to retry")
+        // The rows holding the message's (error-coloured) text: more than one line of 15-point text.
+        let rows = (0..<frame.height).filter { y in
+            (0..<frame.width).contains { x in
+                let p = frame.pixel(x: x, y: y)
+                return p.r > 200 && p.g > 130 && p.g < 210 && p.b > 100 && p.b < 180
+            }
+        }
+        let span = (rows.max() ?? 0) - (rows.min() ?? 0)
+        XCTAssertGreaterThan(span, 2 * 15 * Int(viewer.model.pixelScale), "the message takes three lines rather than running off")
     }
 
     /// The colour at a point of the picture in cell `index`, relative to the cell's centre.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Logging
 import TesseraCore
 
 /// Runs the user's key-handler script as nsxiv runs `exec/key-handler`: after the prefix key (`Ctrl-x`),
@@ -19,6 +20,7 @@ public final class KeyHandlerRunner: Sendable {
     /// How long a cancelled script has between SIGTERM and SIGKILL.
     public let killGrace: Duration
     private let startWorker: @Sendable (@escaping @Sendable () -> Void) -> Void
+    private static let logger = Logger(label: "tessera.key-handler")
 
     /// `startWorker` runs the given work off the caller's thread (a new thread by default); the work
     /// blocks until the script ends.
@@ -92,6 +94,7 @@ public final class KeyHandlerRunner: Sendable {
             guard run.isCancelled else { return }
             if let terminatedAt {
                 if !killed, clock.now - terminatedAt >= killGrace {
+                    Self.logger.warning("the key-handler (\(argument)) has not ended \(killGrace) after SIGTERM: SIGKILL to its process group")
                     process.signalGroup(SIGKILL)
                     killed = true
                 }

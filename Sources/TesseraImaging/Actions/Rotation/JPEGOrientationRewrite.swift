@@ -20,6 +20,9 @@ struct JPEGOrientationRewrite {
     let bytes: Data
     /// The orientation the file had (`.up` when it had no tag, or a value outside 1 to 8).
     let previous: ImageOrientation
+    /// When the tag was there: the only bytes that changed, where they are, and what they were. The file
+    /// can then be patched in place rather than replaced.
+    let patch: (offset: Int, old: [UInt8], new: [UInt8])?
 
     /// The largest payload an APP1 segment can hold: its 16-bit length counts itself.
     static let maximumSegmentPayload = 65_533
@@ -34,14 +37,17 @@ struct JPEGOrientationRewrite {
             out.append(jpeg)
             let value = UInt16(orientation.rawValue)
             let base = out.startIndex + at
+            let old = [out[base], out[base + 1]]
             out[base] = UInt8(bigEndian ? value >> 8 : value & 0xFF)
             out[base + 1] = UInt8(bigEndian ? value & 0xFF : value >> 8)
             self.previous = previous
+            patch = (at, old, [out[base], out[base + 1]])
         case .replace(let range, let payload, let previous):
             out.append(jpeg[jpeg.startIndex..<(jpeg.startIndex + range.lowerBound)])
             out.append(contentsOf: Self.app1(payload))
             out.append(jpeg[(jpeg.startIndex + range.upperBound)...])
             self.previous = previous
+            patch = nil
         }
         bytes = out
     }

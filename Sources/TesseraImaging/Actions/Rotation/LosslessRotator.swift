@@ -4,9 +4,11 @@ import Glibc
 import Foundation
 
 /// Turns and flips pictures for good without touching their pixels, as Loupe, Eye of GNOME and
-/// `feh --edit` do: a JPEG's EXIF orientation tag takes the turn (`JPEGOrientationRewrite`), the file is
-/// replaced atomically (`FileReplacement`), and its freedesktop thumbnails are deleted so that file
-/// managers draw them again. Other formats are left as they are and the outcome says so; the viewer
+/// `feh --edit` do: a JPEG's EXIF orientation tag takes the turn (`JPEGOrientationRewrite`), and its
+/// freedesktop thumbnails are deleted so that file managers draw them again. A tag already in the file is
+/// patched in place, which keeps the file's inode and so its hard links, extended attributes and ACLs;
+/// otherwise the file is replaced atomically, its mode, owner and extended attributes copied
+/// (`FileReplacement`). Other formats are left as they are and the outcome says so; the viewer
 /// keeps their turn for the session.
 ///
 /// Blocking file I/O: call it from a worker, never from the main thread.
@@ -67,8 +69,15 @@ public struct LosslessRotator: Sendable {
         } catch {
             throw fail(error)
         }
-        let replaced = rewrite.bytes.withUnsafeBytes { bytes in
-            Result { () throws(FileReplacement.Failure) in try FileReplacement.replace(path, with: bytes, expected: file.version) }
+        let replaced: Result<Void, FileReplacement.Failure>
+        if let patch = rewrite.patch, FileReplacement.canPatch(at: patch.offset, count: patch.new.count) {
+            replaced = Result { () throws(FileReplacement.Failure) in
+                try FileReplacement.patch(path, at: patch.offset, replacing: patch.old, with: patch.new, expected: file.version)
+            }
+        } else {
+            replaced = rewrite.bytes.withUnsafeBytes { bytes in
+                Result { () throws(FileReplacement.Failure) in try FileReplacement.replace(path, with: bytes, expected: file.version) }
+            }
         }
         if case .failure(let error) = replaced {
             throw fail(error.code == EROFS ? .readOnly : .writeFailed(error.description))

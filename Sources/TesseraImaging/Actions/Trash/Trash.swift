@@ -4,6 +4,7 @@ import Glibc
 import CTesseraFiles
 import Foundation
 import Logging
+import TesseraCore
 
 /// Moves files to the freedesktop Trash (specification 1.0), where file managers show them and can put
 /// them back, and puts a batch back (the viewer's undo).
@@ -46,18 +47,27 @@ public struct Trash: Sendable {
     // MARK: - Trashing
 
     /// Moves each of `paths` to the trash: for each, in order, where it went or why it stayed.
-    public func trash(_ paths: [String]) -> [Result<TrashEntry, TrashError>] {
+    ///
+    /// `stop` is asked before each file, and once it says so no further file is touched: a batch ends
+    /// between two files, never with a record written and its file not moved. Then only the files tried
+    /// have a result. `progress` hears how many files are done after each one.
+    public func trash(_ paths: [String], stop: () -> Bool = { false },
+                      progress: (Int) -> Void = { _ in }) -> [Result<TrashEntry, TrashError>] {
         let mounts = MountPoints.current()
         var folders: [String: TrashFolder] = [:]
-        return paths.map { path in
-            Result { () throws(TrashError) -> TrashEntry in
+        var results: [Result<TrashEntry, TrashError>] = []
+        for path in paths {
+            if stop() { break }
+            results.append(Result { () throws(TrashError) -> TrashEntry in
                 do throws(TrashError.Reason) {
                     return try trashOne(path, mounts: mounts, folders: &folders)
                 } catch {
                     throw TrashError(path: path, reason: error)
                 }
-            }
+            })
+            progress(results.count)
         }
+        return results
     }
 
     private func trashOne(_ path: String, mounts: MountPoints, folders: inout [String: TrashFolder]) throws(TrashError.Reason) -> TrashEntry {
@@ -67,6 +77,7 @@ public struct Trash: Sendable {
             throw errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable(POSIXFiles.errorText(errno))
         }
         guard st.st_mode & S_IFMT != S_IFDIR else { throw .isFolder }
+        try Self.checkIsRegularFile(absolute, lstat: st)
         let (parent, name) = FileReplacement.split(absolute)
         guard let realParent = FileReplacement.resolvedPath(parent) else {
             throw .unreadable("cannot resolve \(parent): \(POSIXFiles.errorText(errno))")
@@ -94,6 +105,39 @@ public struct Trash: Sendable {
         return TrashEntry(path: path, originalPath: original, trashedPath: trashed, infoPath: infoPath)
     }
 
+    /// Refuses anything but a regular file, or a symbolic link that leads to one: a device, a FIFO or a
+    /// socket named like a photo is no photo, and moving `/dev/zero` would break the system for everyone.
+    /// A link is trashed itself, so it is its target that must be a photo.
+    private static func checkIsRegularFile(_ path: String, lstat st: stat) throws(TrashError.Reason) {
+        switch st.st_mode & S_IFMT {
+        case S_IFREG:
+            return
+        case S_IFLNK:
+            var target = stat()
+            guard POSIXFiles.stat(path, &target) == 0 else { throw .notARegularFile("a symbolic link that leads nowhere") }
+            switch target.st_mode & S_IFMT {
+            case S_IFREG: return
+            case S_IFDIR: throw .notARegularFile("a symbolic link to a folder")
+            default: throw .notARegularFile("a symbolic link to \(kind(of: target))")
+            }
+        default:
+            throw .notARegularFile(kind(of: st))
+        }
+    }
+
+    /// What a file that is not a regular file is, in words.
+    static func kind(of st: stat) -> String {
+        switch st.st_mode & S_IFMT {
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFDIR: "a folder"
+        case S_IFLNK: "a symbolic link"
+        default: "a file of an unknown kind"
+        }
+    }
+
     /// The home trash when it is on the file system whose top folder is `top`, else that mount's trash.
     private func trashFolder(forTop top: String, mounts: MountPoints) throws(TrashError.Reason) -> TrashFolder {
         if let homeTrash, mounts.topFolder(of: Self.nearestExistingFolder(homeTrash)) == top {
@@ -105,7 +149,7 @@ public struct Trash: Sendable {
     /// Reserves a name free in both `files/` and `info/` by creating its record with O_EXCL, and writes
     /// the record. Returns the name and the record's path.
     private func writeRecord(for original: String, in folder: TrashFolder) throws(TrashError.Reason) -> (String, String) {
-        let name = FileReplacement.split(original).name
+        let name = Self.fittingName(FileReplacement.split(original).name)
         let contents = Array(TrashInfo.contents(path: folder.recordedPath(original), deletedAt: now()).utf8)
         for number in 1...Self.maximumNameNumber {
             let candidate = Self.numbered(name, number)
@@ -135,6 +179,24 @@ public struct Trash: Sendable {
 
     static let maximumNameNumber = 10_000
 
+    /// The longest name a trashed file is given, in bytes: its record's name adds `.trashinfo` (10 bytes)
+    /// and perhaps a number (`.10000`, 6 bytes), and a name holds at most 255 bytes (NAME_MAX).
+    static let longestTrashedName = 255 - 10 - 6
+
+    /// `name`, or when it is too long to have a record beside it, its start and its extension, cut
+    /// between characters to `longestTrashedName` bytes. The record's `Path=` keeps the whole name; a
+    /// name taken already gets a number, as any other.
+    static func fittingName(_ name: String) -> String {
+        let bytes = PathText.bytes(of: name)
+        guard bytes.count > longestTrashedName else { return name }
+        var extensionStart = bytes.count
+        if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot > 0, bytes.count - dot <= 16 { extensionStart = dot }
+        var cut = longestTrashedName - (bytes.count - extensionStart)
+        // Not inside a UTF-8 sequence: its continuation bytes are 10xxxxxx.
+        while cut > 0, bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
+        return PathText.text(of: bytes[..<cut] + bytes[extensionStart...])
+    }
+
     /// `name` for the first, then `photo.2.jpg`, `photo.3.jpg`: the number before the extension, so the
     /// trashed file keeps its type in a file manager. A leading dot is not an extension.
     static func numbered(_ name: String, _ number: Int) -> String {
@@ -149,17 +211,23 @@ public struct Trash: Sendable {
 
     /// Puts each trashed file back where it was and removes its record: for each, in order, the entry
     /// restored or why it stayed in the trash. A file whose original path is taken stays in the trash.
-    public func restore(_ entries: [TrashEntry]) -> [Result<TrashEntry, TrashError>] {
-        entries.map { entry in
-            Result { () throws(TrashError) -> TrashEntry in
+    /// `stop` and `progress` as for `trash`: the entries not tried stay in the trash with their records.
+    public func restore(_ entries: [TrashEntry], stop: () -> Bool = { false },
+                        progress: (Int) -> Void = { _ in }) -> [Result<TrashEntry, TrashError>] {
+        var results: [Result<TrashEntry, TrashError>] = []
+        for entry in entries {
+            if stop() { break }
+            results.append(Result { () throws(TrashError) -> TrashEntry in
                 do throws(TrashError.Reason) {
                     try restoreOne(entry)
                     return entry
                 } catch {
                     throw TrashError(path: entry.path, reason: error)
                 }
-            }
+            })
+            progress(results.count)
         }
+        return results
     }
 
     private func restoreOne(_ entry: TrashEntry) throws(TrashError.Reason) {

@@ -13,6 +13,8 @@ public struct TrashError: Error, Sendable, Equatable, CustomStringConvertible {
         case missing
         /// A folder: the viewer trashes images only.
         case isFolder
+        /// A device, FIFO, socket, or a symbolic link to one (what it is): the viewer trashes photos only.
+        case notARegularFile(String)
         /// The path or its folder cannot be looked at (why).
         case unreadable(String)
         /// No trash on the file's file system can be used or made (why).
@@ -33,6 +35,7 @@ public struct TrashError: Error, Sendable, Equatable, CustomStringConvertible {
             switch self {
             case .missing: "no such file"
             case .isFolder: "a folder, not moved to the trash"
+            case .notARegularFile(let kind): "not a regular file (\(kind)), not moved to the trash"
             case .unreadable(let why): "cannot be looked at: \(why)"
             case .noTrash(let why): "not moved to the trash, no trash can take it: \(why)"
             case .infoFailed(let why): "not moved to the trash, its trash record cannot be written: \(why)"
