@@ -59,7 +59,7 @@ final class FileActions {
     private(set) var pending = 0
     /// Paths on their way to the trash, by job, oldest first: a second Delete before the first is done
     /// does not ask again (the image is still shown until its job's outcome is applied).
-    private var trashing: [Set<String>] = []
+    private var trashing: [Set<PathText.Key>] = []
     /// What each job started and not yet drained does, oldest first, for `progressText`.
     private var plans: [(job: Int, plan: Plan)] = []
     private var jobsStarted = 0
@@ -114,7 +114,7 @@ final class FileActions {
         var object = ""
     }
 
-    private func run(_ plan: Plan, trashing paths: Set<String> = [], _ job: @escaping @Sendable () -> Outcome) {
+    private func run(_ plan: Plan, trashing paths: Set<PathText.Key> = [], _ job: @escaping @Sendable () -> Outcome) {
         pending += 1
         trashing.append(paths)
         jobsStarted += 1
@@ -133,12 +133,12 @@ final class FileActions {
 
     /// Moves `paths` to the trash; a file that cannot go stays, and the first reason is shown.
     func trash(_ paths: [String]) {
-        let busy = trashing.reduce(into: Set<String>()) { $0.formUnion($1) }
-        let paths = paths.filter { !busy.contains($0) }
+        let busy = trashing.reduce(into: Set<PathText.Key>()) { $0.formUnion($1) }
+        let paths = paths.filter { !busy.contains(PathText.Key($0)) }
         guard !paths.isEmpty else { return }
         let trashCan = trashCan, progress = progress
         let local = paths.filter { !CarouselItem.isRemote($0) }
-        run(Plan(verb: "moving", total: local.count, object: " to the trash"), trashing: Set(paths)) {
+        run(Plan(verb: "moving", total: local.count, object: " to the trash"), trashing: Set(paths.map(PathText.Key.init))) {
             var failures = paths.filter(CarouselItem.isRemote).map { Failure(path: $0, reason: "a download, not a file: not moved to the trash") }
             var moved: [TrashEntry] = []
             let results = trashCan.trash(local, stop: progress.shouldStop, progress: progress.setDone)
