@@ -3,7 +3,7 @@
 # things that are not photos, quitting in the middle, a crash, a full or read-only disk), then the folder
 # is looked at. Each run prints one line: what was done, and what the folder holds afterwards.
 #
-#   bench/fault-runs.sh [TESSERA]        (default .build/release/tessera)
+#   tools/fault-runs.sh [TESSERA]        (default .build/release/tessera)
 #
 # Needs root (mknod, mount) and libjpeg-turbo-progs (cjpeg, djpeg), which `make samples` installs.
 # Everything happens below one temporary folder, which is removed at the end.
