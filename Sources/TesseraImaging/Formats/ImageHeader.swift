@@ -112,17 +112,30 @@ public struct ImageHeader: Sendable, Equatable {
     /// range): precision(1) height(2, BE) width(2, BE). As for TurboJPEG, the headers must run up to the
     /// first scan, and a height of 0 (set later by a DNL marker) is no size.
     static func jpegFrameSize(_ b: UnsafeRawBufferPointer) -> (Int, Int)? {
-        var size: (Int, Int)?
+        jpegFrame(b).map { ($0.width, $0.height) }
+    }
+
+    /// Whether the JPEG in `b` (its headers up to the first scan at least) is one sequential frame, which
+    /// libjpeg decodes a part of without the rest (`JPEGRegionReader`): SOF0, SOF1 or SOF9, not
+    /// progressive, lossless or hierarchical.
+    static func jpegIsSequential(_ b: UnsafeRawBufferPointer) -> Bool {
+        guard let marker = jpegFrame(b)?.marker else { return false }
+        return [0xC0, 0xC1, 0xC9].contains(marker)
+    }
+
+    /// The first start-of-frame segment's marker and size (`jpegFrameSize`).
+    private static func jpegFrame(_ b: UnsafeRawBufferPointer) -> (marker: UInt8, width: Int, height: Int)? {
+        var frame: (marker: UInt8, width: Int, height: Int)?
         let end = JPEGSegments.walk(b) { segment in
-            if size == nil, (0xC0...0xCF).contains(segment.marker), ![0xC4, 0xC8, 0xCC].contains(segment.marker) {
+            if frame == nil, (0xC0...0xCF).contains(segment.marker), ![0xC4, 0xC8, 0xCC].contains(segment.marker) {
                 let r = ByteReader(UnsafeRawBufferPointer(rebasing: b[segment.payload]))
                 guard let h = r.u16(1, bigEndian: true), let w = r.u16(3, bigEndian: true) else { return false }
-                size = (Int(w), Int(h))
+                frame = (segment.marker, Int(w), Int(h))
             }
             return true
         }
         guard case .scan = end else { return nil }
-        return size
+        return frame
     }
 
     /// PNG: the 8-byte signature, then the IHDR chunk, which the spec requires to come first:
