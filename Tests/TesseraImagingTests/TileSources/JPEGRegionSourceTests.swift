@@ -1,0 +1,96 @@
+import CTurboJPEG
+import Foundation
+import TesseraCore
+@testable import TesseraImaging
+import TesseraTestSupport
+import XCTest
+
+/// A large JPEG read tile by tile at each level's scale (`JPEGRegionSource`): every tile shows what the
+/// whole image decoded at that level shows there, upright, in this process and in a decode helper.
+final class JPEGRegionSourceTests: XCTestCase {
+    private var dir: TemporaryDirectory!
+    private var helpers: DecodeHelperPool!
+
+    override func setUpWithError() throws {
+        dir = try TemporaryDirectory()
+        let configuration = DecodeHelperPool.Configuration(executable: BuiltBinary.url(named: "tessera").path,
+                                                           helperCount: 1, memoryLimit: 256 << 20, timeLimit: .seconds(20))
+        helpers = DecodeHelperPool(configuration: configuration)
+    }
+
+    override func tearDown() {
+        helpers.shutdown()
+        dir = nil
+    }
+
+    /// 2600 x 1800 (three tiles by two at full size), red across and green down, so a tile from the wrong
+    /// place or turned the wrong way does not match.
+    private func write(orientation: UInt16?, progressive: Bool = false) throws -> String {
+        let picture = TestPixels.gradient(width: 2600, height: 1800)
+        var jpeg = progressive ? Self.progressive(picture) : TestJPEG.encode(.bgra(picture), subsampling: TJSAMP_420)
+        if let orientation { jpeg = TestExif.jpeg(jpeg, orientation: orientation) }
+        let path = dir.url.appendingPathComponent("photo-\(orientation ?? 0)-\(progressive).jpg").path
+        try jpeg.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    private static func progressive(_ picture: PixelBuffer) -> Data {
+        let handle = tjInitCompress()!
+        defer { tjDestroy(handle) }
+        var jpeg: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        let rc = picture.bytes.withUnsafeBufferPointer {
+            tjCompress2(handle, $0.baseAddress, Int32(picture.width), Int32(picture.width * 4), Int32(picture.height),
+                        Int32(TJPF_BGRA.rawValue), &jpeg, &size, Int32(TJSAMP_420.rawValue), 90, TJFLAG_PROGRESSIVE)
+        }
+        precondition(rc == 0)
+        defer { tjFree(jpeg) }
+        return Data(bytes: jpeg!, count: Int(size))
+    }
+
+    func testEveryTileIsItsPartOfTheWholeImageAtItsLevel() throws {
+        let loader = ImageLoader(decoders: [TurboJPEGDecoder()], colour: nil)
+        for (orientation, pool) in [(1, nil), (6, nil), (2, helpers), (1, helpers)] as [(UInt16, DecodeHelperPool?)] {
+            let path = try write(orientation: orientation)
+            let probe = try ImageProbe.probe(path)
+            do {
+                let source = try XCTUnwrap(JPEGRegionSource.open(path: path, probe: probe, turn: .up, colour: nil, helpers: pool))
+                let geometry = source.geometry
+                XCTAssertEqual(PixelSize(width: geometry.width, height: geometry.height), probe.size)
+                XCTAssertEqual(geometry.tileSize, JPEGRegionSource.tileSize)
+                // Full size, 1/2 and 1/4 decoded in parts; 1/8 and 1/16 cut from the image at 1/8.
+                for level in (geometry.maxLevel - 4)...geometry.maxLevel {
+                    let size = geometry.levelSize(level)
+                    var whole = try loader.load(path: path, fitting: level == geometry.maxLevel ? nil : size)
+                    if whole.size != size { whole = PixelScaler.scaled(whole, to: size) }
+                    for tile in geometry.tiles(in: level, intersecting: PixelRegion(x: 0, y: 0, width: size.width, height: size.height)) {
+                        let pixels = try source.loadTile(tile)
+                        let region = geometry.region(of: tile)
+                        XCTAssertEqual(pixels.size, PixelSize(width: region.width, height: region.height), "\(tile)")
+                        let psnr = TestPixels.psnr(pixels, JPEGRegionSource.crop(whole, to: region))
+                        XCTAssertGreaterThan(psnr, 36, "orientation \(orientation), helpers \(pool != nil), tile \(tile)")
+                    }
+                }
+            }
+        }
+    }
+
+    func testTheViewsTurnComesAfterTheFilesOrientation() throws {
+        let path = try write(orientation: 6)
+        let probe = try ImageProbe.probe(path)
+        let source = try XCTUnwrap(JPEGRegionSource.open(path: path, probe: probe, turn: .rotated90, colour: nil, helpers: nil))
+        XCTAssertEqual(source.geometry.width, 2600, "two quarter turns: landscape again")
+        let level = source.geometry.maxLevel - 3
+        let tile = try source.loadTile(TileID(level: level, column: 0, row: 0))
+        // The file's picture upright (a portrait), then turned a quarter more, at the level's size.
+        let portrait = ImageOrientation.rotated90.orientedSize(source.geometry.levelSize(level))
+        let upright = try ImageLoader(decoders: [TurboJPEGDecoder()], colour: nil).load(path: path, fitting: portrait)
+        let expected = ImageOrientation.rotated90.apply(to: PixelScaler.scaled(upright, to: portrait))
+        XCTAssertGreaterThan(TestPixels.psnr(tile, expected), 36)
+    }
+
+    func testAProgressiveJPEGIsLeftToBeShownWhole() throws {
+        let path = try write(orientation: nil, progressive: true)
+        XCTAssertNil(JPEGRegionSource.open(path: path, probe: try ImageProbe.probe(path), turn: .up, colour: nil, helpers: nil))
+    }
+}
