@@ -112,30 +112,40 @@ public struct ImageHeader: Sendable, Equatable {
     /// range): precision(1) height(2, BE) width(2, BE). As for TurboJPEG, the headers must run up to the
     /// first scan, and a height of 0 (set later by a DNL marker) is no size.
     static func jpegFrameSize(_ b: UnsafeRawBufferPointer) -> (Int, Int)? {
-        jpegFrame(b).map { ($0.width, $0.height) }
-    }
-
-    /// Whether the JPEG in `b` (its headers up to the first scan at least) is one sequential frame, which
-    /// libjpeg decodes a part of without the rest (`JPEGRegionReader`): SOF0, SOF1 or SOF9, not
-    /// progressive, lossless or hierarchical.
-    static func jpegIsSequential(_ b: UnsafeRawBufferPointer) -> Bool {
-        guard let marker = jpegFrame(b)?.marker else { return false }
-        return [0xC0, 0xC1, 0xC9].contains(marker)
-    }
-
-    /// The first start-of-frame segment's marker and size (`jpegFrameSize`).
-    private static func jpegFrame(_ b: UnsafeRawBufferPointer) -> (marker: UInt8, width: Int, height: Int)? {
-        var frame: (marker: UInt8, width: Int, height: Int)?
+        var size: (Int, Int)?
         let end = JPEGSegments.walk(b) { segment in
-            if frame == nil, (0xC0...0xCF).contains(segment.marker), ![0xC4, 0xC8, 0xCC].contains(segment.marker) {
+            if size == nil, isFrameMarker(segment.marker) {
                 let r = ByteReader(UnsafeRawBufferPointer(rebasing: b[segment.payload]))
                 guard let h = r.u16(1, bigEndian: true), let w = r.u16(3, bigEndian: true) else { return false }
-                frame = (segment.marker, Int(w), Int(h))
+                size = (Int(w), Int(h))
             }
             return true
         }
         guard case .scan = end else { return nil }
-        return frame
+        return size
+    }
+
+    /// Whether the JPEG in `b` (its headers up to the first scan at least) is one sequential frame stored in
+    /// one scan, which libjpeg decodes a part of without the rest (`JPEGRegionReader`): SOF0, SOF1 or
+    /// SOF9 whose first scan holds every component. A progressive, lossless or hierarchical frame, or one
+    /// whose components come in scans of their own, is decoded whole.
+    static func jpegIsSequential(_ b: UnsafeRawBufferPointer) -> Bool {
+        var frame: (marker: UInt8, components: UInt8?)?
+        var scanComponents: UInt8?
+        let end = JPEGSegments.walk(b) { segment in
+            let r = ByteReader(UnsafeRawBufferPointer(rebasing: b[segment.payload]))
+            if frame == nil, isFrameMarker(segment.marker) { frame = (segment.marker, r.u8(5)) }
+            if segment.marker == 0xDA { scanComponents = r.u8(0) }
+            return true
+        }
+        guard case .scan = end, let frame, [0xC0, 0xC1, 0xC9].contains(frame.marker), let components = frame.components
+        else { return false }
+        return components == scanComponents
+    }
+
+    /// SOF0 to SOF15 but DHT, JPG and DAC, which share the range.
+    private static func isFrameMarker(_ marker: UInt8) -> Bool {
+        (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker)
     }
 
     /// PNG: the 8-byte signature, then the IHDR chunk, which the spec requires to come first:

@@ -93,4 +93,24 @@ final class JPEGRegionSourceTests: XCTestCase {
         let path = try write(orientation: nil, progressive: true)
         XCTAssertNil(JPEGRegionSource.open(path: path, probe: try ImageProbe.probe(path), turn: .up, colour: nil, helpers: nil))
     }
+
+    /// A baseline frame whose first scan holds one component of three: libjpeg would keep the whole
+    /// image's coefficients for it, as for a progressive one, so it is shown whole too.
+    func testAJPEGWhoseComponentsComeInScansOfTheirOwnIsLeftToBeShownWhole() throws {
+        let path = try write(orientation: nil)
+        let probe = try ImageProbe.probe(path)
+        XCTAssertNotNil(JPEGRegionSource.open(path: path, probe: probe, turn: .up, colour: nil, helpers: nil))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        var scan: JPEGSegments.Segment?
+        _ = bytes.withUnsafeBytes { JPEGSegments.walk($0) { segment in
+            if segment.marker == 0xDA { scan = segment }
+            return true
+        } }
+        let sos = try XCTUnwrap(scan)
+        // One component (the first, its tables 0 and 0), spectral selection 0 to 63, no approximation.
+        let oneComponent: [UInt8] = [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00]
+        let separate = bytes.prefix(sos.offset) + oneComponent + bytes.suffix(from: sos.payload.upperBound)
+        try separate.write(to: URL(fileURLWithPath: path))
+        XCTAssertNil(JPEGRegionSource.open(path: path, probe: try ImageProbe.probe(path), turn: .up, colour: nil, helpers: nil))
+    }
 }
