@@ -297,8 +297,14 @@ tessera_image_status tessera_jpeg_read_region(int fd, int denominator, int x, in
         copy_message(message, message_size, "the part reaches past the image");
         goto done;
     }
-    /* libjpeg crops to whole blocks: it may widen the part to the left and right. */
-    JDIMENSION first = (JDIMENSION)x, count = (JDIMENSION)width;
+    /* libjpeg crops to whole blocks: it may widen the part to the left and right. It upsamples chroma at the
+     * crop's edges as at the image's, so one block more is asked for on each side, for the part's first
+     * and last columns to be upsampled with their true neighbours. */
+    JDIMENSION block = (JDIMENSION)(reader->cinfo.max_h_samp_factor * reader->cinfo.min_DCT_scaled_size);
+    JDIMENSION left = (JDIMENSION)x > block ? (JDIMENSION)x - block : 0;
+    JDIMENSION right = (JDIMENSION)x + (JDIMENSION)width + block;
+    if (right > reader->cinfo.output_width) right = reader->cinfo.output_width;
+    JDIMENSION first = left, count = right - left;
     jpeg_crop_scanline(&reader->cinfo, &first, &count);
     row = malloc((size_t)count * 4);
     if (row == NULL) {
