@@ -194,3 +194,148 @@ void tessera_jpeg_close(tessera_jpeg_reader *reader) {
     free(reader->colour.icc);
     free(reader);
 }
+
+/* A libjpeg source reading a descriptor with pread from offset 0, so readers of one descriptor on
+ * several threads do not share a file position. */
+typedef struct {
+    struct jpeg_source_mgr pub;
+    int fd;
+    off_t offset;
+    JOCTET buffer[1 << 16];
+} pread_source;
+
+static void pread_init(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static void pread_term(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean pread_fill(j_decompress_ptr cinfo) {
+    pread_source *source = (pread_source *)cinfo->src;
+    ssize_t got;
+    do {
+        got = pread(source->fd, source->buffer, sizeof(source->buffer), source->offset);
+    } while (got < 0 && errno == EINTR);
+    if (got <= 0) {
+        /* As libjpeg's own sources do at the end of the data: warn (recorded as truncation) and end the image. */
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+        source->buffer[0] = (JOCTET)0xFF;
+        source->buffer[1] = (JOCTET)JPEG_EOI;
+        got = 2;
+    } else {
+        source->offset += got;
+    }
+    source->pub.next_input_byte = source->buffer;
+    source->pub.bytes_in_buffer = (size_t)got;
+    return TRUE;
+}
+
+static void pread_skip(j_decompress_ptr cinfo, long count) {
+    pread_source *source = (pread_source *)cinfo->src;
+    if (count <= 0) return;
+    if ((size_t)count <= source->pub.bytes_in_buffer) {
+        source->pub.next_input_byte += count;
+        source->pub.bytes_in_buffer -= (size_t)count;
+    } else {
+        source->offset += (off_t)((size_t)count - source->pub.bytes_in_buffer);
+        source->pub.bytes_in_buffer = 0;
+    }
+}
+
+tessera_image_status tessera_jpeg_read_region(int fd, int denominator, int x, int y, int width, int height,
+                                              uint8_t *pixels, tessera_jpeg_colour *colour,
+                                              char *message, size_t message_size) {
+    memset(colour, 0, sizeof(*colour));
+    if ((denominator != 1 && denominator != 2 && denominator != 4 && denominator != 8) || x < 0 || y < 0
+        || width <= 0 || height <= 0) {
+        copy_message(message, message_size, "no such part");
+        return TESSERA_IMAGE_ERROR;
+    }
+    tessera_jpeg_reader *reader = calloc(1, sizeof(*reader));
+    pread_source *source = calloc(1, sizeof(*source));
+    /* Set after setjmp and read after a longjmp back to it: volatile, so the value is not a stale register. */
+    uint8_t *volatile row = NULL;
+    if (reader == NULL || source == NULL) {
+        free(reader);
+        free(source);
+        copy_message(message, message_size, "out of memory");
+        return TESSERA_IMAGE_SYSTEM;
+    }
+    source->fd = fd;
+    source->pub.init_source = pread_init;
+    source->pub.fill_input_buffer = pread_fill;
+    source->pub.skip_input_data = pread_skip;
+    source->pub.resync_to_restart = jpeg_resync_to_restart;
+    source->pub.term_source = pread_term;
+    reader->cinfo.err = jpeg_std_error(&reader->error_manager);
+    reader->error_manager.error_exit = on_error_exit;
+    reader->error_manager.emit_message = on_emit_message;
+    reader->error_manager.output_message = on_output_message;
+    reader->cinfo.client_data = reader;
+    tessera_image_status status = TESSERA_IMAGE_OK;
+    if (setjmp(reader->jump)) {
+        status = reader->truncated ? TESSERA_IMAGE_TRUNCATED : TESSERA_IMAGE_ERROR;
+        copy_message(message, message_size, reader->message);
+        goto done;
+    }
+    jpeg_create_decompress(&reader->cinfo);
+    reader->cinfo.src = &source->pub;
+    jpeg_save_markers(&reader->cinfo, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_read_header(&reader->cinfo, TRUE);
+    read_colour(&reader->cinfo, colour);
+    if (jpeg_has_multiple_scans(&reader->cinfo)) {
+        status = TESSERA_IMAGE_ERROR;
+        copy_message(message, message_size, "a progressive JPEG is decoded whole, not in parts");
+        goto done;
+    }
+    reader->cinfo.out_color_space = colour->is_cmyk ? JCS_CMYK : JCS_EXT_BGRA;
+    reader->cinfo.scale_num = 1;
+    reader->cinfo.scale_denom = (unsigned int)denominator;
+    jpeg_start_decompress(&reader->cinfo);
+    reader->started = 1;
+    if ((JDIMENSION)x + (JDIMENSION)width > reader->cinfo.output_width
+        || (JDIMENSION)y + (JDIMENSION)height > reader->cinfo.output_height) {
+        status = TESSERA_IMAGE_ERROR;
+        copy_message(message, message_size, "the part reaches past the image");
+        goto done;
+    }
+    /* libjpeg crops to whole blocks: it may widen the part to the left and right. It upsamples chroma at the
+     * crop's edges as at the image's, so one block more is asked for on each side, for the part's first
+     * and last columns to be upsampled with their true neighbours. */
+    JDIMENSION block = (JDIMENSION)(reader->cinfo.max_h_samp_factor * reader->cinfo.min_DCT_scaled_size);
+    JDIMENSION left = (JDIMENSION)x > block ? (JDIMENSION)x - block : 0;
+    JDIMENSION right = (JDIMENSION)x + (JDIMENSION)width + block;
+    if (right > reader->cinfo.output_width) right = reader->cinfo.output_width;
+    JDIMENSION first = left, count = right - left;
+    jpeg_crop_scanline(&reader->cinfo, &first, &count);
+    row = malloc((size_t)count * 4);
+    if (row == NULL) {
+        status = TESSERA_IMAGE_SYSTEM;
+        copy_message(message, message_size, "out of memory");
+        goto done;
+    }
+    if (y > 0) jpeg_skip_scanlines(&reader->cinfo, (JDIMENSION)y);
+    for (int line = 0; line < height; line++) {
+        JSAMPROW rows[1] = {row};
+        if (jpeg_read_scanlines(&reader->cinfo, rows, 1) != 1) {
+            status = TESSERA_IMAGE_ERROR;
+            copy_message(message, message_size, "no more scanlines");
+            goto done;
+        }
+        memcpy(pixels + (size_t)line * (size_t)width * 4, row + (size_t)((JDIMENSION)x - first) * 4, (size_t)width * 4);
+    }
+    if (reader->truncated) {
+        status = TESSERA_IMAGE_TRUNCATED;
+        copy_message(message, message_size, "Premature end of JPEG file");
+    }
+done:
+    /* The rows below the part are never decoded: the decode is abandoned, not finished. */
+    jpeg_destroy_decompress(&reader->cinfo);
+    free(row);
+    free(source);
+    free(reader);
+    if (status != TESSERA_IMAGE_OK) {
+        free(colour->icc);
+        colour->icc = NULL;
+        colour->icc_size = 0;
+    }
+    return status;
+}

@@ -9,9 +9,10 @@ struct View: ParsableCommand {
         abstract: "Show one image zoomable, CATiledLayer style: a Deep Zoom pyramid, a tile folder or a plain image.",
         discussion: """
         PATH is a .dzi (Tessera's or one written by `vips dzsave`), a folder of NAME_CC_RR.jpg tiles, or an \
-        image. An image too large for one texture (or over --pixel-limit-mp) is cut into a pyramid in the \
-        background, kept in $XDG_CACHE_HOME/tessera/tiles (~/.cache) and reused next time; a quick overview \
-        shows meanwhile.
+        image. A JPEG larger than a tile (not progressive, within --pixel-limit-mp) is decoded tile by \
+        tile at the scale shown, only where the view is. Another image too large for one texture, or any \
+        over --pixel-limit-mp, is cut into a pyramid in the background, kept in \
+        $XDG_CACHE_HOME/tessera/tiles (~/.cache) and reused next time; a quick overview shows meanwhile.
 
         \(keysHelp)
         Mouse: drag to pan (release while moving to fling). Zoom runs from fit to 4x past native pixels.

@@ -83,6 +83,19 @@ const char *tessera_jpeg_message(const tessera_jpeg_reader *reader);
 
 void tessera_jpeg_close(tessera_jpeg_reader *reader);
 
+/* Decodes the part (x, y, width, height) of the JPEG on `fd` as it is at 1/`denominator` of its size
+ * (1, 2, 4 or 8: libjpeg's scaled IDCT) into `pixels`, `width` * 4 bytes a row: a tile of a large photo
+ * without the rest of it in memory. Rows above the part are skipped (entropy-decoded, not transformed)
+ * and columns outside it are cropped, so the working memory follows the part's width, not the image's.
+ * The file is read with pread from its start; `fd` stays open and its offset is left alone, so
+ * several threads can read parts of one descriptor at once. `colour` receives the file's colour
+ * description (its `icc`, if any, to be released with free()); CMYK comes out as C, M, Y, K bytes.
+ * A JPEG stored in several scans (progressive) is refused: libjpeg would hold the coefficients of the
+ * whole image for any part of it. */
+tessera_image_status tessera_jpeg_read_region(int fd, int denominator, int x, int y, int width, int height,
+                                              uint8_t *pixels, tessera_jpeg_colour *colour,
+                                              char *message, size_t message_size);
+
 /* ---- PNG (libpng, png_read_row) ---- */
 
 typedef struct tessera_png_reader tessera_png_reader;

@@ -74,6 +74,7 @@ unsigned long long tessera_address_space_in_use(void);
  * parsed state between regions (keyed by the file's identity), so any helper can answer any region. */
 #define TESSERA_REQUEST_TIFF_REGION 22  /* `region_*` of directory `directory` of the attached TIFF, reduced to the box */
 #define TESSERA_REQUEST_SVG_TILE 23     /* `region_*` of the attached SVG drawn `drawing_width` x `drawing_height` */
+#define TESSERA_REQUEST_JPEG_REGION 26  /* `region_*` of the attached JPEG decoded at 1/`directory` of its size */
 /* A slide's own helper (started for one slide, which it opens by path) answers kind 24, the slide's facts
  * (ImageFacts.Kind), and kind 25, a region of the slide, with no descriptor attached; nothing else. */
 #define TESSERA_REQUEST_SLIDE_REGION 25 /* `region_*` of OpenSlide level `directory`, x and y in the full image's pixels, reduced to the box */
@@ -94,10 +95,11 @@ struct tessera_decode_request {
     uint32_t name_length;
     int32_t row_count, buffer_half;      /* TESSERA_REQUEST_ROWS_NEXT; buffer_half also FRAMES_NEXT's slot */
     uint8_t animations_only;             /* TESSERA_REQUEST_FRAMES_OPEN: a still is answered as one, unopened */
-    /* TESSERA_REQUEST_TIFF_REGION, TESSERA_REQUEST_SVG_TILE and TESSERA_REQUEST_SLIDE_REGION: the pixels
-     * asked for, in the directory's (or the drawing's, or the slide level's) own pixels. */
+    /* TESSERA_REQUEST_TIFF_REGION, TESSERA_REQUEST_SVG_TILE, TESSERA_REQUEST_SLIDE_REGION and
+     * TESSERA_REQUEST_JPEG_REGION: the pixels asked for, in the directory's (or the drawing's, or the slide
+     * level's, or the scaled JPEG's) own pixels. */
     int32_t region_x, region_y, region_width, region_height;
-    uint64_t directory;                  /* a TIFF's top-level directory index, or a SubIFD's offset ...; a slide's level */
+    uint64_t directory;                  /* a TIFF's top-level directory index, or a SubIFD's offset ...; a slide's level; a JPEG's scale denominator */
     uint8_t directory_is_sub;            /* ... when this is 1 */
     double drawing_width, drawing_height;
 };

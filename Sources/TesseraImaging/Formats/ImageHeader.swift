@@ -114,7 +114,7 @@ public struct ImageHeader: Sendable, Equatable {
     static func jpegFrameSize(_ b: UnsafeRawBufferPointer) -> (Int, Int)? {
         var size: (Int, Int)?
         let end = JPEGSegments.walk(b) { segment in
-            if size == nil, (0xC0...0xCF).contains(segment.marker), ![0xC4, 0xC8, 0xCC].contains(segment.marker) {
+            if size == nil, isFrameMarker(segment.marker) {
                 let r = ByteReader(UnsafeRawBufferPointer(rebasing: b[segment.payload]))
                 guard let h = r.u16(1, bigEndian: true), let w = r.u16(3, bigEndian: true) else { return false }
                 size = (Int(w), Int(h))
@@ -123,6 +123,29 @@ public struct ImageHeader: Sendable, Equatable {
         }
         guard case .scan = end else { return nil }
         return size
+    }
+
+    /// Whether the JPEG in `b` (its headers up to the first scan at least) is one sequential frame stored in
+    /// one scan, which libjpeg decodes a part of without the rest (`JPEGRegionReader`): SOF0, SOF1 or
+    /// SOF9 whose first scan holds every component. A progressive, lossless or hierarchical frame, or one
+    /// whose components come in scans of their own, is decoded whole.
+    static func jpegIsSequential(_ b: UnsafeRawBufferPointer) -> Bool {
+        var frame: (marker: UInt8, components: UInt8?)?
+        var scanComponents: UInt8?
+        let end = JPEGSegments.walk(b) { segment in
+            let r = ByteReader(UnsafeRawBufferPointer(rebasing: b[segment.payload]))
+            if frame == nil, isFrameMarker(segment.marker) { frame = (segment.marker, r.u8(5)) }
+            if segment.marker == 0xDA { scanComponents = r.u8(0) }
+            return true
+        }
+        guard case .scan = end, let frame, [0xC0, 0xC1, 0xC9].contains(frame.marker), let components = frame.components
+        else { return false }
+        return components == scanComponents
+    }
+
+    /// SOF0 to SOF15 but DHT, JPG and DAC, which share the range.
+    private static func isFrameMarker(_ marker: UInt8) -> Bool {
+        (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker)
     }
 
     /// PNG: the 8-byte signature, then the IHDR chunk, which the spec requires to come first:

@@ -32,6 +32,14 @@ extension DecodeHelperPool {
         return try pixels(request, file: file, expecting: PixelSize(width: region.width, height: region.height))
     }
 
+    /// `region` of the JPEG decoded at 1/`denominator` of its size (CMYK turned into sRGB; the colour stage
+    /// is the caller's, the profile comes with the pixels).
+    func jpegRegion(_ region: PixelRegion, denominator: Int, in file: SharedDescriptor) throws(ImageLoadError.Reason) -> PixelBuffer {
+        var request = Self.request(TESSERA_REQUEST_JPEG_REGION, region: region)
+        request.directory = UInt64(denominator)
+        return try pixels(request, file: file, expecting: PixelSize(width: region.width, height: region.height))
+    }
+
     private static func request(_ kind: Int32, region: PixelRegion) -> tessera_decode_request {
         var request = tessera_decode_request()
         request.magic = DecodeHelperWire.requestMagic

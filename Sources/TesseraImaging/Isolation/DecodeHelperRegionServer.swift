@@ -6,8 +6,9 @@ import Foundation
 import TesseraCore
 
 /// The tiled view's regions on the decode helper's side (the viewer's side is `DecodeHelperPool`'s
-/// `tiffRegion` and `svgTile`): a tiled TIFF's region read by `TIFFRegionReader`, an SVG's tile drawn by
-/// `SVGDocument`, the code the view runs with --decode-in-process.
+/// `tiffRegion`, `svgTile` and `jpegRegion`): a tiled TIFF's region read by `TIFFRegionReader`, an SVG's tile
+/// drawn by `SVGDocument`, a JPEG's part decoded by `JPEGRegionReader`: the code the view runs with
+/// --decode-in-process.
 ///
 /// A view asks for many tiles of one file, and any helper of the pool may get any of them, so the last
 /// few files' readers and parsed documents are kept, keyed by the file's identity (device, inode, size and
@@ -77,6 +78,17 @@ struct DecodeHelperRegionServer {
         let pixels = try document.render(region, ofDrawing: drawing)
         keep(document, identity, in: &documents)
         return pixels
+    }
+
+    /// The part a `TESSERA_REQUEST_JPEG_REGION` asks of the JPEG on `fd` (taken over). Nothing is kept
+    /// between parts: libjpeg reads the header again for each, which costs little beside the part.
+    func jpegRegion(_ request: tessera_decode_request, fd: Int32, name: String) throws(ImageLoadError.Reason) -> PixelBuffer {
+        let (file, _) = try open(fd, name: name)
+        let region = try Self.region(of: request)
+        if let hook { hook(Self.tail(of: file), region) }
+        let shared = SharedDescriptor(file)
+        return try JPEGRegionReader.read(fd: shared.descriptor, name: name, denominator: Int(clamping: request.directory),
+                                         region: region)
     }
 
     private func keep<T>(_ value: T, _ identity: Identity, in list: inout [(Identity, T)]) {

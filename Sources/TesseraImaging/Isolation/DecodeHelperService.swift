@@ -85,6 +85,8 @@ public enum DecodeHelperService {
                 replied = answer(socket) { () throws(ImageLoadError.Reason) in try regions.tiffRegion(request, fd: fd, name: name) }
             case TESSERA_REQUEST_SVG_TILE:
                 replied = answer(socket) { () throws(ImageLoadError.Reason) in try regions.svgTile(request, fd: fd, name: name) }
+            case TESSERA_REQUEST_JPEG_REGION:
+                replied = answer(socket) { () throws(ImageLoadError.Reason) in try regions.jpegRegion(request, fd: fd, name: name) }
             default:
                 if let kind = ImageFacts.Kind(rawValue: request.kind) {
                     replied = answer(kind, fd: fd, name: name, readFacts: readFacts, socket: socket)

@@ -58,11 +58,12 @@ final class PyramidTileCache {
                             waker: { waker?.wake() },
                             observation: observer.map { LoadObservation($0, view: .tiled) })
         pool = TileTexturePool(renderer: renderer, geometry: geometry)
-        // The bound must hold a few of the largest tiles, or a plain image's full level could never stay.
-        let largest = min(geometry.tileSize + 2 * geometry.overlap, max(geometry.width, geometry.height))
-        let largestCost = largest * largest * 4
+        // The bound must hold the largest tile and the coarser levels under it (a third of it at most), or
+        // an image shown as one picture per level could never keep its full level; beyond that, `--cache-mb`.
+        let side = geometry.tileSize + 2 * geometry.overlap
+        let largestCost = min(side, geometry.width) * min(side, geometry.height) * 4
         let policy = options.policy
-        store = TileStore(costLimitBytes: max(options.cacheLimitBytes, 3 * largestCost),
+        store = TileStore(costLimitBytes: max(options.cacheLimitBytes, largestCost + largestCost / 3),
                           isPinned: { policy.isPinned($0, in: geometry) })
         baseTiles = policy.baseTiles(in: geometry)
     }

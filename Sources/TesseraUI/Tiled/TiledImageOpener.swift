@@ -26,8 +26,8 @@ enum TiledOpenEvent: Sendable {
 /// Works out what a path is and opens it on a thread of its own, never on the main thread: a `.dzi`,
 /// a Deep Zoom tile folder, a flat folder of `NAME_CC_RR` tiles, an SVG, drawn tile by tile at every level
 /// (`SVGTileSource`), or a plain image, which is shown directly when it fits one texture and the pixel
-/// limit, read tile by tile where it lies when it is a whole-slide image (`OpenSlideTileSource`) or a tiled
-/// TIFF (`TiledTIFFSource`), or else cut into a pyramid in the pyramid cache (reused next time) while a shrink-on-load
+/// limit, read tile by tile where it lies when it is a whole-slide image (`OpenSlideTileSource`), a tiled
+/// TIFF (`TiledTIFFSource`) or a sequential JPEG within the pixel limit (`JPEGRegionSource`), or else cut into a pyramid in the pyramid cache (reused next time) while a shrink-on-load
 /// overview stands in for it.
 final class TiledImageOpener: Sendable {
     let events = Inbox<TiledOpenEvent>()
@@ -196,6 +196,15 @@ final class TiledImageOpener: Sendable {
         if probe.format == .tiff, !isSmall || max(probe.size.width, probe.size.height) > configuration.overviewSide,
            let source = try TiledTIFFSource.open(path: path, colour: configuration.colour,
                                                  maxCoarsestSide: configuration.overviewSide, helpers: configuration.helpers) {
+            opened(source)
+            return
+        }
+        // A JPEG larger than a tile and within the pixel limit: only the tiles the view needs, each decoded
+        // at its level's scale, so memory follows the screen rather than the photo.
+        if probe.format == .jpeg, probe.size.area <= configuration.pixelLimit,
+           max(probe.size.width, probe.size.height) > JPEGRegionSource.tileSize,
+           let source = JPEGRegionSource.open(path: path, probe: probe, turn: configuration.turn,
+                                              colour: configuration.colour, helpers: configuration.helpers) {
             opened(source)
             return
         }
