@@ -79,7 +79,7 @@ public enum FolderLister {
             guard let first = name.first else { continue }
             if first == UInt8(ascii: ".") {
                 // Hidden, so never listed; read here so that no second pass over the folder is needed.
-                if ReplacementLeftovers.writer(ofName: name) != nil { names.leftovers.append(PathText.text(of: name)) }
+                if ReplacementLeftovers.isLeftoverName(name) { names.leftovers.append(PathText.text(of: name)) }
                 continue
             }
             switch Int32(entry.pointee.d_type) {

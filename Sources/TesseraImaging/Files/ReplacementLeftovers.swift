@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TesseraCore
 
 /// The temporary files `FileReplacement` writes beside a photo, and their removal after a crash.
 ///
@@ -11,6 +12,10 @@ import Foundation
 /// finds no process) or it has not been written for a minute: a file another viewer is writing right now
 /// is neither, and a file a crashed run left is one or the other (a PID taken again by some other
 /// process still leaves the file to age).
+///
+/// Tessera builds older than this pattern name the copy `.NAME.tessera-XXXXXX` beside the photo NAME.
+/// Such a name is removed too, when the photo NAME is a regular file beside it and the copy has not been
+/// written for a minute: it carries no writer to ask.
 public enum ReplacementLeftovers {
     static let prefix = ".tessera-turn-"
     /// How long a temporary file whose writer seems alive is left alone.
@@ -44,6 +49,26 @@ public enum ReplacementLeftovers {
         return pid_t(processID)
     }
 
+    /// Whether `name` is a temporary file's, of either pattern: what a folder's listing collects.
+    public static func isLeftoverName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        writer(ofName: name) != nil || photoName(ofOlderName: name) != nil
+    }
+
+    /// NAME, when `name` is exactly `.NAME.tessera-XXXXXX` (six letters or digits); nil otherwise.
+    static func photoName(ofOlderName name: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        let suffix = Array(".tessera-".utf8)
+        guard name.count > 1 + 1 + suffix.count + 6, name[0] == UInt8(ascii: ".") else { return nil }
+        let suffixStart = name.count - 6 - suffix.count
+        guard name[suffixStart..<(suffixStart + suffix.count)].elementsEqual(suffix) else { return nil }
+        for byte in name[(name.count - 6)...] {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): continue
+            default: return nil
+            }
+        }
+        return UnsafeBufferPointer(rebasing: name[1..<suffixStart])
+    }
+
     /// `writer(ofName:)` of a name as text.
     public static func writer(ofName name: String) -> pid_t? {
         var name = name
@@ -58,12 +83,22 @@ public enum ReplacementLeftovers {
     public static func remove(_ names: [String], in folder: String, now: Date = Date(),
                               isRunning: (pid_t) -> Bool = isRunning) -> [String] {
         names.filter { name in
-            guard let writer = writer(ofName: name) else { return false }
+            let bytes = PathText.bytes(of: name)
+            let writerID = bytes.withUnsafeBufferPointer { Self.writer(ofName: $0) }
+            let photo = bytes.withUnsafeBufferPointer { photoName(ofOlderName: $0).map(PathText.text(of:)) }
+            guard writerID != nil || photo != nil else { return false }
             let path = FolderLister.path(of: name, in: folder)
             var st = stat()
             guard POSIXFiles.lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return false }
             let modified = Date(timeIntervalSince1970: TimeInterval(st.st_mtim.tv_sec) + TimeInterval(st.st_mtim.tv_nsec) / 1e9)
-            guard !isRunning(writer) || now.timeIntervalSince(modified) > maximumAge else { return false }
+            let old = now.timeIntervalSince(modified) > maximumAge
+            if let writerID {
+                guard !isRunning(writerID) || old else { return false }
+            } else if let photo {
+                var photoStatus = stat()
+                guard old, POSIXFiles.lstat(FolderLister.path(of: photo, in: folder), &photoStatus) == 0,
+                      photoStatus.st_mode & S_IFMT == S_IFREG else { return false }
+            }
             return POSIXFiles.unlink(path) == 0
         }
     }

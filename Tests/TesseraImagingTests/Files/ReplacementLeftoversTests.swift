@@ -47,7 +47,13 @@ final class ReplacementLeftoversTests: XCTestCase {
         let crashed = ".tessera-turn-\(try endedProcessID())-Ab12Cd"
         let stale = ".tessera-turn-\(getpid())-Ef34Gh"
         let live = ".tessera-turn-\(getpid())-Ij56Kl"
-        let lookalikes = [".tessera-turn-\(try endedProcessID())-Ab12C", ".photo.jpg.tessera-Ab12Cd", "tessera-turn-1-Ab12Cd"]
+        let lookalikes = [".tessera-turn-\(try endedProcessID())-Ab12C", ".photo.jpg.tessera-Ab12C", "tessera-turn-1-Ab12Cd",
+                          ".other.jpg.tessera-Ab12Cd"]
+        // The copy older builds wrote, `.NAME.tessera-XXXXXX`: removed once a minute old, its photo beside it.
+        let olderCrashed = ".photo.jpg.tessera-Ab12Cd"
+        let olderRecent = ".photo.jpg.tessera-Qr90St"
+        try leave(olderCrashed, modifiedSecondsAgo: 3600)
+        try leave(olderRecent, modifiedSecondsAgo: 5)
         try leave(crashed)
         try leave(stale, modifiedSecondsAgo: 120)
         try leave(live, modifiedSecondsAgo: 5)
@@ -59,6 +65,8 @@ final class ReplacementLeftoversTests: XCTestCase {
         XCTAssertFalse(exists(stale), "not written for two minutes, whoever has its writer's ID now")
         XCTAssertTrue(exists(live), "a running viewer may be writing it")
         for name in lookalikes { XCTAssertTrue(exists(name), "\(name) is not of the pattern") }
+        XCTAssertFalse(exists(olderCrashed), "an older build's copy of photo.jpg, an hour old")
+        XCTAssertTrue(exists(olderRecent), "an older build's copy written seconds ago may still be in use")
         XCTAssertTrue(exists("photo.jpg"))
     }
 
