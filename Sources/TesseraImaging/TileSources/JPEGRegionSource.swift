@@ -31,7 +31,7 @@ public final class JPEGRegionSource: TileSource {
     /// row) make a view sharp, and each holds 4 MB at most.
     public static let tileSize = 1024
     /// libjpeg's smallest scale, 1/8: levels at least this coarse come from the whole image at this scale.
-    static let coarsestDenominatorShift = 3
+    public static let coarsestDenominatorShift = 3
 
     /// A source for `probe`'s JPEG when its parts can be decoded alone (one sequential frame, as cameras
     /// and most encoders write); nil for a progressive JPEG or any other format, which the caller shows
@@ -39,11 +39,22 @@ public final class JPEGRegionSource: TileSource {
     /// `helpers` decode it.
     public static func open(path: String, probe: ImageProbe, turn: ImageOrientation, colour: ColourConversion?,
                             helpers: DecodeHelperPool?) -> JPEGRegionSource? {
-        guard probe.format == .jpeg, let file = try? ImageFile(path: path),
-              let head = try? file.head(ImageLoader.headerProbeLength),
-              head.withUnsafeBytes({ ImageHeader.jpegIsSequential($0) }) else { return nil }
+        guard probe.format == .jpeg, let file = try? ImageFile(path: path), decodesInParts(file) else { return nil }
         return JPEGRegionSource(path: path, storedSize: probe.storedSize, orientation: probe.orientation.followed(by: turn),
                                 colour: colour, file: SharedDescriptor(file), helpers: helpers)
+    }
+
+    /// Whether the JPEG at `path` is one sequential frame in one scan, whose parts libjpeg decodes alone.
+    /// libjpeg holds every coefficient of a progressive or multi-scan one (3 bytes a pixel at 4:2:0) for
+    /// any decode of it, even at 1/8.
+    public static func decodesInParts(fileAt path: String) -> Bool {
+        guard let file = try? ImageFile(path: path) else { return false }
+        return decodesInParts(file)
+    }
+
+    private static func decodesInParts(_ file: ImageFile) -> Bool {
+        guard let head = try? file.head(ImageLoader.headerProbeLength) else { return false }
+        return head.withUnsafeBytes { ImageHeader.jpegIsSequential($0) }
     }
 
     private init(path: String, storedSize: PixelSize, orientation: ImageOrientation, colour: ColourConversion?,

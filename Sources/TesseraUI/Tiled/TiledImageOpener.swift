@@ -27,8 +27,9 @@ enum TiledOpenEvent: Sendable {
 /// a Deep Zoom tile folder, a flat folder of `NAME_CC_RR` tiles, an SVG, drawn tile by tile at every level
 /// (`SVGTileSource`), or a plain image, which is shown directly when it fits one texture and the pixel
 /// limit, read tile by tile where it lies when it is a whole-slide image (`OpenSlideTileSource`), a tiled
-/// TIFF (`TiledTIFFSource`) or a sequential JPEG within the pixel limit (`JPEGRegionSource`), or else cut into a pyramid in the pyramid cache (reused next time) while a shrink-on-load
-/// overview stands in for it.
+/// TIFF (`TiledTIFFSource`) or a sequential JPEG within the pixel limit (`JPEGRegionSource`), or else cut
+/// into a pyramid in the pyramid cache (reused next time) while a shrink-on-load overview stands in for it,
+/// as a progressive JPEG far larger than the screen is.
 final class TiledImageOpener: Sendable {
     let events = Inbox<TiledOpenEvent>()
     private let cancelled = Atomic<Bool>(false)
@@ -208,7 +209,14 @@ final class TiledImageOpener: Sendable {
             opened(source)
             return
         }
-        if isSmall {
+        // A progressive (or multi-scan) JPEG whose 1/8 scale, its cheapest whole decode, is still larger than a
+        // tile: libjpeg holds all its coefficients for a decode at any scale, so one picture per level would
+        // hold them and the whole picture at full size together. It is cut instead; its overview at 1/8
+        // covers a fitted view. Smaller ones cost less whole than a cut's disk and wait.
+        let holdsAllCoefficients = probe.format == .jpeg && !JPEGRegionSource.decodesInParts(fileAt: path)
+        let wellBeyondTheScreen = max(probe.size.width, probe.size.height)
+            > JPEGRegionSource.tileSize << JPEGRegionSource.coarsestDenominatorShift
+        if isSmall, !(holdsAllCoefficients && wellBeyondTheScreen) {
             let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: configuration.pixelLimit,
                                      colour: configuration.colour, helpers: configuration.helpers)
             opened(SingleImageTileSource(path: path, size: probe.size, loader: loader, turn: configuration.turn))
@@ -244,9 +252,10 @@ final class TiledImageOpener: Sendable {
             decoders: configuration.decoders, colour: configuration.colour)
         // The cut starts at once, beside the overview's decode rather than after it: a view zoomed in waits
         // for the cut's rows, not for the overview. Its threads run at background priority, so the overview
-        // (and later the view's own tile loads) take the CPU first. The events keep their order: the
-        // overview, then the live source, then the end of the cut.
-        let cut = BackgroundCut { [events, self] in
+        // (and later the view's own tile loads) take the CPU first. A JPEG whose every decode holds all its
+        // coefficients is cut after its overview's decode has ended and let them go, so they are held once.
+        // The events keep their order: the overview, then the live source, then the end of the cut.
+        let cutBody: @Sendable () throws -> Void = { [events, self] in
             let started = ContinuousClock.now
             let result = try cutter.cut(imageAt: path, into: folder, name: TilePyramidCache.pyramidName,
                                         progress: { progress in events.push(.progress(progress)) },
@@ -256,7 +265,9 @@ final class TiledImageOpener: Sendable {
                                         }, watcher: live)
             Self.logger.info("cut \(path) into \(result.tilesWritten) tiles in \(ContinuousClock.now - started)")
         }
+        let startedBeside = holdsAllCoefficients ? nil : BackgroundCut(cutBody)
         if let overview = overview(of: path, probe: probe, configuration: configuration) { emit(.overview(overview)) }
+        let cut = startedBeside ?? BackgroundCut(cutBody)
         opened(live)
         do {
             try cut.wait()

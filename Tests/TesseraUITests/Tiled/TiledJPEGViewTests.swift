@@ -1,5 +1,6 @@
 import CTurboJPEG
 import Foundation
+import Synchronization
 import TesseraSDL
 import XCTest
 @testable import TesseraCore
@@ -20,15 +21,15 @@ final class TiledJPEGViewTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// `image` as a baseline JPEG (4:4:4, quality 95) at `name`.
-    private func writeJPEG(_ image: PixelBuffer, name: String) throws -> String {
+    /// `image` as a baseline or progressive JPEG (4:4:4, quality 95) at `name`.
+    private func writeJPEG(_ image: PixelBuffer, name: String, progressive: Bool = false) throws -> String {
         let handle = try XCTUnwrap(tjInitCompress())
         defer { tjDestroy(handle) }
         var jpeg: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         let rc = image.bytes.withUnsafeBufferPointer {
             tjCompress2(handle, $0.baseAddress, Int32(image.width), Int32(image.width * 4), Int32(image.height),
-                        Int32(TJPF_BGRA.rawValue), &jpeg, &size, Int32(TJSAMP_444.rawValue), 95, 0)
+                        Int32(TJPF_BGRA.rawValue), &jpeg, &size, Int32(TJSAMP_444.rawValue), 95, progressive ? TJFLAG_PROGRESSIVE : 0)
         }
         XCTAssertEqual(rc, 0)
         defer { tjFree(jpeg) }
@@ -95,6 +96,66 @@ final class TiledJPEGViewTests: XCTestCase {
         frame = try harness.runUntilSharp()
         result = TiledFixtures.mismatches(frame, view: harness.view, image: image.size, floor: 12)
         XCTAssertEqual(result.count, 0, "100 %: \(result.worst)")
+    }
+
+    /// A progressive JPEG whose 1/8 scale is still larger than a tile is cut, as a giant is, and its cut
+    /// starts only once the overview's decode is over: libjpeg holds all its coefficients for each of them.
+    func testAProgressiveJPEGFarLargerThanTheScreenIsCutAfterItsOverview() throws {
+        let path = try writeJPEG(TiledFixtures.gradient(width: 8400, height: 240), name: "progressive.jpg",
+                                 progressive: true)
+        let order = try openingOrder(path)
+        XCTAssertEqual(order.first, "cutting", "\(order)")
+        let overview = try XCTUnwrap(order.firstIndex(of: "overview 1050x30"), "\(order)")
+        let cutStarts = try XCTUnwrap(order.firstIndex(of: "cut starts"), "\(order)")
+        XCTAssertLessThan(overview, cutStarts, "the overview's decode is over before the cut's begins: \(order)")
+        XCTAssertEqual(order.last, "cut finished", "\(order)")
+    }
+
+    /// A progressive JPEG within the rule is shown as one picture per level, with no cut to wait for.
+    func testASmallerProgressiveJPEGIsShownWhole() throws {
+        let path = try writeJPEG(TiledFixtures.gradient(width: 4000, height: 240), name: "progressive.jpg",
+                                 progressive: true)
+        XCTAssertEqual(try openingOrder(path), ["source SingleImageTileSource"])
+    }
+
+    /// What the opener delivers for `path`, in order, with "cut starts" where the cut takes its first step.
+    private func openingOrder(_ path: String) throws -> [String] {
+        var configuration = TiledImageOpener.Configuration(
+            path: path, decoders: ImageDecoders.viewer, colour: nil, pixelLimit: 100_000_000,
+            maxTextureSize: PixelSize(width: 0, height: 0),
+            pyramidCache: TilePyramidCache(root: folder.appendingPathComponent("pyramids").path),
+            diskCache: nil, policy: TilePyramidPolicy())
+        // Each event is marked as the opener queues it, so the cut's first step falls where it happens.
+        let marks = Mutex<[String]>([])
+        configuration.cutStep = { marks.withLock { if !$0.contains("cut starts") { $0.append("cut starts") } } }
+        let arrived = DispatchSemaphore(value: 0)
+        let opener = TiledImageOpener(configuration) {
+            marks.withLock { $0.append("event") }
+            arrived.signal()
+        }
+        var events: [String] = []
+        while events.last.map({ !["cut finished", "failed"].contains($0) && !$0.hasPrefix("source Single") }) ?? true {
+            guard arrived.wait(timeout: .now() + 60) == .success else {
+                XCTFail("the opener stopped after \(events)")
+                break
+            }
+            events += opener.events.drain().compactMap(Self.describe)
+        }
+        var described = events.makeIterator()
+        return marks.withLock { $0 }.compactMap { $0 == "event" ? described.next() : $0 }
+    }
+
+    /// An event as the order tests it; progress, which the cut queues without a call of `onEvent`, is left out.
+    private static func describe(_ event: TiledOpenEvent) -> String? {
+        switch event {
+        case .source(let source, _): "source \(type(of: source))"
+        case .cutting: "cutting"
+        case .cutFinished: "cut finished"
+        case .overview(let pixels): "overview \(pixels.width)x\(pixels.height)"
+        case .progress: nil
+        case .failed: "failed"
+        case .animated: "animated"
+        }
     }
 
     /// An APP1 segment holding a little-endian TIFF whose one IFD entry is Orientation = 6.
