@@ -10,7 +10,10 @@ half a screen each way, goes back to fit and quits. While it runs, the viewer an
 are sampled every 10 ms from /proc. For each run it prints:
 
 - viewer: the viewer's own peak RSS (VmHWM, exact);
-- together: the largest sum of the RSS of the viewer and its helpers seen at one sample;
+- together: the largest sum of the RSS of the viewer and its helpers seen at one sample (pages they share,
+  the executable's among them, count once in each);
+- shared: the largest sum of their proportional set sizes (Pss) at one sample, shared pages divided among
+  the processes that map them: what they take of the machine together;
 - bound: the sum of each process's own peak (VmHWM), which no moment can exceed;
 
 and the median of each over the runs. OPTIONs go to `tessera view` (e.g. --cache-mb 64). Needs python3's
@@ -51,6 +54,17 @@ def status_kb(pid, field):
     return 0
 
 
+def pss_kb(pid):
+    try:
+        with open("/proc/%d/smaps_rollup" % pid) as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def tree(pid):
     """The pid and every process under it."""
     found, queue = [], [pid]
@@ -74,19 +88,21 @@ def run(image, extra, in_process):
         command = [TESSERA, "view", image, "--headless", "--no-config", "--window", "1280x720",
                    "--script", script.name] + (["--decode-in-process"] if in_process else []) + extra
         viewer = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        peaks, together = {}, 0
+        peaks, together, shared = {}, 0, 0
         while viewer.poll() is None:
-            total = 0
+            total = proportional = 0
             for p in tree(viewer.pid):
                 total += status_kb(p, "VmRSS")
+                proportional += pss_kb(p)
                 hwm = status_kb(p, "VmHWM")
                 if hwm:
                     peaks[p] = max(peaks.get(p, 0), hwm)
             together = max(together, total)
+            shared = max(shared, proportional)
             time.sleep(0.01)
         if viewer.returncode != 0:
             sys.exit("%s exited with %d" % (" ".join(command), viewer.returncode))
-        return peaks.get(viewer.pid, 0) / 1024, together / 1024, sum(peaks.values()) / 1024
+        return peaks.get(viewer.pid, 0) / 1024, together / 1024, shared / 1024, sum(peaks.values()) / 1024
 
 
 def main():
@@ -99,11 +115,11 @@ def main():
     for in_process in (False, True):
         label = "in process" if in_process else "helpers"
         figures = [run(image, extra, in_process) for _ in range(runs)]
-        for viewer, together, bound in figures:
-            print("%s %s: viewer %.0f MB, together %.0f MB, bound %.0f MB" % (os.path.basename(image), label, viewer,
-                                                                              together, bound))
-        print("%s %s, median of %d: viewer %.0f MB, together %.0f MB, bound %.0f MB" % (
-            os.path.basename(image), label, runs, *(statistics.median(f[i] for f in figures) for i in range(3))))
+        for viewer, together, shared, bound in figures:
+            print("%s %s: viewer %.0f MB, together %.0f MB, shared %.0f MB, bound %.0f MB" % (
+                os.path.basename(image), label, viewer, together, shared, bound))
+        print("%s %s, median of %d: viewer %.0f MB, together %.0f MB, shared %.0f MB, bound %.0f MB" % (
+            os.path.basename(image), label, runs, *(statistics.median(f[i] for f in figures) for i in range(4))))
 
 
 if __name__ == "__main__":
