@@ -33,7 +33,7 @@ public enum FolderLister {
     /// Extensions taken from folders. A file named on the command line is taken whatever its name; the
     /// decoder sniffs its real type.
     public static let imageExtensions: Set<String> = [
-        "jpg", "jpeg", "jpe", "jfif", "png", "webp", "gif", "bmp", "tif", "tiff",
+        "jpg", "jpeg", "jpe", "jfif", "png", "apng", "webp", "gif", "bmp", "tif", "tiff",
         "heic", "heif", "avif", "jxl", "svg", "svgz",
         "dng", "cr2", "cr3", "nef", "arw", "raf", "orf", "rw2",
     ]

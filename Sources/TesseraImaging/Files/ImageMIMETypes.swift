@@ -6,7 +6,7 @@ public enum ImageMIMETypes {
     /// that other desktops' databases use as the canonical one (`image/heic`).
     public static let byExtension: [String: [String]] = [
         "jpg": ["image/jpeg"], "jpeg": ["image/jpeg"], "jpe": ["image/jpeg"], "jfif": ["image/jpeg"],
-        "png": ["image/png"],
+        "png": ["image/png"], "apng": ["image/apng", "image/vnd.mozilla.apng"],
         "webp": ["image/webp"],
         "gif": ["image/gif"],
         "bmp": ["image/bmp"],

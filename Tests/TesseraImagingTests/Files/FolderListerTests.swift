@@ -29,7 +29,7 @@ final class FolderListerTests: XCTestCase {
         for name in [".a.jpg", "jpg", "a.", "a.jpg.txt", "a.psd", ".jpg", "a.svg.txt"] { XCTAssertFalse(FolderLister.isImageName(name), name) }
         // What phones, browsers, drawing programs and cameras write, in any case.
         for name in ["IMG_0001.HEIC", "a.heif", "a.avif", "a.jxl", "logo.svg", "logo.SVGZ", "a.tiff", "a.dng", "a.CR2",
-                     "a.cr3", "a.NEF", "a.arw", "a.raf", "a.orf", "a.Rw2"] {
+                     "a.cr3", "a.NEF", "a.arw", "a.raf", "a.orf", "a.Rw2", "spinner.apng", "a.APNG"] {
             XCTAssertTrue(FolderLister.isImageName(name), name)
         }
     }
