@@ -33,18 +33,10 @@ struct CachedCopy: Equatable, Sendable {
 struct RemoteCacheFolder: Sendable {
     let path: String
 
-    /// `$XDG_CACHE_HOME/tessera/remote`, or `~/.cache/tessera/remote` when XDG_CACHE_HOME is unset, empty
-    /// or relative (the XDG spec says to ignore it then). Nil without a HOME.
+    /// `remote` in Tessera's cache folder (`DiskCacheJanitor.defaultRoot`): one limit covers it and the
+    /// pyramids. Nil without a HOME.
     static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        let base: String
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-            base = xdg
-        } else if let home = environment["HOME"], home.hasPrefix("/") {
-            base = (home.hasSuffix("/") ? home : home + "/") + ".cache"
-        } else {
-            return nil
-        }
-        return (base.hasSuffix("/") ? base : base + "/") + "tessera/remote"
+        DiskCacheJanitor.defaultRoot(environment: environment).map { $0 + "/remote" }
     }
 
     /// A folder of its own under the system's temporary folder (not created yet).
