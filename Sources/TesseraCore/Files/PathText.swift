@@ -67,6 +67,14 @@ public enum PathText {
         return bytes
     }
 
+    /// Runs `body` with the bytes `text` stands for, without copying them when the text has no escapes
+    /// (nearly every path): for lookups and appends done once per item of a long list.
+    public static func withBytes<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        if hasEscapes(text) { return try bytes(of: text).withUnsafeBufferPointer(body) }
+        var text = text
+        return try text.withUTF8(body)
+    }
+
     /// Runs `body` with the NUL-terminated bytes of `text`: how a path reaches a system call.
     public static func withCString<Result, Failure: Error>(
         _ text: String, _ body: (UnsafePointer<CChar>) throws(Failure) -> Result) throws(Failure) -> Result {

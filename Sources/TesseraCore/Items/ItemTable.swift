@@ -80,7 +80,7 @@ public struct ItemTable: Sendable {
     /// Appends a path given whole; returns its id.
     @discardableResult
     public mutating func appendPath(_ path: String) -> UInt32 {
-        PathText.bytes(of: path).withUnsafeBufferPointer { bytes in
+        PathText.withBytes(path) { bytes in
             let slash = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
             let prefix = prefix(PathText.text(of: UnsafeBufferPointer(rebasing: bytes[..<slash])), isRemote: false)
             return append(UnsafeBufferPointer(rebasing: bytes[slash...]), prefix: prefix)
@@ -91,7 +91,7 @@ public struct ItemTable: Sendable {
     @discardableResult
     public mutating func appendRemote(_ url: String, displayName: String) -> UInt32 {
         let prefix = prefix("", isRemote: true)
-        let id = PathText.bytes(of: url).withUnsafeBufferPointer { append($0, prefix: prefix) }
+        let id = PathText.withBytes(url) { append($0, prefix: prefix) }
         displayNames[id] = displayName
         return id
     }

@@ -37,7 +37,7 @@ public struct NameList: Sendable, Equatable {
 
     /// Appends the bytes `name` stands for (`PathText`).
     public mutating func append(_ name: String) {
-        PathText.bytes(of: name).withUnsafeBufferPointer { append($0) }
+        PathText.withBytes(name) { append($0) }
     }
 
     /// Makes room for `names` more names of `bytes` bytes in all (at least doubling, so that room made

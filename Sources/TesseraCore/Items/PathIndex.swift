@@ -19,7 +19,7 @@ public struct PathIndex: Sendable {
 
     /// The id of the item at `path`, if any.
     public func id(of path: String, in table: ItemTable) -> UInt32? {
-        PathText.bytes(of: path).withUnsafeBufferPointer { bytes -> UInt32? in
+        PathText.withBytes(path) { bytes -> UInt32? in
             guard let (prefix, nameStart) = table.locate(bytes) else { return nil }
             return id(prefix: prefix, name: UnsafeBufferPointer(rebasing: bytes[nameStart...]), in: table)
         }

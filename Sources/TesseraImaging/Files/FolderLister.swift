@@ -40,7 +40,7 @@ public enum FolderLister {
 
     /// Whether a file of this name is taken from a folder: not hidden, with an image's extension (any case).
     public static func isImageName(_ name: String) -> Bool {
-        PathText.bytes(of: name).withUnsafeBufferPointer(isImageName)
+        PathText.withBytes(name, isImageName)
     }
 
     /// `isImageName` of a name's bytes.

@@ -10,6 +10,7 @@ final class PathTextTests: XCTestCase {
             (0..<strlen(pointer)).map { UInt8(bitPattern: pointer[$0]) }
         }
         XCTAssertEqual(cBytes, bytes, "what a system call receives", file: file, line: line)
+        XCTAssertEqual(PathText.withBytes(text) { Array($0) }, bytes, "what a lookup hashes", file: file, line: line)
     }
 
     func testAnInvalidByteAndTheReplacementCharacterItStandsForAreTwoPaths() {
