@@ -24,65 +24,70 @@ let package = Package(
         // C libraries, nothing else in these.
         // No pkgConfig for SDL2: its cflags carry -D_REENTRANT, which SwiftPM warns about; the shim's
         // <SDL2/...> includes find everything under /usr/include without it.
-        .systemLibrary(name: "CSDL2",
+        .systemLibrary(name: "CSDL2", path: "Sources/C/CSDL2",
                        providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
-        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/C/CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev", "libjpeg62-turbo-dev"])]),
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
-        .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CPNG", path: "Sources/C/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CWebP", path: "Sources/C/CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CExif", path: "Sources/C/CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         // OpenSSL's libcrypto: MD5 for cache file names (a system library, so a fresh clone compiles no crypto).
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCrypto", path: "Sources/C/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Little CMS: colour management (embedded ICC profiles, CMYK, the display's profile) and the
         // descriptions of profiles for the image information.
-        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CLCMS2", path: "Sources/C/CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // Cairo's pixel compositor (SIMD): a fading picture mixed over its placeholder on the CPU.
-        .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
+        .systemLibrary(name: "CPixman", path: "Sources/C/CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         // Xlib: the display's colour profile (a property of the root window).
-        .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
+        .systemLibrary(name: "CX11", path: "Sources/C/CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
         // The one C function that reads it through SDL's X11 window info: Xlib's names stay in C.
-        .target(name: "CTesseraX11", dependencies: ["CSDL2", "CX11"]),
+        .target(name: "CTesseraX11", dependencies: ["CSDL2", "CX11"], path: "Sources/C/CTesseraX11"),
         // zlib: a gzipped SVG is told from other gzip by its text; the tests deflate PNG chunks they write
         // by hand (libpng links its own for PNG itself).
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/C/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The decoders of the formats beyond JPEG, PNG and WebP, one library each (docs/FORMATS.md says why).
-        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
-        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
+        .systemLibrary(name: "CHeif", path: "Sources/C/CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CJXL", path: "Sources/C/CJXL", providers: [.apt(["libjxl-dev"])]),
         // GLib's object system and cairo, for the C wrapper over librsvg and gdk-pixbuf below.
-        .systemLibrary(name: "CGObject", pkgConfig: "gobject-2.0", providers: [.apt(["libglib2.0-dev"])]),
-        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
-        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CGObject", path: "Sources/C/CGObject", pkgConfig: "gobject-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .systemLibrary(name: "CCairo", path: "Sources/C/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CGIF", path: "Sources/C/CGIF", providers: [.apt(["libgif-dev"])]),
         // libavif: animated AVIF (image sequences), which libheif 1.15 cannot read; stills stay with libheif.
         // No pkgConfig: its cflags carry -DAVIF_DLL, which SwiftPM refuses (it only marks exports on Windows).
-        .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
+        .systemLibrary(name: "CAVIF", path: "Sources/C/CAVIF", providers: [.apt(["libavif-dev"])]),
         // libraw_r, the thread-safe build. No pkgConfig: its link flags carry -fopenmp, which SwiftPM refuses.
-        .systemLibrary(name: "CRaw", providers: [.apt(["libraw-dev"])]),
+        .systemLibrary(name: "CRaw", path: "Sources/C/CRaw", providers: [.apt(["libraw-dev"])]),
         // OpenSlide: whole-slide images (SVS, NDPI, MRXS, SCN, ...), read region by region in the tiled view.
-        .systemLibrary(name: "COpenSlide", pkgConfig: "openslide", providers: [.apt(["libopenslide-dev"])]),
+        .systemLibrary(name: "COpenSlide", path: "Sources/C/COpenSlide", pkgConfig: "openslide", providers: [.apt(["libopenslide-dev"])]),
         // libjpeg and libpng (the tile cutter's row readers, the one PNG reader and writer): their error
         // handlers must longjmp, which Swift cannot.
-        .target(name: "CTesseraJPEG", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CTesseraJPEG", dependencies: ["CPNG"], path: "Sources/C/CTesseraJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // libtiff: its tag getter is variadic, which Swift cannot call, and its error handler is set per file.
-        .target(name: "CTesseraTIFF", linkerSettings: [.linkedLibrary("tiff")]),
+        .target(name: "CTesseraTIFF", path: "Sources/C/CTesseraTIFF", linkerSettings: [.linkedLibrary("tiff")]),
         // librsvg (SVG) and gdk-pixbuf (BMP) behind plain C functions, so no GLib type or include path reaches
         // Swift. Their pkg-config files bring -pthread (through GIO), which SwiftPM refuses; GLib's own
         // include paths come from CGObject's and CCairo's pkg-config files, and these two fixed folders
         // are all that is left.
-        .target(name: "CTesseraGLib", dependencies: ["CGObject", "CCairo"],
+        .target(name: "CTesseraGLib", dependencies: ["CGObject", "CCairo"], path: "Sources/C/CTesseraGLib",
                 cSettings: [.unsafeFlags(["-I/usr/include/librsvg-2.0", "-I/usr/include/gdk-pixbuf-2.0"])],
                 linkerSettings: [.linkedLibrary("rsvg-2"), .linkedLibrary("gdk_pixbuf-2.0")]),
         // Linux file calls glibc declares only under _GNU_SOURCE (renameat2, pipe2), which Swift cannot see.
-        .target(name: "CTesseraFiles"),
+        .target(name: "CTesseraFiles", path: "Sources/C/CTesseraFiles"),
         // libseccomp, descriptors passed over a socket (CMSG macros) and memfd_create: the decode helpers'
         // sandbox and their channel to the viewer.
-        .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
-        .target(name: "CTesseraSandbox", dependencies: ["CSeccomp"]),
+        .systemLibrary(name: "CSeccomp", path: "Sources/C/CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
+        .target(name: "CTesseraSandbox", dependencies: ["CSeccomp"], path: "Sources/C/CTesseraSandbox"),
 
         // No C, no SDL: geometry, scrolling physics, layout, reuse, caches, scheduling, timing.
         .target(name: "TesseraCore"),
+        // The user's files and nothing that decodes them: byte-exact file calls, listing, the folder
+        // watcher, the trash, the key-handler, replacing a file in place, the disk caches' limit.
+        .target(name: "TesseraFiles",
+                dependencies: ["TesseraCore", "CTesseraFiles", "CCrypto",
+                               .product(name: "Logging", package: "swift-log")]),
         // Decoders (one per format, over its own library), scaling, format sniffing. No SDL.
         .target(name: "TesseraImaging",
-                dependencies: ["TesseraCore", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG", "CCrypto",
+                dependencies: ["TesseraCore", "TesseraFiles", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG",
                                "CTesseraFiles", "CLCMS2", "CZlib",
                                "CHeif", "CJXL", "CGIF", "CAVIF", "CRaw", "CTesseraTIFF", "CTesseraGLib", "COpenSlide",
                                "CTesseraSandbox",
@@ -93,20 +98,20 @@ let package = Package(
                 dependencies: ["TesseraCore", "CSDL2", "CTesseraX11", .product(name: "Logging", package: "swift-log")]),
         // Windows, views and the frame loop, drawing through TesseraSDL.
         .target(name: "TesseraUI",
-                dependencies: ["TesseraCore", "TesseraImaging", "TesseraRemote", "TesseraSDL", "CPixman",
+                dependencies: ["TesseraCore", "TesseraFiles", "TesseraImaging", "TesseraRemote", "TesseraSDL", "CPixman",
                                .product(name: "Logging", package: "swift-log")]),
         // Remote images: the download table over URLSession (FoundationNetworking), with a disk cache.
         .target(name: "TesseraRemote",
-                dependencies: ["TesseraCore", "TesseraImaging", .product(name: "Logging", package: "swift-log")]),
+                dependencies: ["TesseraCore", "TesseraFiles", "TesseraImaging", .product(name: "Logging", package: "swift-log")]),
         // What makes Tessera an installed desktop application: the configuration file, the manual page, the
         // desktop entry.
         .target(name: "TesseraDesktop",
-                dependencies: ["TesseraCore", "TesseraImaging", .product(name: "TOMLKit", package: "TOMLKit")],
+                dependencies: ["TesseraCore", "TesseraFiles", "TesseraImaging", .product(name: "TOMLKit", package: "TOMLKit")],
                 swiftSettings: onlyImportedMembers),
         // The benchmarks beside the product: `tessera bench`'s runners, their statistics and tables.
         .target(name: "TesseraBench", dependencies: ["TesseraCore", "TesseraImaging"]),
         .executableTarget(name: "tessera",
-                          dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraBench",
+                          dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraFiles", "TesseraCore", "TesseraBench",
                                          "TesseraDesktop", "TesseraRemote",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
@@ -123,35 +128,42 @@ let package = Package(
         // profiles made with lcms2, apart from the code under test. TesseraBench: its seeded random
         // generator, for noise that is the same on every run. CGIF: GIF fixtures written with giflib's own
         // encoder.
+        // The user's files without the codecs: CTesseraFiles for the raw calls tests make themselves.
+        .testTarget(name: "TesseraFilesTests",
+                    dependencies: ["TesseraFiles", "TesseraCore", "TesseraTestBasics", "CTesseraFiles"]),
         .testTarget(name: "TesseraImagingTests",
-                    dependencies: ["TesseraImaging", "TesseraCore", "TesseraBench", "TesseraTestSupport", "CPNG", "CLCMS2",
+                    dependencies: ["TesseraImaging", "TesseraFiles", "TesseraCore", "TesseraBench", "TesseraTestSupport", "TesseraTestBasics", "CPNG", "CLCMS2",
                                    "CZlib", "CGIF", "CTesseraFiles"]),
         .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraTestSupport"]),
         // CX11: a test sets the root window's colour profile on Xvfb as colord would. CZlib: PNG chunks'
         // checksums in hand-made fixtures.
         .testTarget(name: "TesseraUITests",
-                    dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraCore", "TesseraTestSupport", "CPNG",
+                    dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraFiles", "TesseraCore", "TesseraTestSupport", "CPNG",
                                    "CX11", "CZlib"]),
-        .testTarget(name: "TesseraDesktopTests", dependencies: ["TesseraDesktop", "TesseraCore", "TesseraImaging"],
+        .testTarget(name: "TesseraDesktopTests", dependencies: ["TesseraDesktop", "TesseraCore", "TesseraFiles", "TesseraImaging"],
                     swiftSettings: onlyImportedMembers),
         .testTarget(name: "TesseraRemoteTests",
-                    dependencies: ["TesseraRemote", "TesseraCore", "TesseraImaging", "TesseraTestSupport"]),
+                    dependencies: ["TesseraRemote", "TesseraCore", "TesseraFiles", "TesseraImaging", "TesseraTestSupport"]),
         // TesseraUI: the viewer's script parser, which the scroll bench's inputs must pass.
         .testTarget(name: "TesseraBenchTests",
                     dependencies: ["TesseraBench", "TesseraCore", "TesseraImaging", "TesseraUI", "TesseraTestSupport"]),
         // Runs the built binary; depending on it makes `swift test` build it first.
         // TesseraDesktop: the settings a configuration file takes, to try each on the binary.
-        // TesseraImaging and TesseraCore: the decode helper pool, run against the built binary's helpers.
+        // TesseraImaging, TesseraFiles and TesseraCore: the decode helper pool, run against the built binary's
+        // helpers; the disk caches' janitor.
         .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraFuzz", "TesseraTestSupport", "TesseraDesktop",
-                                                           "TesseraImaging", "TesseraCore"],
+                                                           "TesseraImaging", "TesseraFiles", "TesseraCore"],
                     swiftSettings: onlyImportedMembers),
         // What several test targets share: the loopback HTTP server, the sample images, Deep Zoom fixtures,
-        // a headless SDL canvas, a log that collects messages, GIFs written with giflib, tiled TIFF files.
+        // a headless SDL canvas, GIFs written with giflib, tiled TIFF files (and TesseraTestBasics').
         // CTesseraTIFFWriter: tiled and pyramidal TIFF fixtures written with libtiff.
         .target(name: "TesseraTestSupport",
-                dependencies: ["TesseraCore", "TesseraImaging", "TesseraSDL", "CGIF", "CTesseraTIFFWriter",
+                dependencies: ["TesseraCore", "TesseraImaging", "TesseraSDL", "TesseraTestBasics", "CGIF", "CTesseraTIFFWriter",
                                .product(name: "Logging", package: "swift-log")],
                 path: "Tests/TesseraTestSupport"),
+        // What needs neither codecs nor SDL: running a child process, a log that collects messages.
+        .target(name: "TesseraTestBasics", dependencies: [.product(name: "Logging", package: "swift-log")],
+                path: "Tests/TesseraTestBasics"),
         // libtiff's writer for those fixtures: its tag setter is variadic, which Swift cannot call.
         .target(name: "CTesseraTIFFWriter", path: "Tests/CTesseraTIFFWriter", linkerSettings: [.linkedLibrary("tiff")]),
     ],

@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import TesseraCore
 import TesseraImaging
+import TesseraFiles
 
 /// What the server said about a cached copy, kept beside it so the next run can ask "changed since?".
 struct CachedResponseMetadata: Codable, Equatable, Sendable {

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import TesseraCore
 import TesseraImaging
+import TesseraFiles
 
 /// Downloads remote images into a disk cache: LazyTableImages' download table over URLSession.
 ///

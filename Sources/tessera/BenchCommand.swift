@@ -4,6 +4,7 @@ import TesseraBench
 import TesseraCore
 import TesseraImaging
 import TesseraUI
+import TesseraFiles
 
 /// `tessera bench ...`: measurements of the pipeline outside the window, run by `TesseraBench`. A group,
 /// so that further benchmarks join as subcommands.

@@ -6,6 +6,7 @@ import TesseraDesktop
 import TesseraImaging
 import TesseraRemote
 import TesseraUI
+import TesseraFiles
 
 @main
 struct Tessera: ParsableCommand {

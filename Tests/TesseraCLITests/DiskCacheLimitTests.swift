@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import TesseraImaging
+import TesseraFiles
 import TesseraTestSupport
 import XCTest
 

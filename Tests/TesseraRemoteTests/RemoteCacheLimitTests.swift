@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import TesseraCore
 import TesseraImaging
+import TesseraFiles
 import TesseraTestSupport
 @testable import TesseraRemote
 import XCTest

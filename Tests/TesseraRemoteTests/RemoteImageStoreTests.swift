@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TesseraCore
 import TesseraImaging
+import TesseraFiles
 import TesseraTestSupport
 @testable import TesseraRemote
 import XCTest

@@ -1,4 +1,5 @@
 import TesseraImaging
+import TesseraFiles
 
 /// The freedesktop desktop entry (`share/applications/tessera.desktop`) that puts Tessera in the
 /// application menu and under "Open With" for every image type it opens.

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import TesseraFiles
 
 /// Which files are animations Tessera plays, told from their bytes without decoding, and the reader of each
 /// format's frames.

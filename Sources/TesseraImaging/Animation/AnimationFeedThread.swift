@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TesseraCore
+import TesseraFiles
 
 /// The work and the state of an `AnimationFeed`: the thread that decodes holds this, not the feed, so the
 /// feed going away (its owner leaving the image) stops the thread.

@@ -1,6 +1,7 @@
 import CTesseraTIFF
 import Foundation
 import TesseraCore
+import TesseraFiles
 
 /// A TIFF held in memory or open as a file, read through libtiff (CTesseraTIFF): its directories (pages,
 /// reduced-resolution levels, SubIFDs) and one chosen directory's pixels, band by band or region by region.

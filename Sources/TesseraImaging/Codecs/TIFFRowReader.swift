@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import TesseraFiles
 
 /// A TIFF's main image row by row for the tile cutter, through libtiff over the file's descriptor: strips
 /// or tiles, any compression, so a giant TIFF is cut in memory that follows its width, as JPEG and PNG are.

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import TesseraFiles
 
 /// How much memory one decode holds while it runs, estimated from the file's header before it starts:
 /// what a `DecodeMemoryBudget` admits decodes by. The figures are the one place that knows what each

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraFiles
 
 /// Whether a TIFF may be a whole-slide image stored as TIFF (the vendors OpenSlide reads in TIFF form), read
 /// from the first directory's tags with bounds-checked reads in Swift, wherever the directory lies.

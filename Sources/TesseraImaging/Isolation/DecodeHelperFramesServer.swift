@@ -4,6 +4,7 @@ import Glibc
 import CTesseraSandbox
 import Foundation
 import TesseraCore
+import TesseraFiles
 
 /// A frames exchange on the decode helper's side (the viewer's side is `HelperAnimationReader`): reads the
 /// file and opens it with `AnimatedImage.reader`, the code `--decode-in-process` runs in the viewer, sends

@@ -4,6 +4,7 @@ import Glibc
 import CTesseraSandbox
 import Foundation
 import TesseraCore
+import TesseraFiles
 
 /// The tiled view's regions on the decode helper's side (the viewer's side is `DecodeHelperPool`'s
 /// `tiffRegion`, `svgTile` and `jpegRegion`): a tiled TIFF's region read by `TIFFRegionReader`, an SVG's tile

@@ -4,6 +4,7 @@ import Glibc
 import CTesseraSandbox
 import Foundation
 import TesseraCore
+import TesseraFiles
 
 /// An animation's frames read in a decode helper: a frames exchange (see `tessera_sandbox.h`) on one helper
 /// taken from the pool for as long as the frames are decoded. The helper runs `AnimatedImage.reader`, the

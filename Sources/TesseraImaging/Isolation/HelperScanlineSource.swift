@@ -4,6 +4,7 @@ import Glibc
 import CTesseraSandbox
 import Foundation
 import TesseraCore
+import TesseraFiles
 
 /// The tile cutter's rows read in a decode helper: a rows exchange (see `tessera_sandbox.h`) on one helper
 /// taken from the pool for the cut's whole length. The helper runs `ScanlineSources.open` and the row

@@ -5,6 +5,7 @@ import CTesseraSandbox
 import Foundation
 import Logging
 import TesseraCore
+import TesseraFiles
 
 /// A whole-slide image's own decode helper (`tessera decode-helper --slide PATH`; the viewer's side is
 /// `SlideHelper`). OpenSlide opens a slide by its path, and a MIRAX or VMS slide's companion files beside

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraFiles
 
 /// Why an image could not be shown, with the path it happened to.
 ///

@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import Logging
 import TesseraCore
+import TesseraFiles
 
 /// Turns a path (or bytes) into display-ready pixels, refusing anything that would be unsafe or pointless
 /// to decode, and naming the reason so the UI can draw an error cell instead of a hole.

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import TesseraFiles
 
 /// A plain image's format, stored size and EXIF orientation, read from its header: from its first
 /// `headLength` bytes, or the whole file (up to `wholeFileLimit`) for formats whose size a prefix does not

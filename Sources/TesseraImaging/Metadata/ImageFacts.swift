@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import TesseraFiles
 
 /// What the viewer reads about an image without decoding it, where reading it takes a C library (libheif,
 /// libjxl, librsvg, libraw, libtiff, TurboJPEG's header reader, libexif, Little CMS, OpenSlide; the tiled

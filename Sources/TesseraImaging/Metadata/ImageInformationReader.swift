@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import TesseraFiles
 
 extension ImageInformation {
     /// Reads what `i` shows about the file at `path`: with `helpers`, in a sandboxed helper, since the

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import TesseraCore
+import TesseraFiles
 
 /// Reads what the orders other than name sort by (`ItemFacts`) from one file: its `stat` for modification
 /// time and size, and for `taken` the EXIF date the photo was taken, from the file's first bytes only.

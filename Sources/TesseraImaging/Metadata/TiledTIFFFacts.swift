@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import TesseraFiles
 
 /// What the tiled view opens a tiled TIFF by (`TiledTIFFSource`): its levels, the full image first, and
 /// the main image's ICC profile. Read by libtiff, in process or in a decode helper (`ImageFacts`).

@@ -7,6 +7,7 @@ import Foundation
 import Logging
 import Synchronization
 import TesseraCore
+import TesseraFiles
 
 /// The freedesktop thumbnail cache (Thumbnail Managing Standard), shared with GNOME, KDE and every other
 /// program that follows it: `thumbnails/{normal,large,x-large,xx-large}/MD5(file URI).png`, each PNG

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import TesseraFiles
 
 /// `ImageLoader` with the freedesktop thumbnail cache in front of it: the one loader the viewer uses.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TesseraCore
+import TesseraFiles
 
 /// A Deep Zoom pyramid on disk: `NAME.dzi` and `NAME_files/LEVEL/COLUMN_ROW.EXT`, ours or `vips dzsave`'s,
 /// any tile size and overlap.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TesseraCore
+import TesseraFiles
 
 /// A JPEG larger than one tile, shown by decoding only the tiles the view needs, each at the scale of its
 /// level: the view's memory follows what is on screen, not the photo's size. A tile of a level at 1/2 or

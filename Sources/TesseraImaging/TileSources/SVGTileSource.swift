@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TesseraCore
+import TesseraFiles
 
 /// An SVG in the tiled view, drawn by librsvg tile by tile at each level's own size, so it is sharp at
 /// every zoom. Its pyramid is `magnification` times the document's own size: the largest power of two up

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import TesseraFiles
 
 /// One plain image small enough for a single texture, seen as a pyramid of one tile per level, so the
 /// tiled view shows it with the same machinery: at a zoom that needs only a quarter of the pixels, the

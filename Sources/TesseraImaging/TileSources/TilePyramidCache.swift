@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import TesseraFiles
 
 /// Where pyramids cut from plain images are kept between runs: `$XDG_CACHE_HOME/tessera/tiles/KEY/`
 /// (`~/.cache` when the variable is unset), one folder per image, keyed by the image's absolute path,

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TesseraCore
+import TesseraFiles
 
 /// A TIFF stored in tiles, pyramidal or not (classic or BigTIFF, any compression libtiff reads; reduced
 /// levels as further pages or as SubIFDs), shown by reading only the tiles the view needs from the file's

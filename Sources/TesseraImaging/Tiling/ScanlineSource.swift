@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import TesseraFiles
 
 /// Rows of an image, top to bottom, as B, G, R, A bytes: what the tile cutter reads instead of a whole
 /// decoded image, so memory follows the image's width, not its area.

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraFiles
 
 /// Why a tile cut failed, with the path it concerns (the input, or the output for output problems).
 ///

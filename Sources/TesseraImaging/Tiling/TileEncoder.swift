@@ -7,6 +7,7 @@ import CTurboJPEG
 import Foundation
 import Synchronization
 import TesseraCore
+import TesseraFiles
 
 /// Encodes tiles straight from a band's rows (no copy for opaque JPEG) and writes each to its file.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import TesseraCore
 import TesseraImaging
 import TesseraSDL
+import TesseraFiles
 
 /// What keys do: each combo is looked up in the bindings for the view shown and its action carried out on
 /// the selection and the marks, the files (trash, turns, undo, the key-handler after its prefix), the

@@ -1,6 +1,7 @@
 import TesseraCore
 import TesseraImaging
 import TesseraRemote
+import TesseraFiles
 
 /// Everything the viewer needs from the command line.
 public struct ViewerOptions: Sendable {

@@ -4,6 +4,7 @@ import TesseraCore
 import TesseraImaging
 import TesseraRemote
 import TesseraSDL
+import TesseraFiles
 
 /// What the strip viewer is made of, built once from the options: SDL's window and renderer, the UI's
 /// images and text, the image pipeline with its loader (files through the thumbnail cache, downloads from

@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import TesseraCore
 import TesseraImaging
+import TesseraFiles
 
 /// What opening a path produced, delivered to the view through an inbox.
 enum TiledOpenEvent: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import TesseraCore
 import TesseraImaging
+import TesseraFiles
 
 /// How the tiled view behaves; the command line fills it in.
 public struct TiledViewOptions: Sendable {

@@ -4,6 +4,8 @@ import CTurboJPEG
 import Foundation
 import TesseraCore
 @testable import TesseraImaging
+@testable import TesseraFiles
+import TesseraTestBasics
 import XCTest
 
 /// Rotation by the EXIF tag: the tag changes, the pixels and the scan data do not, and a file that cannot

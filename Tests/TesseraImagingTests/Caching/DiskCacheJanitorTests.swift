@@ -6,7 +6,9 @@ import Darwin
 import Foundation
 import Synchronization
 import TesseraCore
+@testable import TesseraFiles
 @testable import TesseraImaging
+import TesseraTestBasics
 import XCTest
 
 /// The disk cache limit over real pyramids cut by the tile cutter and download entries named as the

@@ -2,6 +2,7 @@ import CLCMS2
 import CPNG
 import Foundation
 import TesseraCore
+import TesseraTestBasics
 import XCTest
 
 /// Profiles, tagged files and colour-managed references for the colour tests, made with lcms2 and

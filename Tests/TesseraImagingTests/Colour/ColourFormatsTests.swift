@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import TesseraTestBasics
 import XCTest
 @testable import TesseraImaging
 

@@ -3,8 +3,10 @@ import Glibc
 #endif
 import Foundation
 import TesseraCore
+import TesseraTestBasics
 import XCTest
 @testable import TesseraImaging
+@testable import TesseraFiles
 
 final class ImageFileTests: XCTestCase {
     private func failure(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> ImageFile.Failure? {

@@ -2,6 +2,8 @@ import CTurboJPEG
 import Foundation
 import TesseraCore
 @testable import TesseraImaging
+@testable import TesseraFiles
+import TesseraTestBasics
 import XCTest
 
 /// A crashed turn's temporary copy is removed by the next run over its folder; a file that only looks

@@ -1,6 +1,7 @@
 import Foundation
 import TesseraCore
 @testable import TesseraImaging
+import TesseraTestBasics
 import XCTest
 
 /// HEIC and AVIF through libheif, on files heif-enc makes from the quadrants picture.

@@ -1,6 +1,7 @@
 import Foundation
 import TesseraCore
 @testable import TesseraImaging
+import TesseraTestBasics
 import XCTest
 
 /// JPEG XL through libjxl, on files cjxl makes from the quadrants picture.

@@ -2,6 +2,7 @@ import CPNG
 import Foundation
 import TesseraCore
 import TesseraImaging
+import TesseraTestBasics
 import XCTest
 
 /// 16-bit PNG samples are rounded to the nearest 8-bit level; grey with alpha keeps both.

@@ -1,6 +1,7 @@
 import Foundation
 import TesseraCore
 @testable import TesseraImaging
+import TesseraTestBasics
 import XCTest
 
 /// TIFF through libtiff: layouts, depths and compressions, orientation, reduced-resolution levels, colour

@@ -1,5 +1,6 @@
 import Foundation
 @testable import TesseraImaging
+@testable import TesseraFiles
 import TesseraTestSupport
 import XCTest
 

@@ -5,6 +5,7 @@ import Foundation
 import Synchronization
 import TesseraCore
 @testable import TesseraImaging
+@testable import TesseraFiles
 import TesseraTestSupport
 import XCTest
 

@@ -3,6 +3,7 @@ import CZlib
 import Foundation
 import TesseraCore
 @testable import TesseraImaging
+import TesseraTestBasics
 import XCTest
 
 /// The information overlay's data, from files whose tags the test writes with libexif and whose colour

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import TesseraCore
 @testable import TesseraImaging
+import TesseraTestBasics
 import XCTest
 
 /// The orders other than name from real files: modification times set with `utimensat`, sizes by the

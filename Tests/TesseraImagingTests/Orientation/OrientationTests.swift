@@ -2,6 +2,7 @@ import Foundation
 import TesseraBench
 import TesseraCore
 import TesseraImaging
+import TesseraTestBasics
 import XCTest
 
 final class OrientationTests: XCTestCase {

@@ -93,26 +93,3 @@ enum TestPixels {
         return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
     }
 }
-
-/// A fresh temporary directory per test, removed afterwards.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("tessera-imaging-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// Writes `data` to `name` inside the directory and returns its path.
-    @discardableResult
-    func write(_ data: Data, to name: String) throws -> String {
-        let file = url.appendingPathComponent(name)
-        try data.write(to: file)
-        return file.path
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}

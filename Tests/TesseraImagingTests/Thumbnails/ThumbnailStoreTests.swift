@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TesseraCore
 import TesseraImaging
+import TesseraFiles
 import TesseraTestSupport
 import XCTest
 

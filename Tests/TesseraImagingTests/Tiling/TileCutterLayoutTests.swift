@@ -1,6 +1,7 @@
 import Foundation
 import TesseraCore
 @testable import TesseraImaging
+import TesseraTestBasics
 import XCTest
 
 /// Which files a cut writes and how big each tile is: exactly what `DeepZoomGeometry` says.

@@ -1,6 +1,7 @@
 import Foundation
 import TesseraCore
 @testable import TesseraImaging
+import TesseraTestBasics
 import XCTest
 
 /// The tiles' pixels: the source, and each level the one above halved with vips's 2x2 box.

@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import TesseraCore
 @testable import TesseraImaging
+import TesseraTestBasics
 import XCTest
 
 /// All or nothing: bad input, cancellation and existing output never leave partial files behind.

@@ -7,6 +7,7 @@ import Foundation
 import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
+@testable import TesseraFiles
 @testable import TesseraUI
 import TesseraTestSupport
 

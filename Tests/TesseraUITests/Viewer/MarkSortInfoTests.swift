@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
+@testable import TesseraFiles
 @testable import TesseraSDL
 @testable import TesseraUI
 

@@ -3,6 +3,7 @@ import Synchronization
 import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
+@testable import TesseraFiles
 @testable import TesseraUI
 
 /// Quitting finishes what was started: the file actions and `Quitting` on their own, with the actions'

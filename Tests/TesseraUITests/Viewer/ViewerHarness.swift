@@ -3,6 +3,7 @@ import TesseraSDL
 import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
+@testable import TesseraFiles
 @testable import TesseraUI
 
 /// The whole viewer headless (dummy driver, software renderer), driven frame by frame on the test's

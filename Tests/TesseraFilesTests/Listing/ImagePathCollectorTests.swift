@@ -1,7 +1,7 @@
 import Foundation
 import TesseraCore
 import XCTest
-@testable import TesseraImaging
+@testable import TesseraFiles
 
 final class ImagePathCollectorTests: XCTestCase {
     private var folder: URL!

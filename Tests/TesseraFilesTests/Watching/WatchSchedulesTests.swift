@@ -1,6 +1,7 @@
 import Foundation
+import TesseraTestBasics
 import XCTest
-@testable import TesseraImaging
+@testable import TesseraFiles
 
 /// The watcher's two timers, without a thread or inotify: polling folders on network filesystems and
 /// looking for given folders that went away.

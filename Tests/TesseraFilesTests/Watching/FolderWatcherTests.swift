@@ -4,9 +4,9 @@ import Glibc
 import Foundation
 import Synchronization
 import TesseraCore
-import TesseraTestSupport
+import TesseraTestBasics
 import XCTest
-@testable import TesseraImaging
+@testable import TesseraFiles
 
 /// What a user sees of a watched folder: files written, rewritten, renamed and deleted, folders made and
 /// removed, polling where inotify cannot see, and settling. Longer than most test files because every test

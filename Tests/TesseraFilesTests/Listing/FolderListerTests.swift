@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import TesseraCore
+import TesseraTestBasics
 import XCTest
-@testable import TesseraImaging
+@testable import TesseraFiles
 
 final class FolderListerTests: XCTestCase {
     func testImagesByExtensionAndSubfoldersHiddenOnesNever() throws {

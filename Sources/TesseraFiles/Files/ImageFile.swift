@@ -110,11 +110,6 @@ public final class ImageFile {
         return Data(bytesNoCopy: buffer, count: got, deallocator: .free)
     }
 
-    /// The format its first bytes say.
-    public func sniff() throws(Failure) -> ImageFormat {
-        ImageFormat.sniff(try head(ImageFormat.sniffLength))
-    }
-
     /// The whole file (as `size` said; less if it shrank since).
     public func readAll() throws(Failure) -> Data {
         try head(size)

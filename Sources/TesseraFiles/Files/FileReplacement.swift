@@ -146,7 +146,7 @@ public enum FileReplacement {
     }
 
     /// `path` with symbolic links resolved, so the link itself is never replaced by a regular file.
-    static func resolvedPath(_ path: String) -> String? {
+    package static func resolvedPath(_ path: String) -> String? {
         POSIXFiles.realpath(path)
     }
 

@@ -4,8 +4,9 @@ import Glibc
 import Foundation
 import Synchronization
 import TesseraCore
+import TesseraTestBasics
 import XCTest
-@testable import TesseraImaging
+@testable import TesseraFiles
 
 /// Quitting while `-r` walks a slow tree: `stop` returns though the walk is stuck in a folder, the walk
 /// goes no further once it comes back, and no change is reported after `stop` returned. The slow folder

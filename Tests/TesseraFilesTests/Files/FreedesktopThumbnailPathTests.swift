@@ -1,6 +1,6 @@
 import Foundation
 import TesseraCore
-import TesseraImaging
+import TesseraFiles
 import XCTest
 
 final class FreedesktopThumbnailPathTests: XCTestCase {

@@ -99,7 +99,7 @@ public enum FreedesktopThumbnailPath {
 
     private static let allowedPunctuation = Set("-_.!~*'()/&=:@+$,".utf8)
 
-    static func join(_ folder: String, _ name: String) -> String {
+    package static func join(_ folder: String, _ name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 }

@@ -1,4 +1,4 @@
-import TesseraImaging
+import TesseraFiles
 import XCTest
 
 final class CacheFileNameTests: XCTestCase {

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 import TesseraCore
-import TesseraImaging
+import TesseraFiles
+import TesseraTestBasics
 import XCTest
 
 /// The key-handler runs small shell scripts that record what they were given, as a user's handler would

@@ -5,7 +5,7 @@ import Foundation
 import Synchronization
 import TesseraCore
 import XCTest
-@testable import TesseraImaging
+@testable import TesseraFiles
 
 /// A watched folder reports a file by the exact bytes of its name: of two files whose names differ only in
 /// bytes that are not UTF-8, each change is the right one's, and a folder with such a name is listed too.

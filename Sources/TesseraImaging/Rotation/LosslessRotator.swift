@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TesseraFiles
 
 /// Turns and flips pictures for good without touching their pixels, as Loupe, Eye of GNOME and
 /// `feh --edit` do: a JPEG's EXIF orientation tag takes the turn (`JPEGOrientationRewrite`), and its

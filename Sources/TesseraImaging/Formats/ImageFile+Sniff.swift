@@ -1,0 +1,9 @@
+import TesseraCore
+import TesseraFiles
+
+extension ImageFile {
+    /// The format its first bytes say.
+    public func sniff() throws(Failure) -> ImageFormat {
+        ImageFormat.sniff(try head(ImageFormat.sniffLength))
+    }
+}
