@@ -45,7 +45,7 @@ struct View: ParsableCommand {
     var fade = Seconds(0.25)
     @Option(help: "Tile texture cache limit in MB (the coarse levels are kept on top).")
     var cacheMb = 192
-    @Option(help: "Tile reading threads (default: all cores but one, at least 2).")
+    @Option(help: "Decoding threads (default: the number of cores, at least 2).")
     var workers: Int?
     @Option(help: "Estimated working memory of the tile decodes running at once, in MB; a larger decode waits for room (one always runs).")
     var decodeMemoryMb = 256
@@ -79,18 +79,17 @@ struct View: ParsableCommand {
 
     func run() throws {
         display.bootstrapLogging()
-        var view = TiledViewOptions()
-        if let workers { view.workerCount = workers }
-        view.pixelLimit = pixelLimitMp * 1_000_000
         var options = ViewerOptions(items: [CarouselItem(path: path)])
-        options.decodeHelpers = display.startDecodeHelpers(helperCount: view.workerCount, pixelLimit: view.pixelLimit)
+        if let workers { options.workerCount = workers }
+        options.pixelLimit = pixelLimitMp * 1_000_000
+        options.cacheLimitBytes = cacheMb << 20
+        options.decodeMemoryBytes = decodeMemoryMb << 20
+        options.singleView.fade = FadeOption.timing(fade)
+        options.singleView.openAt = openAt.flatMap(Self.parseOpenAt)
+        options.decodeHelpers = display.startDecodeHelpers(helperCount: options.workerCount, pixelLimit: options.pixelLimit)
         try display.apply(to: &options)
-        view.fade = FadeOption.timing(fade)
-        view.cacheLimitBytes = cacheMb << 20
-        view.decodeMemory = DecodeMemoryBudget(limitBytes: decodeMemoryMb << 20)
-        view.openAt = openAt.flatMap(Self.parseOpenAt)
         do {
-            try TiledViewer(path: path, options: options, view: view).run()
+            try TiledViewer(path: path, options: options).run()
         } catch let error as ExitCode {
             throw error
         } catch {

@@ -9,62 +9,44 @@ import TesseraSDL
 /// (q) ends it, f toggles fullscreen.
 public final class TiledViewer: FrameLoopScreen {
     private let options: ViewerOptions
-    private let system: SDLSystem
-    private let window: Window
-    private let renderer: Renderer
-    private let text: TextCache
-    private let assets: AssetCatalog
+    private let host: WindowHost
     private let view: TiledImageView
     private let clock: MonotonicClock
     /// Hears the run when a report is asked for; nil otherwise, and then nothing is measured.
     let recorder: RunRecorder?
     private var running = true
     private var lastTitle = ""
+    private let logger = Logger(label: "tessera.view")
 
     /// - Parameters:
     ///   - path: a `.dzi`, a tile folder or an image.
-    ///   - options: window, headless run, script, screenshot and report settings (its items are ignored).
-    public init(path: String, options: ViewerOptions, view viewOptions: TiledViewOptions) throws {
+    ///   - options: the viewer's options, as for the strip (its items are ignored): the window, the run's
+    ///     script, screenshot and report, the shared cache and decode settings, and `singleView`.
+    public init(path: String, options: ViewerOptions) throws {
         self.options = options
         let clock = MonotonicClock()
         self.clock = clock
         recorder = options.report.map { _ in RunRecorder(clock: clock, host: .tiled) }
-        var viewOptions = viewOptions
-        if viewOptions.diskCache == nil, let diskCache = options.diskCache {
-            viewOptions.diskCache = diskCache
-            // At start, off the main thread: what earlier runs left over the limit goes now.
-            diskCache.requestSweep()
-        }
+        // At start, off the main thread: what earlier runs left over the limit goes now.
+        options.diskCache?.requestSweep()
         // Started first, so the helpers warm up and lock down while the window is made.
-        if viewOptions.decodeHelpers == nil {
-            viewOptions.decodeHelpers = options.decodeHelperPool(helperCount: viewOptions.workerCount,
-                                                                 pixelLimit: viewOptions.pixelLimit)
-        }
-        system = try SDLSystem(headless: options.headless)
-        let sizeFactor = options.pixelScale ?? 1
-        window = try Window(system: system, title: "Tessera", width: Int(Double(options.windowWidth) * sizeFactor),
-                            height: Int(Double(options.windowHeight) * sizeFactor))
-        if options.fullscreen { window.switchFullscreen(true) }
-        renderer = try Renderer(window: window, software: options.headless, vsync: !options.headless)
-        assets = AssetCatalog(folder: ResourceLocator.resourcesFolder()?.appendingPathComponent("UI"), renderer: renderer)
-        text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
-        viewOptions.colour = DisplayColour.conversion(for: window, enabled: options.colourManagement)
-        view = TiledImageView(path: path, renderer: renderer, text: text, assets: assets, options: viewOptions,
-                              pixelScale: 1, now: clock.now(), waker: system.waker, observer: recorder)
-        view.pixelScale = pixelScale
+        let helpers = options.decodeHelperPool(helperCount: options.workerCount, pixelLimit: options.pixelLimit)
+        host = try WindowHost(options: options, logger: logger)
+        let viewOptions = options.singleViewOptions(
+            colour: host.colour, decodeMemory: DecodeMemoryBudget(limitBytes: options.decodeMemoryBytes),
+            decodeHelpers: helpers)
+        view = TiledImageView(path: path, renderer: host.renderer, text: host.text, assets: host.assets,
+                              options: viewOptions, pixelScale: 1, now: clock.now(), waker: host.system.waker,
+                              observer: recorder)
+        view.pixelScale = host.pixelScale
         updateTitle()
-    }
-
-    /// Device pixels per point: forced by the options, or the window's (HiDPI).
-    private var pixelScale: Double {
-        options.pixelScale ?? max(1, Double(renderer.outputSize.width) / Double(max(1, window.size.width)))
     }
 
     /// Runs until the user quits, the script ends, or the frame limit is reached. Returns the report when
     /// one was asked for (`ViewerOptions.report`), after writing it to its path if it has one.
     @discardableResult
     public func run() throws -> RunReport? {
-        try FrameLoop(system: system, renderer: renderer, clock: clock, options: options, observer: recorder).run(self)
+        try FrameLoop(system: host.system, renderer: host.renderer, clock: clock, options: options, observer: recorder).run(self)
         // A sweep of the disk cache under way is seen through, within a bound: removing is quick.
         _ = options.diskCache?.waitForSweeps(timeout: .seconds(2))
         guard let recorder else { return nil }
@@ -84,9 +66,8 @@ public final class TiledViewer: FrameLoopScreen {
     func nextWake(now: Duration) -> Duration? { view.nextAnimationFrameAt }
 
     func scriptContext(now: Duration, idle: Bool) -> ScriptContext {
-        let output = renderer.outputSize
-        return ScriptContext(now: now, viewportWidth: Double(output.width) / pixelScale,
-                             viewportHeight: Double(output.height) / pixelScale, isScrolling: view.isMoving, isIdle: idle,
+        let viewport = host.viewportPoints
+        return ScriptContext(now: now, viewportWidth: viewport.width, viewportHeight: viewport.height, isScrolling: view.isMoving, isIdle: idle,
                              isAtStart: view.isAtLeftEdge, isAtEnd: view.isAtRightEdge)
     }
 
@@ -95,10 +76,10 @@ public final class TiledViewer: FrameLoopScreen {
         case .quit:
             running = false
         case .resized:
-            view.pixelScale = pixelScale
+            view.pixelScale = host.pixelScale
         case .keyDown(let combo, _):
             switch options.keyBindings.action(for: combo, in: .single) {
-            case .fullscreen?: window.switchFullscreen(!window.isFullscreen)
+            case .fullscreen?: host.window.switchFullscreen(!host.window.isFullscreen)
             case .pause?, .pauseOrNext?: view.toggleAnimationPause(now: now)
             case let action?: act(on: view.perform(action, now: now))
             case nil: break
@@ -127,7 +108,7 @@ public final class TiledViewer: FrameLoopScreen {
     private func updateTitle() {
         let title = "\(view.title) - Tessera"
         if title != lastTitle {
-            window.setTitle(title)
+            host.window.setTitle(title)
             lastTitle = title
         }
     }

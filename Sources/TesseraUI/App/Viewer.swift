@@ -21,15 +21,20 @@ public final class Viewer {
         self.clock = clock
         recorder = options.report.map { RunRecorder(clock: clock, host: .strip, recordsFrameTimes: $0.frameTimes) }
         parts = try ViewerWiring(options: options, observer: recorder)
-        modes = ViewerModes(parts: parts)
-        commands = ViewerCommands(parts: parts, modes: modes)
+        modes = ViewerModes(host: parts.host, model: parts.model, carouselView: parts.carouselView,
+                            pipeline: parts.pipeline, quitting: parts.quitting, fileChanges: parts.fileChanges,
+                            singleViews: parts.singleViews, stripAnimation: parts.stripAnimation, observer: recorder)
+        commands = ViewerCommands(model: parts.model, modes: modes, window: parts.host.window,
+                                  fileActions: parts.fileActions, keyHandler: parts.keyHandler, quitting: parts.quitting,
+                                  information: parts.information, sorting: parts.sorting, remote: parts.remote,
+                                  options: options)
     }
 
     /// Runs until the user quits, the script ends, or the frame limit is reached. Returns the report when
     /// one was asked for (`ViewerOptions.report`), after writing it to its path if it has one.
     @discardableResult
     public func run() throws -> RunReport? {
-        try FrameLoop(system: parts.system, renderer: parts.renderer, clock: clock, options: options, observer: recorder)
+        try FrameLoop(system: parts.host.system, renderer: parts.host.renderer, clock: clock, options: options, observer: recorder)
             .run(self)
         // The loop ends once quitting found nothing running; this stops a key-handler only when the loop
         // ended by an error.

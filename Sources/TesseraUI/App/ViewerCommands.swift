@@ -1,6 +1,7 @@
 import Foundation
 import TesseraCore
 import TesseraImaging
+import TesseraRemote
 import TesseraSDL
 import TesseraFiles
 
@@ -19,16 +20,34 @@ final class ViewerCommands {
     /// After the key-handler's prefix: the next combo goes to the handler.
     private(set) var awaitsKeyHandlerKey = false
 
-    private let parts: ViewerWiring
+    private let model: CarouselModel
     private let modes: ViewerModes
-    private var model: CarouselModel { parts.model }
+    private let window: Window
+    private let fileActions: FileActions
+    private let keyHandler: KeyHandlerSession
+    private let quitting: Quitting
+    private let information: ImageInformationCache
+    private let sorting: StripSorting
+    private let remote: RemoteImageStore?
+    /// The bindings, the key-handler's separator, the slideshow's delay and start.
+    private let options: ViewerOptions
     private var startsSlideshow: Bool
 
-    init(parts: ViewerWiring, modes: ViewerModes) {
-        self.parts = parts
+    init(model: CarouselModel, modes: ViewerModes, window: Window, fileActions: FileActions,
+         keyHandler: KeyHandlerSession, quitting: Quitting, information: ImageInformationCache, sorting: StripSorting,
+         remote: RemoteImageStore?, options: ViewerOptions) {
+        self.model = model
         self.modes = modes
-        slideshow = Slideshow(delay: parts.options.slideshowDelay)
-        startsSlideshow = parts.options.startsSlideshow
+        self.window = window
+        self.fileActions = fileActions
+        self.keyHandler = keyHandler
+        self.quitting = quitting
+        self.information = information
+        self.sorting = sorting
+        self.remote = remote
+        self.options = options
+        slideshow = Slideshow(delay: options.slideshowDelay)
+        startsSlideshow = options.startsSlideshow
     }
 
     // MARK: Keys
@@ -42,10 +61,10 @@ final class ViewerCommands {
             runKeyHandler(combo, now: now)
             return
         }
-        guard let action = parts.options.keyBindings.action(for: combo, in: modes.view) else { return }
+        guard let action = options.keyBindings.action(for: combo, in: modes.view) else { return }
         if isRepeat, Self.onePressEach.contains(action) { return }
         // Once quitting, no new work on the files starts: what runs is being finished.
-        if parts.quitting.isRequested, Self.startsWork.contains(action) { return }
+        if quitting.isRequested, Self.startsWork.contains(action) { return }
         perform(action, now: now)
     }
 
@@ -60,7 +79,7 @@ final class ViewerCommands {
         let selected = model.selectedIndex
         switch action {
         case .quit: modes.quit()
-        case .fullscreen: parts.window.switchFullscreen(!parts.window.isFullscreen)
+        case .fullscreen: window.switchFullscreen(!window.isFullscreen)
         case .info: overlayLevel = overlayLevel.next
         case .next: step(to: selected + 1, now: now)
         case .previous: step(to: selected - 1, now: now)
@@ -78,16 +97,16 @@ final class ViewerCommands {
                 status.show(forward ? "no marked image after this one" : "no marked image before this one", now: now)
             }
         case .keyHandler:
-            if let running = parts.keyHandler.running {
+            if let running = keyHandler.running {
                 status.show("the key-handler is still running (\(running.combo.argument))", isError: true, now: now)
             } else {
                 awaitsKeyHandlerKey = true
             }
         case .trash:
             let paths = targets()
-            if !paths.isEmpty { parts.fileActions.trash(paths) }
+            if !paths.isEmpty { fileActions.trash(paths) }
         case .undo:
-            switch parts.fileActions.undo() {
+            switch fileActions.undo() {
             case .started: break
             case .nothingToUndo: status.show("nothing to undo", now: now)
             case .busy: status.show("still working on the last action", now: now)
@@ -148,13 +167,13 @@ final class ViewerCommands {
 
     private func turnTargets(_ turn: OrientationTurn) {
         let paths = targets()
-        if !paths.isEmpty { parts.fileActions.turn(paths, by: turn) }
+        if !paths.isEmpty { fileActions.turn(paths, by: turn) }
     }
 
     private func runKeyHandler(_ combo: KeyCombo, now: Duration) {
         let paths = targets()
         guard !paths.isEmpty else { return }
-        if !parts.keyHandler.start(combo, paths: paths, nulSeparated: parts.options.nulSeparated) {
+        if !keyHandler.start(combo, paths: paths, nulSeparated: options.nulSeparated) {
             status.show("the key-handler is still running", isError: true, now: now)
         }
     }
@@ -214,7 +233,7 @@ final class ViewerCommands {
             startsSlideshow = false
             startSlideshow(now: now)
         }
-        switch parts.sorting.update(model: model, now: now) {
+        switch sorting.update(model: model, now: now) {
         case .finished(let order)?:
             modes.itemsChanged(now: now)
             status.show("sorted by \(order.label)", now: now)
@@ -223,9 +242,9 @@ final class ViewerCommands {
         case nil:
             break
         }
-        for outcome in parts.fileActions.drain() { apply(outcome, now: now) }
-        for outcome in parts.keyHandler.drain() { apply(outcome, now: now) }
-        parts.quitting.update()
+        for outcome in fileActions.drain() { apply(outcome, now: now) }
+        for outcome in keyHandler.drain() { apply(outcome, now: now) }
+        quitting.update()
         guard slideshow.isRunning else { return }
         guard modes.mode == .detail, let next = nextSlide else {
             stopSlideshow()
@@ -265,9 +284,9 @@ final class ViewerCommands {
     /// Whether nothing is due soon: the slideshow's next step wakes the loop on time, and information
     /// being read for the overlay, or files read for the sort order, show when they come.
     func isIdle(now: Duration) -> Bool {
-        if parts.quitting.isWaiting { return false }
-        if overlayLevel == .information, parts.information.isReading { return false }
-        if parts.sorting.isBusy { return false }
+        if quitting.isWaiting { return false }
+        if overlayLevel == .information, information.isReading { return false }
+        if sorting.isBusy { return false }
         guard let due = slideshow.dueAt else { return true }
         return due - now > .milliseconds(500)
     }
@@ -277,11 +296,11 @@ final class ViewerCommands {
     func overlayContent(now: Duration, information: ImageInformationCache) -> OverlayContent {
         var content = OverlayContent(level: overlayLevel)
         content.status = status.current(now: now)
-        if let quitting = parts.quitting.statusText {
+        if let quitting = quitting.statusText {
             content.activity = quitting
         } else if awaitsKeyHandlerKey {
             content.activity = "key-handler: press a key (Esc cancels)"
-        } else if let running = parts.keyHandler.running {
+        } else if let running = keyHandler.running {
             content.activity = "running key-handler: \(running.combo.argument)"
         }
         guard let item = model.selectedItem else { return content }
@@ -295,7 +314,7 @@ final class ViewerCommands {
             content.tags.append("\(markedCount) marked")
         }
         if item.sessionOrientation != 1 { content.tags.append("turned, not saved") }
-        if let progress = parts.sorting.progress {
+        if let progress = sorting.progress {
             content.tags.append("sorting by \(progress.order.label) \(progress.done * 100 / max(1, progress.total)) %")
         } else if model.sortOrder != .name || model.isReversed {
             content.tags.append("by \(model.sortOrder.label)" + (model.isReversed ? ", reversed" : ""))
@@ -311,7 +330,7 @@ final class ViewerCommands {
     private func informationLines(for item: CarouselItem, from information: ImageInformationCache) -> [(label: String, value: String)] {
         var path = item.path, version = item.version
         if item.isRemote {
-            guard case .ready(let localPath, let downloaded)? = parts.remote?.state(of: item.path) else {
+            guard case .ready(let localPath, let downloaded)? = remote?.state(of: item.path) else {
                 return [("File", item.displayName), ("Download", "not here yet")]
             }
             (path, version) = (localPath, downloaded)

@@ -13,10 +13,18 @@ final class ViewerModes {
     /// The image alone, zoomable; nil in the strip.
     private(set) var detail: TiledImageView?
     /// Set once quitting was asked for and what it waits for is over (`Quitting`).
-    var wantsToQuit: Bool { parts.quitting.isDone }
+    var wantsToQuit: Bool { quitting.isDone }
 
-    private let parts: ViewerWiring
-    private var model: CarouselModel { parts.model }
+    private let host: WindowHost
+    private let model: CarouselModel
+    private let carouselView: CarouselView
+    private let pipeline: ImagePipeline
+    private let quitting: Quitting
+    /// What the watcher saw, waiting for the main thread.
+    private let fileChanges: Inbox<ItemChange>
+    private let singleViews: SingleViewMaker
+    /// Hears the run when a report is asked for.
+    private let observer: (any RunObserver)?
     private var pointScale: Double
     /// The item `detail` shows, as it was when opened: a change to it (a new version, a turn) reopens it.
     private var detailItem: CarouselItem?
@@ -30,12 +38,19 @@ final class ViewerModes {
     /// The strip's selected cell, playing when it is an animation.
     private let stripAnimation: SelectedCellAnimation
 
-    init(parts: ViewerWiring) {
-        self.parts = parts
-        pointScale = parts.viewportPoints.scale
-        stripAnimation = SelectedCellAnimation(renderer: parts.renderer, colour: parts.colour,
-                                               pixelLimit: parts.options.pixelLimit, helpers: parts.decodeHelpers,
-                                               waker: parts.system.waker, observer: parts.observer)
+    init(host: WindowHost, model: CarouselModel, carouselView: CarouselView, pipeline: ImagePipeline,
+         quitting: Quitting, fileChanges: Inbox<ItemChange>, singleViews: SingleViewMaker,
+         stripAnimation: SelectedCellAnimation, observer: (any RunObserver)?) {
+        self.host = host
+        self.model = model
+        self.carouselView = carouselView
+        self.pipeline = pipeline
+        self.quitting = quitting
+        self.fileChanges = fileChanges
+        self.singleViews = singleViews
+        self.stripAnimation = stripAnimation
+        self.observer = observer
+        pointScale = host.viewportPoints.scale
         updateTitle()
     }
 
@@ -43,7 +58,7 @@ final class ViewerModes {
     var view: KeyBindings.View { mode == .strip ? .strip : .single }
 
     /// A request to quit: the key, the window's close button, a signal, the end of a script.
-    func quit() { parts.quitting.request() }
+    func quit() { quitting.request() }
 
     // MARK: Frame
 
@@ -51,7 +66,6 @@ final class ViewerModes {
     /// the frame's time goes. `clock` is the frame loop's: the strip's upload budget may follow the time
     /// the frame has taken.
     func drawFrame(now: Duration, clock: any FrameClock, overlay: () -> Void) {
-        let observer = parts.observer
         switch mode {
         case .strip:
             observer?.phaseBegan(.update)
@@ -60,11 +74,11 @@ final class ViewerModes {
             if model.selectedIndex != titledSelection { updateTitle() }
             observer?.phaseEnded(.update)
             observer?.phaseBegan(.upload)
-            parts.carouselView.uploadPending(now: now, frameElapsedMs: (clock.now() - now).seconds * 1000)
-            parts.carouselView.animatedCell = stripAnimation.update(model: model, now: now)
+            carouselView.uploadPending(now: now, frameElapsedMs: (clock.now() - now).seconds * 1000)
+            carouselView.animatedCell = stripAnimation.update(model: model, now: now)
             observer?.phaseEnded(.upload)
             observer?.phaseBegan(.draw)
-            parts.carouselView.render(now: now)
+            carouselView.render(now: now)
             overlay()
             observer?.phaseEnded(.draw)
         case .detail:
@@ -123,9 +137,9 @@ final class ViewerModes {
 
     /// Hands what the watcher saw to the strip.
     func applyFileChanges(now: Duration) {
-        let changes = parts.fileChanges.drain()
+        let changes = fileChanges.drain()
         guard !changes.isEmpty else { return }
-        parts.observer?.fileChangesApplied(changes.count)
+        observer?.fileChangesApplied(changes.count)
         apply(changes, now: now)
     }
 
@@ -155,10 +169,10 @@ final class ViewerModes {
     func handle(_ event: InputEvent, now: Duration) {
         if case .quit = event { quit(); return }
         if case .resized = event {
-            let points = parts.viewportPoints
+            let points = host.viewportPoints
             pointScale = points.scale
             model.resize(viewportWidth: points.width, viewportHeight: points.height, pixelScale: points.scale)
-            parts.carouselView.prepareCellTextures()
+            carouselView.prepareCellTextures()
             return
         }
         switch mode {
@@ -201,7 +215,7 @@ final class ViewerModes {
         if showDetail(index, now: now) {
             mode = .detail
             stripAnimation.stop()
-            parts.carouselView.animatedCell = nil
+            carouselView.animatedCell = nil
         }
     }
 
@@ -237,13 +251,13 @@ final class ViewerModes {
     @discardableResult
     private func showDetail(_ index: Int, now: Duration) -> Bool {
         let item = model.items[index]
-        parts.pipeline.retainOnly([])
+        pipeline.retainOnly([])
         if let upcoming, upcoming.item == item {
             detail = upcoming.view
             detail?.playsAnimation = true
             self.upcoming = nil
         } else {
-            guard let view = makeView(of: index, now: now, observer: parts.observer) else { return false }
+            guard let view = makeView(of: index, now: now, observer: observer) else { return false }
             detail = view
         }
         detailItem = item
@@ -252,24 +266,8 @@ final class ViewerModes {
 
     /// A zoomable view of item `index`, heard by `observer` when measured; nil for a download not here yet.
     private func makeView(of index: Int, now: Duration, observer: (any RunObserver)?) -> TiledImageView? {
-        let item = model.items[index]
-        var path = item.path
-        if item.isRemote {
-            // A download opens from its cached copy; one not here yet is not opened.
-            guard case .ready(let localPath, _)? = parts.remote?.state(of: item.path) else { return nil }
-            path = localPath
-        }
-        var tiled = TiledViewOptions()
-        tiled.fade = model.fade
-        tiled.pixelLimit = parts.options.pixelLimit
-        tiled.turn = ImageOrientation(rawValue: item.sessionOrientation) ?? .up
-        tiled.colour = parts.colour
-        tiled.decodeMemory = parts.decodeMemory
-        tiled.decodeHelpers = parts.decodeHelpers
-        tiled.diskCache = parts.options.diskCache
-        return TiledImageView(path: path, displayName: item.displayName, renderer: parts.renderer, text: parts.text,
-                              assets: parts.assets, options: tiled, pixelScale: pointScale, now: now,
-                              preview: model.cachedImage(for: index), waker: parts.system.waker, observer: observer)
+        singleViews.makeView(of: model.items[index], fade: model.fade, preview: model.cachedImage(for: index),
+                             pixelScale: pointScale, now: now, observer: observer)
     }
 
     // MARK: Slideshow
@@ -297,9 +295,9 @@ final class ViewerModes {
     private func updateTitle() {
         titledSelection = model.selectedIndex
         guard let item = model.selectedItem else {
-            parts.window.setTitle("No images - Tessera")
+            host.window.setTitle("No images - Tessera")
             return
         }
-        parts.window.setTitle("\(item.displayName) (\(model.selectedIndex + 1)/\(model.items.count)) - Tessera")
+        host.window.setTitle("\(item.displayName) (\(model.selectedIndex + 1)/\(model.items.count)) - Tessera")
     }
 }

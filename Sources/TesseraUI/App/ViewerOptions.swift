@@ -28,8 +28,11 @@ public struct ViewerOptions: Sendable {
     public var screenshotPath: String?
     /// What `--report` asks of the run; nil measures nothing.
     public var report: ReportOptions?
+    /// Decoded images kept: the strip's cells, and the single view's tile textures (the coarse levels it
+    /// pins come on top).
     public var cacheLimitBytes = 256 << 20
     public var cacheCountLimit = 0
+    /// Decoding threads, for the strip and the single view alike.
     public var workerCount = WorkScheduler<ImageKey, PixelBuffer>.defaultWorkerCount
     /// Estimated working memory the decodes running at once may hold together, the strip's and the single
     /// view's alike (see `DecodeMemoryBudget`): large photos decode one after another, small ones side by
@@ -38,8 +41,12 @@ public struct ViewerOptions: Sendable {
     /// Device pixels per point; nil asks the window (HiDPI). Headless runs may set 2 to test HiDPI.
     public var pixelScale: Double?
     public var uploadBudgetBytes = 6 << 20
-    /// Images with more pixels than this are refused before decoding.
+    /// Images with more pixels than this are refused before decoding in the strip, and cut into a pyramid
+    /// in the single view.
     public var pixelLimit = 100_000_000
+    /// What is the single view's alone (its fade, where it opens, its tile policy); the settings it shares
+    /// with the strip come from the fields above (see `singleViewOptions`).
+    public var singleView = TiledViewOptions()
     public var fullscreen = false
     /// How the strip loads images: one of `LoadingStrategies.names`.
     public var strategy = "adaptive"
@@ -99,6 +106,24 @@ public struct ViewerOptions: Sendable {
         configuration.timeLimit = decodeTimeLimit
         configuration.priority = .background
         return DecodeHelperPool(configuration: configuration, forkingFirstHelpersWith: service)
+    }
+}
+
+extension ViewerOptions {
+    /// The options a single view opens with: `singleView`, with what it shares with the rest of the run (the
+    /// cache and worker settings, the pixel limit, the disk cache) and what the host made (the display's
+    /// colour conversion, the decode memory budget, the helpers).
+    func singleViewOptions(colour: ColourConversion?, decodeMemory: DecodeMemoryBudget?,
+                           decodeHelpers: DecodeHelperPool?) -> TiledViewOptions {
+        var view = singleView
+        view.cacheLimitBytes = cacheLimitBytes
+        view.workerCount = workerCount
+        view.pixelLimit = pixelLimit
+        view.colour = colour
+        view.decodeMemory = decodeMemory
+        view.decodeHelpers = decodeHelpers
+        if let diskCache { view.diskCache = diskCache }
+        return view
     }
 }
 

@@ -14,14 +14,9 @@ final class ViewerWiring {
     let options: ViewerOptions
     /// Hears the run when a report is asked for; nil otherwise.
     let observer: (any RunObserver)?
-    let system: SDLSystem
-    let window: Window
-    let renderer: Renderer
-    let assets: AssetCatalog
-    let text: TextCache
+    /// The window, its renderer, the UI's images and text, the display's colour conversion.
+    let host: WindowHost
     let pipeline: ImagePipeline
-    /// From the images' colour spaces to the display's; nil with colour management off.
-    let colour: ColourConversion?
     /// The working memory the strip's and the single view's decodes share.
     let decodeMemory: DecodeMemoryBudget
     /// The sandboxed processes images are decoded in, one per decode worker; nil decodes in process.
@@ -30,6 +25,10 @@ final class ViewerWiring {
     let remote: RemoteImageStore?
     let model: CarouselModel
     let carouselView: CarouselView
+    /// Opens the single view of an item with the run's options.
+    let singleViews: SingleViewMaker
+    /// The strip's selected cell, playing when it is an animation.
+    let stripAnimation: SelectedCellAnimation
     /// What the watcher saw, waiting for the main thread.
     let fileChanges = Inbox<ItemChange>()
     /// The trash and the turns, and their undo, on a worker.
@@ -56,19 +55,10 @@ final class ViewerWiring {
         self.observer = observer
         // Started first, so the helpers warm up and lock down while the window is made.
         decodeHelpers = options.decodeHelperPool(helperCount: max(1, options.workerCount), pixelLimit: options.pixelLimit)
-        system = try SDLSystem(headless: options.headless)
-        // With a forced scale the window is made in pixels and points are derived from it.
-        let sizeFactor = options.pixelScale ?? 1
-        window = try Window(system: system, title: "Tessera", width: Int(Double(options.windowWidth) * sizeFactor),
-                            height: Int(Double(options.windowHeight) * sizeFactor))
-        if options.fullscreen { window.switchFullscreen(true) }
-        renderer = try Renderer(window: window, software: options.headless, vsync: !options.headless)
-        assets = AssetCatalog(folder: ResourceLocator.resourcesFolder()?.appendingPathComponent("UI"), renderer: renderer)
-        text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
-        if !text.hasFont { logger.warning("no TrueType font found (install fonts-dejavu-core); text is hidden") }
-
-        colour = DisplayColour.conversion(for: window, enabled: options.colourManagement)
-        let waker = system.waker
+        host = try WindowHost(options: options, logger: logger)
+        let renderer = host.renderer
+        let colour = host.colour
+        let waker = host.system.waker
         // The listing has run beside all of the above; the strip needs it from here on.
         let listed = try Self.items(from: options)
         listingDuration = listed.duration
@@ -99,7 +89,7 @@ final class ViewerWiring {
                           decode: Self.decoder(loader: imageLoader, remote: remote, logger: logger),
                           waker: { waker.wake() }, observer: observer)
 
-        let points = Self.viewportPoints(window: window, renderer: renderer, forcedScale: options.pixelScale)
+        let points = host.viewportPoints
         model = CarouselModel(table: listed.table, versions: listed.versions, order: options.sort, reversed: options.reverse,
                               shuffleSeed: options.shuffleSeed, configuration: options.carousel, pipeline: pipeline,
                               decodeTimes: decodeTimes, remote: remote, strategy: strategy,
@@ -107,7 +97,7 @@ final class ViewerWiring {
         for (index, item) in options.items.enumerated() where listed.duration == nil && item.sessionOrientation != 1 {
             model.setSessionOrientation(item.sessionOrientation, of: model.items.path(at: index))
         }
-        carouselView = CarouselView(model: model, renderer: renderer, assets: assets, text: text,
+        carouselView = CarouselView(model: model, renderer: renderer, assets: host.assets, text: host.text,
                                     uploadBudgetBytes: options.uploadBudgetBytes, observer: observer)
         let wake: @Sendable () -> Void = { waker.wake() }
         let actionQueue = DispatchQueue(label: "tessera.actions", qos: .userInitiated)
@@ -119,11 +109,17 @@ final class ViewerWiring {
         information = ImageInformationCache(wake: wake, helpers: decodeHelpers, perform: { informationQueue.async(execute: $0) })
         let sortingQueue = DispatchQueue(label: "tessera.sorting", qos: .utility)
         sorting = StripSorting(wake: wake, helpers: decodeHelpers, perform: { sortingQueue.async(execute: $0) })
-        overlay = OverlayPainter(renderer: renderer, text: text)
+        overlay = OverlayPainter(renderer: renderer, text: host.text)
+        singleViews = SingleViewMaker(
+            host: host, options: options.singleViewOptions(colour: colour, decodeMemory: decodeMemory,
+                                                           decodeHelpers: decodeHelpers),
+            remote: remote)
+        stripAnimation = SelectedCellAnimation(renderer: renderer, colour: colour, pixelLimit: options.pixelLimit,
+                                               helpers: decodeHelpers, waker: waker, observer: observer)
         // Named UI images and the overlay font load once here, not inside the first frames.
         carouselView.prepareIcons()
         carouselView.prepareCellTextures()
-        _ = text.texture("0123456789 / ", size: Int(16 * points.scale), color: Theme.dimText)
+        _ = host.text.texture("0123456789 / ", size: Int(16 * points.scale), color: Theme.dimText)
         startWatching(listed: listedTable)
     }
 
@@ -204,7 +200,7 @@ final class ViewerWiring {
     private func startWatching(listed: ItemTable?) {
         guard let targets = watchTargets, !(targets.folders.isEmpty && targets.files.isEmpty) else { return }
         let inbox = fileChanges
-        let waker = system.waker
+        let waker = host.system.waker
         do {
             // What the strip was built from: a file changed before the watches are in place still counts.
             // A listing is compared by name (nothing in it was stat'ed); given items by their versions.
@@ -222,17 +218,5 @@ final class ViewerWiring {
         } catch {
             logger.warning("not watching for changes: \(error)")
         }
-    }
-
-    /// The viewport in points and the device pixels per point, now.
-    var viewportPoints: (width: Double, height: Double, scale: Double) {
-        Self.viewportPoints(window: window, renderer: renderer, forcedScale: options.pixelScale)
-    }
-
-    private static func viewportPoints(window: Window, renderer: Renderer, forcedScale: Double?)
-        -> (width: Double, height: Double, scale: Double) {
-        let output = renderer.outputSize
-        let scale = forcedScale ?? max(1, Double(output.width) / Double(max(1, window.size.width)))
-        return (Double(output.width) / scale, Double(output.height) / scale, scale)
     }
 }

@@ -28,7 +28,7 @@ public final class TiledImageView {
     public var pixelScale: Double
 
     private let renderer: Renderer
-    private let options: TiledViewOptions
+    let options: TiledViewOptions
     private let fade: TileFade
     private let requestPolicy: TileRequestPolicy
     private let waker: EventLoopWaker?

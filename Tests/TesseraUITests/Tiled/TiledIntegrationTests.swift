@@ -53,9 +53,8 @@ final class TiledIntegrationTests: XCTestCase {
         options.script = try InputScript.parse("wait-idle\nzoom in\nwait 0.05\nwait-idle\npan 100 0\nwait-idle\n")
         let reportPath = folder.appendingPathComponent("report.json").path
         options.report = ReportOptions(path: reportPath)
-        var view = TiledViewOptions()
-        view.pyramidCache = TilePyramidCache(root: folder.appendingPathComponent("cache").path)
-        let report = try XCTUnwrap(try TiledViewer(path: path, options: options, view: view).run())
+        options.singleView.pyramidCache = TilePyramidCache(root: folder.appendingPathComponent("cache").path)
+        let report = try XCTUnwrap(try TiledViewer(path: path, options: options).run())
         XCTAssertGreaterThan(report.tilesDecoded ?? 0, 4)
         XCTAssertGreaterThanOrEqual(report.tilesRequested ?? 0, report.tilesDecoded ?? 0)
         XCTAssertNotNil(report.firstFrameMs)

@@ -122,7 +122,7 @@ final class FileActionTests: XCTestCase {
         var options = files.options([path])
         options.windowWidth = 360
         let viewer = try ViewerHarness(options)
-        try XCTSkipUnless(viewer.viewer.parts.text.hasFont, "no TrueType font to draw the message with")
+        try XCTSkipUnless(viewer.viewer.parts.host.text.hasFont, "no TrueType font to draw the message with")
         try viewer.settle()
         viewer.press("Delete")
         try viewer.settle()

@@ -132,7 +132,7 @@ final class MarkSortInfoTests: XCTestCase {
         XCTAssertEqual(lines["Format"], "JPEG")
         // Drawn: a dark panel at the top left with text on it (when a font is installed).
         let frame = try viewer.frame()
-        if viewer.viewer.parts.text.hasFont {
+        if viewer.viewer.parts.host.text.hasFont {
             let panel = PixelRect(x: 20, y: 20, width: 200, height: 60)
             XCTAssertGreaterThan(frame.share(of: RGBA(r: 235, g: 235, b: 240), in: panel), 0.01, "text in the panel")
         }

@@ -14,6 +14,27 @@ final class SingleViewStepTests: XCTestCase {
 
     private func colour(_ i: Int) -> RGBA { RGBA(r: UInt8(30 + i * 25), g: UInt8(200 - i * 20), b: 90) }
 
+    func testTheSingleViewOpensWithTheViewersCacheWorkersAndPixelLimit() throws {
+        let paths = [try files.png("a.png", colour(0)), try files.png("b.png", colour(1))]
+        var options = files.options(paths)
+        options.cacheLimitBytes = 77 << 20
+        options.workerCount = 3
+        options.pixelLimit = 5_000_000
+        options.singleView.maxDeviceScale = 2
+        let viewer = try ViewerHarness(options)
+        try viewer.settle()
+        viewer.press("Enter")
+        let view = try XCTUnwrap(viewer.modes.detail)
+        XCTAssertEqual(view.options.cacheLimitBytes, 77 << 20, "--cache-mb reaches the single view")
+        XCTAssertEqual(view.options.workerCount, 3, "--workers reaches the single view")
+        XCTAssertEqual(view.options.pixelLimit, 5_000_000)
+        XCTAssertEqual(view.options.maxDeviceScale, 2, "the single view's own settings are kept")
+        viewer.press("n")
+        try viewer.frame()
+        XCTAssertEqual(viewer.modes.detail?.path, paths[1])
+        XCTAssertEqual(viewer.modes.detail?.options.cacheLimitBytes, 77 << 20, "a step opens with the same options")
+    }
+
     func testKeysStepGoToTheEndsAndEscapeReturnsToTheStripAtThatImage() throws {
         // A wide first image, then small ones.
         var paths = [try files.png("img0.png", colour(0), width: 2000, height: 300)]

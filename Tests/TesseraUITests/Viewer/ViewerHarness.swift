@@ -37,8 +37,8 @@ final class ViewerHarness {
     func frame(advance: Duration = .milliseconds(16)) throws -> PixelBuffer {
         clock.advance(by: advance)
         viewer.renderFrame(now: now)
-        let pixels = try viewer.parts.renderer.readPixels()
-        viewer.parts.renderer.present()
+        let pixels = try viewer.parts.host.renderer.readPixels()
+        viewer.parts.host.renderer.present()
         return pixels
     }
 

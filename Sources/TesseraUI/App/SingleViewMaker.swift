@@ -1,0 +1,31 @@
+import TesseraCore
+import TesseraImaging
+import TesseraRemote
+import TesseraSDL
+
+/// Opens an item of the strip in the single view (Enter, the slideshow's next image): one options value
+/// for every view the run opens, the viewer's (`ViewerOptions.singleViewOptions`), with the item's own
+/// turn. Main thread only.
+struct SingleViewMaker {
+    let host: WindowHost
+    let options: TiledViewOptions
+    /// Downloads, whose items open from their cached copies; nil when every item is a file.
+    let remote: RemoteImageStore?
+
+    /// A zoomable view of `item`, fading in as the strip's cells do, starting from `preview` (the strip's
+    /// cell image) while its tiles load, heard by `observer` when measured; nil for a download not here yet.
+    func makeView(of item: CarouselItem, fade: FadeTiming, preview: PixelBuffer?, pixelScale: Double, now: Duration,
+                  observer: (any RunObserver)?) -> TiledImageView? {
+        var path = item.path
+        if item.isRemote {
+            guard case .ready(let localPath, _)? = remote?.state(of: item.path) else { return nil }
+            path = localPath
+        }
+        var tiled = options
+        tiled.fade = fade
+        tiled.turn = ImageOrientation(rawValue: item.sessionOrientation) ?? .up
+        return TiledImageView(path: path, displayName: item.displayName, renderer: host.renderer, text: host.text,
+                              assets: host.assets, options: tiled, pixelScale: pixelScale, now: now,
+                              preview: preview, waker: host.system.waker, observer: observer)
+    }
+}

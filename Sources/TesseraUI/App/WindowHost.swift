@@ -1,0 +1,48 @@
+import Foundation
+import Logging
+import TesseraCore
+import TesseraImaging
+import TesseraSDL
+
+/// The window and what draws into it, made once per run from the viewer's options and shared by the strip
+/// and the single view (and by `tessera view`, which has only the latter): SDL, the window, its renderer,
+/// the UI's images and text, and the conversion from images' colour spaces to the display's. Main thread
+/// only.
+final class WindowHost {
+    let system: SDLSystem
+    let window: Window
+    let renderer: Renderer
+    let assets: AssetCatalog
+    let text: TextCache
+    /// From the images' colour spaces to the display's; nil with colour management off.
+    let colour: ColourConversion?
+    /// Device pixels per point when forced (headless runs test HiDPI with 2); nil asks the window.
+    private let forcedScale: Double?
+
+    init(options: ViewerOptions, logger: Logger) throws {
+        forcedScale = options.pixelScale
+        system = try SDLSystem(headless: options.headless)
+        // With a forced scale the window is made in pixels and points are derived from it.
+        let sizeFactor = options.pixelScale ?? 1
+        window = try Window(system: system, title: "Tessera", width: Int(Double(options.windowWidth) * sizeFactor),
+                            height: Int(Double(options.windowHeight) * sizeFactor))
+        if options.fullscreen { window.switchFullscreen(true) }
+        renderer = try Renderer(window: window, software: options.headless, vsync: !options.headless)
+        assets = AssetCatalog(folder: ResourceLocator.resourcesFolder()?.appendingPathComponent("UI"), renderer: renderer)
+        text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
+        if !text.hasFont { logger.warning("no TrueType font found (install fonts-dejavu-core); text is hidden") }
+        colour = DisplayColour.conversion(for: window, enabled: options.colourManagement)
+    }
+
+    /// Device pixels per point: forced by the options, or the window's (HiDPI).
+    var pixelScale: Double {
+        forcedScale ?? max(1, Double(renderer.outputSize.width) / Double(max(1, window.size.width)))
+    }
+
+    /// The viewport in points and the device pixels per point, now.
+    var viewportPoints: (width: Double, height: Double, scale: Double) {
+        let output = renderer.outputSize
+        let scale = pixelScale
+        return (Double(output.width) / scale, Double(output.height) / scale, scale)
+    }
+}
