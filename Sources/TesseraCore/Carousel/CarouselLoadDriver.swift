@@ -242,8 +242,8 @@ final class CarouselLoadDriver {
             if let shown = cell?.freshVariant, rank(of: shown, in: acceptable) <= rank(of: request.variant, in: acceptable) {
                 continue
             }
-            guard let shown = loadStarter.start(key, for: request, cell: cell, in: pipeline), let cell else { continue }
-            switch shown {
+            guard let loadedNow = loadStarter.start(key, for: request, cell: cell, in: pipeline), let cell else { continue }
+            switch loadedNow {
             case .success(let pixels): cell.show(pixels, variant: request.variant, fade: false)
             case .failure(let failure): cell.content = .failed(failure)
             }

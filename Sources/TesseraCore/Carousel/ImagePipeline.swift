@@ -5,8 +5,8 @@ public typealias ImagePipeline = LoadPipeline<ImageKey, PixelBuffer>
 
 extension LoadPipeline where Key == ImageKey, Value == PixelBuffer {
     /// The strip's pipeline for `strategy`: a cost cache bounded by the limits (0 = unbounded), unless the
-    /// strategy keeps nothing (`CachePolicy.keepsImages` false): then no storage at all, and every image reaches its
-    /// cell only as a delivery.
+    /// strategy keeps nothing (`CachePolicy.keepsImages` false): then no storage at all, and every image
+    /// reaches its cell only as a delivery.
     ///
     /// - Parameters:
     ///   - decode: decodes one key on a worker (`stripLoader` wraps it).
