@@ -197,6 +197,20 @@ final class LoadingStrategyTests: XCTestCase {
         XCTAssertEqual(pacer.budget(for: strategy.uploadPacing, frameElapsedMs: 9), 0)
     }
 
+    func testTuningGivenAtTheStartIsTheOneItWorksBy() {
+        var tuning = AdaptiveTuning()
+        tuning.frameTargetMs = 12
+        tuning.idleLeadScreens = 0
+        tuning.idleTrailScreens = 0
+        let strategy = AdaptiveStrategy(decodeWorkers: 2, tuning: tuning)
+        XCTAssertEqual(strategy.uploadPacing as? FillFramePacing, FillFramePacing(milliseconds: 12))
+        func idleCount(_ strategy: AdaptiveStrategy) -> Int {
+            strategy.requests(for: frame(velocity: 0)).filter { $0.priority >= AdaptiveStrategy.idlePriority }.count
+        }
+        XCTAssertEqual(idleCount(AdaptiveStrategy(decodeWorkers: 2)), 14, "three screens ahead and one behind")
+        XCTAssertLessThanOrEqual(idleCount(strategy), 1, "no more than the one column ahead the lookahead keeps")
+    }
+
     func testThePacerLearnsTheUploadSpeedFromFramesWorthTiming() {
         var pacer = UploadPacer(viewBudgetBytes: 0, bytesPerMs: 1000)
         pacer.record(bytes: 100 << 10, milliseconds: 1)
