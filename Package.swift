@@ -106,13 +106,17 @@ let package = Package(
         // What makes Tessera an installed desktop application: the configuration file, the manual page, the
         // desktop entry.
         .target(name: "TesseraDesktop",
-                dependencies: ["TesseraCore", "TesseraFiles", "TesseraImaging", .product(name: "TOMLKit", package: "TOMLKit")],
+                dependencies: ["TesseraCore", "TesseraFiles", "TesseraImaging", "TesseraExperiment",
+                               .product(name: "TOMLKit", package: "TOMLKit")],
                 swiftSettings: onlyImportedMembers),
+        // The experiment beside the product (docs/EXPERIMENT.md): the book's loading strategies, their
+        // main-thread decodes and upload pacing, and every strategy by name for `--strategy`.
+        .target(name: "TesseraExperiment", dependencies: ["TesseraCore"]),
         // The benchmarks beside the product: `tessera bench`'s runners, their statistics and tables.
         .target(name: "TesseraBench", dependencies: ["TesseraCore", "TesseraImaging"]),
         .executableTarget(name: "tessera",
                           dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraFiles", "TesseraCore", "TesseraBench",
-                                         "TesseraDesktop", "TesseraRemote",
+                                         "TesseraDesktop", "TesseraRemote", "TesseraExperiment",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: onlyImportedMembers),
@@ -124,6 +128,7 @@ let package = Package(
                           path: "Tests/Fuzz/Harness"),
 
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
+        .testTarget(name: "TesseraExperimentTests", dependencies: ["TesseraExperiment", "TesseraCore"]),
         // CPNG, CLCMS2 and CZlib: fixtures written with libpng and zlib, and colour references and test
         // profiles made with lcms2, apart from the code under test. TesseraBench: its seeded random
         // generator, for noise that is the same on every run. CGIF: GIF fixtures written with giflib's own

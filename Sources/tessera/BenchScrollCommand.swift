@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import TesseraBench
-import TesseraCore
+import TesseraExperiment
 
 /// `tessera bench scroll`: every loading strategy over the same scripted inputs (`ScrollBench`).
 struct BenchScroll: ParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import TesseraCore
 import TesseraDesktop
+import TesseraExperiment
 import TesseraImaging
 import TesseraRemote
 import TesseraUI
@@ -322,7 +323,10 @@ struct Browse: ParsableCommand {
         if let workers { options.workerCount = workers }
         options.decodeMemoryBytes = decodeMemoryMb << 20
         options.pixelLimit = pixelLimitMp * 1_000_000
-        options.strategy = strategy
+        options.makeStrategy = { [strategy] preload, decodeWorkers in
+            LoadingStrategies.make(strategy, preload: preload, decodeWorkers: decodeWorkers)
+                ?? AdaptiveStrategy(base: preload, decodeWorkers: decodeWorkers)
+        }
         options.useThumbnailCache = thumbnailCache
         options.slideshowDelay = slideshowDelay.duration
         options.watchesListing = watch

@@ -5,7 +5,7 @@ import XCTest
 @testable import TesseraCore
 
 /// Running decodes asked to stop: the scheduler's signal, the pipeline treating a stopped decode like a
-/// dropped one, the strategies that opt in (and those that do not), and the fling planner reclaiming a
+/// dropped one, the adaptive strategy opting in (unless tuned not to), and the fling planner reclaiming a
 /// worker. Real threads where it matters, but nothing timed: gates, not sleeps.
 final class PreemptionTests: XCTestCase {
     /// A deadline 30 s from each wait (a stored one would be fixed when XCTest creates the test cases,
@@ -188,16 +188,11 @@ final class PreemptionTests: XCTestCase {
         return running[0].value.isCancelled
     }
 
-    func testOnlyStrategiesThatOptInStopRunningDecodes() {
+    /// The book's strategies, which never stop a running decode, are TesseraExperimentTests'.
+    func testAdaptiveStopsRunningDecodesUnlessTunedNotTo() {
         XCTAssertTrue(runningDecodeIsAskedToStop(with: AdaptiveStrategy(decodeWorkers: 2)))
-        for name in LoadingStrategies.names where name != "adaptive" {
-            let strategy = LoadingStrategies.make(name, decodeWorkers: 2)!
-            XCTAssertFalse(strategy.cancelsRunningWork, name)
-            guard strategy.execution == .workers else { continue }
-            XCTAssertFalse(runningDecodeIsAskedToStop(with: strategy), name)
-        }
         let adaptive = AdaptiveStrategy(decodeWorkers: 2)
-        adaptive.reclaimsRunningWork = false
+        adaptive.tuning.reclaimsRunningWork = false
         XCTAssertFalse(runningDecodeIsAskedToStop(with: adaptive))
     }
 

@@ -8,7 +8,7 @@ public struct ScrollBench: Sendable {
     /// The `tessera` binary whose `browse` runs are measured.
     public var executable: URL
     public var paths: [String]
-    /// Names from `LoadingStrategies.names`.
+    /// Names from `LoadingStrategies.names` (TesseraExperiment).
     public var strategies: [String]
     public var inputs: [ScrollInput]
     public var cacheMB: Int

@@ -6,6 +6,10 @@
 /// cell waits for; split, each half would have to expose it to the other.
 final class CarouselLoadDriver {
     let strategy: LoadingStrategy
+    /// The strategy's, read once: how each requested load starts.
+    private let loadStarter: any LoadStarting
+    /// The strategy's cache policy, read once: whether the cache's eviction ranking follows the visible centre.
+    private let ranksEvictionsByCentre: Bool
     private let pipeline: ImagePipeline
     /// What the strip's decodes cost so far, for strategies that plan; nil when nothing learns it.
     private let decodeTimes: DecodeTimeEstimator?
@@ -30,9 +34,11 @@ final class CarouselLoadDriver {
 
     init(strategy: LoadingStrategy, pipeline: ImagePipeline, decodeTimes: DecodeTimeEstimator?, remote: RemoteFetching?,
          items: CarouselItemList, cells: CarouselCells) {
-        precondition(strategy.cachePolicy != .none || !pipeline.hasStorage,
+        precondition(strategy.cachePolicy.keepsImages || !pipeline.hasStorage,
                      "a strategy that keeps nothing needs a pipeline without storage")
         self.strategy = strategy
+        loadStarter = strategy.loadStarter
+        ranksEvictionsByCentre = strategy.cachePolicy.evictsFarthestFromCentre
         self.pipeline = pipeline
         self.decodeTimes = decodeTimes
         self.remote = remote
@@ -62,10 +68,10 @@ final class CarouselLoadDriver {
     /// The visible centre and item list the cache's eviction ranking was made for.
     private var rankedFor: (centre: Double, itemsGeneration: Int)?
 
-    /// Under `farthestFromCentre` the cache evicts by distance from the visible centre, ranked by the
+    /// Under `evictsFarthestFromCentre` the cache evicts by distance from the visible centre, ranked by the
     /// items' indices at this frame's position (the pipeline only stores, and so evicts, right here).
     private func drainPipeline() {
-        if strategy.cachePolicy == .farthestFromCentre {
+        if ranksEvictionsByCentre {
             let range = cells.visibleRange
             let centre = Double(range.lowerBound + range.upperBound) / 2
             if rankedFor?.centre != centre || rankedFor?.itemsGeneration != items.generation {
@@ -220,7 +226,7 @@ final class CarouselLoadDriver {
         // share of a frame. Downloads change state on their own, so remote items always walk.
         let asked = AskedRequests(requests: requests, cancelsRunningWork: strategy.cancelsRunningWork,
                                   revision: pipeline.revision, itemsGeneration: items.generation)
-        if strategy.execution == .workers, !items.hasRemoteItems, asked == lastRequests { return }
+        if !loadStarter.asksEveryFrame, !items.hasRemoteItems, asked == lastRequests { return }
         lastRequests = asked
         let acceptable = acceptableVariants
         wanted.removeAll(keepingCapacity: true)
@@ -236,15 +242,10 @@ final class CarouselLoadDriver {
             if let shown = cell?.freshVariant, rank(of: shown, in: acceptable) <= rank(of: request.variant, in: acceptable) {
                 continue
             }
-            switch strategy.execution {
-            case .workers:
-                pipeline.request(key, priority: request.priority)
-            case .mainThread:
-                guard let cell, !cell.hasImage, case .placeholder = cell.content else { continue }
-                switch pipeline.loadNow(key) {
-                case .success(let pixels): cell.show(pixels, variant: request.variant, fade: false)
-                case .failure(let failure): cell.content = .failed(failure)
-                }
+            guard let loadedNow = loadStarter.start(key, for: request, cell: cell, in: pipeline), let cell else { continue }
+            switch loadedNow {
+            case .success(let pixels): cell.show(pixels, variant: request.variant, fade: false)
+            case .failure(let failure): cell.content = .failed(failure)
             }
         }
         pipeline.retainOnly(wanted, cancellingRunning: strategy.cancelsRunningWork)
@@ -293,7 +294,7 @@ final class CarouselLoadDriver {
     }
 }
 
-/// The cache's eviction ranking under `farthestFromCentre`: an image's distance, in items, from the
+/// The cache's eviction ranking under `evictsFarthestFromCentre`: an image's distance, in items, from the
 /// visible centre. It looks the item up in the list itself rather than in a copy of its paths (a strip of
 /// a million items would copy them at every change). `@unchecked Sendable`: the cache ranks only while
 /// storing, which the strip's pipeline does at its drain on the main thread, which owns the list.

@@ -5,8 +5,8 @@ public typealias ImagePipeline = LoadPipeline<ImageKey, PixelBuffer>
 
 extension LoadPipeline where Key == ImageKey, Value == PixelBuffer {
     /// The strip's pipeline for `strategy`: a cost cache bounded by the limits (0 = unbounded), unless the
-    /// strategy keeps nothing (`CachePolicy.none`): then no storage at all, and every image reaches its
-    /// cell only as a delivery.
+    /// strategy keeps nothing (`CachePolicy.keepsImages` false): then no storage at all, and every image
+    /// reaches its cell only as a delivery.
     ///
     /// - Parameters:
     ///   - decode: decodes one key on a worker (`stripLoader` wraps it).
@@ -16,8 +16,8 @@ extension LoadPipeline where Key == ImageKey, Value == PixelBuffer {
                              cacheCountLimit: Int = 0, cacheCostLimit: Int, decodeTimes: DecodeTimeEstimator? = nil,
                              decode: @escaping Loader, waker: @escaping @Sendable () -> Void = {},
                              observer: (any RunObserver)? = nil) -> ImagePipeline {
-        let storage = strategy.cachePolicy == .none
-            ? nil : CostCache<ImageKey, PixelBuffer>(countLimit: cacheCountLimit, totalCostLimit: cacheCostLimit)
+        let storage = strategy.cachePolicy.keepsImages
+            ? CostCache<ImageKey, PixelBuffer>(countLimit: cacheCountLimit, totalCostLimit: cacheCostLimit) : nil
         return ImagePipeline(scheduler: scheduler, storage: storage, cost: \.cost,
                              loader: stripLoader(decode, decodeTimes: decodeTimes), waker: waker,
                              observation: observer.map { LoadObservation($0, view: .strip) })

@@ -130,8 +130,9 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
         if cancellingRunning { scheduler.cancelRunning(except: keep) }
     }
 
-    /// Loads `key` on the calling thread and stores the result (the book's listing 14.1: a synchronous
-    /// load). On the main thread it counts as a main-thread load, which the report shows.
+    /// Loads `key` on the calling thread and stores the result, for callers that load in place (the
+    /// experiment's main-thread decodes, the book's listing 14.1). On the main thread it counts as a
+    /// main-thread load, which the report shows.
     public func loadNow(_ key: Key) -> Result<Value, LoadFailure> {
         if let value = storage?.peek(key) { return .success(value) }
         if let failure = failures[key] { return .failure(failure) }

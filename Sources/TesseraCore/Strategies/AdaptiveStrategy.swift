@@ -2,7 +2,8 @@ import Foundation
 
 /// Ours: what the book and LazyTableImages each do in part, driven by the scroll physics.
 /// - The preload window leads in the direction of travel by as far as the strip will move in
-///   `leadSeconds` (Texture's leading/trailing ranges, scaled by velocity), at least `base.ahead` columns.
+///   `AdaptiveTuning.leadSeconds` (Texture's leading/trailing ranges, scaled by velocity), at least
+///   `base.ahead` columns.
 /// - While a fling decelerates, its resting offset is already known (v0/1000 * d/(1-d)): once the stop is
 ///   a second away, the screen it will stop on is loaded at full resolution right after what is visible,
 ///   then the screen and a half before it (what the slow tail shows). Not earlier: outside a planned fling
@@ -14,48 +15,23 @@ import Foundation
 /// - Workers with nothing else to do (at rest, in a fling's slow tail) decode the next three screens in
 ///   the direction of travel and one behind, queued after everything else: the first screens of the next
 ///   fling pass too fast for any decode to land in time, so they are decoded before it starts.
-/// - Previews (a quarter size per side) for fast motion are available but off by default: see below.
+/// - Previews (a quarter size per side) for fast motion are available but off by default (`AdaptiveTuning.fastScreensPerSecond`).
 /// - Priorities are recomputed every frame and everything no longer listed is dropped before it starts.
 /// - The cache evicts what is farthest from the visible centre, not what was used longest ago.
-/// - Uploads fill what is left of an 8 ms frame (`UploadPacing.fillFrame`).
+/// - Uploads fill what is left of an 8 ms frame (`FillFramePacing`).
 public final class AdaptiveStrategy: LoadingStrategy {
     public let name = "adaptive"
-    public let execution = DecodeExecution.workers
     public let cachePolicy = CachePolicy.farthestFromCentre
     public let base: PreloadPolicy
-    /// Load what the strip reaches within this time at its current speed.
-    public var leadSeconds = 0.5
-    /// The leading window never reaches further than this many screens.
-    public var maxLeadScreens = 3.0
-    /// Above this speed (screens per second) passing items get previews instead of full decodes. Off by
-    /// default: only JPEG decodes cheaper at preview size (PNG and WebP pay a whole decode either way),
-    /// and on the real-photo corpus previews raise placeholder frames (docs/EXPERIMENT.md).
-    public var fastScreensPerSecond = Double.infinity
-    /// Ask for the resting screen once the fling will stop within this time.
-    public var restingLeadSeconds = 1.0
-    /// While a fling decelerates, how much of its travel before the resting point to load (its slow tail).
-    public var approachScreens = 1.5
-    /// Items passing faster than this are not decoded: they would be gone before the image arrived.
-    public var minimumSecondsOnScreen = 0.04
-    /// Below this speed (screens per second) idle workers decode ahead of the screen (step 4 of `requests`).
-    public var idleSpeedScreensPerSecond = 1.0
-    /// How far the idle lookahead reaches in the direction of travel, and behind, in screens.
-    public var idleLeadScreens = 3.0
-    public var idleTrailScreens = 1.0
-    /// The frame time uploads should leave room within.
-    public var frameTargetMs = 8.0
+    /// Its figures: how far it looks ahead, when it plans, how long a frame's uploads may take.
+    public var tuning: AdaptiveTuning
 
-    public var uploadPacing: UploadPacing { .fillFrame(milliseconds: frameTargetMs) }
+    public var uploadPacing: any UploadPacing { FillFramePacing(milliseconds: tuning.frameTargetMs) }
     /// While a fling decelerates, decodes are ordered by `FlingPlanner` over the whole known trajectory
     /// (when the strip supplies `itemLoads`) instead of by steps 1 and 2 below: the fast part of a fling
     /// passes cells faster than the workers can decode them, and every decode started for a cell that is
     /// gone before it lands holds up the slow tail and the resting screen, which the user sees longest.
     public var planner: FlingPlanner?
-
-    /// A drag this fast (screens per second) is planned as the fling it will be released into: a quick
-    /// throw lasts a few frames, and decodes started for the cells it passes would land after those cells
-    /// are gone. Slow drags keep the speed-scaled window.
-    public var planWhileDraggingScreensPerSecond = 4.0
 
     /// Only a fling, or a drag fast enough to become one, is planned, and only when it could pass cells
     /// faster than the workers decode them (`passesFasterThanDecoded`, judged before this path's costs are
@@ -68,10 +44,10 @@ public final class AdaptiveStrategy: LoadingStrategy {
         return 2 * cellsPerSecond(abs(frame.velocity), frame.layout) > planningThreshold(meanDecodeSeconds: meanSeconds, planner)
     }
 
-    /// Cells a second above which the planner takes over: `planAboveThroughput` times what the workers
+    /// Cells a second above which the planner takes over: `AdaptiveTuning.planAboveThroughput` times what the workers
     /// decode at `meanDecodeSeconds` each.
     private func planningThreshold(meanDecodeSeconds: Double, _ planner: FlingPlanner) -> Double {
-        planAboveThroughput * Double(planner.workers) / max(1e-3, meanDecodeSeconds)
+        tuning.planAboveThroughput * Double(planner.workers) / max(1e-3, meanDecodeSeconds)
     }
 
     /// The mean decode time of the items on the last path whose costs were gathered.
@@ -84,28 +60,21 @@ public final class AdaptiveStrategy: LoadingStrategy {
     private func isFlinging(_ frame: StrategyFrame) -> Bool { frame.isDecelerating && !frame.isDragging }
 
     private func isThrowing(_ frame: StrategyFrame) -> Bool {
-        frame.isDragging && abs(frame.velocity) >= planWhileDraggingScreensPerSecond * max(1, frame.layout.viewportSize.width)
+        frame.isDragging && abs(frame.velocity) >= tuning.planWhileDraggingScreensPerSecond * max(1, frame.layout.viewportSize.width)
     }
-
-    /// The planner takes over only when cells pass faster than the workers can decode them (this factor
-    /// times their throughput). Below that the plain order, visible cells first, keeps up by itself,
-    /// and the planner's skipping only costs images: cells it leaves out show placeholders that a plain
-    /// visible-first order would have filled.
-    public var planAboveThroughput = 1.0
-
-    /// While a fling is planned, running decodes for items no longer requested are asked to stop, and the
-    /// planner plans with them (a running decode that no longer pays off is left out, so its worker is
-    /// reclaimed). Off: never stop a running decode.
-    public var reclaimsRunningWork = true
 
     /// Whether this frame's requests may stop running work: only while the planner plans. Outside a fling
     /// a cell that left the window mostly comes back (the strip rests or turns), and a stopped decode
     /// would have to start over.
     public private(set) var cancelsRunningWork = false
 
-    /// - Parameter decodeWorkers: the strip's decode workers, which the fling planner spreads decodes over.
-    public init(base: PreloadPolicy = PreloadPolicy(ahead: 1, behind: 1), decodeWorkers: Int) {
+    /// - Parameters:
+    ///   - decodeWorkers: the strip's decode workers, which the fling planner spreads decodes over.
+    ///   - tuning: its figures; the defaults are the ones docs/EXPERIMENT.md measures.
+    public init(base: PreloadPolicy = PreloadPolicy(ahead: 1, behind: 1), decodeWorkers: Int,
+                tuning: AdaptiveTuning = AdaptiveTuning()) {
         self.base = base
+        self.tuning = tuning
         planner = FlingPlanner(workers: decodeWorkers)
     }
 
@@ -118,7 +87,8 @@ public final class AdaptiveStrategy: LoadingStrategy {
         let viewport = max(1, layout.viewportSize.width)
         let speed = abs(frame.velocity)
         let direction = frame.velocity > 1 ? 1 : (frame.velocity < -1 ? -1 : (frame.direction >= 0 ? 1 : -1))
-        let fast = frame.isMoving && speed > fastScreensPerSecond * viewport
+        let tuning = self.tuning
+        let fast = frame.isMoving && speed > tuning.fastScreensPerSecond * viewport
         // Some 25 requests a frame with the lookahead: sized once rather than grown each frame.
         var requests: [LoadRequest] = []
         requests.reserveCapacity(64)
@@ -134,8 +104,8 @@ public final class AdaptiveStrategy: LoadingStrategy {
 
         if var planner, isFlinging(frame) || isThrowing(frame), !frame.itemLoads.isEmpty,
            passesFasterThanDecoded(speed: speed, frame: frame, planner: planner) {
-            planner.reclaimsRunning = reclaimsRunningWork
-            cancelsRunningWork = reclaimsRunningWork
+            planner.reclaimsRunning = tuning.reclaimsRunningWork
+            cancelsRunningWork = tuning.reclaimsRunningWork
             let candidates = planner.candidates(layout: layout, itemCount: frame.itemCount, offset: frame.offset,
                                                 restingOffset: frame.projectedRestingOffset,
                                                 rate: ScrollModel.DecelerationRate.normal.rawValue, loads: frame.itemLoads)
@@ -145,19 +115,19 @@ public final class AdaptiveStrategy: LoadingStrategy {
         // 1. What is on screen now, unless it will be gone before a decode could land: full size at rest
         //    or moving slowly, a preview (1/8-scale JPEG decoding) when it will be gone soon.
         let secondsOnScreen = speed > 1 ? viewport / speed : .infinity
-        if secondsOnScreen >= minimumSecondsOnScreen {
+        if secondsOnScreen >= tuning.minimumSecondsOnScreen {
             for index in centreOutwards(frame.visible) { add(index, fast ? .preview : .cell, 0) }
         }
         // 2. While a fling decelerates its resting offset is known: the screen it stops on at full size
         //    (needed in seconds, but needed for long), the next column it reaches, then the stretch its
         //    slow tail shows on the way in, nearest the resting point first.
-        if frame.isDecelerating && !frame.isDragging && secondsToRest(speed) <= restingLeadSeconds {
+        if frame.isDecelerating && !frame.isDragging && secondsToRest(speed) <= tuning.restingLeadSeconds {
             // Running decodes are not stopped here, so asking earlier would hold the workers up with work
             // the user sees seconds later while new cells wait on screen.
             let restingOffset = frame.projectedRestingOffset
             let resting = layout.visibleRange(offset: restingOffset)
             for index in centreOutwards(resting) { add(index, .cell, 1) }
-            let approachOffset = restingOffset - Double(direction) * approachScreens * viewport
+            let approachOffset = restingOffset - Double(direction) * tuning.approachScreens * viewport
             let approach = direction > 0
                 ? layout.visibleRange(offset: max(frame.offset, approachOffset)).lowerBound..<resting.lowerBound
                 : resting.upperBound..<layout.visibleRange(offset: min(frame.offset, approachOffset)).upperBound
@@ -165,7 +135,7 @@ public final class AdaptiveStrategy: LoadingStrategy {
             for (step, index) in ordered.enumerated() { add(index, .cell, 2 + step / rows) }
         } else if let edge = direction > 0 ? frame.visible.last : frame.visible.first {
             // 3. Otherwise the leading window grows with speed; the trailing one stays small.
-            let leadPoints = min(speed * leadSeconds, maxLeadScreens * viewport)
+            let leadPoints = min(speed * tuning.leadSeconds, tuning.maxLeadScreens * viewport)
             let leadColumns = max(base.ahead, Int((leadPoints / layout.columnWidth).rounded(.up)))
             for step in 1...max(1, leadColumns) {
                 for index in items(inColumn: edge / rows + step * direction) { add(index, fast ? .preview : .cell, 1 + step) }
@@ -181,16 +151,16 @@ public final class AdaptiveStrategy: LoadingStrategy {
         //    travel. Queued last and dropped the moment anything above needs the workers, this costs
         //    nothing on screen, and the next fling starts over cells that are already decoded: its first
         //    screens pass too fast for any decode to land in time.
-        if speed < idleSpeedScreensPerSecond * viewport {
+        if speed < tuning.idleSpeedScreensPerSecond * viewport {
             let anchor = frame.isDecelerating ? layout.visibleRange(offset: frame.projectedRestingOffset) : frame.visible
             let columnsPerScreen = max(1, Int((viewport / layout.columnWidth).rounded(.up)))
             if let edge = direction > 0 ? anchor.last : anchor.first {
-                for step in 1...max(1, Int(idleLeadScreens * Double(columnsPerScreen))) {
+                for step in 1...max(1, Int(tuning.idleLeadScreens * Double(columnsPerScreen))) {
                     for index in items(inColumn: edge / rows + step * direction) { add(index, .cell, Self.idlePriority + step) }
                 }
             }
-            if let trailingEdge = direction > 0 ? anchor.first : anchor.last, idleTrailScreens > 0 {
-                for step in 1...max(1, Int(idleTrailScreens * Double(columnsPerScreen))) {
+            if let trailingEdge = direction > 0 ? anchor.first : anchor.last, tuning.idleTrailScreens > 0 {
+                for step in 1...max(1, Int(tuning.idleTrailScreens * Double(columnsPerScreen))) {
                     for index in items(inColumn: trailingEdge / rows - step * direction) {
                         add(index, .cell, Self.idlePriority + 2 * step)
                     }

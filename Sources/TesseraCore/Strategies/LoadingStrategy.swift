@@ -25,17 +25,22 @@ public struct LoadRequest: Hashable, Sendable {
     }
 }
 
-/// Where decodes run.
-public enum DecodeExecution: Sendable { case mainThread, workers }
-
 /// What happens to decoded images once their cell has gone.
-public enum CachePolicy: Sendable, Equatable {
-    /// Nothing is kept: a cell that comes back decodes again (listings 14.1 to 14.4).
-    case none
-    /// The cost cache, least recently used out first (listing 14.5, LazyTableImages).
-    case leastRecentlyUsed
+public struct CachePolicy: Sendable, Equatable {
+    /// Whether decoded images are kept at all; without, a cell that comes back decodes again and every
+    /// image reaches its cell only as the pipeline delivers it.
+    public var keepsImages: Bool
+    /// Whether the cache evicts what is farthest from the visible centre first; otherwise what was used
+    /// longest ago (the cost cache's own order).
+    public var evictsFarthestFromCentre: Bool
+
+    public init(keepsImages: Bool, evictsFarthestFromCentre: Bool) {
+        self.keepsImages = keepsImages
+        self.evictsFarthestFromCentre = evictsFarthestFromCentre
+    }
+
     /// The cost cache, farthest from the visible centre out first.
-    case farthestFromCentre
+    public static let farthestFromCentre = CachePolicy(keepsImages: true, evictsFarthestFromCentre: true)
 }
 
 /// What a strategy sees of the strip each frame.
@@ -71,14 +76,15 @@ public struct StrategyFrame: Sendable {
     }
 }
 
-/// One of the Core Animation book's (and LazyTableImages') ways of feeding a scrolling list with images,
-/// or our adaptive one. The carousel asks its strategy, every frame, what to load and what a cell may
-/// show, and the view how to pace uploads; everything else (cells, tags, cache, workers, uploads) is
-/// shared.
+/// A way of feeding a scrolling strip with images: our adaptive one, or one of the Core Animation book's
+/// (and LazyTableImages'), which TesseraExperiment holds. The carousel asks its strategy, every frame,
+/// what to load and what a cell may show, and the view how to pace uploads; everything else (cells,
+/// tags, cache, workers, uploads) is shared.
 public protocol LoadingStrategy: AnyObject {
     /// The name used on the command line and in reports.
     var name: String { get }
-    var execution: DecodeExecution { get }
+    /// How the loads this strategy asks for start: on the pipeline's workers unless it says otherwise.
+    var loadStarter: any LoadStarting { get }
     var cachePolicy: CachePolicy { get }
     /// Whether an image found in the cache fades in like a new arrival (CATiledLayer fades every tile
     /// it draws); otherwise cached images appear at once.
@@ -89,7 +95,7 @@ public protocol LoadingStrategy: AnyObject {
     /// before it starts.
     func requests(for frame: StrategyFrame) -> [LoadRequest]
     /// How much of a frame the view may spend copying decoded images into textures.
-    var uploadPacing: UploadPacing { get }
+    var uploadPacing: any UploadPacing { get }
     /// Whether this frame's `StrategyFrame.itemLoads` should be filled in (a cache lookup and a cost
     /// estimate per item on the fling's way, so only when the strategy will plan with them).
     func plansWithItemLoads(_ frame: StrategyFrame) -> Bool
@@ -100,11 +106,11 @@ public protocol LoadingStrategy: AnyObject {
 }
 
 extension LoadingStrategy {
+    public var loadStarter: any LoadStarting { QueuedLoads() }
+
     public var fadesCachedImages: Bool { false }
 
     public func acceptableVariants(isMoving: Bool) -> [ImageVariant] { [.cell] }
-
-    public var uploadPacing: UploadPacing { .viewBudget }
 
     public func plansWithItemLoads(_ frame: StrategyFrame) -> Bool { false }
 
@@ -112,30 +118,8 @@ extension LoadingStrategy {
 }
 
 /// Visible items from the centre outwards, so the middle of the screen fills first.
-func centreOutwards(_ visible: Range<Int>) -> [Int] {
+public func centreOutwards(_ visible: Range<Int>) -> [Int] {
     guard !visible.isEmpty else { return [] }
     let centre = Double(visible.lowerBound + visible.upperBound - 1) / 2
     return visible.sorted { abs(Double($0) - centre) < abs(Double($1) - centre) }
-}
-
-/// Named strategies for `--strategy`.
-public enum LoadingStrategies {
-    public static let names = ["sync", "async", "predraw", "tiled", "cache", "lazy", "swap", "adaptive"]
-
-    /// The strategy called `name`, nil for an unknown name. `decodeWorkers` is the strip's scheduler's
-    /// worker count, for strategies that plan decodes over the workers.
-    public static func make(_ name: String, preload: PreloadPolicy = PreloadPolicy(ahead: 1, behind: 1),
-                            decodeWorkers: Int) -> LoadingStrategy? {
-        switch name {
-        case "sync": return SyncStrategy()
-        case "async": return AsyncStrategy()
-        case "predraw": return PredrawStrategy()
-        case "tiled": return TiledStrategy()
-        case "cache": return CacheStrategy(preload: preload)
-        case "lazy": return LazyStrategy()
-        case "swap": return SwapStrategy(preload: preload)
-        case "adaptive": return AdaptiveStrategy(base: preload, decodeWorkers: decodeWorkers)
-        default: return nil
-        }
-    }
 }

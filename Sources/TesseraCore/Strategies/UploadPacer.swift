@@ -1,15 +1,12 @@
-/// Turns an `UploadPacing` into this frame's upload budget in bytes, from the view's own budget and the
-/// upload speed measured so far. The view asks it once a frame before uploading and tells it how the
-/// uploads went.
+/// Turns a strategy's `UploadPacing` into this frame's upload budget in bytes, from the view's own budget
+/// and the upload speed measured so far. The view asks it once a frame before uploading and tells it how
+/// the uploads went.
 public struct UploadPacer: Sendable {
-    /// The view's byte budget per frame (`UploadPacing.viewBudget`).
+    /// The view's byte budget per frame, for pacings that keep to it.
     public var viewBudgetBytes: Int
     /// Measured upload speed: a moving average over frames that uploaded enough to time.
     public private(set) var bytesPerMs: Double
 
-    /// Part of the time left that uploads may use: the speed is an average, and a frame's uploads may run
-    /// slower than it.
-    private static let margin = 0.8
     /// Uploads smaller or quicker than these are not timed: the clock's resolution and the first touch of
     /// a texture would make their speed noise.
     private static let minimumTimedBytes = 256 << 10
@@ -21,14 +18,8 @@ public struct UploadPacer: Sendable {
     }
 
     /// Bytes that may be uploaded this frame under `pacing`, when the frame has run `frameElapsedMs`.
-    public func budget(for pacing: UploadPacing, frameElapsedMs: Double) -> Int {
-        switch pacing {
-        case .viewBudget:
-            return viewBudgetBytes
-        case .fillFrame(let milliseconds):
-            let leftMs = max(0, milliseconds - frameElapsedMs)
-            return Int(leftMs * bytesPerMs * Self.margin)
-        }
+    public func budget(for pacing: any UploadPacing, frameElapsedMs: Double) -> Int {
+        pacing.budget(frameElapsedMs: frameElapsedMs, bytesPerMs: bytesPerMs, viewBudgetBytes: viewBudgetBytes)
     }
 
     /// Learns from one frame's uploads: `bytes` copied in `milliseconds`.

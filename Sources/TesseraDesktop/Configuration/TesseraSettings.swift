@@ -1,4 +1,5 @@
 import TesseraCore
+import TesseraExperiment
 
 /// The options of `browse` and `view` that a configuration file gives defaults for. Their ranges are the
 /// commands' own (each command's `validate()`); a test runs the binary at both ends of every range and

@@ -48,8 +48,11 @@ public struct ViewerOptions: Sendable {
     /// with the strip come from the fields above (see `singleViewOptions`).
     public var singleView = TiledViewOptions()
     public var fullscreen = false
-    /// How the strip loads images: one of `LoadingStrategies.names`.
-    public var strategy = "adaptive"
+    /// Makes the strip's loading strategy from the preload window and the decode workers, once the
+    /// scheduler has them: adaptive by default; `tessera` passes the one `--strategy` names.
+    public var makeStrategy: @Sendable (_ preload: PreloadPolicy, _ decodeWorkers: Int) -> LoadingStrategy = {
+        AdaptiveStrategy(base: $0, decodeWorkers: $1)
+    }
     /// Read and write the freedesktop thumbnail cache (~/.cache/thumbnails) for cell-sized images. Off unless
     /// asked for (the command line asks), so tests and embedders never write to the user's cache by accident.
     public var useThumbnailCache = false

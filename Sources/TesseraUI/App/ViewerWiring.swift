@@ -80,8 +80,7 @@ final class ViewerWiring {
             workerCount: options.workerCount, priority: .background,
             memory: .init(budget: decodeMemory, estimate: Self.decodeMemoryEstimate(loader: imageLoader, remote: remote)))
         let workers = scheduler.workerCount
-        let strategy = LoadingStrategies.make(options.strategy, preload: options.carousel.preload, decodeWorkers: workers)
-            ?? AdaptiveStrategy(base: options.carousel.preload, decodeWorkers: workers)
+        let strategy = options.makeStrategy(options.carousel.preload, workers)
         let decodeTimes = DecodeTimeEstimator()
         pipeline = .strip(strategy: strategy, scheduler: scheduler,
                           cacheCountLimit: options.cacheCountLimit, cacheCostLimit: options.cacheLimitBytes,

@@ -21,7 +21,7 @@ final class CarouselChangeTests: XCTestCase {
     private func makeModel(_ items: [CarouselItem], remote: RemoteFetching? = nil)
         -> (CarouselModel, ImagePipeline, WorkScheduler<ImageKey, PixelBuffer>) {
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
-        let strategy = CacheStrategy(preload: PreloadPolicy(ahead: 2, behind: 1))
+        let strategy = PreloadWindowStrategy(preload: PreloadPolicy(ahead: 2, behind: 1))
         let pipeline = ImagePipeline.fixture(scheduler, strategy: strategy, loader: Self.loader)
         let model = CarouselModel(items: items, configuration: CarouselConfiguration(), pipeline: pipeline,
                                   remote: remote, strategy: strategy, viewportWidth: 1280, viewportHeight: 720)

@@ -17,7 +17,7 @@ final class CarouselSortTests: XCTestCase {
 
     private func makeModel(_ items: [CarouselItem]) -> (CarouselModel, WorkScheduler<ImageKey, PixelBuffer>) {
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
-        let strategy = CacheStrategy(preload: PreloadPolicy(ahead: 2, behind: 1))
+        let strategy = PreloadWindowStrategy(preload: PreloadPolicy(ahead: 2, behind: 1))
         let pipeline = ImagePipeline.fixture(scheduler, strategy: strategy, loader: Self.loader)
         let model = CarouselModel(items: items, configuration: CarouselConfiguration(), pipeline: pipeline,
                                   strategy: strategy, viewportWidth: 1280, viewportHeight: 720)
@@ -53,7 +53,7 @@ final class CarouselSortTests: XCTestCase {
     /// Opening with `--sort mtime`: the times come in from the background after the first frames.
     private func modelByTimeWithNothingRead(_ count: Int) -> (CarouselModel, WorkScheduler<ImageKey, PixelBuffer>) {
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
-        let strategy = CacheStrategy(preload: PreloadPolicy(ahead: 2, behind: 1))
+        let strategy = PreloadWindowStrategy(preload: PreloadPolicy(ahead: 2, behind: 1))
         let pipeline = ImagePipeline.fixture(scheduler, strategy: strategy, loader: Self.loader)
         let model = CarouselModel(table: ItemTable(items(count)), order: .mtime, shuffleSeed: 1,
                                   configuration: CarouselConfiguration(), pipeline: pipeline, strategy: strategy,

@@ -54,3 +54,20 @@ final class CallLog: Sendable {
     func record(_ key: ImageKey) { keys.withLock { $0.append(key) } }
     var all: [ImageKey] { keys.withLock { $0 } }
 }
+
+/// For tests of the carousel itself rather than of a strategy: the preload window around what is
+/// visible, the cache in least-recently-used order (as the experiment's listing 14.5 loads).
+final class PreloadWindowStrategy: LoadingStrategy {
+    let name = "window"
+    let cachePolicy = CachePolicy(keepsImages: true, evictsFarthestFromCentre: false)
+    let uploadPacing: any UploadPacing = FillFramePacing(milliseconds: 8)
+    let preload: PreloadPolicy
+
+    init(preload: PreloadPolicy) { self.preload = preload }
+
+    func requests(for frame: StrategyFrame) -> [LoadRequest] {
+        let window = PreloadWindow(visible: frame.visible, itemCount: frame.itemCount, rows: frame.layout.rows,
+                                   direction: frame.direction, policy: preload)
+        return window.items.map { LoadRequest(index: $0.index, variant: .cell, priority: $0.priority) }
+    }
+}

@@ -2,7 +2,8 @@ import Foundation
 import XCTest
 @testable import TesseraCore
 
-/// Each strategy's defining behaviour, with a fake decoder and a stepped clock.
+/// The adaptive strategy's behaviour, with a fake decoder and a stepped clock; the book's strategies
+/// are TesseraExperimentTests'.
 final class LoadingStrategyTests: XCTestCase {
     private let log = CallLog()
     private let loads = CountingObserver()
@@ -19,104 +20,6 @@ final class LoadingStrategyTests: XCTestCase {
     }
 
     private func loadedIndices() -> Set<Int> { Set(log.all.map { Fixture.index(of: $0.path) }) }
-
-    func testSyncDecodesOnTheCallingThreadWhenACellAppears() {
-        // Real worker threads exist, but sync must not use them.
-        let (model, _, scheduler) = makeModel(SyncStrategy(), scheduler: WorkScheduler(workerCount: 2))
-        defer { scheduler.shutdown() }
-        model.update(now: .zero)
-        let visible = model.layout.visibleRange(offset: 0)
-        XCTAssertTrue(model.visibleCells.allSatisfy(\.hasImage), "images are there in the same frame")
-        XCTAssertEqual(loads.strip.mainThreadLoads, visible.count)
-        XCTAssertEqual(scheduler.stats.submitted, 0)
-    }
-
-    func testAsyncDecodesOnWorkersWithoutScaling() {
-        let (model, pipeline, scheduler) = makeModel(AsyncStrategy())
-        model.update(now: .zero)
-        scheduler.runPending()
-        model.update(now: .milliseconds(16))
-        XCTAssertTrue(log.all.allSatisfy { $0.variant == .original && $0.fittingBox == nil })
-        XCTAssertTrue(model.visibleCells.allSatisfy(\.hasImage))
-        XCTAssertFalse(pipeline.hasStorage, "nothing kept")
-    }
-
-    func testLazyStartsNothingWhileDraggingOrDeceleratingAndLoadsExactlyTheVisibleItemsAtTheEnd() {
-        let (model, _, scheduler) = makeModel(LazyStrategy())
-        var time = Duration.zero
-        model.beginDrag(x: 1000, time: time)
-        for step in 1...10 {
-            time += .milliseconds(16)
-            model.drag(x: 1000 - Double(step) * 60, time: time)
-            model.update(now: time)
-        }
-        model.endDrag(time: time)
-        var events: [ScrollEvent] = []
-        while model.scroll.isMoving {
-            XCTAssertEqual(scheduler.queuedCount, 0, "no load starts while moving")
-            scheduler.runPending()
-            XCTAssertTrue(log.all.isEmpty)
-            time += .milliseconds(16)
-            events += model.update(now: time)
-        }
-        XCTAssertEqual(events.last, .didEndDecelerating)
-        scheduler.runPending()
-        XCTAssertEqual(loadedIndices(), Set(model.layout.visibleRange(offset: model.scroll.offset)))
-    }
-
-    func testSwapShowsTheSmallVersionWhileMovingAndTheFullOneAfter() {
-        let (model, _, scheduler) = makeModel(SwapStrategy())
-        var time = Duration.zero
-        model.update(now: time)
-        model.beginDrag(x: 1000, time: time)
-        time += .milliseconds(16)
-        model.drag(x: 990, time: time)
-        model.update(now: time)
-        scheduler.runPending()
-        time += .milliseconds(16)
-        model.drag(x: 985, time: time)
-        model.update(now: time)
-        XCTAssertTrue(model.visibleCells.allSatisfy { $0.shownVariant == .preview }, "previews while dragging")
-        model.endDrag(time: time)
-        while model.scroll.isMoving { time += .milliseconds(16); model.update(now: time) }
-        scheduler.runPending()
-        time += .milliseconds(16)
-        model.update(now: time)
-        XCTAssertTrue(model.visibleCells.allSatisfy { $0.shownVariant == .cell }, "full size once still")
-        let preview = model.visibleCells[0]
-        XCTAssertEqual(model.displaySize(of: preview), PixelSize(width: 8, height: 6), "drawn at the full image's size")
-    }
-
-    func testWithoutACacheAShownImageIsNotDecodedAgainEveryFrame() {
-        let (model, _, scheduler) = makeModel(PredrawStrategy())
-        for frame in 0..<10 {
-            model.update(now: .milliseconds(16 * frame))
-            scheduler.runPending()
-        }
-        let visible = model.layout.visibleRange(offset: 0)
-        XCTAssertTrue(model.visibleCells.allSatisfy(\.hasImage))
-        XCTAssertEqual(loads.strip.started, visible.count)
-    }
-
-    func testTiledFadesEveryAppearanceAndKeepsNothing() {
-        let (model, pipeline, scheduler) = makeModel(TiledStrategy())
-        model.update(now: .zero)
-        scheduler.runPending()
-        model.update(now: .milliseconds(16))
-        XCTAssertTrue(model.visibleCells.allSatisfy { $0.fadesIn })
-        XCTAssertFalse(pipeline.hasStorage)
-    }
-
-    func testCachePreloadsExactlyTheNeighbours() {
-        let (model, pipeline, scheduler) = makeModel(CacheStrategy(preload: PreloadPolicy(ahead: 1, behind: 1)))
-        model.scrollBy(10 * 416, time: .zero)
-        model.update(now: .zero)
-        scheduler.runPending()
-        let visible = model.layout.visibleRange(offset: model.scroll.offset)
-        XCTAssertEqual(loadedIndices(), Set((visible.lowerBound - 1)...(visible.upperBound)))
-        model.update(now: .milliseconds(16))  // stores what the workers finished
-        XCTAssertEqual(pipeline.storageStats?.count, visible.count + 2)
-    }
 
     private func frame(velocity: Double, decelerating: Bool = false, resting: Double? = nil) -> StrategyFrame {
         let layout = StripLayout(itemCount: 500, cellSize: Size(width: 400, height: 300), viewportSize: Size(width: 1280, height: 720))
@@ -147,7 +50,7 @@ final class LoadingStrategyTests: XCTestCase {
     /// The planner spreads decodes over the strip's real workers: the viewer passes its scheduler's count
     /// where it makes the strategy, and the model's default strategy takes its pipeline's.
     func testAdaptivePlansWithTheStripsWorkerCount() {
-        XCTAssertEqual((LoadingStrategies.make("adaptive", decodeWorkers: 6) as? AdaptiveStrategy)?.planner?.workers, 6)
+        XCTAssertEqual(AdaptiveStrategy(decodeWorkers: 6).planner?.workers, 6)
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>(workerCount: 3)
         defer { scheduler.shutdown() }
         let model = CarouselModel(items: Fixture.items(10), configuration: CarouselConfiguration(),
@@ -242,7 +145,7 @@ final class LoadingStrategyTests: XCTestCase {
 
     func testPreviewsForFastMotionWhenTurnedOn() {
         let strategy = AdaptiveStrategy(decodeWorkers: 2)
-        strategy.fastScreensPerSecond = 2
+        strategy.tuning.fastScreensPerSecond = 2
         let passing = strategy.requests(for: frame(velocity: 6000))
         XCTAssertTrue(passing.filter { frame(velocity: 0).visible.contains($0.index) }.allSatisfy { $0.variant == .preview })
         XCTAssertTrue(AdaptiveStrategy(decodeWorkers: 2).requests(for: frame(velocity: 6000)).allSatisfy { $0.variant == .cell })
@@ -288,14 +191,24 @@ final class LoadingStrategyTests: XCTestCase {
 
     func testUploadBudgetFollowsTheFrameTimeLeft() {
         let strategy = AdaptiveStrategy(decodeWorkers: 2)
-        XCTAssertEqual(strategy.uploadPacing, .fillFrame(milliseconds: 8))
+        XCTAssertEqual(strategy.uploadPacing as? FillFramePacing, FillFramePacing(milliseconds: 8))
         let pacer = UploadPacer(viewBudgetBytes: 1, bytesPerMs: 1000)
         XCTAssertEqual(pacer.budget(for: strategy.uploadPacing, frameElapsedMs: 2), 4800)
         XCTAssertEqual(pacer.budget(for: strategy.uploadPacing, frameElapsedMs: 9), 0)
-        for name in LoadingStrategies.names where name != "adaptive" {
-            XCTAssertEqual(LoadingStrategies.make(name, decodeWorkers: 2)?.uploadPacing, .viewBudget, name)
+    }
+
+    func testTuningGivenAtTheStartIsTheOneItWorksBy() {
+        var tuning = AdaptiveTuning()
+        tuning.frameTargetMs = 12
+        tuning.idleLeadScreens = 0
+        tuning.idleTrailScreens = 0
+        let strategy = AdaptiveStrategy(decodeWorkers: 2, tuning: tuning)
+        XCTAssertEqual(strategy.uploadPacing as? FillFramePacing, FillFramePacing(milliseconds: 12))
+        func idleCount(_ strategy: AdaptiveStrategy) -> Int {
+            strategy.requests(for: frame(velocity: 0)).filter { $0.priority >= AdaptiveStrategy.idlePriority }.count
         }
-        XCTAssertEqual(UploadPacer(viewBudgetBytes: 123, bytesPerMs: 1000).budget(for: .viewBudget, frameElapsedMs: 9), 123)
+        XCTAssertEqual(idleCount(AdaptiveStrategy(decodeWorkers: 2)), 14, "three screens ahead and one behind")
+        XCTAssertLessThanOrEqual(idleCount(strategy), 1, "no more than the one column ahead the lookahead keeps")
     }
 
     func testThePacerLearnsTheUploadSpeedFromFramesWorthTiming() {
@@ -305,10 +218,5 @@ final class LoadingStrategyTests: XCTestCase {
         XCTAssertEqual(pacer.bytesPerMs, 1000, "too small or too quick to time")
         pacer.record(bytes: 1_000_000, milliseconds: 2)
         XCTAssertEqual(pacer.bytesPerMs, 0.8 * 1000 + 0.2 * 500_000, accuracy: 1e-6)
-    }
-
-    func testEveryNamedStrategyExists() {
-        for name in LoadingStrategies.names { XCTAssertEqual(LoadingStrategies.make(name, decodeWorkers: 2)?.name, name) }
-        XCTAssertNil(LoadingStrategies.make("fastest", decodeWorkers: 2))
     }
 }

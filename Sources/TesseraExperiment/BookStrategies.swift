@@ -1,8 +1,10 @@
+import TesseraCore
+
 /// Listing 14.1: load on the main thread when a cell appears. The frame that shows a new cell waits for
 /// its decode. The only strategy with main-thread decodes.
-public final class SyncStrategy: LoadingStrategy {
+public final class SyncStrategy: BookStrategy {
     public let name = "sync"
-    public let execution = DecodeExecution.mainThread
+    public let loadStarter: any LoadStarting = MainThreadLoads()
     public let cachePolicy = CachePolicy.none
 
     public init() {}
@@ -14,9 +16,8 @@ public final class SyncStrategy: LoadingStrategy {
 
 /// Listing 14.2: decode on a background queue and check the cell's index tag, but scale nothing on the
 /// worker: the main thread uploads the whole image and the renderer shrinks it at every draw.
-public final class AsyncStrategy: LoadingStrategy {
+public final class AsyncStrategy: BookStrategy {
     public let name = "async"
-    public let execution = DecodeExecution.workers
     public let cachePolicy = CachePolicy.none
 
     public init() {}
@@ -30,9 +31,8 @@ public final class AsyncStrategy: LoadingStrategy {
 
 /// Listing 14.3: decode in the background and redraw at the cell's pixel size there, so the main thread
 /// only uploads a cell-sized image. No cache: a cell that scrolls back decodes again.
-public final class PredrawStrategy: LoadingStrategy {
+public final class PredrawStrategy: BookStrategy {
     public let name = "predraw"
-    public let execution = DecodeExecution.workers
     public let cachePolicy = CachePolicy.none
 
     public init() {}
@@ -46,9 +46,8 @@ public final class PredrawStrategy: LoadingStrategy {
 /// threads and faded in over fadeDuration each time the layer draws it. The layer keeps its tile only
 /// while it lives, and a reused cell's layer starts empty, so nothing is cached across reuse and every
 /// appearance fades.
-public final class TiledStrategy: LoadingStrategy {
+public final class TiledStrategy: BookStrategy {
     public let name = "tiled"
-    public let execution = DecodeExecution.workers
     public let cachePolicy = CachePolicy.none
     public let fadesCachedImages = true
 
@@ -60,9 +59,8 @@ public final class TiledStrategy: LoadingStrategy {
 }
 
 /// Listing 14.5: the cost cache with an in-flight marker, and the neighbours (index ± 1) preloaded.
-public final class CacheStrategy: LoadingStrategy {
+public final class CacheStrategy: BookStrategy {
     public let name = "cache"
-    public let execution = DecodeExecution.workers
     public let cachePolicy = CachePolicy.leastRecentlyUsed
     public let preload: PreloadPolicy
 
@@ -78,9 +76,8 @@ public final class CacheStrategy: LoadingStrategy {
 /// Apple's LazyTableImages: start no load while the user drags or the list decelerates; when scrolling
 /// ends (didEndDragging without deceleration, or didEndDecelerating) load the visible rows. Loaded images
 /// stay with their records (here: the cache).
-public final class LazyStrategy: LoadingStrategy {
+public final class LazyStrategy: BookStrategy {
     public let name = "lazy"
-    public let execution = DecodeExecution.workers
     public let cachePolicy = CachePolicy.leastRecentlyUsed
 
     public init() {}
@@ -95,9 +92,8 @@ public final class LazyStrategy: LoadingStrategy {
 /// on screen once scrolling ends. The swap is in what is asked for (`requests`); what a cell may show is
 /// the same at rest and moving: the full image when at hand, else the preview, which beats a placeholder
 /// while the full image decodes.
-public final class SwapStrategy: LoadingStrategy {
+public final class SwapStrategy: BookStrategy {
     public let name = "swap"
-    public let execution = DecodeExecution.workers
     public let cachePolicy = CachePolicy.leastRecentlyUsed
     public let preload: PreloadPolicy
 
