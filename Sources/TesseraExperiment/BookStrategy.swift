@@ -2,8 +2,8 @@ import TesseraCore
 
 /// What the book's strategies share beyond `LoadingStrategy`: uploads keep to the view's byte budget per
 /// frame, whatever the frame has cost so far, as UIKit's main thread did.
-public protocol BookStrategy: LoadingStrategy {}
+package protocol BookStrategy: LoadingStrategy {}
 
 extension BookStrategy {
-    public var uploadPacing: any UploadPacing { ViewBudgetPacing() }
+    package var uploadPacing: any UploadPacing { ViewBudgetPacing() }
 }

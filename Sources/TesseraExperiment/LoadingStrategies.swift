@@ -2,12 +2,12 @@ import TesseraCore
 
 /// Every strategy by the name `--strategy`, the configuration file and the scroll bench know it by: the
 /// book's seven and our adaptive one.
-public enum LoadingStrategies {
-    public static let names = ["sync", "async", "predraw", "tiled", "cache", "lazy", "swap", "adaptive"]
+package enum LoadingStrategies {
+    package static let names = ["sync", "async", "predraw", "tiled", "cache", "lazy", "swap", "adaptive"]
 
     /// The strategy called `name`, nil for an unknown name. `decodeWorkers` is the strip's scheduler's
     /// worker count, for strategies that plan decodes over the workers.
-    public static func make(_ name: String, preload: PreloadPolicy = PreloadPolicy(ahead: 1, behind: 1),
+    package static func make(_ name: String, preload: PreloadPolicy = PreloadPolicy(ahead: 1, behind: 1),
                             decodeWorkers: Int) -> LoadingStrategy? {
         switch name {
         case "sync": return SyncStrategy()

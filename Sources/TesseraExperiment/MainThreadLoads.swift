@@ -2,14 +2,14 @@ import TesseraCore
 
 /// Listing 14.1's loads: decoded on the calling (main) thread when a cell still showing its placeholder
 /// asks, so the frame that shows a new cell waits for its decode. Nothing is queued on the workers.
-public struct MainThreadLoads: LoadStarting {
+package struct MainThreadLoads: LoadStarting {
     /// A load that failed or found its cell gone leaves nothing in the pipeline to notice, so every frame
     /// looks at its visible cells again.
-    public var asksEveryFrame: Bool { true }
+    package var asksEveryFrame: Bool { true }
 
-    public init() {}
+    package init() {}
 
-    public func start(_ key: ImageKey, for request: LoadRequest, cell: CarouselCell?,
+    package func start(_ key: ImageKey, for request: LoadRequest, cell: CarouselCell?,
                       in pipeline: ImagePipeline) -> Result<PixelBuffer, LoadFailure>? {
         guard let cell, case .placeholder = cell.content else { return nil }
         return pipeline.loadNow(key)

@@ -1,8 +1,8 @@
 import TesseraCore
 
 /// Uploads keep to the view's own byte budget per frame, whatever the frame has cost so far.
-public struct ViewBudgetPacing: UploadPacing, Equatable {
-    public init() {}
+package struct ViewBudgetPacing: UploadPacing, Equatable {
+    package init() {}
 
-    public func budget(frameElapsedMs: Double, bytesPerMs: Double, viewBudgetBytes: Int) -> Int { viewBudgetBytes }
+    package func budget(frameElapsedMs: Double, bytesPerMs: Double, viewBudgetBytes: Int) -> Int { viewBudgetBytes }
 }

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Frame time over time, one panel per input, one line per strategy: an SVG a person can read.
-public struct FrameTimePlot: Sendable {
-    public let rows: [ScrollBenchRow]
+package struct FrameTimePlot: Sendable {
+    package let rows: [ScrollBenchRow]
 
-    public init(rows: [ScrollBenchRow]) { self.rows = rows }
+    package init(rows: [ScrollBenchRow]) { self.rows = rows }
 
     private static let colours = ["#d62728", "#ff7f0e", "#bcbd22", "#8c564b", "#9467bd", "#17becf", "#1f77b4", "#2ca02c"]
 
-    public func svg() -> String {
+    package func svg() -> String {
         let inputs = rows.map(\.input).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let strategies = rows.map(\.strategy).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let width = 1000.0, panelHeight = 240.0, left = 60.0, right = 150.0, top = 30.0, gap = 50.0

@@ -4,19 +4,19 @@ import Foundation
 /// headless viewer process (so peak memory is the run's own) that writes its run report, one row per
 /// strategy and input; with several runs, each row is the median run and adaptive is compared with the
 /// others run by run.
-public struct ScrollBench: Sendable {
+package struct ScrollBench: Sendable {
     /// The `tessera` binary whose `browse` runs are measured.
-    public var executable: URL
-    public var paths: [String]
+    package var executable: URL
+    package var paths: [String]
     /// Names from `LoadingStrategies.names` (TesseraExperiment).
-    public var strategies: [String]
-    public var inputs: [ScrollInput]
-    public var cacheMB: Int
+    package var strategies: [String]
+    package var inputs: [ScrollInput]
+    package var cacheMB: Int
     /// Fade-in time of an arriving image, in seconds, as `browse --fade` takes it.
-    public var fadeSeconds: Double
-    public var runs: Int
+    package var fadeSeconds: Double
+    package var runs: Int
 
-    public init(executable: URL, paths: [String], strategies: [String], inputs: [ScrollInput], cacheMB: Int = 256,
+    package init(executable: URL, paths: [String], strategies: [String], inputs: [ScrollInput], cacheMB: Int = 256,
                 fadeSeconds: Double = 0.25, runs: Int = 1) {
         self.executable = executable
         self.paths = paths
@@ -28,7 +28,7 @@ public struct ScrollBench: Sendable {
     }
 
     /// The rows, in input then strategy order. `progress` hears a line before each viewer run.
-    public func run(progress: (String) -> Void = { _ in }) throws -> ScrollBenchResult {
+    package func run(progress: (String) -> Void = { _ in }) throws -> ScrollBenchResult {
         precondition(runs >= 1)
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)

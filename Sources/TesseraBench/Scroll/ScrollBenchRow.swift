@@ -3,34 +3,34 @@ import TesseraCore
 
 /// One strategy over one input of `ScrollBench`, read from the run report (`--report`) of the viewer run
 /// that measured it; several runs' rows make one of medians.
-public struct ScrollBenchRow: Encodable, Sendable {
-    public var strategy: String
-    public var input: String
-    public var frames: Int
-    public var p50: Double
-    public var p99: Double
-    public var max: Double
-    public var framesOver16ms: Int
-    public var placeholderPercent: Double
-    public var fadingFrames: Int
-    public var decodes: Int
-    public var mainThreadDecodes: Int
-    public var decodedMB: Double
-    public var hitRatePercent: Double
-    public var peakMB: Double
+package struct ScrollBenchRow: Encodable, Sendable {
+    package var strategy: String
+    package var input: String
+    package var frames: Int
+    package var p50: Double
+    package var p99: Double
+    package var max: Double
+    package var framesOver16ms: Int
+    package var placeholderPercent: Double
+    package var fadingFrames: Int
+    package var decodes: Int
+    package var mainThreadDecodes: Int
+    package var decodedMB: Double
+    package var hitRatePercent: Double
+    package var peakMB: Double
     /// The report's `frame_times`: per frame, seconds since the start and milliseconds first.
-    public var frameTimes: [[Double]]
+    package var frameTimes: [[Double]]
     /// Each run's p99, when the row is the median of several.
-    public var p99Runs: [Double]
+    package var p99Runs: [Double]
     /// p99 of every frame of every run together: with five runs the 1 % tail is five times as many
     /// frames as one run's, so it moves less with a single preempted frame.
-    public var p99AllRuns: Double
+    package var p99AllRuns: Double
     /// With several runs and adaptive among the strategies: adaptive's p99 over all runs minus this
     /// strategy's, with its paired-bootstrap interval (`PairedComparison`).
-    public var p99AgainstAdaptive: PairedComparison?
+    package var p99AgainstAdaptive: PairedComparison?
 
     /// The row of one run, from its report's JSON (the field names are `RunReport`'s).
-    public init(strategy: String, input: String, report data: Data) throws {
+    package init(strategy: String, input: String, report data: Data) throws {
         guard let report = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let frameMs = report["frame_ms"] as? [String: Double], let cache = report["cache"] as? [String: Int] else {
             throw BenchError("unreadable report for \(strategy) / \(input)")
@@ -59,7 +59,7 @@ public struct ScrollBenchRow: Encodable, Sendable {
 
     /// One row whose every figure is the median (nearest rank: a value some run had) of the runs' figures;
     /// the frame times for the plot are those of the run with the median p99.
-    public init(medianOf runs: [ScrollBenchRow]) {
+    package init(medianOf runs: [ScrollBenchRow]) {
         precondition(!runs.isEmpty)
         func median(_ value: (ScrollBenchRow) -> Double) -> Double {
             SampleSummary.percentile(50, ofSorted: runs.map(value).sorted())
@@ -97,7 +97,7 @@ public struct ScrollBenchRow: Encodable, Sendable {
 
     /// For every row of another strategy (by index in a pass), adaptive's p99 against it on the same input,
     /// run i against run i. Empty with one run or without adaptive.
-    public static func compareWithAdaptive(_ passes: [[ScrollBenchRow]]) -> [(Int, PairedComparison)] {
+    package static func compareWithAdaptive(_ passes: [[ScrollBenchRow]]) -> [(Int, PairedComparison)] {
         guard passes.count > 1, let first = passes.first else { return [] }
         return first.indices.compactMap { i -> (Int, PairedComparison)? in
             guard first[i].strategy != "adaptive",

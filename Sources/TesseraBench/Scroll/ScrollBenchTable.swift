@@ -1,9 +1,9 @@
 import Foundation
 
 /// `ScrollBench`'s rows as Markdown tables, the way docs/EXPERIMENT.md quotes them.
-public enum ScrollBenchTable {
+package enum ScrollBenchTable {
     /// One line per strategy and input: frame times, placeholders, decodes, cache and memory.
-    public static func rows(_ rows: [ScrollBenchRow]) -> String {
+    package static func rows(_ rows: [ScrollBenchRow]) -> String {
         let header = ["input", "strategy", "frames", "p50 ms", "p99 ms", "max ms", ">16.7ms", "placeholder %",
                       "fading", "decodes", "main-thr", "MB decoded", "hit %", "peak MB"]
         let body = rows.map { r in
@@ -18,7 +18,7 @@ public enum ScrollBenchTable {
     }
 
     /// Per input: adaptive's p99 over all runs against each other strategy's, lowest first.
-    public static func comparisons(_ rows: [ScrollBenchRow]) -> String {
+    package static func comparisons(_ rows: [ScrollBenchRow]) -> String {
         var lines = ["| input | strategy | p99 ms, all runs | adaptive minus it, ms | 95 % interval | adaptive is |",
                      "| --- | --- | --- | --- | --- | --- |"]
         var inputs: [String] = []

@@ -1,13 +1,13 @@
 /// One scripted input of `ScrollBench` (an input script the viewer replays), in window points of a
 /// 1280x720 window.
-public struct ScrollInput: Sendable {
-    public let name: String
-    public let script: String
+package struct ScrollInput: Sendable {
+    package let name: String
+    package let script: String
 
     /// The input called `name`, nil for an unknown name.
-    public static func named(_ name: String) -> ScrollInput? { all.first { $0.name == name } }
+    package static func named(_ name: String) -> ScrollInput? { all.first { $0.name == name } }
 
-    public static let all = [
+    package static let all = [
         ScrollInput(name: "slow-drag", script: """
             wait 0.3
             drag 1000 360 400 360 1.5

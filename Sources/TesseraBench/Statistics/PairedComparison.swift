@@ -8,14 +8,14 @@ import TesseraCore
 /// frames within a run are not independent (a busy second of the machine slows many neighbouring frames)
 /// while passes are. With five runs the interval is rough, but it says whether a gap of a few hundredths
 /// of a millisecond is larger than what runs of the same build differ by.
-public struct PairedComparison: Sendable, Equatable, Encodable {
+package struct PairedComparison: Sendable, Equatable, Encodable {
     /// A's percentile minus B's, over all runs' frames together.
-    public var difference: Double
+    package var difference: Double
     /// The central `confidence` share of the bootstrap's differences.
-    public var low: Double
-    public var high: Double
+    package var low: Double
+    package var high: Double
 
-    public enum Verdict: String, Sendable, Encodable {
+    package enum Verdict: String, Sendable, Encodable {
         /// The whole interval is below zero: A is lower.
         case lower
         /// The interval straddles zero: these runs cannot tell A and B apart.
@@ -24,11 +24,11 @@ public struct PairedComparison: Sendable, Equatable, Encodable {
         case higher
     }
 
-    public var verdict: Verdict { high < 0 ? .lower : (low > 0 ? .higher : .indistinguishable) }
+    package var verdict: Verdict { high < 0 ? .lower : (low > 0 ? .higher : .indistinguishable) }
 
     enum CodingKeys: String, CodingKey { case difference, low, high, verdict }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(difference, forKey: .difference)
         try container.encode(low, forKey: .low)
@@ -37,7 +37,7 @@ public struct PairedComparison: Sendable, Equatable, Encodable {
     }
 
     /// `a[i]` and `b[i]` are the frame times of run i of each (the same number of runs, at least one).
-    public init(a: [[Double]], b: [[Double]], percentile: Double = 99, resamples: Int = 1000,
+    package init(a: [[Double]], b: [[Double]], percentile: Double = 99, resamples: Int = 1000,
                 confidence: Double = 0.95, seed: UInt64 = 1) {
         precondition(a.count == b.count && !a.isEmpty, "runs come in pairs")
         // The percentile of the picked runs' frames together, as `SampleSummary.percentile` takes it

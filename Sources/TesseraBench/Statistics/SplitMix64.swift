@@ -1,12 +1,12 @@
 /// A small deterministic random generator (SplitMix64): the same seed gives the same sequence on every
 /// machine, so a bootstrap interval a benchmark prints can be reproduced from its runs, and a test's random
 /// bytes are the same on every run.
-public struct SplitMix64: RandomNumberGenerator {
+package struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

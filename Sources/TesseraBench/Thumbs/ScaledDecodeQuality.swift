@@ -6,11 +6,11 @@ import TesseraImaging
 /// How close shrink-on-load decoding (JPEG's DCT scaling, libwebp's scaler) comes to decoding at full
 /// size and area-averaging to the same size. Formats without shrink-on-load come out identical (infinite
 /// PSNR) and are left out.
-public struct ScaledDecodeQuality: Codable, Sendable {
-    public var format: String
-    public var files: Int
-    public var minimumDB: Double
-    public var medianDB: Double
+package struct ScaledDecodeQuality: Codable, Sendable {
+    package var format: String
+    package var files: Int
+    package var minimumDB: Double
+    package var medianDB: Double
 
     static func measure(files: [String], box: PixelSize, workers: Int, loader: ImageLoader) -> [ScaledDecodeQuality] {
         let next = Atomic<Int>(0)

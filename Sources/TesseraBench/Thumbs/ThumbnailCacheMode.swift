@@ -1,5 +1,5 @@
 /// What the freedesktop thumbnail cache does while `ThumbsBench` measures.
-public enum ThumbnailCacheMode: String, CaseIterable, Codable, Sendable {
+package enum ThumbnailCacheMode: String, CaseIterable, Codable, Sendable {
     /// No cache: pure decoding throughput.
     case none
     /// A new, empty cache each run: every thumbnail is also PNG-encoded and written (a first visit).

@@ -4,17 +4,17 @@ import TesseraImaging
 /// `tessera bench thumbs`: thumbnail throughput with every core busy. Each file is loaded the way a cell
 /// of `size` x `size` pixels loads it: read, decode (JPEG and WebP shrink while decoding), area-average
 /// to fit, turn upright; the thumbnail cache does what `cache` says meanwhile, in temporary folders.
-public struct ThumbsBench: Sendable {
-    public var files: [String]
-    public var size: Int
-    public var workers: Int
+package struct ThumbsBench: Sendable {
+    package var files: [String]
+    package var size: Int
+    package var workers: Int
     /// Timed passes over the files; the one with the median wall time is reported.
-    public var runs: Int
-    public var cache: ThumbnailCacheMode
+    package var runs: Int
+    package var cache: ThumbnailCacheMode
     /// Also compare each thumbnail with a full decode scaled by the same scaler (PSNR).
-    public var measuresQuality: Bool
+    package var measuresQuality: Bool
 
-    public init(files: [String], size: Int, workers: Int, runs: Int = 1, cache: ThumbnailCacheMode = .none,
+    package init(files: [String], size: Int, workers: Int, runs: Int = 1, cache: ThumbnailCacheMode = .none,
                 measuresQuality: Bool = false) {
         self.files = files
         self.size = size
@@ -26,7 +26,7 @@ public struct ThumbsBench: Sendable {
 
     /// Runs the passes through `loader` (the viewer's decoders; any SDL they need is the caller's to
     /// start). A warm cache is filled by an untimed pass first.
-    public func run(loader: ImageLoader) throws -> ThumbsReport {
+    package func run(loader: ImageLoader) throws -> ThumbsReport {
         precondition(runs >= 1 && workers >= 1)
         let box = PixelSize(width: size, height: size)
         let warmCache = cache == .warm ? try TemporaryCache() : nil

@@ -2,27 +2,27 @@ import Foundation
 
 /// What `tessera bench thumbs` prints: the pass with the median wall time, every pass's wall time, and
 /// with `--quality` how close shrink-on-load comes to a full decode.
-public struct ThumbsReport: Codable, Sendable {
-    public var size: Int
-    public var workers: Int
-    public var cache: ThumbnailCacheMode
+package struct ThumbsReport: Codable, Sendable {
+    package var size: Int
+    package var workers: Int
+    package var cache: ThumbnailCacheMode
     /// Wall time of every run, seconds, in the order they ran.
-    public var runs: [Double]
+    package var runs: [Double]
     /// The run with the median wall time.
-    public var result: ThumbsRun
+    package var result: ThumbsRun
     /// With --quality: PSNR of each format's thumbnails against full decode + the same scaler.
-    public var quality: [ScaledDecodeQuality]?
+    package var quality: [ScaledDecodeQuality]?
 
     /// Whether not one file could be thumbnailed in the reported run.
-    public var everyFileFailed: Bool { result.failures.count == result.files }
+    package var everyFileFailed: Bool { result.failures.count == result.files }
 
-    public func json() throws -> String {
+    package func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
-    public var text: String {
+    package var text: String {
         var lines = [
             "\(result.files) files to \(size) px, \(workers) workers, thumbnail cache: \(cache.rawValue)",
             String(format: "wall %.2f s (median of %d: %@)", result.wallSeconds, runs.count,

@@ -4,13 +4,13 @@ import TesseraCore
 import TesseraImaging
 
 /// One timed pass of `ThumbsBench` over the files.
-public struct ThumbsRun: Codable, Sendable {
-    public var files: Int
-    public var wallSeconds: Double
-    public var thumbnailsPerSecond: Double
+package struct ThumbsRun: Codable, Sendable {
+    package var files: Int
+    package var wallSeconds: Double
+    package var thumbnailsPerSecond: Double
     /// Per-image load time (each on its worker), milliseconds.
-    public var imageMs: SampleSummary
-    public var failures: [String]
+    package var imageMs: SampleSummary
+    package var failures: [String]
 
     /// Loads every file through `load` on `workers` threads, each pulling the next file as it finishes (so
     /// a slow file does not hold up a pre-assigned share of the others). Files are taken in the given order.

@@ -2,15 +2,15 @@
 /// its configuration file: ArgumentParser keeps the last value of an option and the last spelling of a
 /// flag, so anything the command line says wins over the file, and the file needs no path of its own
 /// through the options' checks.
-public struct CommandLineDefaults: Sendable {
-    public var schema: ConfigurationSchema
+package struct CommandLineDefaults: Sendable {
+    package var schema: ConfigurationSchema
     /// The command that runs when the arguments name none.
-    public var defaultCommand: SettingCommand
+    package var defaultCommand: SettingCommand
     /// Subcommands without settings (`tile`, `bench`, `help`): their arguments pass untouched.
-    public var otherCommands: Set<String>
-    public var environment: [String: String]
+    package var otherCommands: Set<String>
+    package var environment: [String: String]
 
-    public init(schema: ConfigurationSchema, defaultCommand: SettingCommand, otherCommands: Set<String>,
+    package init(schema: ConfigurationSchema, defaultCommand: SettingCommand, otherCommands: Set<String>,
                 environment: [String: String]) {
         self.schema = schema
         self.defaultCommand = defaultCommand
@@ -25,7 +25,7 @@ public struct CommandLineDefaults: Sendable {
 
     /// `arguments` (without the program's name) with the file's settings for their command in front of
     /// them; unchanged when they ask for help, name a command without settings, or no file is read.
-    public func arguments(_ arguments: [String]) throws(ConfigurationError) -> [String] {
+    package func arguments(_ arguments: [String]) throws(ConfigurationError) -> [String] {
         let options = Array(arguments.prefix { $0 != "--" })
         guard !options.contains(where: Self.informational.contains) else { return arguments }
         var command = defaultCommand

@@ -1,15 +1,15 @@
 /// Why a configuration file was refused: every problem found, each with the line it is on, so one edit
 /// fixes them all. Nothing of a refused file is used.
-public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
-    public struct Problem: Equatable, Sendable {
+package struct ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
+    package struct Problem: Equatable, Sendable {
         /// 1-based; nil for the file as a whole (it cannot be read).
-        public var line: Int?
-        public var message: String
+        package var line: Int?
+        package var message: String
     }
 
-    public var path: String
+    package var path: String
     /// In line order.
-    public var problems: [Problem]
+    package var problems: [Problem]
 
     init(path: String, problems: [Problem]) {
         self.path = path
@@ -21,9 +21,9 @@ public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConver
     }
 
     /// One line per problem: `PATH:LINE: MESSAGE`.
-    public var lines: [String] {
+    package var lines: [String] {
         problems.map { problem in path + (problem.line.map { ":\($0)" } ?? "") + ": " + problem.message }
     }
 
-    public var description: String { lines.joined(separator: "\n") }
+    package var description: String { lines.joined(separator: "\n") }
 }

@@ -14,7 +14,7 @@ internal import TOMLKit
 /// [keys]
 /// "ctrl+d" = "trash"
 /// ```
-public struct ConfigurationFile: Sendable {
+package struct ConfigurationFile: Sendable {
     /// A setting from the file and the arguments that give it.
     struct Entry: Sendable {
         var setting: Setting
@@ -24,16 +24,16 @@ public struct ConfigurationFile: Sendable {
         var line: Int
     }
 
-    public let path: String
+    package let path: String
     private(set) var entries: [Entry] = []
     /// In the order they apply: bindings for every view first, then each view's, each in line order.
-    public private(set) var keyBindings: [KeyBindingSetting] = []
+    package private(set) var keyBindings: [KeyBindingSetting] = []
 
     // MARK: - Finding and reading
 
     /// `$XDG_CONFIG_HOME/tessera/config.toml`, or `~/.config/tessera/config.toml` when XDG_CONFIG_HOME is
     /// unset, empty or relative (as the XDG spec says); nil without either.
-    public static func defaultPath(environment: [String: String]) -> String? {
+    package static func defaultPath(environment: [String: String]) -> String? {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/tessera/config.toml" }
         if let home = environment["HOME"], !home.isEmpty { return home + "/.config/tessera/config.toml" }
         return nil
@@ -41,7 +41,7 @@ public struct ConfigurationFile: Sendable {
 
     /// The file the command line asks for: none with `--no-config`, `explicit` (`--config PATH`, which must
     /// exist), else the default one if it exists.
-    public static func load(explicit: String?, disabled: Bool, environment: [String: String],
+    package static func load(explicit: String?, disabled: Bool, environment: [String: String],
                             schema: ConfigurationSchema) throws(ConfigurationError) -> ConfigurationFile? {
         if disabled { return nil }
         if let explicit { return try read(path: explicit, schema: schema) }
@@ -51,7 +51,7 @@ public struct ConfigurationFile: Sendable {
         return try read(path: path, schema: schema)
     }
 
-    public static func read(path: String, schema: ConfigurationSchema) throws(ConfigurationError) -> ConfigurationFile {
+    package static func read(path: String, schema: ConfigurationSchema) throws(ConfigurationError) -> ConfigurationFile {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let reason = errno == ENOENT ? "no such file" : "cannot be read: " + String(cString: strerror(errno)).lowercased()
@@ -74,7 +74,7 @@ public struct ConfigurationFile: Sendable {
 
     // MARK: - Checking
 
-    public init(text: String, path: String, schema: ConfigurationSchema) throws(ConfigurationError) {
+    package init(text: String, path: String, schema: ConfigurationSchema) throws(ConfigurationError) {
         self.path = path
         let table: TOMLTable
         do {
@@ -95,7 +95,7 @@ public struct ConfigurationFile: Sendable {
 
     /// The arguments that give `command` this file's settings: the top level's, then its section's (which
     /// win, coming later).
-    public func arguments(for command: SettingCommand) -> [String] {
+    package func arguments(for command: SettingCommand) -> [String] {
         let applying = entries.filter { $0.setting.commands.contains(command) && ($0.section == nil || $0.section == command) }
         return applying.sorted { ($0.section == nil ? 0 : 1, $0.line) < ($1.section == nil ? 0 : 1, $1.line) }
             .flatMap(\.arguments)

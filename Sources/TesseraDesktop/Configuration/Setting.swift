@@ -1,9 +1,9 @@
 /// A setting a configuration file may give: the default of a command-line option. Its name is the long
 /// option's (`rows` for `--rows`); a flag's `true` or `false` is `--NAME` or `--no-NAME`, so the command
 /// line can always say the opposite of the file.
-public struct Setting: Sendable {
+package struct Setting: Sendable {
     /// The values a setting takes, as a person would say them in an error message.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         case wholeNumber(ClosedRange<Int>)
         /// A number (a TOML integer or float), in `unit` ("seconds") when it has one.
         case number(ClosedRange<Double>, unit: String?)
@@ -13,19 +13,19 @@ public struct Setting: Sendable {
         case choice([String])
     }
 
-    public let name: String
-    public let kind: Kind
+    package let name: String
+    package let kind: Kind
     /// The commands that have this option.
-    public let commands: Set<SettingCommand>
+    package let commands: Set<SettingCommand>
 
-    public init(_ name: String, _ kind: Kind, in commands: Set<SettingCommand>) {
+    package init(_ name: String, _ kind: Kind, in commands: Set<SettingCommand>) {
         self.name = name
         self.kind = kind
         self.commands = commands
     }
 
     /// What the setting takes: "a whole number from 1 to 32", "true or false".
-    public var expectation: String {
+    package var expectation: String {
         switch kind {
         case .wholeNumber(let range):
             return "a whole number " + Self.describe(range)
@@ -77,8 +77,8 @@ public struct Setting: Sendable {
 
 /// The commands whose options a configuration file sets; each has a section (`[browse]`, `[view]`) for
 /// settings meant for it alone.
-public enum SettingCommand: String, CaseIterable, Sendable, Comparable {
+package enum SettingCommand: String, CaseIterable, Sendable, Comparable {
     case browse, view
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -4,8 +4,8 @@ import TesseraExperiment
 /// The options of `browse` and `view` that a configuration file gives defaults for. Their ranges are the
 /// commands' own (each command's `validate()`); a test runs the binary at both ends of every range and
 /// with every choice, so the file never accepts what the command line refuses.
-public enum TesseraSettings {
-    public static let all: [Setting] = [
+package enum TesseraSettings {
+    package static let all: [Setting] = [
         Setting("rows", .wholeNumber(1...32), in: [.browse]),
         Setting("cell", .size(1...16384), in: [.browse]),
         Setting("cache-mb", .wholeNumber(1...1_048_576), in: [.browse, .view]),
@@ -36,7 +36,7 @@ public enum TesseraSettings {
 
     /// `[keys]`: a key as bindings spell it (`KeyCombo(parsing:)`), bound to a `ViewerAction`'s name, in
     /// both views or in one (`[keys.strip]`, `[keys.single]`).
-    public static let keys = KeyBindingRules(
+    package static let keys = KeyBindingRules(
         actions: ViewerAction.allCases.map(\.rawValue), views: KeyBindings.View.allCases.map(\.rawValue),
         checkKey: { text in
             do throws(KeyComboError) {
@@ -47,12 +47,12 @@ public enum TesseraSettings {
             }
         })
 
-    public static var schema: ConfigurationSchema { ConfigurationSchema(settings: all, keys: keys) }
+    package static var schema: ConfigurationSchema { ConfigurationSchema(settings: all, keys: keys) }
 }
 
 extension ConfigurationFile {
     /// `bindings` with this file's `[keys]` applied: bindings for both views first, then each view's.
-    public func applyingKeyBindings(to bindings: KeyBindings) -> KeyBindings {
+    package func applyingKeyBindings(to bindings: KeyBindings) -> KeyBindings {
         var bindings = bindings
         for setting in keyBindings {
             // The file was checked against `TesseraSettings.keys`, so every key and action here reads.

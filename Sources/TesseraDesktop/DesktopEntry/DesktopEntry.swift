@@ -3,9 +3,9 @@ import TesseraFiles
 
 /// The freedesktop desktop entry (`share/applications/tessera.desktop`) that puts Tessera in the
 /// application menu and under "Open With" for every image type it opens.
-public enum DesktopEntry {
+package enum DesktopEntry {
     /// The entry for a binary named `executable` on PATH, offered for `mimeTypes`.
-    public static func text(executable: String = "tessera",
+    package static func text(executable: String = "tessera",
                             mimeTypes: [String] = ImageMIMETypes.opened) -> String {
         """
         [Desktop Entry]

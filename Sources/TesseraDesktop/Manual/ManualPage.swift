@@ -3,13 +3,13 @@ import Foundation
 /// A manual page (man(7) source) written from the command tree `--help` prints from, so the two say the
 /// same: the synopsis, each command's abstract, discussion and options with their defaults, then the keys
 /// from the key table and whatever fixed sections the program adds (files, environment).
-public struct ManualPage: Sendable {
+package struct ManualPage: Sendable {
     /// A term and what it means: an option, a key, a file.
-    public struct Entry: Sendable, Equatable {
-        public var term: String
-        public var text: String
+    package struct Entry: Sendable, Equatable {
+        package var term: String
+        package var text: String
 
-        public init(term: String, text: String) {
+        package init(term: String, text: String) {
             self.term = term
             self.text = text
         }
@@ -17,13 +17,13 @@ public struct ManualPage: Sendable {
 
     /// A titled list of entries, with an optional paragraph before them and lines shown as they are (an
     /// example file) after them.
-    public struct Section: Sendable, Equatable {
-        public var title: String
-        public var intro: String?
-        public var entries: [Entry]
-        public var example: [String]
+    package struct Section: Sendable, Equatable {
+        package var title: String
+        package var intro: String?
+        package var entries: [Entry]
+        package var example: [String]
 
-        public init(title: String, intro: String? = nil, entries: [Entry] = [], example: [String] = []) {
+        package init(title: String, intro: String? = nil, entries: [Entry] = [], example: [String] = []) {
             self.title = title
             self.intro = intro
             self.entries = entries
@@ -31,29 +31,29 @@ public struct ManualPage: Sendable {
         }
     }
 
-    public var tool: ToolInfo
-    public var section = 1
-    public var version: String
+    package var tool: ToolInfo
+    package var section = 1
+    package var version: String
     /// The date in the page's footer (`YYYY-MM-DD`); empty leaves it out.
-    public var date = ""
+    package var date = ""
     /// The DESCRIPTION's first paragraph, before the root command's own discussion.
-    public var description: String?
+    package var description: String?
     /// The subcommand that runs when none is named: its synopsis is also given without its name.
-    public var defaultCommand: String?
+    package var defaultCommand: String?
     /// The KEYS section's subsections ("Both views", "Strip", ...); none leaves the section out.
-    public var keys: [Section] = []
+    package var keys: [Section] = []
     /// The keys as a discussion gives them to `--help` (a paragraph of its own); left out of the discussion
     /// when the KEYS section lists them.
-    public var keysHelpText: String?
+    package var keysHelpText: String?
     /// Sections after the commands and keys: FILES, ENVIRONMENT, SEE ALSO.
-    public var trailing: [Section] = []
+    package var trailing: [Section] = []
 
-    public init(tool: ToolInfo, version: String) {
+    package init(tool: ToolInfo, version: String) {
         self.tool = tool
         self.version = version
     }
 
-    public func render() -> String {
+    package func render() -> String {
         var roff = RoffText()
         let name = tool.command.commandName
         roff.request("TH", name.uppercased(), String(section), date, "\(name.capitalized) \(version)", "User Commands")

@@ -2,8 +2,8 @@ import TesseraCore
 
 /// Tessera's manual page: the command tree and key table, then the configuration file, where its files are
 /// and what in the environment it reads.
-public enum TesseraManual {
-    public static func page(tool: ToolInfo, version: String, date: String = "",
+package enum TesseraManual {
+    package static func page(tool: ToolInfo, version: String, date: String = "",
                             keys: KeyBindings = .defaults) -> ManualPage {
         var page = ManualPage(tool: tool, version: version)
         page.date = date
