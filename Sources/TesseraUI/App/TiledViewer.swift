@@ -36,9 +36,9 @@ public final class TiledViewer: FrameLoopScreen {
             diskCache.requestSweep()
         }
         // Started first, so the helpers warm up and lock down while the window is made.
-        if viewOptions.decodeHelpers == nil {
-            viewOptions.decodeHelpers = options.decodeHelperPool(helperCount: viewOptions.workerCount,
-                                                                 pixelLimit: viewOptions.pixelLimit)
+        if !viewOptions.decoding.isolatesLibraries {
+            viewOptions.decoding = options.decodingService(helperCount: viewOptions.workerCount,
+                                                           pixelLimit: viewOptions.pixelLimit)
         }
         system = try SDLSystem(headless: options.headless)
         let sizeFactor = options.pixelScale ?? 1

@@ -34,7 +34,7 @@ final class ViewerModes {
         self.parts = parts
         pointScale = parts.viewportPoints.scale
         stripAnimation = SelectedCellAnimation(renderer: parts.renderer, colour: parts.colour,
-                                               pixelLimit: parts.options.pixelLimit, helpers: parts.decodeHelpers,
+                                               pixelLimit: parts.options.pixelLimit, decoding: parts.decoding,
                                                waker: parts.system.waker, observer: parts.observer)
         updateTitle()
     }
@@ -265,7 +265,7 @@ final class ViewerModes {
         tiled.turn = ImageOrientation(rawValue: item.sessionOrientation) ?? .up
         tiled.colour = parts.colour
         tiled.decodeMemory = parts.decodeMemory
-        tiled.decodeHelpers = parts.decodeHelpers
+        tiled.decoding = parts.decoding
         tiled.diskCache = parts.options.diskCache
         return TiledImageView(path: path, displayName: item.displayName, renderer: parts.renderer, text: parts.text,
                               assets: parts.assets, options: tiled, pixelScale: pointScale, now: now,

@@ -99,6 +99,11 @@ public struct ViewerOptions: Sendable {
         configuration.priority = .background
         return DecodeHelperPool(configuration: configuration, forkingFirstHelpersWith: service)
     }
+
+    /// Where decodes run: in the helpers `decodeHelperPool` gives, or in this process without them.
+    public func decodingService(helperCount: Int, pixelLimit: Int) -> any DecodingService {
+        SandboxedDecoding.service(in: decodeHelperPool(helperCount: helperCount, pixelLimit: pixelLimit))
+    }
 }
 
 /// What the viewer watches: the folders browsed (with their subfolders when `recursive`) and the files named
