@@ -79,7 +79,7 @@ extension Bench {
             let report: ThumbsReport
             do {
                 // The viewer's decoders, in the viewer's order, where the viewer runs them.
-                report = try bench.run(loader: ImageLoader(decoders: ImageDecoders.viewer, helpers: helpers))
+                report = try bench.run(loader: ImageLoader(decoders: ImageDecoders.viewer, decoding: SandboxedDecoding.service(in: helpers)))
             } catch {
                 throw fail("\(error)")
             }

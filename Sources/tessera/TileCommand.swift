@@ -75,10 +75,10 @@ struct Tile: ParsableCommand {
         options.replaceExisting = force
         options.pixelLimitForWholeDecode = pixelLimitMp * 1_000_000
         if !decodeInProcess, let executable = DecodeHelperExecutable.path {
-            options.decodeHelpers = DecodeHelperPool(configuration: .init(
+            options.decoding = SandboxedDecoding(pool: DecodeHelperPool(configuration: .init(
                 executable: executable, helperCount: 1,
                 memoryLimit: DecodeHelperPool.Configuration.memoryLimit(pixelLimit: options.pixelLimitForWholeDecode,
-                                                                        byteLimit: 512 << 20)))
+                                                                        byteLimit: 512 << 20))))
         }
 
         let interruption = Interruption()

@@ -48,7 +48,7 @@ final class DecodeHelperTests: XCTestCase {
         defer { helpers.shutdown() }
         helpers.waitUntilReady()
         let inProcess = ImageLoader(decoders: ImageDecoders.standard())
-        let sandboxed = ImageLoader(decoders: ImageDecoders.standard(), helpers: helpers)
+        let sandboxed = ImageLoader(decoders: ImageDecoders.standard(), decoding: SandboxedDecoding.service(in: helpers))
         var paths = ["img1-baseline.jpg", "img5-alpha.png", "img8-lossy.webp", "img15.gif", "img16.bmp"].map { SampleImages.url($0).path }
         // Text in fonts the warm-up never drew: fontconfig opens them after the lock-down.
         let svg = folder.appendingPathComponent("text.svg")
@@ -94,7 +94,7 @@ final class DecodeHelperTests: XCTestCase {
     func testEachMisbehaviourIsItsOwnFailureAndTheNextImageDecodes() throws {
         let helpers = pool(timeLimit: .seconds(3))
         defer { helpers.shutdown() }
-        let loader = ImageLoader(decoders: ImageDecoders.standard(), helpers: helpers)
+        let loader = ImageLoader(decoders: ImageDecoders.standard(), decoding: SandboxedDecoding.service(in: helpers))
         let good = try image("good.png", misbehaviour: nil)
         let cases: [(String, DecodeHelperFailure)] = [
             ("crash", .crashed(signal: SIGSEGV)), ("allocate", .memoryLimit), ("loop", .timeLimit),
@@ -122,7 +122,7 @@ final class DecodeHelperTests: XCTestCase {
         let first = Self.childNiceValues()
         XCTAssertFalse(first.isEmpty)
         XCTAssertEqual(Set(first.values), [lowered], "the first helper")
-        let loader = ImageLoader(decoders: ImageDecoders.standard(), helpers: helpers)
+        let loader = ImageLoader(decoders: ImageDecoders.standard(), decoding: SandboxedDecoding.service(in: helpers))
         XCTAssertEqual(reason(loader, try image("crash.png", misbehaviour: "crash")), .helperFailed(.crashed(signal: SIGSEGV)))
         XCTAssertNil(reason(loader, try image("good.png", misbehaviour: nil)))
         let replacements = Self.childNiceValues().filter { first[$0.key] == nil }
@@ -143,7 +143,7 @@ final class DecodeHelperTests: XCTestCase {
     func testAHelperCannotReadFilesOutsideTheFontFolders() throws {
         let helpers = pool()
         defer { helpers.shutdown() }
-        let loader = ImageLoader(decoders: ImageDecoders.standard(), helpers: helpers)
+        let loader = ImageLoader(decoders: ImageDecoders.standard(), decoding: SandboxedDecoding.service(in: helpers))
         // Landlock refuses the open (where the kernel has it); without it the filter kills the helper.
         switch reason(loader, try image("read.png", misbehaviour: "read")) {
         case .decodeFailed(let message)?: XCTAssertTrue(message.hasPrefix("open refused"), message)

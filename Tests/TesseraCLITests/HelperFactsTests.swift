@@ -89,15 +89,15 @@ final class HelperFactsTests: XCTestCase {
             let name = (path as NSString).lastPathComponent
             let probe = try ImageProbe.probe(path)
             formats.insert(probe.format)
-            XCTAssertEqual(try ImageProbe.probe(path, helpers: helpers), probe, name)
-            XCTAssertEqual(try ImageInformation.read(path: path, helpers: helpers), try ImageInformation.read(path: path), name)
-            XCTAssertEqual(ItemFactReader.dateTaken(ofFileAt: path, helpers: helpers), ItemFactReader.dateTaken(ofFileAt: path), name)
+            XCTAssertEqual(try ImageProbe.probe(path, decoding: SandboxedDecoding.service(in: helpers)), probe, name)
+            XCTAssertEqual(try ImageInformation.read(path: path, decoding: SandboxedDecoding.service(in: helpers)), try ImageInformation.read(path: path), name)
+            XCTAssertEqual(ItemFactReader.dateTaken(ofFileAt: path, decoding: SandboxedDecoding.service(in: helpers)), ItemFactReader.dateTaken(ofFileAt: path), name)
             // The estimate is the same where Swift reads the header or a helper answers; where neither is
             // needed (the source's pixels cost nothing when shrinking) it may count the whole box.
             let full = DecodeMemory.estimate(path: path, fitting: nil)
-            XCTAssertEqual(DecodeMemory.estimate(path: path, fitting: nil, helpers: helpers), full, name)
+            XCTAssertEqual(DecodeMemory.estimate(path: path, fitting: nil, decoding: SandboxedDecoding.service(in: helpers)), full, name)
             let inProcess = DecodeMemory.estimate(path: path, fitting: cell)
-            let sandboxed = DecodeMemory.estimate(path: path, fitting: cell, helpers: helpers)
+            let sandboxed = DecodeMemory.estimate(path: path, fitting: cell, decoding: SandboxedDecoding.service(in: helpers))
             if [.svg, .raw].contains(probe.format) {
                 XCTAssertGreaterThanOrEqual(sandboxed, inProcess, name)
                 XCTAssertLessThanOrEqual(sandboxed, inProcess + cell.area * 16, name)
@@ -108,14 +108,14 @@ final class HelperFactsTests: XCTestCase {
         XCTAssertEqual(formats, Set(ImageFormat.allCases).subtracting([.unknown]), "every format was compared")
 
         let photo = try write(photo(), "taken.jpg")
-        let information = try ImageInformation.read(path: photo, helpers: helpers)
+        let information = try ImageInformation.read(path: photo, decoding: SandboxedDecoding.service(in: helpers))
         XCTAssertEqual(information.orientation, .rotated90)
         XCTAssertEqual(information.camera, "NIKON D750")
         XCTAssertEqual(information.dateTaken, "2021-06-05 14:30:00 +02:00")
         XCTAssertTrue(information.hasColourProfile)
         XCTAssertNotNil(information.position)
-        XCTAssertEqual(try ImageProbe.probe(photo, helpers: helpers).orientation, .rotated90)
-        XCTAssertEqual(ItemFactReader.dateTaken(ofFileAt: photo, helpers: helpers), 1_622_896_200 * 1_000_000_000)
+        XCTAssertEqual(try ImageProbe.probe(photo, decoding: SandboxedDecoding.service(in: helpers)).orientation, .rotated90)
+        XCTAssertEqual(ItemFactReader.dateTaken(ofFileAt: photo, decoding: SandboxedDecoding.service(in: helpers)), 1_622_896_200 * 1_000_000_000)
     }
 
     /// Sorting by date taken with helpers puts files in the order their EXIF dates give in process.
@@ -131,8 +131,8 @@ final class HelperFactsTests: XCTestCase {
         }
         paths.append(try write(try Data(contentsOf: SampleImages.url("img1-baseline.jpg")), "undated.jpg"))
         func order(_ helpers: DecodeHelperPool?) -> [String] {
-            paths.sorted { (ItemFactReader.dateTaken(ofFileAt: $0, helpers: helpers) ?? .max, $0)
-                < (ItemFactReader.dateTaken(ofFileAt: $1, helpers: helpers) ?? .max, $1) }
+            paths.sorted { (ItemFactReader.dateTaken(ofFileAt: $0, decoding: SandboxedDecoding.service(in: helpers)) ?? .max, $0)
+                < (ItemFactReader.dateTaken(ofFileAt: $1, decoding: SandboxedDecoding.service(in: helpers)) ?? .max, $1) }
         }
         XCTAssertEqual(order(helpers), order(nil))
         XCTAssertEqual(order(helpers).map { ($0 as NSString).lastPathComponent }, ["1.jpg", "0.jpg", "2.jpg", "undated.jpg"])
@@ -155,11 +155,11 @@ final class HelperFactsTests: XCTestCase {
         paths.append(try write(Data("just text".utf8), "text.jpg"))
         for path in paths {
             let name = (path as NSString).lastPathComponent
-            XCTAssertEqual(result { try ImageProbe.probe(path, helpers: self.helpers) }, result { try ImageProbe.probe(path) }, name)
-            XCTAssertEqual(try ImageInformation.read(path: path, helpers: helpers), try ImageInformation.read(path: path), name)
+            XCTAssertEqual(result { try ImageProbe.probe(path, decoding: SandboxedDecoding.service(in: self.helpers)) }, result { try ImageProbe.probe(path) }, name)
+            XCTAssertEqual(try ImageInformation.read(path: path, decoding: SandboxedDecoding.service(in: helpers)), try ImageInformation.read(path: path), name)
             // A Swift reader may find the size in boxes a library refuses for what follows them: the
             // estimate errs high, never low.
-            XCTAssertGreaterThanOrEqual(DecodeMemory.estimate(path: path, fitting: nil, helpers: helpers),
+            XCTAssertGreaterThanOrEqual(DecodeMemory.estimate(path: path, fitting: nil, decoding: SandboxedDecoding.service(in: helpers)),
                                         DecodeMemory.estimate(path: path, fitting: nil), name)
         }
     }
@@ -171,18 +171,18 @@ final class HelperFactsTests: XCTestCase {
         let good = SampleImages.url("img1-baseline.jpg").path
         let crash = try write(try photo() + Data("tessera-test:crash".utf8), "crash.jpg")
         XCTAssertNoThrow(try ImageInformation.read(path: crash))
-        XCTAssertThrowsError(try ImageInformation.read(path: crash, helpers: helpers)) { error in
+        XCTAssertThrowsError(try ImageInformation.read(path: crash, decoding: SandboxedDecoding.service(in: helpers))) { error in
             XCTAssertEqual((error as? ImageInformationError)?.reason, .reader(.helperFailed(.crashed(signal: SIGSEGV))))
             XCTAssertEqual("\(error)", "\(crash): Decoder crashed")
         }
-        XCTAssertEqual(try ImageInformation.read(path: good, helpers: helpers), try ImageInformation.read(path: good))
-        XCTAssertThrowsError(try ImageProbe.probe(crash, helpers: helpers)) { error in
+        XCTAssertEqual(try ImageInformation.read(path: good, decoding: SandboxedDecoding.service(in: helpers)), try ImageInformation.read(path: good))
+        XCTAssertThrowsError(try ImageProbe.probe(crash, decoding: SandboxedDecoding.service(in: helpers))) { error in
             XCTAssertEqual((error as? TileSourceError)?.reason, .unreadableImage("Decoder crashed"))
         }
-        XCTAssertEqual(try ImageProbe.probe(good, helpers: helpers), try ImageProbe.probe(good))
+        XCTAssertEqual(try ImageProbe.probe(good, decoding: SandboxedDecoding.service(in: helpers)), try ImageProbe.probe(good))
         XCTAssertNotNil(ItemFactReader.dateTaken(ofFileAt: crash))
-        XCTAssertNil(ItemFactReader.dateTaken(ofFileAt: crash, helpers: helpers), "a failed read sorts as undated")
-        XCTAssertNotNil(ItemFactReader.dateTaken(ofFileAt: try write(try photo(), "fine.jpg"), helpers: helpers))
+        XCTAssertNil(ItemFactReader.dateTaken(ofFileAt: crash, decoding: SandboxedDecoding.service(in: helpers)), "a failed read sorts as undated")
+        XCTAssertNotNil(ItemFactReader.dateTaken(ofFileAt: try write(try photo(), "fine.jpg"), decoding: SandboxedDecoding.service(in: helpers)))
     }
 
     /// A Deep Zoom pyramid whose descriptor is broken (its geometry then comes from its tiles' headers) and
@@ -196,7 +196,7 @@ final class HelperFactsTests: XCTestCase {
         }
         try "not a descriptor".write(toFile: dzi, atomically: true, encoding: .utf8)
         let inProcess = try DeepZoomTileSource(descriptorAt: dzi, decoders: decoders)
-        let sandboxed = try DeepZoomTileSource(descriptorAt: dzi, decoders: decoders, helpers: helpers)
+        let sandboxed = try DeepZoomTileSource(descriptorAt: dzi, decoders: decoders, decoding: SandboxedDecoding.service(in: helpers))
         XCTAssertEqual(sandboxed.geometry, inProcess.geometry)
         XCTAssertEqual(inProcess.geometry.width, 300)
         let tile = TileID(level: inProcess.geometry.maxLevel, column: 1, row: 1)
@@ -212,7 +212,7 @@ final class HelperFactsTests: XCTestCase {
             }
         }
         let flatInProcess = try FlatTileFolderSource(folder: flat.path, decoders: decoders)
-        let flatSandboxed = try FlatTileFolderSource(folder: flat.path, decoders: decoders, helpers: helpers)
+        let flatSandboxed = try FlatTileFolderSource(folder: flat.path, decoders: decoders, decoding: SandboxedDecoding.service(in: helpers))
         XCTAssertEqual(flatSandboxed.geometry, flatInProcess.geometry)
         XCTAssertEqual(flatInProcess.geometry.height, 200)
         let corner = TileID(level: flatInProcess.geometry.maxLevel, column: 4, row: 3)

@@ -42,12 +42,10 @@ public enum AnimatedImage {
         return isAnimated(data)
     }
 
-    /// `isAnimated(fileAt:)` with nothing but memory-safe Swift parsing the file's bytes in this process
-    /// when `helpers` is given: a JPEG XL or AVIF is looked at in a decode helper (see
-    /// `HelperAnimationReader.isAnimated`).
-    public static func isAnimated(fileAt path: String, byteLimit: Int = 512 << 20, helpers: DecodeHelperPool?) -> Bool {
-        guard let helpers else { return isAnimated(fileAt: path, byteLimit: byteLimit) }
-        return HelperAnimationReader.isAnimated(fileAt: path, byteLimit: byteLimit, pool: helpers)
+    /// `isAnimated(fileAt:)` told by `decoding`: a sandboxed service parses nothing in this process but with
+    /// memory-safe Swift, and looks at a JPEG XL or AVIF in a helper.
+    public static func isAnimated(fileAt path: String, byteLimit: Int = 512 << 20, decoding: any DecodingService) -> Bool {
+        decoding.isAnimated(fileAt: path, byteLimit: byteLimit)
     }
 
     /// Formats whose frames are counted over the whole file: a GIF's images follow one another; an AVIF's

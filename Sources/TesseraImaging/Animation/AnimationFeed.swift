@@ -36,9 +36,8 @@ public final class AnimationFeed: Sendable {
         /// Plays only a file of more than one frame: a still ends the feed quietly (`isStill`), for a
         /// host that could not look at the file first.
         public var onlyAnimations = false
-        /// Where the frames are decoded: nil in this process, else in a sandboxed helper of the pool, which
-        /// the feed holds while it decodes (see `HelperAnimationReader`).
-        public var decodeHelpers: DecodeHelperPool?
+        /// Where the frames are decoded; a sandboxed service lends the feed a helper while it decodes.
+        public var decoding: any DecodingService = .inProcess
 
         public init() {}
     }

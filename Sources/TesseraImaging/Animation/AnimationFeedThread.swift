@@ -20,38 +20,8 @@ final class AnimationFeedThread: @unchecked Sendable {
     private static let logger = Logger(label: "tessera.animation")
 
     convenience init(path: String, options: Options = Options(), onFrame: @escaping @Sendable () -> Void) {
-        if let helpers = options.decodeHelpers {
-            self.init(name: path, options: options, onFrame: onFrame) {
-                PlayStarts(first: { () throws(ImageLoadError.Reason) -> (any AnimationReading)? in
-                    try HelperAnimationReader.open(path: path, options: options, pool: helpers)
-                }, again: { (reader: any AnimationReading) throws(ImageLoadError.Reason) -> any AnimationReading in
-                    guard let helperReader = reader as? HelperAnimationReader else { throw .decodeFailed("no frames exchange") }
-                    return try helperReader.rewound()
-                })
-            }
-            return
-        }
-        let limits = options
-        self.init(name: path, options: options, readData: { () throws -> Data in
-            // A PNG's, WebP's or JPEG XL's first bytes say whether it is animated: a still is not read whole.
-            if limits.onlyAnimations, let head = ImageFile.head(ofFileAt: path, count: AnimatedImage.headLength),
-               !AnimatedImage.needsWholeFile(ImageFormat.sniff(head)), !AnimatedImage.isAnimated(head) {
-                throw NotAnimated()
-            }
-            return try Self.readFile(path, byteLimit: limits.byteLimit)
-        }, makeReader: { (data: Data) throws(ImageLoadError.Reason) -> any AnimationReading in
-            try AnimatedImage.reader(for: data, pixelLimit: limits.pixelLimit)
-        }, onFrame: onFrame)
-    }
-
-    /// A still where only animations are wanted.
-    private struct NotAnimated: Error {}
-
-    private static func readFile(_ path: String, byteLimit: Int) throws(ImageLoadError.Reason) -> Data {
-        let file: ImageFile
-        do throws(ImageFile.Failure) { file = try ImageFile(path: path) } catch { throw ImageLoadError.Reason(error) }
-        guard file.size <= byteLimit else { throw .fileTooLarge(bytes: file.size, limit: byteLimit) }
-        do throws(ImageFile.Failure) { return try file.readAll() } catch { throw ImageLoadError.Reason(error) }
+        let decoding = options.decoding
+        self.init(name: path, options: options, onFrame: onFrame) { decoding.animationPlays(path: path, options: options) }
     }
 
     /// The feed over readers `makeReader` opens on `readData`'s bytes (read once), one per play.
@@ -59,34 +29,13 @@ final class AnimationFeedThread: @unchecked Sendable {
                      makeReader: @escaping @Sendable (Data) throws(ImageLoadError.Reason) -> any AnimationReading,
                      onFrame: @escaping @Sendable () -> Void) {
         self.init(name: name, options: options, onFrame: onFrame) {
-            let bytes = HeldBytes()
-            return PlayStarts(first: { () throws(ImageLoadError.Reason) -> (any AnimationReading)? in
-                let data: Data
-                do { data = try readData() } catch is NotAnimated { return nil } catch {
-                    throw error as? ImageLoadError.Reason ?? .decodeFailed(String(describing: error))
-                }
-                if options.onlyAnimations && !AnimatedImage.isAnimated(data) { return nil }
-                bytes.data = data
-                return try makeReader(data)
-            }, again: { (_: any AnimationReading) throws(ImageLoadError.Reason) -> any AnimationReading in
-                try makeReader(bytes.data)
-            })
+            AnimationPlays.overBytes(readData: readData, makeReader: makeReader, onlyAnimations: options.onlyAnimations)
         }
     }
 
-    /// How each play starts: `first` opens the file (nil: a still where only animations are wanted),
-    /// `again` gives the reader of the next play from the reader of the last.
-    struct PlayStarts {
-        var first: () throws(ImageLoadError.Reason) -> (any AnimationReading)?
-        var again: (any AnimationReading) throws(ImageLoadError.Reason) -> any AnimationReading
-    }
-
-    /// The file's bytes, read once on the feed's thread, for every play's reader.
-    private final class HeldBytes { var data = Data() }
-
     /// `starts` makes the plays' starts on the feed's thread.
     private init(name: String, options: Options, onFrame: @escaping @Sendable () -> Void,
-                 starts: @escaping @Sendable () -> PlayStarts) {
+                 starts: @escaping @Sendable () -> AnimationPlays) {
         let thread = Thread { [self] in
             run(name: name, options: options, starts: starts(), onFrame: onFrame)
         }
@@ -125,7 +74,7 @@ final class AnimationFeedThread: @unchecked Sendable {
 
     // MARK: The thread
 
-    private func run(name: String, options: Options, starts: PlayStarts, onFrame: @Sendable () -> Void) {
+    private func run(name: String, options: Options, starts: AnimationPlays, onFrame: @Sendable () -> Void) {
         // Nil once the whole animation is held: a helper's exchange is then handed back.
         var reader: (any AnimationReading)?
         do throws(ImageLoadError.Reason) {

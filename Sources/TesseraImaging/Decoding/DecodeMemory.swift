@@ -58,28 +58,29 @@ public enum DecodeMemory {
     /// for HEIF and AVIF, whose sizes libheif reads only from a whole file, and for a full-size RAW
     /// decode). A file that cannot be opened costs nothing: its load fails at once.
     ///
-    /// With `helpers` (decodes in sandboxed helpers), no C library reads the header here: JPEG, HEIF, AVIF
-    /// and JPEG XL sizes come from Swift readers (`ImageHeader.Readers.memorySafe`), which suffice for
-    /// an estimate. Where they cannot tell (SVG, camera RAW, a header they do not understand) and a
-    /// library would have read the size in process, a helper is asked, but only when the size weighs
+    /// When `decoding` isolates the libraries (decodes in sandboxed helpers), no C library reads the header
+    /// here: JPEG, HEIF, AVIF and JPEG XL sizes come from Swift readers (`ImageHeader.Readers.memorySafe`),
+    /// which suffice for an estimate. Where they cannot tell (SVG, camera RAW, a header they do not understand) and a
+    /// library would have read the size in process, the service is asked, but only when the size weighs
     /// beyond the box: when the format's library holds memory per source pixel or the decode is at full
     /// size. Otherwise the whole box is counted, which errs high by at most the part of the box the
     /// picture leaves empty, and costs no round trip.
-    public static func estimate(path: String, fitting box: PixelSize?, helpers: DecodeHelperPool? = nil) -> Int {
+    public static func estimate(path: String, fitting box: PixelSize?, decoding: any DecodingService = .inProcess) -> Int {
         guard let file = try? ImageFile(path: path) else { return 0 }
         guard let probe = try? file.head(min(file.size, headerProbeLength)) else { return file.size }
         let format = ImageFormat.sniff(probe)
-        let readers: ImageHeader.Readers = helpers == nil ? .libraries : .memorySafe
+        let isolated = decoding.isolatesLibraries
+        let readers: ImageHeader.Readers = isolated ? .memorySafe : .libraries
         let sourcePixelsWeigh = bytesPerSourcePixel(format, shrinking: box != nil) > 0
         let readsWholeFile = sourcePixelsWeigh && file.size <= wholeFileLimit
         var header = ImageHeader.read(probe, isWholeFile: probe.count == file.size, readers: readers)
-        if header == nil, readsWholeFile, helpers == nil || [.heif, .avif, .jxl].contains(format),
+        if header == nil, readsWholeFile, !isolated || [.heif, .avif, .jxl].contains(format),
            let whole = try? file.readAll() {
             header = ImageHeader.read(whole, isWholeFile: true, readers: readers)
         }
-        if header == nil, let helpers, [.jpeg, .heif, .avif, .jxl, .svg, .raw].contains(format),
+        if header == nil, isolated, [.jpeg, .heif, .avif, .jxl, .svg, .raw].contains(format),
            probe.count == file.size || readsWholeFile, sourcePixelsWeigh || box == nil,
-           let facts = try? helpers.header(of: file) {
+           let facts = try? decoding.header(of: file) {
             let upright = facts.orientation.orientedSize(facts.storedSize)
             header = ImageHeader(format: facts.format, width: upright.width, height: upright.height)
         }

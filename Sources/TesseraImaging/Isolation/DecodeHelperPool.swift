@@ -274,24 +274,6 @@ public final class DecodeHelperPool: Sendable {
         }
     }
 
-    /// `file`'s format, stored size and orientation, read in a helper.
-    public func header(of file: ImageFile) throws(ImageLoadError.Reason) -> HeaderFacts {
-        guard case .header(let facts) = try facts(.header, of: file) else { throw .helperFailed(.unavailable("a wrong answer")) }
-        return facts
-    }
-
-    /// What the information overlay shows about `file`, read in a helper.
-    public func information(of file: ImageFile) throws(ImageLoadError.Reason) -> ImageInformation {
-        guard case .information(let facts) = try facts(.information, of: file) else { throw .helperFailed(.unavailable("a wrong answer")) }
-        return facts
-    }
-
-    /// The EXIF dates in `file`'s first bytes, read in a helper.
-    public func exifDates(of file: ImageFile) throws(ImageLoadError.Reason) -> ExifDates {
-        guard case .exifDates(let facts) = try facts(.exifDates, of: file) else { throw .helperFailed(.unavailable("a wrong answer")) }
-        return facts
-    }
-
     /// A new helper, run with `extraArguments` after the pool's own (a slide's helper names its slide).
     func start(extraArguments: [String] = []) throws(DecodeHelperFailure) -> DecodeHelperProcess {
         var environment = ProcessInfo.processInfo.environment

@@ -37,7 +37,7 @@ public struct ImageLoadError: Error, Sendable, Equatable, CustomStringConvertibl
         case decodeFailed(String)
         /// The caller stopped the decode (its `DecodeCancellation` was set): not the file's fault.
         case cancelled
-        /// The decode helper process running the decode died or was stopped (see `DecodeHelperPool`).
+        /// The decode helper process running the decode died or was stopped (see `DecodingService`).
         case helperFailed(DecodeHelperFailure)
 
         /// A short, user-facing text for an error cell.

@@ -15,8 +15,8 @@ import TesseraFiles
 /// pixels until the header's dimensions have been checked against `pixelLimit`. A 40-byte file claiming to
 /// be 60000x60000 is refused without ever reaching a decoder.
 ///
-/// With `helpers`, the same steps run in a sandboxed helper process (see `DecodeHelperPool`) on the file this
-/// process opened: one decode path, two places it runs.
+/// Where the steps run is `decoding`'s business: here, or in a sandboxed helper process on the file this
+/// process opened. One decode path, two places it runs.
 ///
 /// Stateless and `Sendable`: one loader is shared by all decode workers. Thread safety of the decoders
 /// themselves is their own contract (see `ImageDecoding`).
@@ -43,19 +43,18 @@ public struct ImageLoader: Sendable {
     /// header in practically every camera file; if the header isn't in it, the whole file is read anyway.
     static let headerProbeLength = 256 << 10
 
-    /// Where decodes run: nil in this process; otherwise in the pool's sandboxed helper processes, which
-    /// run this same loader, with these settings, on the file this process opened (see
-    /// `DecodeHelperPool`). A helper decodes with its own list, the viewer's, not `decoders`.
-    public let helpers: DecodeHelperPool?
+    /// Where decodes run. A sandboxed service's helpers run this same loader, with these settings, on the
+    /// file this process opened, with their own list of decoders, the viewer's, not `decoders`.
+    public let decoding: any DecodingService
 
     public init(decoders: [any ImageDecoding], pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20,
-                applyOrientation: Bool = true, colour: ColourConversion? = .sRGB, helpers: DecodeHelperPool? = nil) {
+                applyOrientation: Bool = true, colour: ColourConversion? = .sRGB, decoding: any DecodingService = .inProcess) {
         self.decoders = decoders
         self.pixelLimit = pixelLimit
         self.byteLimit = byteLimit
         self.applyOrientation = applyOrientation
         self.colour = colour
-        self.helpers = helpers
+        self.decoding = decoding
     }
 
     /// Loads the image at `path`, scaled to fit `box` (aspect preserved, never enlarged); nil = full size.
@@ -73,18 +72,15 @@ public struct ImageLoader: Sendable {
             let file: ImageFile
             do { file = try ImageFile(path: path) } catch { throw ImageLoadError.Reason(error) }
             guard file.size <= byteLimit else { throw .fileTooLarge(bytes: file.size, limit: byteLimit) }
-            if let helpers {
-                do { try cancellation.check() } catch { throw .cancelled }
-                return try helpers.load(file, loader: self, fitting: box, convertingColour: convertingColour)
-            }
-            return try load(opened: file, fitting: box, cancellation: cancellation, convertingColour: convertingColour)
+            return try decoding.load(file, with: self, fitting: box, convertingColour: convertingColour,
+                                     cancellation: cancellation)
         } catch {
             throw failure(path, error)
         }
     }
 
-    /// The decode proper, on a file already opened and within the byte limit: where it runs in a decode
-    /// helper, this is what the helper calls. Logs nothing (the caller logs the failure once).
+    /// The decode proper, on a file already opened and within the byte limit, in this process: what
+    /// `InProcessDecoding` and a decode helper call. Logs nothing (the caller logs the failure once).
     func load(opened file: ImageFile, fitting box: PixelSize?, cancellation: DecodeCancellation?,
               convertingColour: Bool) throws(ImageLoadError.Reason) -> PixelBuffer {
         var header: ImageHeader?
@@ -99,13 +95,17 @@ public struct ImageLoader: Sendable {
     public func load(data: Data, name: String, fitting box: PixelSize?) throws(ImageLoadError) -> PixelBuffer {
         do throws(ImageLoadError.Reason) {
             guard data.count <= byteLimit else { throw ImageLoadError.Reason.fileTooLarge(bytes: data.count, limit: byteLimit) }
-            if let helpers { return try helpers.load(data: data, name: name, loader: self, fitting: box) }
-            var pixels = try decode(data, header: nil, fitting: box)
-            colour?.convert(&pixels, name: name)
-            return pixels
+            return try decoding.load(data: data, name: name, with: self, fitting: box)
         } catch {
             throw failure(name, error)
         }
+    }
+
+    /// The decode proper of bytes in memory, in this process.
+    func load(inMemory data: Data, name: String, fitting box: PixelSize?) throws(ImageLoadError.Reason) -> PixelBuffer {
+        var pixels = try decode(data, header: nil, fitting: box)
+        colour?.convert(&pixels, name: name)
+        return pixels
     }
 
     // MARK: - Steps

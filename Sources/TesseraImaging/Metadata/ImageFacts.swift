@@ -5,8 +5,8 @@ import TesseraFiles
 /// What the viewer reads about an image without decoding it, where reading it takes a C library (libheif,
 /// libjxl, librsvg, libraw, libtiff, TurboJPEG's header reader, libexif, Little CMS, OpenSlide; the tiled
 /// view's levels of a tiled TIFF, size of an SVG and levels of a slide): one function per kind of question,
-/// run in this process or, with decode helpers, in a sandboxed helper that answers with the value
-/// serialized (`DecodeHelperPool.facts`). Either way the same code reads the same bytes.
+/// run in this process or in a sandboxed helper that answers with the value serialized
+/// (`DecodingService.facts`). Either way the same code reads the same bytes.
 public enum ImageFacts: Sendable, Equatable, Codable {
     case header(HeaderFacts)
     case information(ImageInformation)

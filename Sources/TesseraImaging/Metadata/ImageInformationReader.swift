@@ -3,11 +3,10 @@ import TesseraCore
 import TesseraFiles
 
 extension ImageInformation {
-    /// Reads what `i` shows about the file at `path`: with `helpers`, in a sandboxed helper, since the
-    /// header, EXIF and ICC readers are C libraries. Throws only when the file cannot be read or the
-    /// helper fails; a file that is not an image, or is truncated, still has a size and a format
+    /// Reads what `i` shows about the file at `path`, through `decoding`, since the header, EXIF and ICC
+    /// readers are C libraries. Throws only when the file cannot be read or the reader fails; a file that is not an image, or is truncated, still has a size and a format
     /// ("unknown"), and an image without EXIF has its EXIF fields nil.
-    public static func read(path: String, helpers: DecodeHelperPool? = nil) throws(ImageInformationError) -> ImageInformation {
+    public static func read(path: String, decoding: any DecodingService = .inProcess) throws(ImageInformationError) -> ImageInformation {
         let file: ImageFile
         do {
             file = try ImageFile(path: path)
@@ -16,19 +15,14 @@ extension ImageInformation {
             if error == .empty { return ImageInformation(path: path, bytes: Data()) }
             throw ImageInformationError(path: path, reason: .file(error))
         }
-        if let helpers {
-            do {
-                var information = try helpers.information(of: file)
-                information.path = path
-                return information
-            } catch {
-                throw ImageInformationError(path: path, reason: .reader(error))
-            }
-        }
         do {
-            return ImageInformation(path: path, bytes: try file.readAll())
+            var information = try decoding.information(of: file)
+            information.path = path
+            return information
+        } catch .unreadable(let why) {
+            throw ImageInformationError(path: path, reason: .file(.unreadable(why)))
         } catch {
-            throw ImageInformationError(path: path, reason: .file(error))
+            throw ImageInformationError(path: path, reason: .reader(error))
         }
     }
 

@@ -14,12 +14,13 @@ public enum ItemFactReader {
     /// 64 KiB), PNG and WebP in a chunk before the image data.
     static let headBytes = 256 * 1024
 
-    /// What `kind` reads of the file at `path`, as item `id`'s reading; with `helpers`, the EXIF block
-    /// is read in a sandboxed helper (libexif is C).
-    public static func read(_ id: UInt32, path: String, kind: ItemFacts.Kind, helpers: DecodeHelperPool? = nil) -> ItemFacts.Reading {
+    /// What `kind` reads of the file at `path`, as item `id`'s reading; the EXIF block is read through
+    /// `decoding` (libexif is C).
+    public static func read(_ id: UInt32, path: String, kind: ItemFacts.Kind,
+                            decoding: any DecodingService = .inProcess) -> ItemFacts.Reading {
         let version = FileVersion.ofFile(atPath: path)
         guard kind == .taken else { return ItemFacts.Reading(id: id, version: version) }
-        let taken = version == nil ? nil : dateTaken(ofFileAt: path, helpers: helpers)
+        let taken = version == nil ? nil : dateTaken(ofFileAt: path, decoding: decoding)
         return ItemFacts.Reading(id: id, version: version, taken: taken, takenRead: true)
     }
 
@@ -27,16 +28,8 @@ public enum ItemFactReader {
     /// epoch: at its recorded UTC offset (OffsetTimeOriginal) when there is one, else read as local time,
     /// as cameras set their clocks. Nil when the file has none or it cannot be read (or the helper
     /// reading it fails: the file sorts as one without a date).
-    public static func dateTaken(ofFileAt path: String, helpers: DecodeHelperPool? = nil) -> Int64? {
-        guard let file = try? ImageFile(path: path) else { return nil }
-        let dates: ExifDates
-        if let helpers {
-            guard let read = try? helpers.exifDates(of: file) else { return nil }
-            dates = read
-        } else {
-            guard let head = try? file.head(headBytes) else { return nil }
-            dates = ExifDates(head)
-        }
+    public static func dateTaken(ofFileAt path: String, decoding: any DecodingService = .inProcess) -> Int64? {
+        guard let file = try? ImageFile(path: path), let dates = try? decoding.exifDates(of: file) else { return nil }
         return dateTaken(dates)
     }
 

@@ -79,13 +79,13 @@ public struct ThumbnailingLoader: Sendable {
     public func decodeMemoryEstimate(path: String, fitting box: PixelSize?) -> Int {
         guard let store, let box, let size = ThumbnailSize.smallest(covering: box),
               let original = store.original(atPath: path) else {
-            return DecodeMemory.estimate(path: path, fitting: box, helpers: loader.helpers)
+            return DecodeMemory.estimate(path: path, fitting: box, decoding: loader.decoding)
         }
         let onDisk = ThumbnailSize.allCases.contains { candidate in
             candidate >= size && POSIXFiles.access(store.path(for: original, size: candidate), R_OK) == 0
         }
         if onDisk { return DecodeMemory.estimate(header: nil, fileBytes: 0, fitting: size.box) }
-        return DecodeMemory.estimate(path: path, fitting: size.box, helpers: loader.helpers)
+        return DecodeMemory.estimate(path: path, fitting: size.box, decoding: loader.decoding)
     }
 
     /// Only failures that are the file's own fault are recorded; the rest (too many pixels for this

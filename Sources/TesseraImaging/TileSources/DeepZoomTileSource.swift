@@ -24,7 +24,7 @@ public struct DeepZoomTileSource: TileSource {
     /// Opens `NAME.dzi` (and its `NAME_files` folder). Tiles are converted as `colour` says (see
     /// `ImageLoader.colour`); a tile that declares no colour space is sRGB.
     public init(descriptorAt path: String, decoders: [any ImageDecoding],
-                colour: ColourConversion? = .sRGB, helpers: DecodeHelperPool? = nil) throws(TileSourceError) {
+                colour: ColourConversion? = .sRGB, decoding: any DecodingService = .inProcess) throws(TileSourceError) {
         let folder = DeepZoomDescriptor.tilesFolder(forDescriptorAt: path)
         let descriptor: DeepZoomDescriptor
         do throws(DeepZoomDescriptor.DescriptorError) {
@@ -34,7 +34,7 @@ public struct DeepZoomTileSource: TileSource {
             descriptor = try DeepZoomDescriptor.parse(String(decoding: data.prefix(1 << 20), as: UTF8.self))
         } catch {
             // The descriptor lies or is broken: let the tiles speak for themselves.
-            guard let inferred = Self.inferDescriptor(tilesFolder: folder, helpers: helpers) else {
+            guard let inferred = Self.inferDescriptor(tilesFolder: folder, decoding: decoding) else {
                 throw TileSourceError(path: path, reason: .malformedDescriptor(error.description))
             }
             TileFileReader.logger.warning(
@@ -42,17 +42,17 @@ public struct DeepZoomTileSource: TileSource {
             descriptor = inferred
         }
         self.init(tilesFolder: folder, geometry: descriptor.geometry, format: descriptor.format, decoders: decoders,
-                  colour: colour, descriptorPath: path, helpers: helpers)
+                  colour: colour, descriptorPath: path, decoding: decoding)
     }
 
     /// A pyramid whose geometry is already known (the tile cutter's result).
     public init(tilesFolder: String, geometry: DeepZoomGeometry, format: String, decoders: [any ImageDecoding],
-                colour: ColourConversion? = .sRGB, descriptorPath: String? = nil, helpers: DecodeHelperPool? = nil) {
+                colour: ColourConversion? = .sRGB, descriptorPath: String? = nil, decoding: any DecodingService = .inProcess) {
         self.tilesFolder = tilesFolder
         self.geometry = geometry
         self.descriptorPath = descriptorPath
         name = (descriptorPath ?? tilesFolder).lastPathComponentName
-        reader = TileFileReader(decoders: decoders, colour: colour, helpers: helpers)
+        reader = TileFileReader(decoders: decoders, colour: colour, decoding: decoding)
         var candidates = [format.lowercased()]
         for (a, b) in [("jpeg", "jpg"), ("jpg", "jpeg"), ("tif", "tiff"), ("tiff", "tif")] where candidates[0] == a {
             candidates.append(b)
@@ -87,9 +87,9 @@ public struct DeepZoomTileSource: TileSource {
 
     /// Works out a descriptor from `NAME_files`: the highest numbered level folder is the full image; its
     /// grid comes from the file names, the tile size and overlap from the first tiles' sizes, and the image
-    /// size from the last column's and row's tiles (read in a helper with `helpers`). Nil when the folder
+    /// size from the last column's and row's tiles (their headers read through `decoding`). Nil when the folder
     /// does not hold such a level.
-    static func inferDescriptor(tilesFolder: String, helpers: DecodeHelperPool? = nil) -> DeepZoomDescriptor? {
+    static func inferDescriptor(tilesFolder: String, decoding: any DecodingService = .inProcess) -> DeepZoomDescriptor? {
         let fm = FileManager.default
         guard let levels = try? fm.contentsOfDirectory(atPath: tilesFolder).compactMap(Int.init), let top = levels.max(),
               let names = try? fm.contentsOfDirectory(atPath: "\(tilesFolder)/\(top)") else { return nil }
@@ -102,7 +102,7 @@ public struct DeepZoomTileSource: TileSource {
             files[GridPosition(column: column, row: row)] = "\(tilesFolder)/\(top)/\(name)"
             extensionCounts[url.pathExtension.lowercased(), default: 0] += 1
         }
-        guard let grid = TileGridSizes.measure(files: files, helpers: helpers),
+        guard let grid = TileGridSizes.measure(files: files, decoding: decoding),
               let format = extensionCounts.max(by: { $0.value < $1.value })?.key else { return nil }
         let descriptor = DeepZoomDescriptor(width: grid.imageSize.width, height: grid.imageSize.height,
                                             tileSize: grid.tileSize, overlap: grid.overlap, format: format)
@@ -127,14 +127,14 @@ struct TileGridSizes: Equatable {
     var columns: Int
     var rows: Int
 
-    /// With `helpers`, each tile's header is read in a sandboxed helper (see `headerSize`).
-    static func measure(files: [GridPosition: String], helpers: DecodeHelperPool? = nil) -> TileGridSizes? {
+    /// Each tile's header is read through `decoding` (see `headerSize`).
+    static func measure(files: [GridPosition: String], decoding: any DecodingService = .inProcess) -> TileGridSizes? {
         guard !files.isEmpty else { return nil }
         let columns = (files.keys.map(\.column).max() ?? 0) + 1
         let rows = (files.keys.map(\.row).max() ?? 0) + 1
         func size(_ column: Int, _ row: Int) -> PixelSize? {
             guard let path = files[GridPosition(column: column, row: row)] else { return nil }
-            return headerSize(path, helpers: helpers)
+            return headerSize(path, decoding: decoding)
         }
         guard let first = size(0, 0) else { return nil }
         // With overlap o: the first tile is T + o wide, inner ones T + 2o (when there are three or more).
@@ -156,15 +156,10 @@ struct TileGridSizes: Equatable {
                              columns: columns, rows: rows)
     }
 
-    /// The pixel size from a file's header (its first 256 KB at most); with `helpers`, from the header a
-    /// helper reads (`HeaderFacts`), as the header of a JPEG, HEIF or JPEG XL tile takes a C library.
-    static func headerSize(_ path: String, helpers: DecodeHelperPool? = nil) -> PixelSize? {
-        if let helpers {
-            guard let file = try? ImageFile(path: path) else { return nil }
-            return try? helpers.header(of: file).storedSize
-        }
-        guard let prefix = ImageFile.head(ofFileAt: path, count: HeaderFacts.headLength),
-              let header = ImageHeader.read(prefix) else { return nil }
-        return header.size
+    /// The pixel size from a file's header (`HeaderFacts`), read through `decoding`, as the header of a
+    /// JPEG, HEIF or JPEG XL tile takes a C library.
+    static func headerSize(_ path: String, decoding: any DecodingService = .inProcess) -> PixelSize? {
+        guard let file = try? ImageFile(path: path) else { return nil }
+        return try? decoding.header(of: file).storedSize
     }
 }

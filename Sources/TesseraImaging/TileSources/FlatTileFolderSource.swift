@@ -20,14 +20,13 @@ public struct FlatTileFolderSource: TileSource {
     /// - Parameters:
     ///   - colour: how tiles are converted (see `ImageLoader.colour`).
     ///   - madeTileBytes: how many bytes of made (coarser-level) tiles to keep.
-    ///   - helpers: where tiles are decoded and their headers read: nil in this process, else in the
-    ///     pool's sandboxed helpers.
+    ///   - decoding: where tiles are decoded and their headers read.
     public init(folder: String, decoders: [any ImageDecoding], colour: ColourConversion? = .sRGB,
-                madeTileBytes: Int = 64 << 20, helpers: DecodeHelperPool? = nil) throws(TileSourceError) {
+                madeTileBytes: Int = 64 << 20, decoding: any DecodingService = .inProcess) throws(TileSourceError) {
         guard let scan = Self.scan(folder) else {
             throw TileSourceError(path: folder, reason: .noTiles("no NAME_CC_RR tile files in the folder"))
         }
-        guard let grid = TileGridSizes.measure(files: scan.files, helpers: helpers) else {
+        guard let grid = TileGridSizes.measure(files: scan.files, decoding: decoding) else {
             throw TileSourceError(path: folder, reason: .noTiles("cannot read the first tile's size"))
         }
         self.folder = folder
@@ -35,7 +34,7 @@ public struct FlatTileFolderSource: TileSource {
         files = scan.files
         geometry = DeepZoomGeometry(width: grid.imageSize.width, height: grid.imageSize.height, tileSize: grid.tileSize)
         name = folder.lastPathComponentName
-        reader = TileFileReader(decoders: decoders, colour: colour, helpers: helpers)
+        reader = TileFileReader(decoders: decoders, colour: colour, decoding: decoding)
         made = CostCache(totalCostLimit: madeTileBytes)
     }
 

@@ -11,8 +11,7 @@ import TesseraFiles
 /// 1/8, libjpeg's smallest scale, kept while the source lives: every tile of a level needs the file's data
 /// down to its last row, and at that scale decoding it once for all of them costs what one of them would.
 ///
-/// Tiles are decoded in a sandboxed decode helper when the view has helpers (one request per tile, the
-/// file attached), otherwise in this process on the shared descriptor, read with pread by each worker.
+/// Tiles are decoded where the view's decoding service decodes (`JPEGRegionDecoding`), several at once.
 /// They come upright (the file's orientation, then the view's turn) and through the colour stage here.
 public final class JPEGRegionSource: TileSource {
     public let path: String
@@ -23,8 +22,9 @@ public final class JPEGRegionSource: TileSource {
     /// From the stored pixels to the view's: the file's orientation, then the turn.
     let orientation: ImageOrientation
     private let colour: ColourConversion?
-    private let file: SharedDescriptor
-    private let helpers: DecodeHelperPool?
+    /// Where the regions are decoded.
+    public let decoding: any DecodingService
+    private let regions: any JPEGRegionDecoding
     /// The whole image at 1/8 of its size, upright and colour-converted, once a coarse tile asked for it.
     private let eighth = Mutex<PixelBuffer?>(nil)
 
@@ -37,12 +37,12 @@ public final class JPEGRegionSource: TileSource {
     /// A source for `probe`'s JPEG when its parts can be decoded alone (one sequential frame, as cameras
     /// and most encoders write); nil for a progressive JPEG or any other format, which the caller shows
     /// another way. The frame is read in Swift, so no C parser reads the file in this process when
-    /// `helpers` decode it.
+    /// `decoding` isolates the libraries.
     public static func open(path: String, probe: ImageProbe, turn: ImageOrientation, colour: ColourConversion?,
-                            helpers: DecodeHelperPool?) -> JPEGRegionSource? {
+                            decoding: any DecodingService) -> JPEGRegionSource? {
         guard probe.format == .jpeg, let file = try? ImageFile(path: path), decodesInParts(file) else { return nil }
         return JPEGRegionSource(path: path, storedSize: probe.storedSize, orientation: probe.orientation.followed(by: turn),
-                                colour: colour, file: SharedDescriptor(file), helpers: helpers)
+                                colour: colour, regions: decoding.jpegRegions(file), decoding: decoding)
     }
 
     /// Whether the JPEG at `path` is one sequential frame in one scan, whose parts libjpeg decodes alone.
@@ -59,13 +59,13 @@ public final class JPEGRegionSource: TileSource {
     }
 
     private init(path: String, storedSize: PixelSize, orientation: ImageOrientation, colour: ColourConversion?,
-                 file: SharedDescriptor, helpers: DecodeHelperPool?) {
+                 regions: any JPEGRegionDecoding, decoding: any DecodingService) {
         self.path = path
         self.storedSize = storedSize
         self.orientation = orientation
         self.colour = colour
-        self.file = file
-        self.helpers = helpers
+        self.regions = regions
+        self.decoding = decoding
         let size = orientation.orientedSize(storedSize)
         geometry = DeepZoomGeometry(width: size.width, height: size.height, tileSize: Self.tileSize)
         name = path.lastPathComponentName
@@ -111,12 +111,7 @@ public final class JPEGRegionSource: TileSource {
     /// `region` of the upright image at 1/`denominator`, decoded from the part of the file it comes from.
     private func decodeUpright(_ region: PixelRegion, denominator: Int) throws(ImageLoadError.Reason) -> PixelBuffer {
         let stored = orientation.storedRegion(of: region, storedSize: storedSize(atDenominator: denominator))
-        let decoded = if let helpers {
-            try helpers.jpegRegion(stored, denominator: denominator, in: file)
-        } else {
-            try JPEGRegionReader.read(fd: file.descriptor, name: path, denominator: denominator, region: stored)
-        }
-        var pixels = orientation.apply(to: decoded)
+        var pixels = orientation.apply(to: try regions.read(stored, denominator: denominator))
         colour?.convert(&pixels, name: path)
         return pixels
     }

@@ -10,9 +10,8 @@ import TesseraCore
 /// levels coarser than the slide's coarsest are reduced from it, which is why `open` refuses a slide
 /// whose coarsest level is large.
 ///
-/// The slide is read by `SlideReader`, in a helper of its own when the view has decode helpers
-/// (`SlideHelper`: OpenSlide opens the slide by path, which the pool's helpers cannot), else in this
-/// process. A corrupt tile is that tile's error and the slide reads on. OpenSlide 3.4 gives no colour
+/// The slide is read by OpenSlide where the view's decoding service runs it (`SlideReading`; a sandboxed
+/// service gives the slide a helper of its own, since OpenSlide opens it by path). A corrupt tile is that tile's error and the slide reads on. OpenSlide 3.4 gives no colour
 /// profile: tiles are taken as sRGB on their way through the colour stage, here either way.
 public final class OpenSlideTileSource: TileSource {
     public let path: String
@@ -24,56 +23,35 @@ public final class OpenSlideTileSource: TileSource {
     var levels: [SlideFacts.Level] { facts.levels }
     private let facts: SlideFacts
     private let colour: ColourConversion?
-    private let slide: Slide
-
-    /// The pool whose configuration the slide's own helper runs with; nil when it is read in this process.
-    var helpers: DecodeHelperPool? {
-        if case .helper(let helper) = slide { return helper.pool }
-        return nil
-    }
-
+    private let slide: any SlideReading
     /// Where the slide is read.
-    private enum Slide: Sendable {
-        case inProcess(SlideReader)
-        case helper(SlideHelper)
-    }
+    public let decoding: any DecodingService
 
     /// Opens `path` when OpenSlide recognises it, as a format of its own (or as a generic tiled TIFF
     /// when `acceptGenericTIFF`; libtiff reads those directly, `TiledTIFFSource`), with a coarsest level
     /// no larger than `maxCoarsestSide`; nil otherwise. Throws when OpenSlide recognises the file but
-    /// cannot read it. With `helpers`, OpenSlide runs in a helper of the slide's own, from recognising the
-    /// file on.
-    public static func open(path: String, colour: ColourConversion?, maxCoarsestSide: Int,
-                            acceptGenericTIFF: Bool = false, helpers: DecodeHelperPool? = nil) throws(TileSourceError) -> OpenSlideTileSource? {
-        let facts: SlideFacts
-        let slide: Slide
-        if let helpers {
-            let helper = SlideHelper(path: path, pool: helpers, acceptGenericTIFF: acceptGenericTIFF)
-            do throws(ImageLoadError.Reason) {
-                guard let answer = try helper.open() else { return nil }
-                facts = answer
-            } catch {
-                if case .decodeFailed(let why) = error { throw TileSourceError(path: path, reason: .unreadableImage(why)) }
-                throw TileSourceError(path: path, reason: .unreadableImage(error.shortText))
-            }
-            slide = .helper(helper)
-        } else {
-            do throws(SlideReader.Failure) {
-                guard let reader = try SlideReader.open(path: path, acceptGenericTIFF: acceptGenericTIFF) else { return nil }
-                facts = reader.facts
-                slide = .inProcess(reader)
-            } catch {
-                throw TileSourceError(path: path, reason: .unreadableImage(error.text))
-            }
+    /// cannot read it. OpenSlide runs where `decoding` runs it, from recognising the file on.
+    public static func open(path: String, colour: ColourConversion?, maxCoarsestSide: Int, acceptGenericTIFF: Bool = false,
+                            decoding: any DecodingService = .inProcess) throws(TileSourceError) -> OpenSlideTileSource? {
+        let slide: any SlideReading
+        do throws(ImageLoadError.Reason) {
+            guard let opened = try decoding.slide(at: path, acceptGenericTIFF: acceptGenericTIFF) else { return nil }
+            slide = opened
+        } catch {
+            if case .decodeFailed(let why) = error { throw TileSourceError(path: path, reason: .unreadableImage(why)) }
+            throw TileSourceError(path: path, reason: .unreadableImage(error.shortText))
         }
+        let facts = slide.facts
         guard let coarsest = facts.levels.last, max(coarsest.size.width, coarsest.size.height) <= maxCoarsestSide else { return nil }
-        return OpenSlideTileSource(path: path, facts: facts, slide: slide, colour: colour)
+        return OpenSlideTileSource(path: path, facts: facts, slide: slide, colour: colour, decoding: decoding)
     }
 
-    private init(path: String, facts: SlideFacts, slide: Slide, colour: ColourConversion?) {
+    private init(path: String, facts: SlideFacts, slide: any SlideReading, colour: ColourConversion?,
+                 decoding: any DecodingService) {
         self.path = path
         self.facts = facts
         self.slide = slide
+        self.decoding = decoding
         self.colour = colour
         geometry = DeepZoomGeometry(width: facts.levels[0].size.width, height: facts.levels[0].size.height)
         name = path.lastPathComponentName
@@ -105,25 +83,14 @@ public final class OpenSlideTileSource: TileSource {
         let size = PixelSize(width: region.width, height: region.height)
         var pixels: PixelBuffer
         let failure: String
-        switch slide {
-        case .inProcess(let reader):
-            do throws(SlideReader.Failure) {
-                pixels = try reader.read(x: x0, y: y0, level: level.index, width: width, height: height, reducedTo: size)
-                colour?.convert(&pixels, name: path)
-                return pixels
-            } catch {
-                failure = error.text
-            }
-        case .helper(let helper):
-            do throws(ImageLoadError.Reason) {
-                pixels = try helper.region(x: x0, y: y0, level: level.index, width: width, height: height, reducedTo: size)
-                colour?.convert(&pixels, name: path)
-                return pixels
-            } catch .decodeFailed(let why) {
-                failure = why
-            } catch {
-                failure = error.shortText
-            }
+        do throws(ImageLoadError.Reason) {
+            pixels = try slide.read(x: x0, y: y0, level: level.index, width: width, height: height, reducedTo: size)
+            colour?.convert(&pixels, name: path)
+            return pixels
+        } catch .decodeFailed(let why) {
+            failure = why
+        } catch {
+            failure = error.shortText
         }
         TileFileReader.logger.warning("tile unreadable: \(path) tile \(tile): \(failure)")
         throw TileSourceError(path: path, reason: .unreadableTile(failure))

@@ -30,7 +30,7 @@ public struct SingleImageTileSource: TileSource {
     /// The file's decode at the level's size: the full decode for the finest level.
     public func decodeMemoryEstimate(_ tile: TileID) -> Int {
         DecodeMemory.estimate(path: path, fitting: tile.level == geometry.maxLevel ? nil : turn.orientedSize(geometry.levelSize(tile.level)),
-                              helpers: loader.helpers)
+                              decoding: loader.decoding)
     }
 
     public func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
@@ -60,17 +60,17 @@ public struct ImageProbe: Sendable, Equatable {
     /// Width and height as shown (upright).
     public var size: PixelSize { orientation.orientedSize(storedSize) }
 
-    /// Reads the format, size and EXIF orientation (`HeaderFacts`) of the file at `path`; with `helpers`,
-    /// in a sandboxed helper, since the header readers of several formats and the EXIF reader are C
-    /// libraries. Errors carry the loader's reasons.
-    public static func probe(_ path: String, helpers: DecodeHelperPool? = nil) throws(TileSourceError) -> ImageProbe {
+    /// Reads the format, size and EXIF orientation (`HeaderFacts`) of the file at `path` through
+    /// `decoding`, since the header readers of several formats and the EXIF reader are C libraries. Errors
+    /// carry the loader's reasons.
+    public static func probe(_ path: String, decoding: any DecodingService = .inProcess) throws(TileSourceError) -> ImageProbe {
         func failure(_ reason: ImageLoadError.Reason) -> TileSourceError {
             TileSourceError(path: path, reason: .unreadableImage(reason.shortText))
         }
         do throws(ImageLoadError.Reason) {
             let file: ImageFile
             do { file = try ImageFile(path: path) } catch { throw ImageLoadError.Reason(error) }
-            let facts = if let helpers { try helpers.header(of: file) } else { try HeaderFacts.read(file) }
+            let facts = try decoding.header(of: file)
             return ImageProbe(format: facts.format, storedSize: facts.storedSize, orientation: facts.orientation,
                               fileSize: file.size, modified: file.modificationDate)
         } catch {

@@ -80,9 +80,9 @@ struct TileFileReader: Sendable {
     let loader: ImageLoader
     static let logger = Logger(label: "tessera.tiles")
 
-    init(decoders: [any ImageDecoding], colour: ColourConversion?, helpers: DecodeHelperPool? = nil) {
+    init(decoders: [any ImageDecoding], colour: ColourConversion?, decoding: any DecodingService = .inProcess) {
         // Tiles carry no EXIF; a plain tile is never turned.
-        loader = ImageLoader(decoders: decoders, applyOrientation: false, colour: colour, helpers: helpers)
+        loader = ImageLoader(decoders: decoders, applyOrientation: false, colour: colour, decoding: decoding)
     }
 
     /// The decoded file at the first of `paths` that exists (shrunk to fit `box` if given, on load where

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TesseraCore
 import TesseraFiles
 
@@ -13,13 +12,9 @@ import TesseraFiles
 /// the file's coarsest are reduced from the coarsest, which is why `open` refuses a file whose coarsest
 /// level is large (reading it whole for the coarse tiles would cost what cutting costs).
 ///
-/// The file's levels and tiles are read by libtiff (`TIFFRegionReader`) in a sandboxed decode helper when
-/// the view has helpers: the levels as a question (`ImageFacts.Kind.tiledTIFF`), each tile as a request of
-/// its own on whichever helper is idle. Without helpers they are read in this process: libtiff's per-file
-/// state is not thread-safe and tiles load on several workers at once, so each worker takes a reader of its
-/// own from a pool (readers share the one descriptor, reading with pread); a reader that failed is not put
-/// back. Either way tiles go through the colour stage here like any decoded image: the main image's ICC
-/// profile is theirs, CMYK is converted to sRGB where the region is read.
+/// The file's levels and tiles are read by libtiff through the view's decoding service (`TiledTIFFReading`),
+/// each tile on its own on whichever worker asks. Tiles go through the colour stage here like any decoded
+/// image: the main image's ICC profile is theirs, CMYK is converted to sRGB where the region is read.
 public final class TiledTIFFSource: TileSource {
     public let path: String
     public let geometry: DeepZoomGeometry
@@ -28,49 +23,10 @@ public final class TiledTIFFSource: TileSource {
     let levels: [TIFFReader.Directory]
     private let profile: [UInt8]?
     private let colour: ColourConversion?
-    private let regions: Regions
 
-    /// The helpers that read the file; nil when it is read in this process.
-    var helpers: DecodeHelperPool? {
-        if case .helpers(let helpers, _) = regions { return helpers }
-        return nil
-    }
-
-    /// Where regions are read.
-    private enum Regions: Sendable {
-        /// By libtiff readers in this process, one per worker at a time.
-        case inProcess(ReaderPool)
-        /// By the pool's helpers, the file (kept open here) attached to each request.
-        case helpers(DecodeHelperPool, SharedDescriptor)
-    }
-
-    /// Readers of one file in this process, each lent to one worker at a time.
-    private final class ReaderPool: Sendable {
-        let file: TIFFReader.TIFFFile
-        let profile: [UInt8]?
-        private let idle = Mutex<[TIFFRegionReader]>([])
-
-        init(file: TIFFReader.TIFFFile, first: TIFFRegionReader) {
-            self.file = file
-            profile = first.profile
-            idle.withLock { $0.append(first) }
-        }
-
-        /// A reader of the pool reads; one that fails is dropped (libtiff's state after a decoding error is
-        /// not worth trusting).
-        func read(_ region: PixelRegion, of place: TIFFReader.Directory.Place,
-                  reducedTo size: PixelSize) throws(ImageLoadError.Reason) -> PixelBuffer {
-            let reader: TIFFRegionReader
-            if let waiting = idle.withLock({ $0.popLast() }) {
-                reader = waiting
-            } else {
-                reader = TIFFRegionReader(try TIFFReader(file), profile: profile)
-            }
-            let pixels = try reader.read(region, of: place, reducedTo: size)
-            idle.withLock { $0.append(reader) }
-            return pixels
-        }
-    }
+    /// Where the file is read.
+    public let decoding: any DecodingService
+    private let regions: any TiledTIFFReading
 
     /// The view's tile size for a file's tile: the file's own when square and of a size a texture handles
     /// well, so a view tile decodes one file tile; otherwise the usual 256.
@@ -81,44 +37,35 @@ public final class TiledTIFFSource: TileSource {
 
     /// Opens `path` when it is a TIFF whose full image is stored in tiles, upright (Orientation 1), with a
     /// coarsest level no larger than `maxCoarsestSide` on either side; nil for any other TIFF, which the
-    /// caller shows another way. Throws when the file cannot be read as a TIFF at all. With `helpers`, libtiff
-    /// reads the file in them alone.
+    /// caller shows another way. Throws when the file cannot be read as a TIFF at all. libtiff reads the file
+    /// where `decoding` runs it.
     public static func open(path: String, colour: ColourConversion?, maxCoarsestSide: Int,
-                            helpers: DecodeHelperPool? = nil) throws(TileSourceError) -> TiledTIFFSource? {
-        let facts: TiledTIFFFacts
-        let regions: Regions
+                            decoding: any DecodingService = .inProcess) throws(TileSourceError) -> TiledTIFFSource? {
+        let regions: any TiledTIFFReading
         do throws(ImageLoadError.Reason) {
             let image: ImageFile
             do { image = try ImageFile(path: path) } catch { throw ImageLoadError.Reason(error) }
-            if let helpers {
-                guard case .tiledTIFF(let answer) = try helpers.facts(.tiledTIFF, of: image), answer.isPlausible else {
-                    throw .helperFailed(.unavailable("a wrong answer"))
-                }
-                facts = answer
-                regions = .helpers(helpers, SharedDescriptor(image))
-            } else {
-                let file = TIFFReader.TIFFFile(image)
-                let reader = try TIFFReader(file)
-                facts = try TiledTIFFFacts(reading: reader)
-                regions = .inProcess(ReaderPool(file: file, first: TIFFRegionReader(reader, profile: facts.profile)))
-            }
+            regions = try decoding.tiledTIFF(image)
         } catch {
             throw TileSourceError(path: path, reason: .unreadableImage(error.shortText))
         }
+        let facts = regions.facts
         let main = facts.levels[0]
         guard main.tileSize != nil, main.orientation == 1,
               let coarsest = facts.levels.min(by: { $0.size.area < $1.size.area }),
               max(coarsest.size.width, coarsest.size.height) <= maxCoarsestSide else { return nil }
-        return TiledTIFFSource(path: path, levels: facts.levels, profile: facts.profile, colour: colour, regions: regions)
+        return TiledTIFFSource(path: path, levels: facts.levels, profile: facts.profile, colour: colour, regions: regions,
+                               decoding: decoding)
     }
 
     private init(path: String, levels: [TIFFReader.Directory], profile: [UInt8]?, colour: ColourConversion?,
-                 regions: Regions) {
+                 regions: any TiledTIFFReading, decoding: any DecodingService) {
         self.path = path
         self.levels = levels
         self.profile = profile
         self.colour = colour
         self.regions = regions
+        self.decoding = decoding
         let main = levels[0].size
         geometry = DeepZoomGeometry(width: main.width, height: main.height,
                                     tileSize: Self.viewTileSize(for: levels[0].tileSize))
@@ -154,10 +101,7 @@ public final class TiledTIFFSource: TileSource {
         let size = PixelSize(width: region.width, height: region.height)
         var pixels: PixelBuffer
         do throws(ImageLoadError.Reason) {
-            switch regions {
-            case .inProcess(let readers): pixels = try readers.read(source, of: level.place, reducedTo: size)
-            case .helpers(let helpers, let file): pixels = try helpers.tiffRegion(source, of: level.place, reducedTo: size, in: file)
-            }
+            pixels = try regions.read(source, of: level.place, reducedTo: size)
         } catch {
             let place = "\(path) tile \(tile) (level \(level.size.width)x\(level.size.height) at \(source.x),\(source.y))"
             TileFileReader.logger.warning("tile unreadable: \(place): \(error.shortText)")

@@ -8,7 +8,7 @@ import TesseraFiles
 /// JPEG, PNG and TIFF are read row by row by `JPEGRowReader`, `PNGRowReader` and `TIFFRowReader`. Other
 /// formats, and the JPEG/PNG variants that cannot be produced row by row in bounded memory (progressive
 /// JPEG, interlaced PNG), are decoded whole, and only below a pixel limit.
-protocol ScanlineSource: AnyObject {
+public protocol ScanlineSource: AnyObject {
     var width: Int { get }
     var height: Int { get }
     /// A single grey channel: tiles can be written grey, as vips does.
@@ -27,24 +27,20 @@ enum ScanlineSources {
     /// Opens `path`, checks it (missing, not a file, empty, unknown format, too big to decode whole) and
     /// returns a source positioned at the first row. Nothing is decoded yet for JPEG, PNG and TIFF.
     ///
-    /// With `helpers`, the file is opened here and everything after (sniffing, the readers, a whole decode)
-    /// runs in one of the pool's helpers for the source's whole life (`HelperScanlineSource`), and
-    /// `fallbackDecoders` are the helper's own; `isCancelled` ends a wait for the helper's rows; the helper
-    /// runs at `priority`.
+    /// The file is opened here and everything after (sniffing, the readers, a whole decode) runs where
+    /// `decoding` runs it, for the source's whole life: a sandboxed service's helper decodes with its own
+    /// `fallbackDecoders`, runs at `priority`, and `isCancelled` ends a wait for its rows.
     static func open(_ path: String, fallbackDecoders: [any ImageDecoding], pixelLimitForWholeDecode: Int,
-                     helpers: DecodeHelperPool? = nil, priority: WorkerPriority = .normal,
+                     decoding: any DecodingService = .inProcess, priority: WorkerPriority = .normal,
                      isCancelled: (@Sendable () -> Bool)? = nil) throws(TileCutError.Reason) -> any ScanlineSource {
         let file: ImageFile
         do { file = try ImageFile(path: path) } catch { throw TileCutError.Reason(error) }
-        if let helpers {
-            return try HelperScanlineSource.open(file, pool: helpers, pixelLimitForWholeDecode: pixelLimitForWholeDecode,
-                                                 priority: priority, isCancelled: isCancelled)
-        }
-        return try open(file, fallbackDecoders: fallbackDecoders, pixelLimitForWholeDecode: pixelLimitForWholeDecode)
+        return try decoding.rows(of: file, fallbackDecoders: fallbackDecoders, pixelLimitForWholeDecode: pixelLimitForWholeDecode,
+                                 priority: priority, isCancelled: isCancelled)
     }
 
     /// The source for an opened `file`, in whichever process runs this: the viewer's with
-    /// `--decode-in-process`, else a decode helper's.
+    /// `InProcessDecoding`, else a decode helper's.
     static func open(_ file: ImageFile, fallbackDecoders: [any ImageDecoding],
                      pixelLimitForWholeDecode: Int) throws(TileCutError.Reason) -> any ScanlineSource {
         let path = file.path

@@ -40,7 +40,7 @@ public struct TileCutError: Error, Sendable, Equatable, CustomStringConvertible 
         /// `isCancelled` said so; nothing was left at the destination.
         case cancelled
         /// The decode helper reading the image crashed, ran out of its memory or time limit, or broke
-        /// off (see `DecodeHelperPool`).
+        /// off (see `DecodingService`).
         case decoderFailed(DecodeHelperFailure)
 
         public var text: String {

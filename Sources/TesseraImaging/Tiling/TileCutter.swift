@@ -25,9 +25,9 @@ public struct TileCutterOptions: Sendable {
     /// The encoding threads' priority, and the rows helper's: background where a view beside the cut must
     /// stay responsive.
     public var workerPriority = WorkerPriority.normal
-    /// Where the image is read: nil in this process, else in one of the pool's sandboxed helpers for the
-    /// cut's whole length, rows streamed and images decoded whole alike (see `HelperScanlineSource`).
-    public var decodeHelpers: DecodeHelperPool?
+    /// Where the image is read, for the cut's whole length, rows streamed and images decoded whole alike
+    /// (see `DecodingService.rows`).
+    public var decoding: any DecodingService = .inProcess
 
     public init() {}
 
@@ -131,7 +131,7 @@ public struct TileCutter: Sendable {
         do {
             source = try ScanlineSources.open(path, fallbackDecoders: fallbackDecoders,
                                               pixelLimitForWholeDecode: options.pixelLimitForWholeDecode,
-                                              helpers: options.decodeHelpers, priority: options.workerPriority,
+                                              decoding: options.decoding, priority: options.workerPriority,
                                               isCancelled: isCancelled)
         } catch {
             throw TileCutError(path: path, reason: error)

@@ -24,16 +24,16 @@ final class ImageInformationCache {
     /// Entries kept at most; the information of a few hundred images is a few hundred kilobytes.
     private let capacity = 256
 
-    /// Where the files are read: nil in this process, else in the pool's sandboxed helpers.
-    private let helpers: DecodeHelperPool?
+    /// Where the files are read.
+    private let decoding: any DecodingService
 
     /// - Parameters:
-    ///   - helpers: where the files are read (their header, EXIF and ICC readers are C): nil in this process.
+    ///   - decoding: where the files are read (their header, EXIF and ICC readers are C).
     ///   - perform: runs a read off the main thread.
-    init(wake: @escaping @Sendable () -> Void, helpers: DecodeHelperPool? = nil,
+    init(wake: @escaping @Sendable () -> Void, decoding: any DecodingService = .inProcess,
          perform: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
         self.wake = wake
-        self.helpers = helpers
+        self.decoding = decoding
         self.perform = perform
     }
 
@@ -50,11 +50,11 @@ final class ImageInformationCache {
         if let state = states[key] { return state }
         if states.count >= capacity { states.removeAll() }
         states[key] = .reading
-        let results = results, wake = wake, helpers = helpers
+        let results = results, wake = wake, decoding = decoding
         perform {
             let state: State
             do {
-                state = .ready(try ImageInformation.read(path: path, helpers: helpers))
+                state = .ready(try ImageInformation.read(path: path, decoding: decoding))
             } catch {
                 state = .failed(String(describing: error))
             }

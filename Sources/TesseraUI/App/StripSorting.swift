@@ -34,8 +34,8 @@ final class StripSorting {
     private let logger = Logger(label: "tessera.sort")
     /// How often the order is refined while dates taken come in.
     private let refineInterval: Duration
-    /// Where dates taken are read: nil in this process, else in the pool's sandboxed helpers.
-    private let helpers: DecodeHelperPool?
+    /// Where dates taken are read.
+    private let decoding: any DecodingService
 
     /// A read on its way: what it is for, whether it is for the order the strip opened in, and the flag
     /// that stops it.
@@ -66,13 +66,13 @@ final class StripSorting {
 
     /// - Parameters:
     ///   - perform: runs a read off the main thread.
-    ///   - helpers: where dates taken are read (libexif is C): nil in this process.
+    ///   - decoding: where dates taken are read (libexif is C).
     init(wake: @escaping @Sendable () -> Void, refineInterval: Duration = .milliseconds(500),
-         helpers: DecodeHelperPool? = nil, perform: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+         decoding: any DecodingService = .inProcess, perform: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
         self.wake = wake
         self.perform = perform
         self.refineInterval = refineInterval
-        self.helpers = helpers
+        self.decoding = decoding
     }
 
     /// How far the read for the strip's order has come; nil when nothing is being read.
@@ -133,9 +133,9 @@ final class StripSorting {
         let number = reads, order = model.sortOrder, stop = StopFlag()
         read = Read(number: number, order: order, opening: opening, progress: Progress(order: order, done: 0, total: wanted.ids.count), stop: stop)
         logger.info("sorting \(model.items.count) items by \(order.label): reading \(wanted.ids.count) files in the background")
-        let inbox = inbox, wake = wake, helpers = helpers
+        let inbox = inbox, wake = wake, decoding = decoding
         perform {
-            Self.read(wanted.ids, of: wanted.table, kind: wanted.kind, number: number, stop: stop, helpers: helpers,
+            Self.read(wanted.ids, of: wanted.table, kind: wanted.kind, number: number, stop: stop, decoding: decoding,
                       inbox: inbox, wake: wake)
         }
     }
@@ -143,13 +143,13 @@ final class StripSorting {
     /// On the worker: reads each file, handing over dates taken in batches (a batch at least every quarter
     /// of a second) and stat readings all at once at the end, with the count done in between.
     private static func read(_ ids: [UInt32], of table: ItemTable, kind: ItemFacts.Kind, number: Int, stop: StopFlag,
-                             helpers: DecodeHelperPool?, inbox: Inbox<Batch>, wake: @Sendable () -> Void) {
+                             decoding: any DecodingService, inbox: Inbox<Batch>, wake: @Sendable () -> Void) {
         let clock = ContinuousClock()
         var lastSent = clock.now
         var pending: [ItemFacts.Reading] = []
         for (done, id) in ids.enumerated() {
             if done % 256 == 0, stop.value.load(ordering: .relaxed) { return }
-            pending.append(ItemFactReader.read(id, path: table.path(of: id), kind: kind, helpers: helpers))
+            pending.append(ItemFactReader.read(id, path: table.path(of: id), kind: kind, decoding: decoding))
             guard clock.now - lastSent >= .milliseconds(250) else { continue }
             lastSent = clock.now
             if kind == .taken {

@@ -30,11 +30,11 @@ public final class TiledViewer: FrameLoopScreen {
         // At start, off the main thread: what earlier runs left over the limit goes now.
         options.diskCache?.requestSweep()
         // Started first, so the helpers warm up and lock down while the window is made.
-        let helpers = options.decodeHelperPool(helperCount: options.workerCount, pixelLimit: options.pixelLimit)
+        let decoding = options.decodingService(helperCount: options.workerCount, pixelLimit: options.pixelLimit)
         host = try WindowHost(options: options, logger: logger)
         let viewOptions = options.singleViewOptions(
             colour: host.colour, decodeMemory: DecodeMemoryBudget(limitBytes: options.decodeMemoryBytes),
-            decodeHelpers: helpers)
+            decoding: decoding)
         view = TiledImageView(path: path, renderer: host.renderer, text: host.text, assets: host.assets,
                               options: viewOptions, pixelScale: 1, now: clock.now(), waker: host.system.waker,
                               observer: recorder)

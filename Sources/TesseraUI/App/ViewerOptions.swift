@@ -110,21 +110,26 @@ public struct ViewerOptions: Sendable {
         configuration.priority = .background
         return DecodeHelperPool(configuration: configuration, forkingFirstHelpersWith: service)
     }
+
+    /// Where decodes run: in the helpers `decodeHelperPool` gives, or in this process without them.
+    public func decodingService(helperCount: Int, pixelLimit: Int) -> any DecodingService {
+        SandboxedDecoding.service(in: decodeHelperPool(helperCount: helperCount, pixelLimit: pixelLimit))
+    }
 }
 
 extension ViewerOptions {
     /// The options a single view opens with: `singleView`, with what it shares with the rest of the run (the
     /// cache and worker settings, the pixel limit, the disk cache) and what the host made (the display's
-    /// colour conversion, the decode memory budget, the helpers).
+    /// colour conversion, the decode memory budget, where decodes run).
     func singleViewOptions(colour: ColourConversion?, decodeMemory: DecodeMemoryBudget?,
-                           decodeHelpers: DecodeHelperPool?) -> TiledViewOptions {
+                           decoding: any DecodingService) -> TiledViewOptions {
         var view = singleView
         view.cacheLimitBytes = cacheLimitBytes
         view.workerCount = workerCount
         view.pixelLimit = pixelLimit
         view.colour = colour
         view.decodeMemory = decodeMemory
-        view.decodeHelpers = decodeHelpers
+        view.decoding = decoding
         if let diskCache { view.diskCache = diskCache }
         return view
     }

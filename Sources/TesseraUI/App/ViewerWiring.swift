@@ -19,8 +19,8 @@ final class ViewerWiring {
     let pipeline: ImagePipeline
     /// The working memory the strip's and the single view's decodes share.
     let decodeMemory: DecodeMemoryBudget
-    /// The sandboxed processes images are decoded in, one per decode worker; nil decodes in process.
-    let decodeHelpers: DecodeHelperPool?
+    /// Where images are decoded: in sandboxed processes, one per decode worker, or in this process.
+    let decoding: any DecodingService
     /// Downloads of remote items; nil when every item is a file.
     let remote: RemoteImageStore?
     let model: CarouselModel
@@ -54,7 +54,7 @@ final class ViewerWiring {
         self.options = options
         self.observer = observer
         // Started first, so the helpers warm up and lock down while the window is made.
-        decodeHelpers = options.decodeHelperPool(helperCount: max(1, options.workerCount), pixelLimit: options.pixelLimit)
+        decoding = options.decodingService(helperCount: max(1, options.workerCount), pixelLimit: options.pixelLimit)
         host = try WindowHost(options: options, logger: logger)
         let renderer = host.renderer
         let colour = host.colour
@@ -75,7 +75,7 @@ final class ViewerWiring {
             ? RemoteImageStore(configuration: downloads, onChange: { waker.wake() }) : nil
         self.remote = remote
         decodeMemory = DecodeMemoryBudget(limitBytes: options.decodeMemoryBytes)
-        let imageLoader = Self.imageLoader(options: options, colour: colour, helpers: decodeHelpers)
+        let imageLoader = Self.imageLoader(options: options, colour: colour, decoding: decoding)
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>(
             workerCount: options.workerCount, priority: .background,
             memory: .init(budget: decodeMemory, estimate: Self.decodeMemoryEstimate(loader: imageLoader, remote: remote)))
@@ -105,16 +105,16 @@ final class ViewerWiring {
         keyHandler = KeyHandlerSession(runner: options.keyHandler, wake: wake)
         quitting = Quitting(fileActions: fileActions, keyHandler: keyHandler)
         let informationQueue = DispatchQueue(label: "tessera.information", qos: .utility)
-        information = ImageInformationCache(wake: wake, helpers: decodeHelpers, perform: { informationQueue.async(execute: $0) })
+        information = ImageInformationCache(wake: wake, decoding: decoding, perform: { informationQueue.async(execute: $0) })
         let sortingQueue = DispatchQueue(label: "tessera.sorting", qos: .utility)
-        sorting = StripSorting(wake: wake, helpers: decodeHelpers, perform: { sortingQueue.async(execute: $0) })
+        sorting = StripSorting(wake: wake, decoding: decoding, perform: { sortingQueue.async(execute: $0) })
         overlay = OverlayPainter(renderer: renderer, text: host.text)
         singleViews = SingleViewMaker(
             host: host, options: options.singleViewOptions(colour: colour, decodeMemory: decodeMemory,
-                                                           decodeHelpers: decodeHelpers),
+                                                           decoding: decoding),
             remote: remote)
         stripAnimation = SelectedCellAnimation(renderer: renderer, colour: colour, pixelLimit: options.pixelLimit,
-                                               helpers: decodeHelpers, waker: waker, observer: observer)
+                                               decoding: decoding, waker: waker, observer: observer)
         // Named UI images and the overlay font load once here, not inside the first frames.
         carouselView.prepareIcons()
         carouselView.prepareCellTextures()
@@ -127,7 +127,7 @@ final class ViewerWiring {
         remote?.shutdown()
         // The process exits next: a decode still running would meet its libraries torn down.
         pipeline.shutdown(waitingUpTo: 5)
-        decodeHelpers?.shutdown()
+        decoding.shutdown()
     }
 
     /// The items to show: the listing's (waited for here), or the options' own.
@@ -147,9 +147,9 @@ final class ViewerWiring {
 
     /// The strip's loader: the viewer's decoders behind the thumbnail cache (unless it is off).
     private static func imageLoader(options: ViewerOptions, colour: ColourConversion?,
-                                    helpers: DecodeHelperPool?) -> ThumbnailingLoader {
+                                    decoding: any DecodingService) -> ThumbnailingLoader {
         let imageLoader = ImageLoader(decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit, colour: colour,
-                                      helpers: helpers)
+                                      decoding: decoding)
         return ThumbnailingLoader(loader: imageLoader, store: options.useThumbnailCache ? ThumbnailStore() : nil)
     }
 
@@ -162,7 +162,7 @@ final class ViewerWiring {
             let box = key.fittingBox.map(turn.orientedSize)
             guard CarouselItem.isRemote(key.path) else { return loader.decodeMemoryEstimate(path: key.path, fitting: box) }
             guard case .ready(let localPath, _)? = remote?.state(of: key.path) else { return 0 }
-            return DecodeMemory.estimate(path: localPath, fitting: box, helpers: loader.loader.helpers)
+            return DecodeMemory.estimate(path: localPath, fitting: box, decoding: loader.loader.decoding)
         }
     }
 

@@ -9,19 +9,19 @@ final class SelectedCellAnimation {
     private let renderer: Renderer
     private let colour: ColourConversion?
     private let pixelLimit: Int
-    /// Where the frames are decoded: nil in this process.
-    private let helpers: DecodeHelperPool?
+    /// Where the frames are decoded.
+    private let decoding: any DecodingService
     private let waker: EventLoopWaker?
     private let observer: (any RunObserver)?
     /// What plays: the item and the picture size it was started for.
     private var current: (item: CarouselItem, size: PixelSize, playback: AnimationPlayback)?
 
-    init(renderer: Renderer, colour: ColourConversion?, pixelLimit: Int, helpers: DecodeHelperPool? = nil,
+    init(renderer: Renderer, colour: ColourConversion?, pixelLimit: Int, decoding: any DecodingService = .inProcess,
          waker: EventLoopWaker?, observer: (any RunObserver)?) {
         self.renderer = renderer
         self.colour = colour
         self.pixelLimit = pixelLimit
-        self.helpers = helpers
+        self.decoding = decoding
         self.waker = waker
         self.observer = observer
     }
@@ -51,7 +51,7 @@ final class SelectedCellAnimation {
             options.colour = colour
             options.pixelLimit = pixelLimit
             options.onlyAnimations = true
-            options.decodeHelpers = helpers
+            options.decoding = decoding
             let waker = self.waker
             let feed = AnimationFeed(path: item.path, options: options, onFrame: { waker?.wake() })
             current = (item, pixels.size, AnimationPlayback(feed: feed, renderer: renderer, observer: observer, view: .strip))

@@ -57,8 +57,8 @@ final class TiledImageOpener: Sendable {
         var maxMagnification = 4.0
         /// Runs on the cutting thread before each few rows the cutter reads (see `TiledViewOptions.cutStep`).
         var cutStep: (@Sendable () -> Void)?
-        /// Where images and tiles are decoded: nil in this process, else in the pool's sandboxed helpers.
-        var helpers: DecodeHelperPool?
+        /// Where images and tiles are decoded.
+        var decoding: any DecodingService = .inProcess
     }
 
     /// Starts opening at once on a new thread; `onEvent` runs on that thread after each event is queued.
@@ -107,10 +107,10 @@ final class TiledImageOpener: Sendable {
             // Tile folders and `.dzi` files the user opens are anybody's: their tiles go to the helpers.
             if status.st_mode & S_IFMT == S_IFDIR {
                 opened(try Self.openFolder(path, decoders: configuration.decoders, colour: configuration.colour,
-                                           helpers: configuration.helpers))
+                                           decoding: configuration.decoding))
             } else if Self.isDescriptor(path) {
                 opened(try DeepZoomTileSource(descriptorAt: path, decoders: configuration.decoders,
-                                              colour: configuration.colour, helpers: configuration.helpers))
+                                              colour: configuration.colour, decoding: configuration.decoding))
             } else {
                 try openImage(configuration, opened: opened, emit: emit)
             }
@@ -122,9 +122,9 @@ final class TiledImageOpener: Sendable {
 
     /// A flat tile folder, a `NAME_files` folder beside its `.dzi`, or a folder holding one `.dzi`.
     private static func openFolder(_ path: String, decoders: [any ImageDecoding], colour: ColourConversion?,
-                                   helpers: DecodeHelperPool?) throws(TileSourceError) -> any TileSource {
+                                   decoding: any DecodingService) throws(TileSourceError) -> any TileSource {
         if FlatTileFolderSource.looksLikeTileFolder(path) {
-            return try FlatTileFolderSource(folder: path, decoders: decoders, colour: colour, helpers: helpers)
+            return try FlatTileFolderSource(folder: path, decoders: decoders, colour: colour, decoding: decoding)
         }
         let url = URL(fileURLWithPath: path).standardizedFileURL
         if url.lastPathComponent.hasSuffix("_files") {
@@ -132,14 +132,14 @@ final class TiledImageOpener: Sendable {
                 .appendingPathComponent(String(url.lastPathComponent.dropLast("_files".count)) + ".dzi").path
             if FileManager.default.fileExists(atPath: descriptor) {
                 return try DeepZoomTileSource(descriptorAt: descriptor, decoders: decoders, colour: colour,
-                                              helpers: helpers)
+                                              decoding: decoding)
             }
         }
         let descriptors = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
             .filter { $0.lowercased().hasSuffix(".dzi") }
         if descriptors.count == 1 {
             return try DeepZoomTileSource(descriptorAt: url.appendingPathComponent(descriptors[0]).path, decoders: decoders,
-                                          colour: colour, helpers: helpers)
+                                          colour: colour, decoding: decoding)
         }
         throw TileSourceError(path: path, reason: .noTiles(descriptors.isEmpty
             ? "no .dzi and no NAME_CC_RR tiles in the folder" : "several .dzi files in the folder; name one"))
@@ -162,31 +162,31 @@ final class TiledImageOpener: Sendable {
         }
         let probe: ImageProbe
         do {
-            probe = try ImageProbe.probe(path, helpers: configuration.helpers)
+            probe = try ImageProbe.probe(path, decoding: configuration.decoding)
         } catch {
             // Slides in formats of their own (MIRAX, Hamamatsu VMS) are no image to the probe.
             if let slide = try OpenSlideTileSource.open(path: path, colour: configuration.colour,
                                                         maxCoarsestSide: configuration.overviewSide,
-                                                        helpers: configuration.helpers) {
+                                                        decoding: configuration.decoding) {
                 opened(slide)
                 return
             }
             throw error
         }
         // Slides stored as TIFF (Aperio, Hamamatsu NDPI, Leica, Philips, Ventana): OpenSlide knows their
-        // levels, which their pages do not mark as reduced images. With helpers, a TIFF without a slide's
+        // levels, which their pages do not mark as reduced images. With sandboxed libraries, a TIFF without a slide's
         // marks goes on without starting a slide's helper.
         if probe.format == .tiff,
-           configuration.helpers == nil || (try? ImageFile(path: path)).map(TIFFSlideHint.mayBeSlide) ?? true,
+           !configuration.decoding.isolatesLibraries || (try? ImageFile(path: path)).map(TIFFSlideHint.mayBeSlide) ?? true,
            let slide = try OpenSlideTileSource.open(path: path, colour: configuration.colour,
-                                                    maxCoarsestSide: configuration.overviewSide, helpers: configuration.helpers) {
+                                                    maxCoarsestSide: configuration.overviewSide, decoding: configuration.decoding) {
             opened(slide)
             return
         }
         if probe.format == .svg {
             opened(try SVGTileSource(path: path, pixelLimit: configuration.pixelLimit,
                                      maxMagnification: configuration.maxMagnification, colour: configuration.colour,
-                                     turn: configuration.turn, helpers: configuration.helpers))
+                                     turn: configuration.turn, decoding: configuration.decoding))
             return
         }
         let limit = configuration.maxTextureSize
@@ -197,7 +197,7 @@ final class TiledImageOpener: Sendable {
         // whole: read where it lies, only the tiles on screen, never decoded whole nor cut.
         if probe.format == .tiff, !isSmall || max(probe.size.width, probe.size.height) > configuration.overviewSide,
            let source = try TiledTIFFSource.open(path: path, colour: configuration.colour,
-                                                 maxCoarsestSide: configuration.overviewSide, helpers: configuration.helpers) {
+                                                 maxCoarsestSide: configuration.overviewSide, decoding: configuration.decoding) {
             opened(source)
             return
         }
@@ -206,7 +206,7 @@ final class TiledImageOpener: Sendable {
         if probe.format == .jpeg, probe.size.area <= configuration.pixelLimit,
            max(probe.size.width, probe.size.height) > JPEGRegionSource.tileSize,
            let source = JPEGRegionSource.open(path: path, probe: probe, turn: configuration.turn,
-                                              colour: configuration.colour, helpers: configuration.helpers) {
+                                              colour: configuration.colour, decoding: configuration.decoding) {
             opened(source)
             return
         }
@@ -219,10 +219,10 @@ final class TiledImageOpener: Sendable {
             > JPEGRegionSource.tileSize << JPEGRegionSource.coarsestDenominatorShift
         if isSmall, !(holdsAllCoefficients && wellBeyondTheScreen) {
             let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: configuration.pixelLimit,
-                                     colour: configuration.colour, helpers: configuration.helpers)
+                                     colour: configuration.colour, decoding: configuration.decoding)
             opened(SingleImageTileSource(path: path, size: probe.size, loader: loader, turn: configuration.turn))
             if AnimatedImage.canAnimate(probe.format),
-               AnimatedImage.isAnimated(fileAt: path, helpers: configuration.helpers) { emit(.animated) }
+               AnimatedImage.isAnimated(fileAt: path, decoding: configuration.decoding) { emit(.animated) }
             return
         }
 
@@ -242,7 +242,7 @@ final class TiledImageOpener: Sendable {
         // The pyramid is cut in sRGB (tiles carry no profile) and converted to the display as tiles load.
         var cutting = TileCutterOptions()
         cutting.colourManager = configuration.colour?.manager
-        cutting.decodeHelpers = configuration.helpers
+        cutting.decoding = configuration.decoding
         // Below the decodes the view waits on (the overview, the tiles it shows), which run at background.
         cutting.workerPriority = .idle
         let cutter = TileCutter(options: cutting, fallbackDecoders: configuration.decoders)
@@ -319,7 +319,7 @@ final class TiledImageOpener: Sendable {
         let box = max(eighth.width, eighth.height) <= side ? eighth : PixelSize(width: side, height: side)
         // The pixel limit guards against decoding huge images whole; TurboJPEG never does here.
         let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: .max, applyOrientation: false,
-                                 colour: configuration.colour, helpers: configuration.helpers)
+                                 colour: configuration.colour, decoding: configuration.decoding)
         return try? loader.load(path: path, fitting: box)
     }
 }

@@ -88,7 +88,7 @@ public final class TiledImageView {
             feed.colour = options.colour
             feed.turn = options.turn
             feed.pixelLimit = options.pixelLimit
-            feed.decodeHelpers = options.decodeHelpers
+            feed.decoding = options.decoding
             return AnimationPlayback(feed: AnimationFeed(path: path, options: feed, onFrame: { waker?.wake() }),
                                      renderer: renderer, observer: observer, view: .tiled)
         }
@@ -98,7 +98,7 @@ public final class TiledImageView {
                                         diskCache: options.diskCache,
                                         policy: options.policy, turn: options.turn,
                                         maxMagnification: options.maxDeviceScale, cutStep: options.cutStep,
-                                        helpers: options.decodeHelpers),
+                                        decoding: options.decoding),
                                   onEvent: { waker?.wake() })
     }
 

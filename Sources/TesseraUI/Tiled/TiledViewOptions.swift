@@ -53,8 +53,8 @@ public struct TiledViewOptions: Sendable {
     /// Runs on the cutting thread before each few rows the tile cutter reads: tests hold the cutter there
     /// to look at the view in the middle of a cut.
     var cutStep: (@Sendable () -> Void)?
-    /// Where images and tiles are decoded: nil in this process, else in the pool's sandboxed helpers.
-    public var decodeHelpers: DecodeHelperPool?
+    /// Where images and tiles are decoded.
+    public var decoding: any DecodingService = .inProcess
 
     public init() {}
 }

@@ -31,7 +31,7 @@ final class AnimationHelperTests: XCTestCase {
     private func options(_ helpers: DecodeHelperPool?) -> AnimationFeed.Options {
         var options = AnimationFeed.Options()
         options.colour = nil
-        options.decodeHelpers = helpers
+        options.decoding = SandboxedDecoding.service(in: helpers)
         return options
     }
 
@@ -97,7 +97,7 @@ final class AnimationHelperTests: XCTestCase {
             }
             XCTAssertEqual(session.plays, local.plays, source)
             XCTAssertEqual(session.canvasSize, local.canvasSize, source)
-            XCTAssertEqual(AnimatedImage.isAnimated(fileAt: source, helpers: helpers), true, source)
+            XCTAssertEqual(AnimatedImage.isAnimated(fileAt: source, decoding: SandboxedDecoding.service(in: helpers)), true, source)
         }
     }
 
@@ -111,7 +111,7 @@ final class AnimationHelperTests: XCTestCase {
         try Tools.writeQuadrantsPNG(to: stillPNG)
         for still in [stillGIF, stillPNG] {
             XCTAssertNil(try HelperAnimationReader.open(path: still, options: animationsOnly, pool: helpers), still)
-            XCTAssertFalse(AnimatedImage.isAnimated(fileAt: still, helpers: helpers), still)
+            XCTAssertFalse(AnimatedImage.isAnimated(fileAt: still, decoding: SandboxedDecoding.service(in: helpers)), still)
         }
         let whole = gif()
         for (name, data) in [("cut.gif", whole.prefix(40)), ("text.gif", Data("no GIF at all".utf8))] {
@@ -129,7 +129,7 @@ final class AnimationHelperTests: XCTestCase {
         let stillJXL = dir.path("still.jxl")
         try Tools.run("cjxl", [stillPNG, stillJXL, "-d", "0", "--quiet"], package: "libjxl-tools")
         XCTAssertNil(try HelperAnimationReader.open(path: stillJXL, options: animationsOnly, pool: helpers))
-        XCTAssertFalse(AnimatedImage.isAnimated(fileAt: stillJXL, helpers: helpers))
+        XCTAssertFalse(AnimatedImage.isAnimated(fileAt: stillJXL, decoding: SandboxedDecoding.service(in: helpers)))
         XCTAssertEqual(helpers.idleProcessIDs.count, 1)
     }
 
@@ -186,7 +186,7 @@ final class AnimationHelperTests: XCTestCase {
     func testAHelperThatFailsMidAnimationStopsItAndTheNextImageDecodes() throws {
         let helpers = pool(timeLimit: .seconds(2))
         defer { helpers.shutdown() }
-        let loader = ImageLoader(decoders: [], helpers: helpers)
+        let loader = ImageLoader(decoders: [], decoding: SandboxedDecoding.service(in: helpers))
         let good = try dir.write(gif(), to: "good.gif")
         for (misbehaviour, failure) in [("crash", DecodeHelperFailure.crashed(signal: SIGSEGV)), ("loop", .timeLimit)] {
             let path = try dir.write(gif(tail: misbehaviour), to: "\(misbehaviour).gif")
@@ -222,6 +222,6 @@ final class AnimationHelperTests: XCTestCase {
         XCTAssertNil(feed.takeFrame())
         let jxl = try madeWithTools()[1]
         XCTAssertTrue(AnimatedImage.isAnimated(fileAt: jxl))
-        XCTAssertFalse(AnimatedImage.isAnimated(fileAt: jxl, helpers: helpers))
+        XCTAssertFalse(AnimatedImage.isAnimated(fileAt: jxl, decoding: SandboxedDecoding.service(in: helpers)))
     }
 }

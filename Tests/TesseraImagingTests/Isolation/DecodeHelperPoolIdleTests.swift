@@ -44,7 +44,7 @@ final class DecodeHelperPoolIdleTests: XCTestCase {
         XCTAssertFalse(stopped.contains(where: isRunning), "stopped and reaped")
 
         // The one kept still decodes, and nothing more stops however long the pool waits.
-        let header = try pool.header(of: ImageFile(path: SampleImages.url("img25-small.jpg").path))
+        let header = try SandboxedDecoding(pool: pool).header(of: ImageFile(path: SampleImages.url("img25-small.jpg").path))
         XCTAssertEqual(header.format, .jpeg)
         timer.advance(by: .seconds(3600))
         XCTAssertEqual(pool.idleProcessIDs, kept)

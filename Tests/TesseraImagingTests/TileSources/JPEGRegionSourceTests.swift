@@ -54,7 +54,7 @@ final class JPEGRegionSourceTests: XCTestCase {
             let path = try write(orientation: orientation)
             let probe = try ImageProbe.probe(path)
             do {
-                let source = try XCTUnwrap(JPEGRegionSource.open(path: path, probe: probe, turn: .up, colour: nil, helpers: pool))
+                let source = try XCTUnwrap(JPEGRegionSource.open(path: path, probe: probe, turn: .up, colour: nil, decoding: SandboxedDecoding.service(in: pool)))
                 let geometry = source.geometry
                 XCTAssertEqual(PixelSize(width: geometry.width, height: geometry.height), probe.size)
                 XCTAssertEqual(geometry.tileSize, JPEGRegionSource.tileSize)
@@ -94,7 +94,7 @@ final class JPEGRegionSourceTests: XCTestCase {
         let path = dir.url.appendingPathComponent("noisy.jpg").path
         try TestJPEG.encode(.bgra(picture), subsampling: TJSAMP_420).write(to: URL(fileURLWithPath: path))
         let source = try XCTUnwrap(JPEGRegionSource.open(path: path, probe: try ImageProbe.probe(path), turn: .up,
-                                                         colour: nil, helpers: nil))
+                                                         colour: nil, decoding: .inProcess))
         let file = try XCTUnwrap(FileHandle(forReadingAtPath: path))
         defer { try? file.close() }
         let geometry = source.geometry
@@ -121,7 +121,7 @@ final class JPEGRegionSourceTests: XCTestCase {
     func testTheViewsTurnComesAfterTheFilesOrientation() throws {
         let path = try write(orientation: 6)
         let probe = try ImageProbe.probe(path)
-        let source = try XCTUnwrap(JPEGRegionSource.open(path: path, probe: probe, turn: .rotated90, colour: nil, helpers: nil))
+        let source = try XCTUnwrap(JPEGRegionSource.open(path: path, probe: probe, turn: .rotated90, colour: nil, decoding: .inProcess))
         XCTAssertEqual(source.geometry.width, 2600, "two quarter turns: landscape again")
         let level = source.geometry.maxLevel - 3
         let tile = try source.loadTile(TileID(level: level, column: 0, row: 0))
@@ -134,7 +134,7 @@ final class JPEGRegionSourceTests: XCTestCase {
 
     func testAProgressiveJPEGIsLeftToBeShownWhole() throws {
         let path = try write(orientation: nil, progressive: true)
-        XCTAssertNil(JPEGRegionSource.open(path: path, probe: try ImageProbe.probe(path), turn: .up, colour: nil, helpers: nil))
+        XCTAssertNil(JPEGRegionSource.open(path: path, probe: try ImageProbe.probe(path), turn: .up, colour: nil, decoding: .inProcess))
     }
 
     /// A baseline frame whose first scan holds one component of three: libjpeg would keep the whole
@@ -142,7 +142,7 @@ final class JPEGRegionSourceTests: XCTestCase {
     func testAJPEGWhoseComponentsComeInScansOfTheirOwnIsLeftToBeShownWhole() throws {
         let path = try write(orientation: nil)
         let probe = try ImageProbe.probe(path)
-        XCTAssertNotNil(JPEGRegionSource.open(path: path, probe: probe, turn: .up, colour: nil, helpers: nil))
+        XCTAssertNotNil(JPEGRegionSource.open(path: path, probe: probe, turn: .up, colour: nil, decoding: .inProcess))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         var scan: JPEGSegments.Segment?
         _ = bytes.withUnsafeBytes { JPEGSegments.walk($0) { segment in
@@ -154,6 +154,6 @@ final class JPEGRegionSourceTests: XCTestCase {
         let oneComponent: [UInt8] = [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00]
         let separate = bytes.prefix(sos.offset) + oneComponent + bytes.suffix(from: sos.payload.upperBound)
         try separate.write(to: URL(fileURLWithPath: path))
-        XCTAssertNil(JPEGRegionSource.open(path: path, probe: try ImageProbe.probe(path), turn: .up, colour: nil, helpers: nil))
+        XCTAssertNil(JPEGRegionSource.open(path: path, probe: try ImageProbe.probe(path), turn: .up, colour: nil, decoding: .inProcess))
     }
 }

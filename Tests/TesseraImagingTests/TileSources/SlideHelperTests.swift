@@ -28,7 +28,7 @@ final class SlideHelperTests: XCTestCase {
 
     private func open(_ path: String, helpers: DecodeHelperPool?) throws -> OpenSlideTileSource {
         try XCTUnwrap(try OpenSlideTileSource.open(path: path, colour: nil, maxCoarsestSide: 4096, acceptGenericTIFF: true,
-                                                   helpers: helpers))
+                                                   decoding: SandboxedDecoding.service(in: helpers)))
     }
 
     private func assertSameTiles(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
@@ -63,7 +63,7 @@ final class SlideHelperTests: XCTestCase {
                                layout: .init(tileSize: 256, compression: .jpeg,
                                              description: "Aperio Image Library v11.2.1\r\n1024x768 [0,0 1024x768] (256x256) JPEG/RGB Q=95|AppMag = 20|MPP = 0.5"))
         XCTAssertEqual(try XCTUnwrap(try OpenSlideTileSource.open(path: aperio, colour: nil, maxCoarsestSide: 4096,
-                                                                  helpers: helpers)).vendor, "aperio")
+                                                                  decoding: SandboxedDecoding.service(in: helpers))).vendor, "aperio")
         try assertSameTiles(aperio)
     }
 
@@ -100,10 +100,10 @@ final class SlideHelperTests: XCTestCase {
     func testFilesOpenSlideDoesNotKnowAreLeftAlone() throws {
         let jpeg = try dir.write(TestJPEG.encode(.bgra(TestPixels.gradient(width: 64, height: 64))), to: "plain.jpg")
         XCTAssertNil(try OpenSlideTileSource.open(path: jpeg, colour: nil, maxCoarsestSide: 4096, acceptGenericTIFF: true,
-                                                  helpers: helpers))
+                                                  decoding: SandboxedDecoding.service(in: helpers)))
         let generic = dir.path("generic.tif")
         try TIFFFixtures.write([TestPixels.gradient(width: 300, height: 200)], to: generic)
-        XCTAssertNil(try OpenSlideTileSource.open(path: generic, colour: nil, maxCoarsestSide: 4096, helpers: helpers),
+        XCTAssertNil(try OpenSlideTileSource.open(path: generic, colour: nil, maxCoarsestSide: 4096, decoding: SandboxedDecoding.service(in: helpers)),
                      "a generic TIFF is libtiff's unless asked")
     }
 }

@@ -49,7 +49,7 @@ final class TileSourceHelperTests: XCTestCase {
     }
 
     private func tiff(_ path: String, colour: ColourConversion? = nil, helpers: DecodeHelperPool?) throws -> TiledTIFFSource {
-        try XCTUnwrap(try TiledTIFFSource.open(path: path, colour: colour, maxCoarsestSide: 4096, helpers: helpers))
+        try XCTUnwrap(try TiledTIFFSource.open(path: path, colour: colour, maxCoarsestSide: 4096, decoding: SandboxedDecoding.service(in: helpers)))
     }
 
     // MARK: - Tiled TIFF
@@ -167,14 +167,14 @@ final class TileSourceHelperTests: XCTestCase {
             var expected: TileSourceError?
             XCTAssertThrowsError(try TiledTIFFSource.open(path: broken, colour: nil, maxCoarsestSide: 4096)) { expected = $0 as? TileSourceError }
             XCTAssertNotNil(expected, name)
-            XCTAssertThrowsError(try TiledTIFFSource.open(path: broken, colour: nil, maxCoarsestSide: 4096, helpers: helpers)) {
+            XCTAssertThrowsError(try TiledTIFFSource.open(path: broken, colour: nil, maxCoarsestSide: 4096, decoding: SandboxedDecoding.service(in: helpers))) {
                 XCTAssertEqual($0 as? TileSourceError, expected, name)
             }
         }
         // Strips are left to the cutter either way.
         let strips = dir.path("strips.tif")
         try TIFFFixtures.write([TestPixels.gradient(width: 300, height: 200)], to: strips, layout: .init(tileSize: nil))
-        XCTAssertNil(try TiledTIFFSource.open(path: strips, colour: nil, maxCoarsestSide: 4096, helpers: helpers))
+        XCTAssertNil(try TiledTIFFSource.open(path: strips, colour: nil, maxCoarsestSide: 4096, decoding: SandboxedDecoding.service(in: helpers)))
     }
 
     // MARK: - SVG
@@ -190,7 +190,7 @@ final class TileSourceHelperTests: XCTestCase {
 
     private func svgSource(_ path: String, turn: ImageOrientation = .up, colour: ColourConversion? = nil,
                            helpers: DecodeHelperPool?) throws -> SVGTileSource {
-        try SVGTileSource(path: path, pixelLimit: 100_000_000, maxMagnification: 4, colour: colour, turn: turn, helpers: helpers)
+        try SVGTileSource(path: path, pixelLimit: 100_000_000, maxMagnification: 4, colour: colour, turn: turn, decoding: SandboxedDecoding.service(in: helpers))
     }
 
     func testSVGTilesThroughHelpersAreTheTilesInProcess() throws {

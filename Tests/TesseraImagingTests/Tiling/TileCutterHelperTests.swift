@@ -30,7 +30,7 @@ final class TileCutterHelperTests: XCTestCase {
 
     private func cutter(_ helpers: DecodeHelperPool?, format: TileFormat = .jpeg) -> TileCutter {
         var options = TileCutterOptions()
-        options.decodeHelpers = helpers
+        options.decoding = SandboxedDecoding.service(in: helpers)
         options.format = format
         options.pixelLimitForWholeDecode = 2_000_000
         return TileCutter(options: options)
@@ -147,7 +147,7 @@ final class TileCutterHelperTests: XCTestCase {
         defer { helpers.shutdown() }
         let source = try dir.write(TestJPEG.encode(.bgra(TilingFixtures.pattern(width: 6000, height: 4000)), quality: 80),
                                    to: "wide.jpg")
-        let whole = ImageLoader(decoders: ImageDecoders.standard(), pixelLimit: .max, helpers: helpers)
+        let whole = ImageLoader(decoders: ImageDecoders.standard(), pixelLimit: .max, decoding: SandboxedDecoding.service(in: helpers))
         XCTAssertThrowsError(try whole.load(path: source, fitting: nil)) { error in
             XCTAssertEqual((error as? ImageLoadError)?.reason, .helperFailed(.memoryLimit))
         }
@@ -173,7 +173,7 @@ final class TileCutterHelperTests: XCTestCase {
         let poolNice = min(19, ownNice + poolPriority.niceIncrement)
         let before = Set(Self.childProcesses())
         var options = TileCutterOptions()
-        options.decodeHelpers = helpers
+        options.decoding = SandboxedDecoding.service(in: helpers)
         options.workerPriority = cutPriority
         let seen = Mutex<[pid_t: Int32]>([:])
         _ = try TileCutter(options: options).cut(imageAt: try jpeg("a.jpg"), into: dir.path("o"), isCancelled: {

@@ -108,20 +108,20 @@ final class TiledCutViewTests: XCTestCase {
         let helpers = DecodeHelperPool(configuration: .init(executable: BuiltBinary.url(named: "tessera").path,
                                                             helperCount: 1, memoryLimit: 256 << 20))
         defer { helpers.shutdown() }
-        options.decodeHelpers = helpers
+        options.decoding = SandboxedDecoding.service(in: helpers)
         let cached = try TiledViewHarness(path: path, width: 512, height: 256, options: options)
         cached.press("1")
         try cached.runUntilSharp()
         XCTAssertFalse(cached.view.isCutting, "the cached pyramid, not a new cut")
         XCTAssertEqual(cached.recorder.report().tilesFailed ?? 0, 0)
         let cachedSource = try XCTUnwrap(cached.view.tileSource as? DeepZoomTileSource)
-        XCTAssertNil(cachedSource.reader.loader.helpers, "tiles this program cut are read in process")
+        XCTAssertFalse(cachedSource.reader.loader.decoding.isolatesLibraries, "tiles this program cut are read in process")
 
         // Found by the file's metadata before anything reads it: no helper is waited for, even one that
         // cannot start.
         var withoutHelpers = options
-        withoutHelpers.decodeHelpers = DecodeHelperPool(configuration: .init(executable: "/nonexistent/tessera",
-                                                                             helperCount: 1, memoryLimit: 0))
+        withoutHelpers.decoding = SandboxedDecoding(pool: DecodeHelperPool(configuration: .init(
+            executable: "/nonexistent/tessera", helperCount: 1, memoryLimit: 0)))
         let unaided = try TiledViewHarness(path: path, width: 512, height: 256, options: withoutHelpers)
         unaided.press("1")
         try unaided.runUntilSharp()
@@ -135,7 +135,7 @@ final class TiledCutViewTests: XCTestCase {
         try opened.runUntilSharp()
         XCTAssertEqual(opened.recorder.report().tilesFailed ?? 0, 0)
         let openedSource = try XCTUnwrap(opened.view.tileSource as? DeepZoomTileSource)
-        XCTAssertTrue(openedSource.reader.loader.helpers === helpers, "a .dzi the user opens is read in helpers")
+        XCTAssertTrue((openedSource.reader.loader.decoding as? SandboxedDecoding)?.pool === helpers, "a .dzi the user opens is read in helpers")
     }
 
     func testAtFitAnOverviewWithTheWindowsPixelsIsSharpBeforeAnyTile() throws {

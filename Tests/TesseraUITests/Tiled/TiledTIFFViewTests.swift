@@ -124,7 +124,7 @@ final class TiledTIFFViewTests: XCTestCase {
                                                             helperCount: 2, memoryLimit: 256 << 20))
         defer { helpers.shutdown() }
         var options = options()
-        options.decodeHelpers = helpers
+        options.decoding = SandboxedDecoding.service(in: helpers)
         let image = TiledFixtures.gradient(width: 1200, height: 800)
         let levels = TIFFFixtures.pyramid(of: image, downTo: 256)
         let slide = folder.appendingPathComponent("slide.svs").path
@@ -138,7 +138,7 @@ final class TiledTIFFViewTests: XCTestCase {
             harness.press("1")
             let frame = try harness.runUntilSharp()
             let source = harness.view.tileSource
-            XCTAssertTrue((isSlide ? (source as? OpenSlideTileSource)?.helpers : (source as? TiledTIFFSource)?.helpers) === helpers,
+            XCTAssertTrue(((isSlide ? (source as? OpenSlideTileSource)?.decoding : (source as? TiledTIFFSource)?.decoding) as? SandboxedDecoding)?.pool === helpers,
                           "\(path) is read in helpers")
             let result = TiledFixtures.mismatches(frame, view: harness.view, image: image.size)
             XCTAssertEqual(result.count, 0, "100 %: \(path): \(result.worst)")
@@ -160,7 +160,7 @@ final class TiledTIFFViewTests: XCTestCase {
             """.utf8).write(to: URL(fileURLWithPath: drawing))
         let svg = try TiledViewHarness(path: drawing, width: 240, height: 180, options: options)
         let frame = try svg.runUntilSharp()
-        XCTAssertTrue((svg.view.tileSource as? SVGTileSource)?.helpers === helpers, "the SVG is drawn in helpers")
+        XCTAssertTrue(((svg.view.tileSource as? SVGTileSource)?.decoding as? SandboxedDecoding)?.pool === helpers, "the SVG is drawn in helpers")
         XCTAssertEqual(svg.recorder.report().tilesFailed, 0)
         XCTAssertTrue(frame.pixel(x: 120, y: 90).isClose(to: RGBA(r: 200, g: 30, b: 30), tolerance: 2), "the drawing shows")
     }
