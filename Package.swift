@@ -90,7 +90,17 @@ let package = Package(
                 dependencies: ["TesseraCore", "TesseraFiles", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG",
                                "CTesseraFiles", "CLCMS2", "CZlib",
                                "CHeif", "CJXL", "CGIF", "CAVIF", "CRaw", "CTesseraTIFF", "CTesseraGLib", "COpenSlide",
-                               "CTesseraSandbox",
+                               .product(name: "Logging", package: "swift-log")]),
+        // Everything tiled in one place: the pyramid's arithmetic and the view's tile planning (which tiles
+        // to ask for, which to draw, their fades and store), the tile sources, and the streaming cutter.
+        .target(name: "TesseraTiling",
+                dependencies: ["TesseraCore", "TesseraFiles", "TesseraImaging",
+                               .product(name: "Logging", package: "swift-log")]),
+        // The decode helpers: the viewer's pool and `SandboxedDecoding` over it, the helper's side (its
+        // lock-down, its servers), and the wire between them. The rest of the program sees only
+        // `DecodingService`.
+        .target(name: "TesseraSandbox",
+                dependencies: ["TesseraCore", "TesseraFiles", "TesseraImaging", "TesseraTiling", "CTesseraSandbox",
                                .product(name: "Logging", package: "swift-log")]),
         // The only module that imports CSDL2: Swift classes owning SDL's windows, renderers, textures and
         // fonts, its events as a Swift enum. No other C type or pointer leaves it.
@@ -98,7 +108,8 @@ let package = Package(
                 dependencies: ["TesseraCore", "CSDL2", "CTesseraX11", .product(name: "Logging", package: "swift-log")]),
         // Windows, views and the frame loop, drawing through TesseraSDL.
         .target(name: "TesseraUI",
-                dependencies: ["TesseraCore", "TesseraFiles", "TesseraImaging", "TesseraRemote", "TesseraSDL", "CPixman",
+                dependencies: ["TesseraCore", "TesseraFiles", "TesseraImaging", "TesseraTiling", "TesseraSandbox", "TesseraRemote",
+                               "TesseraSDL", "CPixman",
                                .product(name: "Logging", package: "swift-log")]),
         // Remote images: the download table over URLSession (FoundationNetworking), with a disk cache.
         .target(name: "TesseraRemote",
@@ -115,7 +126,8 @@ let package = Package(
         // The benchmarks beside the product: `tessera bench`'s runners, their statistics and tables.
         .target(name: "TesseraBench", dependencies: ["TesseraCore", "TesseraImaging"]),
         .executableTarget(name: "tessera",
-                          dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraFiles", "TesseraCore", "TesseraBench",
+                          dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraFiles", "TesseraTiling", "TesseraSandbox",
+                                         "TesseraCore", "TesseraBench",
                                          "TesseraDesktop", "TesseraRemote", "TesseraExperiment",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
@@ -128,6 +140,7 @@ let package = Package(
                           path: "Tests/Fuzz/Harness"),
 
         .testTarget(name: "TesseraCoreTests", dependencies: ["TesseraCore"]),
+        .testTarget(name: "TesseraTilingTests", dependencies: ["TesseraTiling", "TesseraCore"]),
         .testTarget(name: "TesseraExperimentTests", dependencies: ["TesseraExperiment", "TesseraCore"]),
         // CPNG, CLCMS2 and CZlib: fixtures written with libpng and zlib, and colour references and test
         // profiles made with lcms2, apart from the code under test. TesseraBench: its seeded random
@@ -137,13 +150,13 @@ let package = Package(
         .testTarget(name: "TesseraFilesTests",
                     dependencies: ["TesseraFiles", "TesseraCore", "TesseraTestBasics", "CTesseraFiles"]),
         .testTarget(name: "TesseraImagingTests",
-                    dependencies: ["TesseraImaging", "TesseraFiles", "TesseraCore", "TesseraBench", "TesseraTestSupport", "TesseraTestBasics", "CPNG", "CLCMS2",
+                    dependencies: ["TesseraTiling", "TesseraSandbox", "TesseraImaging", "TesseraFiles", "TesseraCore", "TesseraBench", "TesseraTestSupport", "TesseraTestBasics", "CPNG", "CLCMS2",
                                    "CZlib", "CGIF", "CTesseraFiles"]),
         .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraTestSupport"]),
         // CX11: a test sets the root window's colour profile on Xvfb as colord would. CZlib: PNG chunks'
         // checksums in hand-made fixtures.
         .testTarget(name: "TesseraUITests",
-                    dependencies: ["TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraFiles", "TesseraCore", "TesseraTestSupport", "CPNG",
+                    dependencies: ["TesseraTiling", "TesseraSandbox", "TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraFiles", "TesseraCore", "TesseraTestSupport", "CPNG",
                                    "CX11", "CZlib"]),
         .testTarget(name: "TesseraDesktopTests", dependencies: ["TesseraDesktop", "TesseraCore", "TesseraFiles", "TesseraImaging"],
                     swiftSettings: onlyImportedMembers),
@@ -156,14 +169,14 @@ let package = Package(
         // TesseraDesktop: the settings a configuration file takes, to try each on the binary.
         // TesseraImaging, TesseraFiles and TesseraCore: the decode helper pool, run against the built binary's
         // helpers; the disk caches' janitor.
-        .testTarget(name: "TesseraCLITests", dependencies: ["tessera", "TesseraFuzz", "TesseraTestSupport", "TesseraDesktop",
+        .testTarget(name: "TesseraCLITests", dependencies: ["TesseraTiling", "TesseraSandbox", "tessera", "TesseraFuzz", "TesseraTestSupport", "TesseraDesktop",
                                                            "TesseraImaging", "TesseraFiles", "TesseraCore"],
                     swiftSettings: onlyImportedMembers),
         // What several test targets share: the loopback HTTP server, the sample images, Deep Zoom fixtures,
         // a headless SDL canvas, GIFs written with giflib, tiled TIFF files (and TesseraTestBasics').
         // CTesseraTIFFWriter: tiled and pyramidal TIFF fixtures written with libtiff.
         .target(name: "TesseraTestSupport",
-                dependencies: ["TesseraCore", "TesseraImaging", "TesseraSDL", "TesseraTestBasics", "CGIF", "CTesseraTIFFWriter",
+                dependencies: ["TesseraCore", "TesseraImaging", "TesseraTiling", "TesseraSDL", "TesseraTestBasics", "CGIF", "CTesseraTIFFWriter",
                                .product(name: "Logging", package: "swift-log")],
                 path: "Tests/TesseraTestSupport"),
         // What needs neither codecs nor SDL: running a child process, a log that collects messages.

@@ -5,6 +5,7 @@ import TesseraCore
 import TesseraImaging
 import TesseraUI
 import TesseraFiles
+import TesseraSandbox
 
 /// `tessera bench ...`: measurements of the pipeline outside the window, run by `TesseraBench`. A group,
 /// so that further benchmarks join as subcommands.

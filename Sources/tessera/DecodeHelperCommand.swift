@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import TesseraImaging
 import TesseraUI
+import TesseraSandbox
 
 /// `tessera decode-helper`, hidden: a sandboxed decode helper the viewer starts (see `DecodeHelperPool`),
 /// serving requests on descriptor 3 until the viewer closes it; with `--slide`, a whole-slide image's own

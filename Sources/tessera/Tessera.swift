@@ -8,6 +8,7 @@ import TesseraImaging
 import TesseraRemote
 import TesseraUI
 import TesseraFiles
+import TesseraSandbox
 
 @main
 struct Tessera: ParsableCommand {

@@ -3,6 +3,8 @@ import TesseraCore
 import TesseraImaging
 import TesseraTestSupport
 import XCTest
+import TesseraSandbox
+import TesseraTiling
 
 /// What the viewer reads about a file without decoding it (`ImageFacts`: the tiled view's probe, the
 /// information overlay, the dates a sort reads, the decode-memory estimate) is, with helpers, read in a

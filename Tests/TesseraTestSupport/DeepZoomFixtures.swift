@@ -1,6 +1,7 @@
 import Foundation
 import TesseraCore
 import TesseraImaging
+import TesseraTiling
 
 /// Deep Zoom pyramids of known pixels, as `vips dzsave` writes them, for the tile source tests and the
 /// zoom view's: each test target brings its own tile encoder (JPEG through TurboJPEG, PNG through SDL).

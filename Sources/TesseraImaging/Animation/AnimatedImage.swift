@@ -50,11 +50,11 @@ public enum AnimatedImage {
 
     /// Formats whose frames are counted over the whole file: a GIF's images follow one another; an AVIF's
     /// sample table may come after its first bytes.
-    static func needsWholeFile(_ format: ImageFormat) -> Bool { format == .gif || format == .avif }
+    package static func needsWholeFile(_ format: ImageFormat) -> Bool { format == .gif || format == .avif }
 
     /// How much of a PNG, WebP or JPEG XL says whether it is animated: the chunks before the image data,
     /// the header.
-    static let headLength = 64 << 10
+    package static let headLength = 64 << 10
 
     /// A reader of the animation in `data`, its canvas checked against `pixelLimit` (one frame's pixels;
     /// how many frames are held is the feed's budget) before anything is allocated for it.

@@ -6,13 +6,13 @@ import TesseraCore
 /// row skipping (`tessera_jpeg_read_region`): a tile of a large photo without the rest of the photo in
 /// memory. The same code runs in this process and in a decode helper. CMYK is turned into sRGB here; an RGB
 /// or grey JPEG's embedded profile goes with the pixels, for the caller's colour stage.
-enum JPEGRegionReader {
+package enum JPEGRegionReader {
     /// The scales libjpeg decodes at directly: 1/`denominator`.
     static let denominators = [1, 2, 4, 8]
 
     /// `region` of the JPEG on `fd` as it is at 1/`denominator` of its size (`fd` stays open and is read
     /// with pread, so threads may share it); `name` is the file, for the CMYK transform's log.
-    static func read(fd: Int32, name: String, denominator: Int,
+    package static func read(fd: Int32, name: String, denominator: Int,
                      region: PixelRegion) throws(ImageLoadError.Reason) -> PixelBuffer {
         guard denominators.contains(denominator), region.x >= 0, region.y >= 0, !region.isEmpty else {
             throw .decodeFailed("no such part of the image")

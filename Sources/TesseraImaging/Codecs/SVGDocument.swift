@@ -4,14 +4,14 @@ import TesseraCore
 
 /// An SVG document parsed by librsvg, rendered at any size. The per-file state an SVG decoder holds;
 /// not shared between threads.
-final class SVGDocument {
+package final class SVGDocument {
     private let svg: OpaquePointer
 
     /// The size a document that states none (no width and height, no viewBox) is drawn at.
     static let defaultSize = PixelSize(width: 512, height: 512)
 
     /// Parses `bytes` (plain or gzip-compressed SVG).
-    init(_ bytes: UnsafeRawBufferPointer) throws(ImageLoadError.Reason) {
+    package init(_ bytes: UnsafeRawBufferPointer) throws(ImageLoadError.Reason) {
         guard let base = bytes.bindMemory(to: UInt8.self).baseAddress, !bytes.isEmpty else { throw .empty }
         var status = TESSERA_GLIB_OK
         var message = [CChar](repeating: 0, count: 256)
@@ -41,7 +41,7 @@ final class SVGDocument {
 
     /// The part `region` of the document drawn `drawing` pixels wide and high (its aspect kept), on
     /// transparency: one tile of a drawing that is never made whole.
-    func render(_ region: PixelRegion, ofDrawing drawing: (width: Double, height: Double)) throws(ImageLoadError.Reason) -> PixelBuffer {
+    package func render(_ region: PixelRegion, ofDrawing drawing: (width: Double, height: Double)) throws(ImageLoadError.Reason) -> PixelBuffer {
         var message = [CChar](repeating: 0, count: 256)
         var status = TESSERA_GLIB_OK
         // librsvg's cairo surface clears every byte before drawing.

@@ -10,10 +10,10 @@ import TesseraCore
 /// OpenSlide's objects are thread-safe, so readers share one; but an error (a corrupt tile) puts an object
 /// in an error state for good, so the region that failed reports its error and the object is replaced by a
 /// newly opened one for the regions after it (the old one closes when its last reader lets go).
-final class SlideReader: Sendable {
+package final class SlideReader: Sendable {
     let path: String
     /// What the slide is and which of its levels are used.
-    let facts: SlideFacts
+    package let facts: SlideFacts
     private let slide: Mutex<Slide>
 
     /// One open OpenSlide object, closed when the last region reading it is done.
@@ -28,13 +28,13 @@ final class SlideReader: Sendable {
     }
 
     /// Why a slide OpenSlide recognised cannot be read: OpenSlide's own words.
-    struct Failure: Error, Equatable {
-        var text: String
+    package struct Failure: Error, Equatable {
+        package var text: String
     }
 
     /// Opens `path` when OpenSlide recognises it as a format of its own (or as a generic tiled TIFF when
     /// `acceptGenericTIFF`); nil otherwise.
-    static func open(path: String, acceptGenericTIFF: Bool) throws(Failure) -> SlideReader? {
+    package static func open(path: String, acceptGenericTIFF: Bool) throws(Failure) -> SlideReader? {
         guard let vendor = PathText.withCString(path, { openslide_detect_vendor($0) }).map({ String(cString: $0) }),
               acceptGenericTIFF || vendor != "generic-tiff" else { return nil }
         let slide = try openSlide(path)
@@ -77,7 +77,7 @@ final class SlideReader: Sendable {
 
     /// The region `width` x `height` of OpenSlide's level `level` whose top left corner is at (`x`, `y`)
     /// in the full image's pixels, reduced to `size`.
-    func read(x: Int, y: Int, level: Int, width: Int, height: Int, reducedTo size: PixelSize) throws(Failure) -> PixelBuffer {
+    package func read(x: Int, y: Int, level: Int, width: Int, height: Int, reducedTo size: PixelSize) throws(Failure) -> PixelBuffer {
         let current = slide.withLock { $0 }
         var bytes = [UInt8](repeating: 0, count: width * height * 4)
         bytes.withUnsafeMutableBytes { raw in
@@ -104,19 +104,19 @@ final class SlideReader: Sendable {
 /// What the tiled view opens a whole-slide image by: OpenSlide's name for its format and the levels used.
 public struct SlideFacts: Sendable, Equatable, Codable {
     /// OpenSlide's level index, the level's size, and how many full-image pixels one of its pixels spans.
-    struct Level: Sendable, Equatable, Codable {
-        var index: Int
-        var size: PixelSize
-        var downsample: Double
+    package struct Level: Sendable, Equatable, Codable {
+        package var index: Int
+        package var size: PixelSize
+        package var downsample: Double
     }
 
     /// What OpenSlide calls the format ("aperio", "hamamatsu", "mirax", "generic-tiff", ...).
-    var vendor: String
+    package var vendor: String
     /// The full image first.
-    var levels: [Level]
+    package var levels: [Level]
 
     /// Whether the facts can be what OpenSlide read (a helper's answer is checked before it is used).
-    var isPlausible: Bool {
+    package var isPlausible: Bool {
         !levels.isEmpty && levels.allSatisfy { level in
             level.index >= 0 && level.size.width > 0 && level.size.height > 0 && level.size.width <= Int(Int32.max)
                 && level.size.height <= Int(Int32.max) && level.downsample.isFinite && level.downsample >= 1

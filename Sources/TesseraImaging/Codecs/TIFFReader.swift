@@ -14,21 +14,21 @@ public final class TIFFReader: @unchecked Sendable {
 
     /// A TIFF file's descriptor, shared by the readers open on it (each reads with pread at offsets of its
     /// own) and closed with the last of them.
-    typealias TIFFFile = SharedDescriptor
+    package typealias TIFFFile = SharedDescriptor
 
     /// One directory: where it is and what it holds.
     public struct Directory: Equatable, Codable, Sendable {
         public enum Place: Equatable, Codable, Sendable { case top(Int), sub(UInt64) }
-        var place: Place
-        var size: PixelSize
+        package var place: Place
+        package var size: PixelSize
         /// A reduced-resolution version of the main image (SubfileType bit 0).
         var isReduced: Bool
-        var orientation: Int
+        package var orientation: Int
         /// PhotometricInterpretation 5: inks, not light.
-        var isSeparated: Bool
+        package var isSeparated: Bool
         var rowsPerBlock: Int
         /// A tile's size; nil for an image stored in strips.
-        var tileSize: PixelSize?
+        package var tileSize: PixelSize?
         /// More samples than the colour needs (grey or RGB with one more): alpha, as libtiff reads it.
         var hasExtraSample = false
     }

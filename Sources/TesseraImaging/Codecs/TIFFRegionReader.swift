@@ -5,7 +5,7 @@ import TesseraCore
 /// turned into sRGB through the main image's profile, reduced to the size asked. What the tiled view runs
 /// for each tile, in process (`TiledTIFFSource`'s readers) or in a decode helper
 /// (`DecodeHelperRegionServer`), so a tile is the same either way. Used by one thread at a time.
-final class TIFFRegionReader: @unchecked Sendable {
+package final class TIFFRegionReader: @unchecked Sendable {
     private let reader: TIFFReader
     /// The main image's ICC profile: what a CMYK directory's inks are converted through.
     let profile: [UInt8]?
@@ -18,7 +18,7 @@ final class TIFFRegionReader: @unchecked Sendable {
     }
 
     /// A reader of its own on `file`, the main image's profile read from its first directory.
-    convenience init(file: TIFFReader.TIFFFile) throws(ImageLoadError.Reason) {
+    package convenience init(file: TIFFReader.TIFFFile) throws(ImageLoadError.Reason) {
         let reader = try TIFFReader(file)
         try reader.select(.top(0))
         self.init(reader, profile: reader.iccProfile)
@@ -26,7 +26,7 @@ final class TIFFRegionReader: @unchecked Sendable {
 
     /// `region` of the directory at `place`, as B, G, R, A, reduced to `size`. After a failure the reader
     /// is not worth trusting (libtiff's state after a decoding error): its owner drops it.
-    func read(_ region: PixelRegion, of place: TIFFReader.Directory.Place,
+    package func read(_ region: PixelRegion, of place: TIFFReader.Directory.Place,
               reducedTo size: PixelSize) throws(ImageLoadError.Reason) -> PixelBuffer {
         if level != place {
             level = nil

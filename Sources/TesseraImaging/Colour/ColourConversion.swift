@@ -19,7 +19,7 @@ public struct ColourConversion: Sendable, Equatable {
     /// Where colour problems are logged unless a caller says otherwise.
     public static let defaultLogger = Logger(label: "tessera.colour")
 
-    init(destination: ColourSpace, manager: ColourManager = .shared, logger: Logger = defaultLogger) {
+    package init(destination: ColourSpace, manager: ColourManager = .shared, logger: Logger = defaultLogger) {
         self.destination = destination
         self.manager = manager
         self.logger = logger
@@ -72,7 +72,7 @@ public struct ColourConversion: Sendable, Equatable {
     /// The transform from `source` to the destination for BGRA pixels; nil when there is nothing to do,
     /// or when the source cannot be converted, which is logged (at warning level the first time the
     /// manager sees the profile, naming `name`).
-    func transform(from source: ColourSpace, name: String) -> ColourTransform? {
+    package func transform(from source: ColourSpace, name: String) -> ColourTransform? {
         if case .codePoints(let points) = source, !CodePointProfiles.knowsTransfer(points) {
             logger.debug("transfer shown with the sRGB curve", metadata: ["path": "\(name)", "colour": "\(source)"])
         }

@@ -5,7 +5,7 @@ import CLCMS2
 /// `@unchecked Sendable` because lcms2 transforms may be used from several threads at once: they are made
 /// with `cmsFLAGS_NOCACHE`, so `cmsDoTransform` keeps nothing in the transform between calls (lcms2 since
 /// 2.3 also copies its one-pixel cache per call; without the cache nothing is left to share at all).
-final class ColourTransform: @unchecked Sendable {
+package final class ColourTransform: @unchecked Sendable {
     /// How the pixels handed to `apply` are laid out: always 4 bytes each, so the transform works in place.
     enum Input: Hashable, Sendable {
         /// B, G, R, A; alpha is left as it is.
@@ -63,7 +63,7 @@ final class ColourTransform: @unchecked Sendable {
     }
 
     /// Converts `rows` rows of `width` pixels, `stride` bytes apart, in place.
-    func apply(rows first: UnsafeMutableRawPointer, width: Int, stride: Int, count rows: Int) {
+    package func apply(rows first: UnsafeMutableRawPointer, width: Int, stride: Int, count rows: Int) {
         if stride == width * 4 { return apply(first, count: width * rows) }
         for row in 0..<rows { apply(first + row * stride, count: width) }
     }

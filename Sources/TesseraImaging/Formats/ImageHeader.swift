@@ -129,7 +129,7 @@ public struct ImageHeader: Sendable, Equatable {
     /// one scan, which libjpeg decodes a part of without the rest (`JPEGRegionReader`): SOF0, SOF1 or
     /// SOF9 whose first scan holds every component. A progressive, lossless or hierarchical frame, or one
     /// whose components come in scans of their own, is decoded whole.
-    static func jpegIsSequential(_ b: UnsafeRawBufferPointer) -> Bool {
+    package static func jpegIsSequential(_ b: UnsafeRawBufferPointer) -> Bool {
         var frame: (marker: UInt8, components: UInt8?)?
         var scanComponents: UInt8?
         let end = JPEGSegments.walk(b) { segment in

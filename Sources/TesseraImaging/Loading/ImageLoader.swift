@@ -41,7 +41,7 @@ public struct ImageLoader: Sendable {
     /// How much of a file is read before the header is checked, so that a huge (real) image is refused
     /// before the rest of its bytes are read. Big enough for the EXIF/ICC data in front of a JPEG frame
     /// header in practically every camera file; if the header isn't in it, the whole file is read anyway.
-    static let headerProbeLength = 256 << 10
+    package static let headerProbeLength = 256 << 10
 
     /// Where decodes run. A sandboxed service's helpers run this same loader, with these settings, on the
     /// file this process opened, with their own list of decoders, the viewer's, not `decoders`.
@@ -81,7 +81,7 @@ public struct ImageLoader: Sendable {
 
     /// The decode proper, on a file already opened and within the byte limit, in this process: what
     /// `InProcessDecoding` and a decode helper call. Logs nothing (the caller logs the failure once).
-    func load(opened file: ImageFile, fitting box: PixelSize?, cancellation: DecodeCancellation?,
+    package func load(opened file: ImageFile, fitting box: PixelSize?, cancellation: DecodeCancellation?,
               convertingColour: Bool) throws(ImageLoadError.Reason) -> PixelBuffer {
         var header: ImageHeader?
         let data = try readFile(file, header: &header)

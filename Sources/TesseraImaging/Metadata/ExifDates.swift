@@ -16,7 +16,7 @@ public struct ExifDates: Sendable, Equatable, Codable {
     }
 
     /// The dates in the EXIF block of `head` (a file's first bytes); all nil without one.
-    init(_ head: Data) {
+    package init(_ head: Data) {
         let format = ImageFormat.sniff(head)
         self = head.withUnsafeBytes { raw -> ExifDates in
             guard let block = ExifReader.exifBlock(in: raw, format: format), let tags = ExifTags(block: block) else { return ExifDates() }

@@ -6,8 +6,8 @@ import TesseraFiles
 /// the main image's ICC profile. Read by libtiff, in process or in a decode helper (`ImageFacts`).
 public struct TiledTIFFFacts: Sendable, Equatable, Codable {
     /// The full image, then every SubIFD and further page that is a reduced version of it.
-    var levels: [TIFFReader.Directory]
-    var profile: [UInt8]?
+    package var levels: [TIFFReader.Directory]
+    package var profile: [UInt8]?
 
     /// Reads `reader`'s levels and profile, leaving its first directory selected.
     init(reading reader: TIFFReader) throws(ImageLoadError.Reason) {
@@ -23,7 +23,7 @@ public struct TiledTIFFFacts: Sendable, Equatable, Codable {
 
     /// Whether the facts can be what libtiff read (a helper's answer is checked before it is used): at
     /// least one level, every size positive and within what a TIFF holds.
-    var isPlausible: Bool {
+    package var isPlausible: Bool {
         !levels.isEmpty && levels.allSatisfy { level in
             level.size.width > 0 && level.size.height > 0 && level.size.width <= Int(UInt32.max)
                 && level.size.height <= Int(UInt32.max) && (level.tileSize.map { $0.width > 0 && $0.height > 0 } ?? true)

@@ -2,6 +2,7 @@ import TesseraCore
 import TesseraImaging
 import TesseraRemote
 import TesseraFiles
+import TesseraSandbox
 
 /// Everything the viewer needs from the command line.
 public struct ViewerOptions: Sendable {

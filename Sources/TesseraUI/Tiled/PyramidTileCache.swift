@@ -2,6 +2,7 @@ import Logging
 import TesseraCore
 import TesseraSDL
 import TesseraImaging
+import TesseraTiling
 
 /// The tiles of one open pyramid, from where they come to what is on the GPU (vipsdisp's tilecache, kept
 /// apart from its tilesource): tiles load through a `LoadPipeline` on worker threads, wait for a frame

@@ -1,5 +1,6 @@
 import TesseraCore
 import TesseraSDL
+import TesseraTiling
 
 /// Makes tile textures and keeps a few spare ones of the common size, so panning across a large image
 /// reuses the textures of tiles just evicted instead of creating and destroying one per tile.

@@ -4,6 +4,7 @@ import Synchronization
 import TesseraCore
 import TesseraImaging
 import TesseraFiles
+import TesseraTiling
 
 /// What opening a path produced, delivered to the view through an inbox.
 enum TiledOpenEvent: Sendable {

@@ -3,6 +3,7 @@ import Logging
 import TesseraCore
 import TesseraImaging
 import TesseraSDL
+import TesseraTiling
 
 /// A CATiledLayer-style zoomable view of one image: a Deep Zoom pyramid, a flat tile folder, a tiled TIFF
 /// (read where it lies), or a plain image (shown directly when it fits a texture, cut into a cached pyramid

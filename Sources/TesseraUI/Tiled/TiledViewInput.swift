@@ -1,6 +1,7 @@
 import Foundation
 import TesseraCore
 import TesseraSDL
+import TesseraTiling
 
 /// The tiled view's keys (as actions: the host reads the key bindings), mouse and wheel: zooming and
 /// panning applied to the camera, and what the host is asked to do (close, quit, show a neighbouring image).

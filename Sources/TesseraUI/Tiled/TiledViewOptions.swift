@@ -2,6 +2,7 @@ import Foundation
 import TesseraCore
 import TesseraImaging
 import TesseraFiles
+import TesseraTiling
 
 /// How the tiled view behaves; the command line fills it in.
 public struct TiledViewOptions: Sendable {

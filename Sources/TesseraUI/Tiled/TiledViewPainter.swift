@@ -1,6 +1,7 @@
 import TesseraCore
 import TesseraSDL
 import TesseraImaging
+import TesseraTiling
 
 /// Draws the tiled view: the plan's layers coarse under fine, the backdrop where no tile can be, marks for
 /// missing tiles, and the opening, cutting and failure screens. Main thread only.

@@ -6,6 +6,7 @@ import TesseraCore
 @testable import TesseraImaging
 import TesseraTestSupport
 import XCTest
+@testable import TesseraSandbox
 
 /// Animations decoded in a sandboxed decode helper (`HelperAnimationReader`, a frames exchange): each
 /// format's frames, delays and loop counts as read in process, again after a rewind; the feed's looping

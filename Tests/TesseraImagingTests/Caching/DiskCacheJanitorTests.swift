@@ -10,6 +10,7 @@ import TesseraCore
 @testable import TesseraImaging
 import TesseraTestBasics
 import XCTest
+@testable import TesseraTiling
 
 /// The disk cache limit over real pyramids cut by the tile cutter and download entries named as the
 /// download cache names them, with the clock in the test's hands.

@@ -3,6 +3,7 @@ import TesseraCore
 import TesseraTestSupport
 import XCTest
 @testable import TesseraImaging
+@testable import TesseraTiling
 
 /// Tiles carry no profile, so a tagged image is cut in sRGB (the JPEG and PNG row readers, and CMYK rows);
 /// tile sources convert what they read to the display's colour space.

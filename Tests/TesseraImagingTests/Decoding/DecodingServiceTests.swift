@@ -5,6 +5,7 @@ import TesseraTestSupport
 import XCTest
 @testable import TesseraImaging
 @testable import TesseraFiles
+@testable import TesseraTiling
 
 /// Callers written against `DecodingService` ask the service they are given and decode nothing around it:
 /// a service that notes its questions sees each decode, fact, rows opening and drawing they need, and their

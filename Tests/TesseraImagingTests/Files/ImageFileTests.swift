@@ -7,6 +7,7 @@ import TesseraTestBasics
 import XCTest
 @testable import TesseraImaging
 @testable import TesseraFiles
+@testable import TesseraTiling
 
 final class ImageFileTests: XCTestCase {
     private func failure(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> ImageFile.Failure? {

@@ -8,6 +8,7 @@ import TesseraCore
 @testable import TesseraFiles
 import TesseraTestSupport
 import XCTest
+@testable import TesseraSandbox
 
 /// The pool after a burst of decodes: the helpers it was warmed with stay, the others stop once they have
 /// waited a minute, and one asked for again within the minute stays. The helpers are the built binary's;

@@ -2,6 +2,7 @@ import XCTest
 import TesseraCore
 @testable import TesseraImaging
 import TesseraTestSupport
+@testable import TesseraTiling
 
 /// The tiles of a cut in progress: those written, and no other, until the cut hands over to its pyramid.
 final class CutInProgressTileSourceTests: XCTestCase {

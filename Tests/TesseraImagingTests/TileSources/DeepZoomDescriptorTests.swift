@@ -1,6 +1,7 @@
 import XCTest
 import TesseraCore
 @testable import TesseraImaging
+@testable import TesseraTiling
 
 final class DeepZoomDescriptorTests: XCTestCase {
     func testReadsWhatVipsWrites() throws {

@@ -4,6 +4,8 @@ import TesseraCore
 @testable import TesseraImaging
 import TesseraTestSupport
 import XCTest
+@testable import TesseraSandbox
+@testable import TesseraTiling
 
 /// A large JPEG read tile by tile at each level's scale (`JPEGRegionSource`): every tile shows what the
 /// whole image decoded at that level shows there, upright, in this process and in a decode helper.

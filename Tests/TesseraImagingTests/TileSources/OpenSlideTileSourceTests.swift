@@ -2,6 +2,7 @@ import XCTest
 import TesseraCore
 @testable import TesseraImaging
 import TesseraTestSupport
+@testable import TesseraTiling
 
 /// Whole-slide images through OpenSlide, tried on the one format a test can write: a generic tiled TIFF
 /// (which the viewer itself leaves to libtiff).

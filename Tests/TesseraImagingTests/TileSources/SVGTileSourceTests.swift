@@ -3,6 +3,7 @@ import TesseraCore
 import TesseraTestSupport
 import XCTest
 @testable import TesseraImaging
+@testable import TesseraTiling
 
 /// An SVG as a pyramid drawn tile by tile: levels up to four times its own size, each tile exactly its
 /// part of the document drawn whole at that level's size (turned, if the viewer turned it), within the

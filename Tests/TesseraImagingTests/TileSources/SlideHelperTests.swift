@@ -3,6 +3,8 @@ import TesseraCore
 @testable import TesseraImaging
 import TesseraTestSupport
 import XCTest
+@testable import TesseraSandbox
+@testable import TesseraTiling
 
 /// Whole-slide images read by OpenSlide in a helper of the slide's own (`SlideHelper`, opened by path under
 /// its lock-down, Landlock letting it read the slide's folder): the levels and every tile come out as in

@@ -2,6 +2,7 @@ import Foundation
 import TesseraCore
 import TesseraTestSupport
 @testable import TesseraImaging
+@testable import TesseraTiling
 
 /// Writes small Deep Zoom pyramids and flat tile folders of known pixels, as `vips dzsave` and the book's
 /// TileCutter would, for the tile source tests.

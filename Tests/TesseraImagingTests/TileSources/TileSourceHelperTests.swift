@@ -3,6 +3,8 @@ import TesseraCore
 @testable import TesseraImaging
 import TesseraTestSupport
 import XCTest
+@testable import TesseraSandbox
+@testable import TesseraTiling
 
 /// The tiled view's region readers in sandboxed decode helpers (`DecodeHelperRegionServer`): a tiled TIFF's
 /// levels and tiles, an SVG's size and tiles, come out byte for byte as in process; a corrupt tile is that

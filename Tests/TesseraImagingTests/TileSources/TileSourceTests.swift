@@ -2,6 +2,7 @@ import XCTest
 import TesseraCore
 @testable import TesseraImaging
 import TesseraTestSupport
+@testable import TesseraTiling
 
 final class TileSourceTests: XCTestCase {
     private let decoders: [any ImageDecoding] = [TurboJPEGDecoder()]

@@ -2,6 +2,7 @@ import XCTest
 import TesseraCore
 @testable import TesseraImaging
 import TesseraTestSupport
+@testable import TesseraTiling
 
 /// Tiled and pyramidal TIFFs read where they lie: each view level from the file's nearest level at least as
 /// fine, only the tiles asked for, a broken tile an error of its own.

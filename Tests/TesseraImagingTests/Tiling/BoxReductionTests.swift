@@ -1,6 +1,7 @@
 import Foundation
 @testable import TesseraImaging
 import XCTest
+@testable import TesseraTiling
 
 final class BoxReductionTests: XCTestCase {
     func testMatchesTheNaiveRoundedMeanForEveryWidth() {

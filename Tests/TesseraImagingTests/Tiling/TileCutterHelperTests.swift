@@ -7,6 +7,8 @@ import TesseraCore
 @testable import TesseraImaging
 import TesseraTestSupport
 import XCTest
+@testable import TesseraSandbox
+@testable import TesseraTiling
 
 /// The tile cutter reading its rows in a sandboxed decode helper (`HelperScanlineSource`): the same tiles
 /// and the same refusals as in process; a helper that dies, runs out of memory or time in the middle of a

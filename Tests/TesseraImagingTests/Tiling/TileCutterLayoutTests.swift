@@ -3,6 +3,7 @@ import TesseraCore
 @testable import TesseraImaging
 import TesseraTestBasics
 import XCTest
+@testable import TesseraTiling
 
 /// Which files a cut writes and how big each tile is: exactly what `DeepZoomGeometry` says.
 final class TileCutterLayoutTests: XCTestCase {

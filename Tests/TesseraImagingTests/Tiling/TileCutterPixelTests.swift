@@ -3,6 +3,7 @@ import TesseraCore
 @testable import TesseraImaging
 import TesseraTestBasics
 import XCTest
+@testable import TesseraTiling
 
 /// The tiles' pixels: the source, and each level the one above halved with vips's 2x2 box.
 final class TileCutterPixelTests: XCTestCase {

@@ -8,6 +8,7 @@ import TesseraCore
 @testable import TesseraImaging
 import TesseraTestBasics
 import XCTest
+@testable import TesseraTiling
 
 /// All or nothing: bad input, cancellation and existing output never leave partial files behind.
 final class TileCutterSafetyTests: XCTestCase {

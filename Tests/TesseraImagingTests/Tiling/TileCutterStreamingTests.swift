@@ -3,6 +3,7 @@ import TesseraCore
 @testable import TesseraImaging
 import XCTest
 import TesseraTestSupport
+@testable import TesseraTiling
 
 /// Memory follows the image's width, not its area.
 final class TileCutterStreamingTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import TesseraImaging
 import XCTest
+import TesseraTiling
 
 final class TileProgressLineTests: XCTestCase {
     func testDrawsAtMostTenTimesASecondButAlwaysTheEnd() {

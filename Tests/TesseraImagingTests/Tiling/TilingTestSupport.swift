@@ -8,6 +8,7 @@ import Foundation
 import TesseraCore
 @testable import TesseraImaging
 import XCTest
+@testable import TesseraTiling
 
 /// Images, decoding and file listings for the tile cutter's tests. Everything is generated in memory.
 enum TilingFixtures {

@@ -6,6 +6,8 @@ import XCTest
 @testable import TesseraImaging
 @testable import TesseraUI
 import TesseraTestSupport
+@testable import TesseraSandbox
+@testable import TesseraTiling
 
 /// A plain image too large to show whole, while the tile cutter works on it: its tiles show as they are
 /// written, the overview counts as sharp where it has the window's pixels, and the view asks for no tile

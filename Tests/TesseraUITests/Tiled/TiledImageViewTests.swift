@@ -4,6 +4,7 @@ import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
 @testable import TesseraUI
+@testable import TesseraTiling
 
 /// The tiled view headless, read back pixel by pixel.
 final class TiledImageViewTests: XCTestCase {

@@ -4,6 +4,7 @@ import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
 @testable import TesseraUI
+@testable import TesseraTiling
 
 /// The tiled view's script commands, the standalone viewer, and Enter / Esc from the strip.
 final class TiledIntegrationTests: XCTestCase {

@@ -6,6 +6,7 @@ import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
 @testable import TesseraUI
+@testable import TesseraTiling
 
 /// A JPEG larger than the window in the single view: decoded at the size shown, and at full resolution
 /// only where the view is, so its memory follows the screen rather than the photo.

@@ -5,6 +5,8 @@ import XCTest
 @testable import TesseraImaging
 @testable import TesseraUI
 import TesseraTestSupport
+@testable import TesseraTiling
+@testable import TesseraSandbox
 
 /// Tiled and pyramidal TIFFs in the tiled view: read where they lie, level by level, nothing cut.
 final class TiledTIFFViewTests: XCTestCase {

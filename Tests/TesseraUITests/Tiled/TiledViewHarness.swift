@@ -5,6 +5,7 @@ import XCTest
 @testable import TesseraImaging
 @testable import TesseraUI
 import TesseraTestSupport
+@testable import TesseraTiling
 
 /// A headless SDL stack (dummy driver, software renderer) with one `TiledImageView`, driven frame by frame
 /// on the test's thread and measured by a `RunRecorder` on the test's clock, and the small pyramids the

@@ -5,6 +5,7 @@ import XCTest
 @testable import TesseraImaging
 @testable import TesseraFiles
 @testable import TesseraUI
+@testable import TesseraTiling
 
 /// The whole viewer headless (dummy driver, software renderer), driven frame by frame on the test's
 /// thread at the time of a `ManualClock`: keys go in as the bindings spell them, frames run the same path

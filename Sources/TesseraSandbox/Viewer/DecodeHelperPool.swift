@@ -1,0 +1,298 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CTesseraSandbox
+import Foundation
+import Logging
+import Synchronization
+import TesseraCore
+import TesseraFiles
+import TesseraTiling
+import TesseraImaging
+
+/// Decoding in sandboxed helper processes, as GNOME's glycin does: a few long-lived helpers (the same
+/// binary, `tessera decode-helper`), one per decode worker, each used by one decode at a time. The viewer opens the file and passes its
+/// descriptor over a socket; the helper runs the same `ImageLoader` code on it (decode, scale, turn,
+/// colour) and returns the pixels in a memfd the viewer maps; the reply is one fixed message.
+///
+/// A helper that crashes, is killed by its seccomp filter, runs out of its memory limit or past the time
+/// limit fails that one image (`ImageLoadError.Reason.helperFailed`) and is replaced; the caller's
+/// failure memo keeps the image from being tried again in a loop.
+///
+/// The tile cutter borrows a helper for a whole cut (`HelperScanlineSource`), an animation for as long as
+/// its frames are decoded (`HelperAnimationReader`), and gives it back, or has it replaced, at the end;
+/// meanwhile other decodes get another helper, started when none is idle.
+public final class DecodeHelperPool: Sendable {
+    public struct Configuration: Sendable {
+        /// The program to run (the viewer's own binary) and what follows its name: the hidden subcommand.
+        public var executable: String
+        public var arguments: [String]
+        /// Added to the viewer's environment.
+        public var environment: [String: String] = [:]
+        /// How many helpers are started at once, so their warm-up runs while the viewer starts, and kept
+        /// however long they wait: one per decode worker, which a scroll of the strip keeps busy at once.
+        /// More are started when more decodes run at once (the single view's tile workers beside the
+        /// strip's, a cut's or an animation's borrowed helper), and those beyond this many stop once they
+        /// have waited `idleLimit`.
+        public var helperCount: Int
+        /// How long a helper beyond `helperCount` may wait for work before it stops: the memory of a burst's
+        /// helpers goes back to the system, while a helper asked for again within it costs no new start.
+        public var idleLimit: Duration = .seconds(60)
+        /// The clock idle time is measured by and the timer that checks it later: tests drive both.
+        public var idleClock = IdleClock.system
+        /// Address space a helper may map on top of what it maps warmed up; 0 means no limit.
+        public var memoryLimit: Int
+        /// A decode running longer than this has its helper killed.
+        public var timeLimit: Duration
+        /// The helpers' share of the CPU: the viewer's are `.background`, as its decode workers are, since a
+        /// helper does the decode's work while the worker that asked only waits for the reply.
+        public var priority = WorkerPriority.normal
+
+        public init(executable: String, arguments: [String] = ["decode-helper"], helperCount: Int,
+                    memoryLimit: Int, timeLimit: Duration = .seconds(20)) {
+            self.executable = executable
+            self.arguments = arguments
+            self.helperCount = max(1, helperCount)
+            self.memoryLimit = memoryLimit
+            self.timeLimit = timeLimit
+        }
+
+        /// The address space for images of up to `pixelLimit` pixels read from files of up to `byteLimit`
+        /// bytes: the file's bytes, plus up to 16 bytes a pixel (the widest working format among the
+        /// libraries, libjxl's float planes, besides the loader's own 4-byte buffers), plus room for the
+        /// libraries' tables.
+        public static func memoryLimit(pixelLimit: Int, byteLimit: Int) -> Int {
+            let (pixels, overflow) = pixelLimit.multipliedReportingOverflow(by: 16)
+            let (total, overflow2) = pixels.addingReportingOverflow(byteLimit + (256 << 20))
+            return overflow || overflow2 ? 0 : total
+        }
+    }
+
+    /// Time as a duration since some origin, and a way to run work after a delay, off the caller's thread.
+    public struct IdleClock: Sendable {
+        public var now: @Sendable () -> Duration
+        public var runAfter: @Sendable (Duration, @escaping @Sendable () -> Void) -> Void
+
+        public init(now: @escaping @Sendable () -> Duration,
+                    runAfter: @escaping @Sendable (Duration, @escaping @Sendable () -> Void) -> Void) {
+            self.now = now
+            self.runAfter = runAfter
+        }
+
+        /// The monotonic clock, and a utility-priority dispatch queue for the checks.
+        public static var system: IdleClock {
+            let origin = ContinuousClock.now
+            return IdleClock(now: { ContinuousClock.now - origin }, runAfter: { delay, work in
+                let (seconds, attoseconds) = delay.components
+                let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+                DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(max(0, nanoseconds)),
+                                                              execute: work)
+            })
+        }
+    }
+
+    /// The helpers waiting for work, longest waiting first, each with when it began to wait.
+    private struct Idle {
+        var helpers: [(process: DecodeHelperProcess, since: Duration)] = []
+        /// A check for helpers waiting past the limit is due.
+        var checkScheduled = false
+    }
+
+    public let configuration: Configuration
+    private let idle = Mutex(Idle())
+    private static let logger = Logger(label: "tessera.decode-helper")
+
+    /// Starts `configuration.helperCount` helpers. With `service` (the helper's own code, run on
+    /// descriptor 3 with the configuration's memory limit), they are forked from this process rather than
+    /// started from the executable: ready in the time their warm-up takes, with no program to load and link,
+    /// which is most of a helper's start. Only while this process still runs one thread (see
+    /// `tessera_fork_helper`); the helpers that replace them later are always started from the executable.
+    public init(configuration: Configuration, forkingFirstHelpersWith service: ((_ memoryLimit: Int) -> Int32)? = nil) {
+        self.configuration = configuration
+        for _ in 0..<configuration.helperCount {
+            let helper: DecodeHelperProcess?
+            if let service {
+                helper = (try? DecodeHelperProcess(forking: { service(configuration.memoryLimit) })).map(prioritised)
+            } else {
+                helper = try? start()
+            }
+            if let helper { giveBack(helper) }
+        }
+    }
+
+    deinit { shutdown() }
+
+    /// Stops every idle helper; one busy now stops when its decode returns.
+    public func shutdown() {
+        let helpers = idle.withLock { idle in
+            defer { idle.helpers.removeAll() }
+            return idle.helpers.map(\.process)
+        }
+        for helper in helpers { helper.terminate() }
+    }
+
+    /// Waits until every idle helper has warmed up and locked itself down (one that cannot is dropped), so a
+    /// measurement that follows times decodes, not starts.
+    public func waitUntilReady() {
+        let waiting = idle.withLock { idle in
+            defer { idle.helpers.removeAll() }
+            return idle.helpers.map(\.process)
+        }
+        for helper in waiting {
+            if let failure = helper.awaitReady(timeLimit: configuration.timeLimit) {
+                Self.logger.warning("decode helper \(helper.pid) not ready: \(failure)")
+                helper.terminate()
+            } else {
+                giveBack(helper)
+            }
+        }
+    }
+
+    /// `loader`'s decode of `file`, run in a helper.
+    func load(_ file: ImageFile, loader: ImageLoader, fitting box: PixelSize?,
+              convertingColour: Bool) throws(ImageLoadError.Reason) -> PixelBuffer {
+        let (request, tail) = DecodeHelperWire.request(loader: loader, fitting: box, convertingColour: convertingColour,
+                                                       name: file.path)
+        return try ask(about: file) { helper, descriptor in
+            helper.decode(request, tail: tail, descriptor: descriptor, timeLimit: configuration.timeLimit)
+        }
+    }
+
+    /// One request about `file` on a borrowed helper: given back after an answer or a refusal, replaced
+    /// after a failure, which is this request's alone.
+    private func ask<Answer>(about file: ImageFile,
+                             _ exchange: (DecodeHelperProcess, Int32) -> DecodeHelperProcess.Outcome<Answer>)
+        throws(ImageLoadError.Reason) -> Answer {
+        let helper: DecodeHelperProcess
+        do { helper = try borrow() } catch { throw .helperFailed(error) }
+        switch file.withDescriptor({ exchange(helper, $0) }) {
+        case .answer(let answer):
+            giveBack(helper)
+            return answer
+        case .refused(let reason):
+            giveBack(helper)
+            throw reason
+        case .failed(let failure):
+            replace(helper, failedOn: file.path, failure)
+            throw .helperFailed(failure)
+        }
+    }
+
+    /// An idle helper, or a new one when none is idle, for one caller until it is given back or replaced.
+    func borrow() throws(DecodeHelperFailure) -> DecodeHelperProcess {
+        // The helper that waited least: the others keep aging towards the limit, so a pool past a burst
+        // shrinks even while a few decodes go on.
+        if let waiting = idle.withLock({ $0.helpers.popLast() }) { return waiting.process }
+        return try start()
+    }
+
+    /// The process ids of the helpers waiting for work, longest waiting first: what the tests see of who
+    /// holds a helper.
+    var idleProcessIDs: [pid_t] { idle.withLock { $0.helpers.map(\.process.pid) } }
+
+    /// A borrowed helper that answered its last request and waits for the next.
+    func giveBack(_ helper: DecodeHelperProcess) {
+        let now = configuration.idleClock.now()
+        let schedules = idle.withLock { idle -> Bool in
+            idle.helpers.append((helper, now))
+            guard idle.helpers.count > configuration.helperCount, !idle.checkScheduled else { return false }
+            idle.checkScheduled = true
+            return true
+        }
+        if schedules { scheduleIdleCheck(after: configuration.idleLimit) }
+    }
+
+    private func scheduleIdleCheck(after delay: Duration) {
+        configuration.idleClock.runAfter(delay) { [weak self] in self?.stopHelpersIdleTooLong() }
+    }
+
+    /// Stops the helpers beyond `helperCount` that have waited `idleLimit`, longest waiting first, and
+    /// checks again when the next one will have, while there are more than `helperCount`.
+    private func stopHelpersIdleTooLong() {
+        let now = configuration.idleClock.now()
+        let (stopping, nextCheck) = idle.withLock { idle -> ([DecodeHelperProcess], Duration?) in
+            var stopping: [DecodeHelperProcess] = []
+            while idle.helpers.count > configuration.helperCount, let first = idle.helpers.first,
+                  now - first.since >= configuration.idleLimit {
+                stopping.append(idle.helpers.removeFirst().process)
+            }
+            guard idle.helpers.count > configuration.helperCount, let first = idle.helpers.first else {
+                idle.checkScheduled = false
+                return (stopping, nil)
+            }
+            return (stopping, first.since + configuration.idleLimit - now)
+        }
+        for helper in stopping {
+            Self.logger.debug("decode helper \(helper.pid) stopped after \(configuration.idleLimit) idle")
+            helper.terminate()
+        }
+        if let nextCheck { scheduleIdleCheck(after: nextCheck) }
+    }
+
+    /// Stops a borrowed helper that failed or was left mid-request, and starts another in its place.
+    func replace(_ helper: DecodeHelperProcess) {
+        helper.terminate()
+        if let replacement = try? start() { giveBack(replacement) }
+    }
+
+    /// `replace`, for a helper that failed reading `name`: the log says so once.
+    func replace(_ helper: DecodeHelperProcess, failedOn name: String, _ failure: DecodeHelperFailure) {
+        Self.logger.warning("decode helper \(helper.pid) failed on \(name): \(failure)")
+        replace(helper)
+    }
+
+    /// `loader`'s decode of bytes in memory (a download held whole): they reach the helper in a memfd,
+    /// which it reads as it reads a file.
+    func load(data: Data, name: String, loader: ImageLoader, fitting box: PixelSize?) throws(ImageLoadError.Reason) -> PixelBuffer {
+        let memfd = tessera_memfd("tessera-image")
+        guard memfd >= 0 else { throw .unreadable(POSIXFiles.errorText(errno)) }
+        let written = data.withUnsafeBytes { bytes -> Int32 in
+            var done = 0
+            while done < bytes.count {
+                let n = write(memfd, bytes.baseAddress! + done, bytes.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                done += n
+            }
+            return 0
+        }
+        guard written == 0 else {
+            close(memfd)
+            throw .unreadable(POSIXFiles.errorText(written))
+        }
+        let file: ImageFile
+        do { file = try ImageFile(descriptor: memfd, path: name) } catch { throw ImageLoadError.Reason(error) }
+        return try load(file, loader: loader, fitting: box, convertingColour: true)
+    }
+
+    /// The answer to `kind` about `file`, read in a helper (see `ImageFacts`): the same refusals as in
+    /// process, and a helper's failure (`.helperFailed`) for this one question, its helper replaced.
+    public func facts(_ kind: ImageFacts.Kind, of file: ImageFile) throws(ImageLoadError.Reason) -> ImageFacts {
+        let (request, tail) = DecodeHelperWire.request(asking: kind, name: file.path)
+        return try ask(about: file) { helper, descriptor in
+            helper.facts(request, tail: tail, descriptor: descriptor, timeLimit: configuration.timeLimit)
+        }
+    }
+
+    /// A new helper, run with `extraArguments` after the pool's own (a slide's helper names its slide).
+    func start(extraArguments: [String] = []) throws(DecodeHelperFailure) -> DecodeHelperProcess {
+        var environment = ProcessInfo.processInfo.environment
+        // The Swift runtime's crash backtracer runs another program, which the filter forbids: a crash
+        // would read as a forbidden system call.
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment.merge(configuration.environment) { $1 }
+        let arguments = configuration.arguments + (configuration.memoryLimit > 0 ? ["--memory-limit", "\(configuration.memoryLimit)"] : [])
+            + extraArguments
+        return prioritised(try DecodeHelperProcess(executable: configuration.executable, arguments: arguments,
+                                                   environment: environment))
+    }
+
+    /// `helper`, set to the configuration's priority. A process inherits the nice value of the thread that
+    /// starts it, which for the viewer is a worker's or the main thread's, so each is set explicitly.
+    private func prioritised(_ helper: DecodeHelperProcess) -> DecodeHelperProcess {
+        _ = configuration.priority.apply(toProcess: helper.pid)
+        return helper
+    }
+}
