@@ -15,6 +15,8 @@ public final class TiledViewer: FrameLoopScreen {
     private let text: TextCache
     private let assets: AssetCatalog
     private let view: TiledImageView
+    /// Runs the view's work: the process's one executor.
+    private let executor: WorkExecutor
     private let clock: MonotonicClock
     /// Hears the run when a report is asked for; nil otherwise, and then nothing is measured.
     let recorder: RunRecorder?
@@ -49,10 +51,18 @@ public final class TiledViewer: FrameLoopScreen {
         assets = AssetCatalog(folder: ResourceLocator.resourcesFolder()?.appendingPathComponent("UI"), renderer: renderer)
         text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
         viewOptions.colour = DisplayColour.conversion(for: window, enabled: options.colourManagement)
+        executor = WorkExecutor(.threads(viewOptions.workerCount), priority: .background,
+                                memoryBudget: viewOptions.decodeMemory)
         view = TiledImageView(path: path, renderer: renderer, text: text, assets: assets, options: viewOptions,
-                              pixelScale: 1, now: clock.now(), waker: system.waker, observer: recorder)
+                              executor: executor, pixelScale: 1, now: clock.now(), waker: system.waker, observer: recorder)
         view.pixelScale = pixelScale
         updateTitle()
+    }
+
+    deinit {
+        // The process exits next: a decode still running would meet its libraries torn down.
+        executor.shutdown()
+        _ = executor.waitForWorkersToExit(timeout: 5)
     }
 
     /// Device pixels per point: forced by the options, or the window's (HiDPI).

@@ -241,6 +241,8 @@ final class ViewerModes {
         if let upcoming, upcoming.item == item {
             detail = upcoming.view
             detail?.playsAnimation = true
+            // Shown now: its tiles go before the strip's and any other image's.
+            detail?.rank = .visible
             self.upcoming = nil
         } else {
             guard let view = makeView(of: index, now: now, observer: parts.observer) else { return false }
@@ -250,8 +252,10 @@ final class ViewerModes {
         return true
     }
 
-    /// A zoomable view of item `index`, heard by `observer` when measured; nil for a download not here yet.
-    private func makeView(of index: Int, now: Duration, observer: (any RunObserver)?) -> TiledImageView? {
+    /// A zoomable view of item `index`, its work at `rank`, heard by `observer` when measured; nil for a
+    /// download not here yet.
+    private func makeView(of index: Int, rank: WorkRank = .visible, now: Duration,
+                          observer: (any RunObserver)?) -> TiledImageView? {
         let item = model.items[index]
         var path = item.path
         if item.isRemote {
@@ -264,11 +268,11 @@ final class ViewerModes {
         tiled.pixelLimit = parts.options.pixelLimit
         tiled.turn = ImageOrientation(rawValue: item.sessionOrientation) ?? .up
         tiled.colour = parts.colour
-        tiled.decodeMemory = parts.decodeMemory
         tiled.decodeHelpers = parts.decodeHelpers
         tiled.diskCache = parts.options.diskCache
         return TiledImageView(path: path, displayName: item.displayName, renderer: parts.renderer, text: parts.text,
-                              assets: parts.assets, options: tiled, pixelScale: pointScale, now: now,
+                              assets: parts.assets, options: tiled, executor: parts.executor, rank: rank,
+                              pixelScale: pointScale, now: now,
                               preview: model.cachedImage(for: index), waker: parts.system.waker, observer: observer)
     }
 
@@ -280,7 +284,8 @@ final class ViewerModes {
         let item = model.items[index]
         if upcoming?.item == item || (index == model.selectedIndex && detailItem == item) { return }
         // Not measured: a report's zoomable views are those opened to be seen.
-        upcoming = makeView(of: index, now: now, observer: nil).map { (item, $0) }
+        // Its opening and tiles wait behind the image shown.
+        upcoming = makeView(of: index, rank: .preload, now: now, observer: nil).map { (item, $0) }
         // Opened ahead to be decoded, not seen: an animation waits until it is shown.
         upcoming?.view.playsAnimation = false
     }

@@ -21,8 +21,10 @@ final class ViewerWiring {
     let pipeline: ImagePipeline
     /// From the images' colour spaces to the display's; nil with colour management off.
     let colour: ColourConversion?
-    /// The working memory the strip's and the single view's decodes share.
-    let decodeMemory: DecodeMemoryBudget
+    /// The process's one executor: the strip's decodes, the single views' openings and tiles, the
+    /// information, the sort facts and the file actions run on its workers, each on a lane of its own,
+    /// the decodes within its memory budget.
+    let executor: WorkExecutor
     /// The sandboxed processes images are decoded in, one per decode worker; nil decodes in process.
     let decodeHelpers: DecodeHelperPool?
     /// Downloads of remote items; nil when every item is a file.
@@ -83,10 +85,11 @@ final class ViewerWiring {
         let remote = listed.table.hasRemoteItems
             ? RemoteImageStore(configuration: downloads, onChange: { waker.wake() }) : nil
         self.remote = remote
-        decodeMemory = DecodeMemoryBudget(limitBytes: options.decodeMemoryBytes)
+        let decodeMemory = DecodeMemoryBudget(limitBytes: options.decodeMemoryBytes)
+        executor = WorkExecutor(.threads(options.workerCount), priority: .background, memoryBudget: decodeMemory)
         let imageLoader = Self.imageLoader(options: options, colour: colour, helpers: decodeHelpers)
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>(
-            workerCount: options.workerCount, priority: .background,
+            rank: .visible, on: executor,
             memory: .init(budget: decodeMemory, estimate: Self.decodeMemoryEstimate(loader: imageLoader, remote: remote)))
         let workers = scheduler.workerCount
         let strategy = LoadingStrategies.make(options.strategy, preload: options.carousel.preload, decodeWorkers: workers)
@@ -109,15 +112,16 @@ final class ViewerWiring {
         carouselView = CarouselView(model: model, renderer: renderer, assets: assets, text: text,
                                     uploadBudgetBytes: options.uploadBudgetBytes, observer: observer)
         let wake: @Sendable () -> Void = { waker.wake() }
-        let actionQueue = DispatchQueue(label: "tessera.actions", qos: .userInitiated)
+        // One at a time, in the order given: a turn and its undo, a batch of trashes.
+        let actionLane = SerialWorkLane(rank: .interactive, on: executor)
         fileActions = FileActions(trash: options.trash, rotator: LosslessRotator(thumbnails: options.useThumbnailCache ? ThumbnailStore() : nil),
-                                  wake: wake, perform: { actionQueue.async(execute: $0) })
+                                  wake: wake, perform: { actionLane.perform($0) })
         keyHandler = KeyHandlerSession(runner: options.keyHandler, wake: wake)
         quitting = Quitting(fileActions: fileActions, keyHandler: keyHandler)
-        let informationQueue = DispatchQueue(label: "tessera.information", qos: .utility)
-        information = ImageInformationCache(wake: wake, helpers: decodeHelpers, perform: { informationQueue.async(execute: $0) })
-        let sortingQueue = DispatchQueue(label: "tessera.sorting", qos: .utility)
-        sorting = StripSorting(wake: wake, helpers: decodeHelpers, perform: { sortingQueue.async(execute: $0) })
+        let informationLane = SerialWorkLane(rank: .interactive, on: executor)
+        information = ImageInformationCache(wake: wake, helpers: decodeHelpers, perform: { informationLane.perform($0) })
+        let factsLane = SerialWorkLane(rank: .background, on: executor)
+        sorting = StripSorting(wake: wake, helpers: decodeHelpers, perform: { factsLane.perform($0) })
         overlay = OverlayPainter(renderer: renderer, text: text)
         // Named UI images and the overlay font load once here, not inside the first frames.
         carouselView.prepareIcons()
@@ -129,8 +133,10 @@ final class ViewerWiring {
     deinit {
         watcher?.stop()
         remote?.shutdown()
-        // The process exits next: a decode still running would meet its libraries torn down.
-        pipeline.shutdown(waitingUpTo: 5)
+        // The process exits next: a decode still running would meet its libraries torn down. Quitting has
+        // waited for the file actions already.
+        executor.shutdown()
+        _ = executor.waitForWorkersToExit(timeout: 5)
         decodeHelpers?.shutdown()
     }
 

@@ -8,11 +8,12 @@ public struct TiledViewOptions: Sendable {
     public var fade = FadeTiming.default
     /// Bound on the evictable tile textures, in bytes (the pinned coarse levels come on top).
     public var cacheLimitBytes = 192 << 20
-    /// Tile reading threads: several (CATiledLayer draws on several threads at once), one core left to the
-    /// frame loop where there are more than three.
+    /// The standalone view's worker threads (`TiledViewer` makes its executor with them): several
+    /// (CATiledLayer draws on several threads at once), one core left to the frame loop where there are
+    /// more than three. Inside the viewer, the views run on the viewer's executor.
     public var workerCount = max(2, ProcessInfo.processInfo.activeProcessorCount - 1)
-    /// The budget the tile workers' decodes share (with the strip's, inside the viewer); nil decodes tiles
-    /// as soon as a worker is free.
+    /// The budget the standalone view's decodes share (`TiledViewer` gives it to its executor); nil
+    /// decodes tiles as soon as a worker is free.
     public var decodeMemory: DecodeMemoryBudget?
     /// A plain image with more pixels than this (or larger than a texture) is cut into a pyramid.
     public var pixelLimit = 100_000_000

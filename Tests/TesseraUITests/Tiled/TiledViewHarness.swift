@@ -18,6 +18,9 @@ final class TiledViewHarness {
     let clock: ManualClock
     let recorder: RunRecorder
 
+    /// Runs the view's work, as the viewer's executor would.
+    let executor: WorkExecutor
+
     init(path: String, width: Int, height: Int, options: TiledViewOptions = TiledViewHarness.options()) throws {
         system = try SDLSystem(headless: true)
         window = try Window(system: system, title: "test", width: width, height: height)
@@ -25,8 +28,10 @@ final class TiledViewHarness {
         text = TextCache(renderer: renderer, fontPath: nil)
         clock = ManualClock(start: .seconds(100))
         recorder = RunRecorder(clock: clock, host: .tiled)
+        executor = WorkExecutor(.threads(options.workerCount), name: "test.tiled", priority: .background,
+                                memoryBudget: options.decodeMemory)
         view = TiledImageView(path: path, renderer: renderer, text: text, assets: nil, options: options,
-                              pixelScale: 1, now: clock.now(), observer: recorder)
+                              executor: executor, pixelScale: 1, now: clock.now(), observer: recorder)
     }
 
     /// No fade, a private pyramid cache.

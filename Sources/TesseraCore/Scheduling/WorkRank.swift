@@ -1,0 +1,16 @@
+/// How urgent a lane's work is to the user, the first thing a `WorkExecutor` orders jobs by (a job's own
+/// priority comes second, within its rank). Texture's ranges named by distance from the screen: the
+/// view holding a lane moves it between ranks as what it shows comes on or goes off screen.
+public enum WorkRank: Int, Sendable, Comparable, CaseIterable {
+    /// What is on screen now: the strip's cells, the image shown alone (its opening and its tiles).
+    case visible
+    /// Work the user asked for and waits on, short and one at a time: the information overlay, the file
+    /// actions.
+    case interactive
+    /// Work for what comes next, nobody looking at it yet: the slideshow's next image.
+    case preload
+    /// Work nobody waits on frame by frame: the facts the strip's order is read from.
+    case background
+
+    public static func < (lhs: WorkRank, rhs: WorkRank) -> Bool { lhs.rawValue < rhs.rawValue }
+}
