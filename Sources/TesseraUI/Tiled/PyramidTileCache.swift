@@ -79,6 +79,8 @@ final class PyramidTileCache {
         get { lane.rank }
         set { lane.rank = newValue }
     }
+    /// Tile loads waiting for a worker, and begun so far (for tests).
+    var loadCounts: (queued: Int, started: Int) { (lane.queuedCount, lane.stats.started) }
     /// Where the tiles' loads are counted in a measured run.
     var loadObservation: LoadObservation? { pipeline.observation }
     /// Nothing is loading or waiting to be uploaded.

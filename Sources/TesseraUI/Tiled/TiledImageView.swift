@@ -185,6 +185,8 @@ public final class TiledImageView {
     public var heldTiles: [TileID] { tiles?.store.tiles ?? [] }
     /// Tiles the open pyramid's store has let go (for tests).
     var evictedTiles: Int { tiles?.store.evictionCount ?? 0 }
+    /// The open pyramid's tile loads waiting for a worker, and begun so far (for tests).
+    var tileLoadCounts: (queued: Int, started: Int) { tiles?.loadCounts ?? (0, 0) }
     /// Where the open pyramid's loads are counted, nil when unmeasured or not open yet (for tests).
     var tilePipelineObservation: LoadObservation? { tiles?.loadObservation }
 

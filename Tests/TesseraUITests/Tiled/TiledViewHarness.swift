@@ -21,17 +21,20 @@ final class TiledViewHarness {
     /// Runs the view's work, as the viewer's executor would.
     let executor: WorkExecutor
 
-    init(path: String, width: Int, height: Int, options: TiledViewOptions = TiledViewHarness.options()) throws {
+    /// - Parameter executor: runs the view's work; by default one of the harness's own with
+    ///   `options.workerCount` threads.
+    init(path: String, width: Int, height: Int, options: TiledViewOptions = TiledViewHarness.options(),
+         executor: WorkExecutor? = nil) throws {
         system = try SDLSystem(headless: true)
         window = try Window(system: system, title: "test", width: width, height: height)
         renderer = try Renderer(window: window, software: true, vsync: false)
         text = TextCache(renderer: renderer, fontPath: nil)
         clock = ManualClock(start: .seconds(100))
         recorder = RunRecorder(clock: clock, host: .tiled)
-        executor = WorkExecutor(.threads(options.workerCount), name: "test.tiled", priority: .background,
-                                memoryBudget: options.decodeMemory)
+        self.executor = executor ?? WorkExecutor(.threads(options.workerCount), name: "test.tiled",
+                                                 priority: .background, memoryBudget: options.decodeMemory)
         view = TiledImageView(path: path, renderer: renderer, text: text, assets: nil, options: options,
-                              executor: executor, pixelScale: 1, now: clock.now(), observer: recorder)
+                              executor: self.executor, pixelScale: 1, now: clock.now(), observer: recorder)
     }
 
     /// No fade, a private pyramid cache.
