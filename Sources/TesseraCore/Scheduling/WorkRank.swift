@@ -2,11 +2,11 @@
 /// priority comes second, within its rank). Texture's ranges named by distance from the screen: the
 /// view holding a lane moves it between ranks as what it shows comes on or goes off screen.
 public enum WorkRank: Int, Sendable, Comparable, CaseIterable {
+    /// Work the user asked for and waits on, short and one at a time: the information overlay, the file
+    /// actions. It goes before a screenful of decodes, as a key press answers before the picture sharpens.
+    case interactive
     /// What is on screen now: the strip's cells, the image shown alone (its opening and its tiles).
     case visible
-    /// Work the user asked for and waits on, short and one at a time: the information overlay, the file
-    /// actions.
-    case interactive
     /// Work for what comes next, nobody looking at it yet: the slideshow's next image.
     case preload
     /// Work nobody waits on frame by frame: the facts the strip's order is read from.
