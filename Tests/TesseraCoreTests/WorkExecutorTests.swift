@@ -33,19 +33,19 @@ final class WorkExecutorTests: XCTestCase {
         let executor = WorkExecutor.manual()
         let preload = Lane(rank: .preload, on: executor)
         let visible = Lane(rank: .visible, on: executor)
-        let facts = SerialWorkLane(rank: .background, on: executor)
+        let actions = SerialWorkLane(rank: .interactive, on: executor)
         let ran = Log<String>()
-        facts.perform { ran.append("facts") }
         request(preload, "p0", priority: 0, tag: "preload", ran: ran)
         request(visible, "v5", priority: 5, tag: "visible", ran: ran)
         request(visible, "v1", priority: 1, tag: "visible", ran: ran)
         request(preload, "p1", priority: 1, tag: "preload", ran: ran)
         request(visible, "v1b", priority: 1, tag: "visible", ran: ran)
+        actions.perform { ran.append("action") }
 
         XCTAssertEqual(ran.all, [], "a manual executor runs nothing until asked")
         XCTAssertEqual(executor.runPending(), 6)
         XCTAssertEqual(ran.all,
-                       ["visible:v1", "visible:v1b", "visible:v5", "preload:p0", "preload:p1", "facts"])
+                       ["action", "visible:v1", "visible:v1b", "visible:v5", "preload:p0", "preload:p1"])
     }
 
     /// Equal ranks mix by priority, then by arrival across lanes.
@@ -180,7 +180,7 @@ final class WorkExecutorTests: XCTestCase {
     func testASerialLanesRunningJobLeavesTheOtherWorkersFree() {
         let executor = WorkExecutor(.threads(2), name: "texfree")
         let serial = SerialWorkLane(rank: .visible, on: executor)
-        let other = Lane(rank: .background, on: executor)
+        let other = Lane(rank: .preload, on: executor)
         let release = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
         serial.perform {

@@ -5,12 +5,11 @@ public enum WorkRank: Int, Sendable, Comparable, CaseIterable {
     /// Work the user asked for and waits on, short and one at a time: the information overlay, the file
     /// actions. It goes before a screenful of decodes, as a key press answers before the picture sharpens.
     case interactive
-    /// What is on screen now: the strip's cells, the image shown alone (its opening and its tiles).
+    /// What is on screen now: the strip's cells and the facts its order is read from, the image shown
+    /// alone (its opening and its tiles).
     case visible
     /// Work for what comes next, nobody looking at it yet: the slideshow's next image.
     case preload
-    /// Work nobody waits on frame by frame: the facts the strip's order is read from.
-    case background
 
     public static func < (lhs: WorkRank, rhs: WorkRank) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -120,7 +120,8 @@ final class ViewerWiring {
         quitting = Quitting(fileActions: fileActions, keyHandler: keyHandler)
         let informationLane = SerialWorkLane(rank: .interactive, on: executor)
         information = ImageInformationCache(wake: wake, helpers: decodeHelpers, perform: { informationLane.perform($0) })
-        let factsLane = SerialWorkLane(rank: .background, on: executor)
+        // The order of what is on screen follows them: among the strip's decodes, not after its preload.
+        let factsLane = SerialWorkLane(rank: .visible, on: executor)
         sorting = StripSorting(wake: wake, helpers: decodeHelpers, perform: { factsLane.perform($0) })
         overlay = OverlayPainter(renderer: renderer, text: text)
         // Named UI images and the overlay font load once here, not inside the first frames.
