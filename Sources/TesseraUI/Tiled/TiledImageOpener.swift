@@ -23,17 +23,16 @@ enum TiledOpenEvent: Sendable {
     case animated
 }
 
-/// Works out what a path is and opens it as one job on its view's opening lane, never on the main thread:
-/// a `.dzi`,
-/// a Deep Zoom tile folder, a flat folder of `NAME_CC_RR` tiles, an SVG, drawn tile by tile at every level
-/// (`SVGTileSource`), or a plain image, which is shown directly when it fits one texture and the pixel
+/// Works out what a path is and opens it as one job on its view's opening lane, never on the main thread: a
+/// `.dzi`, a Deep Zoom tile folder, a flat folder of `NAME_CC_RR` tiles, an SVG, drawn tile by tile at every
+/// level (`SVGTileSource`), or a plain image, which is shown directly when it fits one texture and the pixel
 /// limit, read tile by tile where it lies when it is a whole-slide image (`OpenSlideTileSource`), a tiled
 /// TIFF (`TiledTIFFSource`) or a sequential JPEG within the pixel limit (`JPEGRegionSource`), or else cut
 /// into a pyramid in the pyramid cache (reused next time) while a shrink-on-load overview stands in for it,
 /// as a progressive JPEG far larger than the screen is. The overview's decode waits for room in the
-/// executor's decode memory budget like the tiles'; the cut runs on threads of its own at idle priority,
-/// and what follows it (the finished source, `cutFinished`) runs on its thread as it ends, so no worker
-/// waits for a cut.
+/// executor's decode memory budget like the tiles'; the cut runs on threads of its own at idle priority, and
+/// what follows it (the finished source, `cutFinished`) runs on its thread as it ends, so no worker waits for
+/// a cut.
 final class TiledImageOpener: Sendable {
     let events = Inbox<TiledOpenEvent>()
     private let cancelled = Atomic<Bool>(false)
