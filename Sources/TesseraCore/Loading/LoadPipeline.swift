@@ -258,7 +258,7 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
     /// The storage's counters and occupancy; nil without storage.
     public var storageStats: CacheStats? { storage?.stats }
 
-    /// Drops queued loads, lets running ones finish, and lets the workers exit.
+    /// Drops queued loads and lets running ones finish (a scheduler with workers of its own lets them exit).
     public func shutdown() { scheduler.shutdown() }
 
     /// `shutdown()`, then waits at most `timeout` for the running loads to end: a process about to exit

@@ -1,9 +1,12 @@
 extension WorkScheduler {
-    /// Binary min-heap on (priority, sequence).
+    /// Binary min-heap on (priority, sequence): one lane's queued jobs.
     struct JobHeap {
         private(set) var entries: [HeapEntry] = []
 
         var count: Int { entries.count }
+
+        /// The entry `popFirst` returns next, live or stale.
+        var first: HeapEntry? { entries.first }
 
         mutating func push(_ entry: HeapEntry) {
             entries.append(entry)

@@ -1,14 +1,11 @@
 import Foundation
 
 extension WorkScheduler {
-    /// Everything mutable; guarded by `JobQueue.condition`.
+    /// Everything mutable of one lane; guarded by its executor's lock.
     struct State {
         var jobsByKey: [Key: Job] = [:]
         var heap = JobHeap()
-        var nextSequence = 0
         var queuedCount = 0
-        var runningCount = 0
-        var liveWorkers = 0
         var isShutDown = false
         var stats = SchedulerStats()
 
@@ -24,66 +21,47 @@ extension WorkScheduler {
             if heap.count > 2 * queuedCount + 64 { heap.compact() }
         }
 
-        /// The most urgent queued job, now marked running.
-        mutating func takeNextJob() -> Job? {
-            while let entry = heap.popFirst() {
-                guard entry.isCurrent else { continue }
-                entry.job.phase = .running
-                entry.job.startedAt = .now
-                queuedCount -= 1
-                runningCount += 1
-                stats.started += 1
-                return entry.job
+        /// Drops stale entries off the heap's top; the first live one, if any, stays there.
+        mutating func firstQueued() -> HeapEntry? {
+            while let first = heap.first {
+                if first.isCurrent { return first }
+                _ = heap.popFirst()
             }
             return nil
         }
     }
 
-    /// The shared core: state, the condition that guards it and wakes workers, and the worker loop.
-    /// `@unchecked Sendable` because `state` is only ever read or written with `condition` locked.
-    final class JobQueue: @unchecked Sendable {
-        private let condition = NSCondition()
+    /// One lane of an executor: its keyed jobs, their heap, and how they run. The worker threads reach
+    /// it through the executor while it is registered there; the scheduler owns it.
+    final class JobQueue: ExecutorLane, @unchecked Sendable {
+        /// Kept alive as long as the lane: the executor's workers go when the last of its lanes and its
+        /// owner let it go.
+        let executor: WorkExecutor
+        private let core: ExecutorCore
         private var state = State()
         /// Each job's share of a memory budget, taken before its work runs; nil runs work at once.
         private let admission: MemoryAdmission?
 
-        init(admission: MemoryAdmission? = nil) {
+        init(executor: WorkExecutor, rank: WorkRank, maxRunning: Int, admission: MemoryAdmission?) {
+            self.executor = executor
+            core = executor.core
             self.admission = admission
-        }
-
-        func locked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-            condition.lock()
-            defer { condition.unlock() }
-            return try body(&state)
-        }
-
-        func startWorkers(count: Int, name: String, priority: WorkerPriority) {
-            locked { $0.liveWorkers = count }
-            for index in 0..<count {
-                let threadName = Self.threadName(name, index: index)
-                // The thread retains this queue (not the scheduler) until its loop returns after shutdown.
-                let launched = DispatchSemaphore(value: 0)
-                let thread = Thread { [self] in
-                    // Named from inside, once start() has returned: corelibs Foundation ignores a name
-                    // set before start(), and drops one set before start() has stored the pthread handle.
-                    // Named, workers are recognisable in top -H, gdb and /proc.
-                    launched.wait()
-                    Thread.current.name = threadName
-                    priority.applyToCurrentThread()
-                    runWorkerLoop()
-                }
-                thread.start()
-                launched.signal()
+            super.init(rank: rank, maxRunning: maxRunning)
+            core.locked {
+                if !core.register(self) { state.isShutDown = true }
             }
         }
 
-        /// "`base`.`index`", with `base` shortened so the whole fits Linux's 15-byte thread names
-        /// (longer names are refused outright, not truncated).
-        private static func threadName(_ base: String, index: Int) -> String {
-            let suffix = ".\(index)"
-            var base = Substring(base)
-            while base.utf8.count + suffix.utf8.count > 15, !base.isEmpty { base.removeLast() }
-            return base + suffix
+        func locked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+            core.condition.lock()
+            defer { core.condition.unlock() }
+            return try body(&state)
+        }
+
+        /// The lane's rank; a new one reorders its queued jobs against the other lanes' at once.
+        var currentRank: WorkRank {
+            get { core.locked { rank } }
+            set { core.locked { rank = newValue } }
         }
 
         func request(_ key: Key, priority: Int, work: @escaping CancellableWork, completion: @escaping Completion) {
@@ -98,13 +76,13 @@ extension WorkScheduler {
                     state.setPriority(min(job.priority, priority), of: job)
                     return true
                 }
-                let job = Job(key: key, work: work, sequence: state.nextSequence, priority: priority,
+                let job = Job(key: key, work: work, sequence: core.nextSequence, priority: priority,
                               completion: completion)
-                state.nextSequence += 1
+                core.nextSequence += 1
                 state.jobsByKey[key] = job
                 state.queuedCount += 1
                 state.enqueue(job)
-                condition.signal()
+                core.condition.signal()
                 return true
             }
             if !accepted { completion(key, .failure(WorkSchedulerError.shutDown)) }
@@ -141,38 +119,79 @@ extension WorkScheduler {
             let dropped = locked { state -> [DroppedJob] in
                 let jobs = state.jobsByKey.values.filter { $0.phase == .queued && shouldDrop($0.key) }
                 guard !jobs.isEmpty else { return [] }
-                let dropped = jobs.map { remove($0, from: &state) }
+                let dropped = jobs.map { Self.remove($0, from: &state) }
                 state.heap.compact()
                 return dropped
             }
-            failAsCancelled(dropped)
+            Self.failAsCancelled(dropped)
             return dropped.map(\.key)
         }
 
+        /// Drops the queued jobs and refuses new ones; the executor goes on with its other lanes.
         func shutdown() {
             let dropped = locked { state -> [DroppedJob] in
-                guard !state.isShutDown else { return [] }
-                state.isShutDown = true
-                let jobs = state.jobsByKey.values.filter { $0.phase == .queued }
-                let dropped = jobs.map { remove($0, from: &state) }
-                state.heap = JobHeap()
-                condition.broadcast()
-                return dropped
+                core.unregister(self)
+                return Self.closeLocked(&state)
             }
-            failAsCancelled(dropped)
+            Self.failAsCancelled(dropped)
         }
 
-        func waitForWorkersToExit(until deadline: Date) -> Bool {
-            condition.lock()
-            defer { condition.unlock() }
-            while state.liveWorkers > 0 {
-                if !condition.wait(until: deadline) { return state.liveWorkers == 0 }
+        override func close() -> () -> Void {
+            let dropped = Self.closeLocked(&state)
+            return { Self.failAsCancelled(dropped) }
+        }
+
+        private static func closeLocked(_ state: inout State) -> [DroppedJob] {
+            guard !state.isShutDown else { return [] }
+            state.isShutDown = true
+            let dropped = state.jobsByKey.values.filter { $0.phase == .queued }.map { remove($0, from: &state) }
+            state.heap = JobHeap()
+            return dropped
+        }
+
+        /// Blocks until none of this lane's jobs is running, or until `deadline`; whether none is. Used
+        /// after `shutdown`, when the process is about to end, so it looks now and then rather than
+        /// sharing the executor's condition with the workers.
+        func waitUntilNoneRunning(until deadline: Date) -> Bool {
+            while core.locked({ runningCount > 0 }) {
+                guard Date() < deadline else { return false }
+                Thread.sleep(forTimeInterval: 0.002)
             }
             return true
         }
 
+        override func firstQueued() -> (priority: Int, sequence: Int)? {
+            state.firstQueued().map { ($0.priority, $0.sequence) }
+        }
+
+        override func takeFirst() -> AnyObject {
+            let entry = state.heap.popFirst()!
+            start(entry.job, in: &state)
+            return entry.job
+        }
+
+        /// The most urgent queued job of this lane alone, now marked running; nil when none is queued or
+        /// the lane runs as many as it may.
         func takeNextJobWithoutWaiting() -> Job? {
-            locked { $0.takeNextJob() }
+            locked { state -> Job? in
+                guard runningCount < maxRunning, let entry = state.firstQueued() else { return nil }
+                _ = state.heap.popFirst()
+                start(entry.job, in: &state)
+                return entry.job
+            }
+        }
+
+        /// Lock held.
+        private func start(_ job: Job, in state: inout State) {
+            job.phase = .running
+            job.startedAt = .now
+            state.queuedCount -= 1
+            runningCount += 1
+            state.stats.started += 1
+        }
+
+        override func run(_ job: AnyObject) {
+            execute(unsafeDowncast(job, to: Job.self))
         }
 
         /// Runs the job's work, then hands the result to every completion gathered meanwhile. The job
@@ -182,7 +201,7 @@ extension WorkScheduler {
             let result = Result { try admitted(job) }
             let completions = locked { state -> [Completion] in
                 state.jobsByKey[job.key] = nil
-                state.runningCount -= 1
+                runningCount -= 1
                 state.stats.executed += 1
                 if case .failure(let error) = result, error is DecodeCancelled { state.stats.stoppedRunning += 1 }
                 let completions = job.completions
@@ -202,32 +221,10 @@ extension WorkScheduler {
             }
         }
 
-        private func runWorkerLoop() {
-            while let job = waitForNextJob() {
-                execute(job)
-            }
-        }
-
-        /// Sleeps until a job is queued (returning it) or the queue shuts down (returning nil, after
-        /// counting this worker out so `waitForWorkersToExit` can see it).
-        private func waitForNextJob() -> Job? {
-            condition.lock()
-            defer { condition.unlock() }
-            while true {
-                if state.isShutDown {
-                    state.liveWorkers -= 1
-                    condition.broadcast()
-                    return nil
-                }
-                if let job = state.takeNextJob() { return job }
-                condition.wait()
-            }
-        }
-
         /// A dropped job's key and completions, taken under the lock so they can be called after it.
         private typealias DroppedJob = (key: Key, completions: [Completion])
 
-        private func remove(_ job: Job, from state: inout State) -> DroppedJob {
+        private static func remove(_ job: Job, from state: inout State) -> DroppedJob {
             state.jobsByKey[job.key] = nil
             state.queuedCount -= 1
             state.stats.cancelled += 1
@@ -237,7 +234,7 @@ extension WorkScheduler {
             return (job.key, completions)
         }
 
-        private func failAsCancelled(_ dropped: [DroppedJob]) {
+        private static func failAsCancelled(_ dropped: [DroppedJob]) {
             for (key, completions) in dropped {
                 for completion in completions { completion(key, .failure(WorkSchedulerError.cancelled)) }
             }

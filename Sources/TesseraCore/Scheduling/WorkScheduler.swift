@@ -8,51 +8,62 @@ public enum WorkSchedulerError: Error, Sendable, Equatable {
     case shutDown
 }
 
-/// Runs keyed jobs by priority on a fixed pool of worker threads (or, for tests, on demand on the
-/// calling thread).
+/// One lane of keyed jobs on a `WorkExecutor`: run by priority on the executor's shared workers (or, for
+/// tests, on demand on the calling thread), after the jobs of lanes of a more urgent rank.
 ///
 /// Why not Dispatch or Swift concurrency: decoding is blocking CPU work, and the grid needs to reorder
 /// and drop queued work as the user scrolls (`reprioritize`, `retainOnly`), which neither a
 /// `DispatchQueue` nor the cooperative pool allows. A fixed pool also bounds how many full-size decodes
 /// hold memory at once.
 ///
-/// - **Priority:** lower numbers run sooner (0 = visible now); equal priorities run in submission order.
-/// - **Deduplication:** one key has at most one job. A request for a key already queued or running adds
-///   its completion to that job, so all requesters share one execution; a queued job's priority becomes
-///   the more urgent of the two.
+/// - **Rank and priority:** a lane's rank (`WorkRank`) orders its jobs against other lanes'; within the
+///   rank, lower priorities run sooner (0 = visible now); equal priorities run in submission order. The
+///   holder of a lane moves it between ranks (`rank`) as what it shows comes on or goes off screen.
+/// - **Deduplication:** one key has at most one job in a lane. A request for a key already queued or
+///   running adds its completion to that job, so all requesters share one execution; a queued job's
+///   priority becomes the more urgent of the two.
 /// - **Completions** run on the thread that did the work (a worker, or the `runPending` caller); for a
 ///   dropped job, on the thread that dropped it; after shutdown, on the requesting thread. Never with a
 ///   scheduler lock held, so a completion may call back into the scheduler.
 /// - **Memory** (optional): a job's work starts only once its estimated working memory fits a
 ///   `DecodeMemoryBudget` beside the work already running (see `MemoryAdmission`); until then its worker
 ///   waits, the job counted as running.
-/// - **Cancellation** drops queued jobs: their completions receive `WorkSchedulerError.cancelled` so
-///   callers can clear in-flight markers. Running work is only ever *asked* to stop (`cancelRunning`):
-///   work submitted as `CancellableWork` sees its `DecodeCancellation` set and may throw
-///   `DecodeCancelled`, which its completions receive like any other error. A new request for the key
-///   before then withdraws the request to stop.
+/// - **Cancellation** drops queued jobs of this lane only: their completions receive
+///   `WorkSchedulerError.cancelled` so callers can clear in-flight markers. Running work is only ever
+///   *asked* to stop (`cancelRunning`): work submitted as `CancellableWork` sees its `DecodeCancellation`
+///   set and may throw `DecodeCancelled`, which its completions receive like any other error. A new request
+///   for the key before then withdraws the request to stop.
+///
+/// A scheduler made with a worker count (`init(workerCount:)`, `inline()`) is the only lane of an
+/// executor of its own, for work outside the viewer (the tile cutter's encoders) and for tests.
 public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     public typealias Work = @Sendable () throws -> Value
     /// Work that looks at its cancellation signal now and then and stops when it is set.
     public typealias CancellableWork = @Sendable (DecodeCancellation) throws -> Value
     public typealias Completion = @Sendable (Key, Result<Value, Error>) -> Void
-
-    /// Who executes jobs.
-    public enum Executor: Sendable, Equatable {
-        /// A pool of this many worker threads (at least one).
-        case threads(Int)
-        /// Nothing runs until `runPending(limit:)` is called, so tests decide exactly what runs when.
-        case manual
-    }
+    /// Who executes the jobs of a scheduler with an executor of its own.
+    public typealias Executor = WorkExecutor.Workers
 
     /// A sensible pool size: every core, but at least two so one slow decode does not stall the grid.
-    public static var defaultWorkerCount: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
+    public static var defaultWorkerCount: Int { WorkExecutor.defaultWorkerCount }
 
-    /// The worker threads hold the queue, not the scheduler, so the scheduler can be deinitialised (and
-    /// shut the pool down) while workers are still parked on the condition.
+    /// The executor's workers reach the queue through the executor, not through the scheduler, so the
+    /// scheduler can be deinitialised (and drop its queued work) while a worker runs one of its jobs.
     private let queue: JobQueue
-    public let executor: Executor
+    /// Whether the executor is this scheduler's alone, shut down with it.
+    private let ownsExecutor: Bool
 
+    /// A lane of `executor` at `rank`.
+    /// - Parameters:
+    ///   - maxRunning: how many of the lane's jobs run at once at most (1 keeps them in order).
+    ///   - memory: a budget each job's estimated working memory must fit before its work runs (usually
+    ///     the executor's `memoryBudget`); nil runs every job as soon as a worker takes it.
+    public init(rank: WorkRank, on executor: WorkExecutor, maxRunning: Int = .max, memory: MemoryAdmission? = nil) {
+        queue = JobQueue(executor: executor, rank: rank, maxRunning: maxRunning, admission: memory)
+        ownsExecutor = false
+    }
+
+    /// A scheduler with an executor of its own, its only lane.
     /// - Parameters:
     ///   - name: Base name of the worker threads (ignored by `.manual`).
     ///   - priority: The CPU priority of the worker threads (ignored by `.manual`).
@@ -60,12 +71,9 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
     ///     every job as soon as a worker takes it.
     public init(executor: Executor, name: String = "tessera.worker", priority: WorkerPriority = .normal,
                 memory: MemoryAdmission? = nil) {
-        self.executor = executor
-        queue = JobQueue(admission: memory)
-        if case .threads(let requested) = executor {
-            let count = max(1, requested)
-            queue.startWorkers(count: count, name: name, priority: priority)
-        }
+        let own = WorkExecutor(executor, name: name, priority: priority, memoryBudget: memory?.budget)
+        queue = JobQueue(executor: own, rank: .visible, maxRunning: .max, admission: memory)
+        ownsExecutor = true
     }
 
     /// A pool of `max(1, workerCount)` threads named "`name`.0", "`name`.1", ... (`name` shortened as
@@ -81,7 +89,16 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
     }
 
     deinit {
-        queue.shutdown()
+        shutdown()
+    }
+
+    /// The executor this lane runs on.
+    public var executor: WorkExecutor { queue.executor }
+
+    /// Where this lane's jobs stand against other lanes'; a change reorders its queued jobs at once.
+    public var rank: WorkRank {
+        get { queue.currentRank }
+        set { queue.currentRank = newValue }
     }
 
     /// Schedules `work` for `key`, or joins the job already queued or running for `key`.
@@ -129,9 +146,9 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
         !queue.drop { $0 == key }.isEmpty
     }
 
-    /// Runs up to `limit` queued jobs on the calling thread, most urgent first, completions included;
-    /// returns how many ran. This is how `.manual` schedulers make progress; with threads it just lends
-    /// the calling thread to the pool.
+    /// Runs up to `limit` of this lane's queued jobs on the calling thread, most urgent first, completions
+    /// included; returns how many ran. This is how a `.manual` scheduler of its own makes progress; with
+    /// threads it just lends the calling thread to the pool. (`WorkExecutor.runPending` runs every lane's.)
     @discardableResult
     public func runPending(limit: Int = .max) -> Int {
         var ran = 0
@@ -142,16 +159,21 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
         return ran
     }
 
-    /// Drops all queued jobs (completions get `.cancelled`), lets running ones finish, and lets the worker
-    /// threads exit. Later requests fail with `.shutDown`. Does not block; see `waitForWorkersToExit`.
+    /// Drops this lane's queued jobs (completions get `.cancelled`) and lets running ones finish; an
+    /// executor of its own lets its worker threads exit too. Later requests fail with `.shutDown`. Does not
+    /// block; see `waitForWorkersToExit`.
     public func shutdown() {
         queue.shutdown()
+        if ownsExecutor { queue.executor.shutdown() }
     }
 
-    /// Blocks until every worker thread has exited after `shutdown()`, or until `timeout` passes;
-    /// returns whether they all exited. Never call it from a worker: that worker cannot exit meanwhile.
+    /// Blocks after `shutdown()` until this lane's running jobs have ended (and, with an executor of its
+    /// own, its worker threads have exited), or until `timeout` passes; returns whether they have. Never
+    /// call it from a worker: that worker cannot end meanwhile.
     public func waitForWorkersToExit(timeout: TimeInterval) -> Bool {
-        queue.waitForWorkersToExit(until: Date(timeIntervalSinceNow: timeout))
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        if ownsExecutor { return queue.executor.waitForWorkersToExit(timeout: timeout) }
+        return queue.waitUntilNoneRunning(until: deadline)
     }
 
     /// Where the job for `key` stands, read in one look so a job being taken is never seen as neither.
@@ -186,16 +208,12 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
     }
 
     public var queuedCount: Int { queue.locked { $0.queuedCount } }
-    public var runningCount: Int { queue.locked { $0.runningCount } }
-    /// How many jobs run at once: the pool's threads, or one for `.manual` (the `runPending` caller).
-    public var workerCount: Int {
-        switch executor {
-        case .threads(let count): return max(1, count)
-        case .manual: return 1
-        }
-    }
+    public var runningCount: Int { queue.locked { _ in queue.runningCount } }
+    /// How many of this lane's jobs run at once: the executor's workers (one for `.manual`, the
+    /// `runPending` caller), or fewer when the lane caps them.
+    public var workerCount: Int { min(queue.executor.workerCount, queue.maxRunning) }
 
-    /// Worker threads that have not exited yet (0 for `.manual`).
-    public var liveWorkerCount: Int { queue.locked { $0.liveWorkers } }
+    /// The executor's worker threads that have not exited yet (0 for `.manual`).
+    public var liveWorkerCount: Int { queue.executor.liveWorkerCount }
     public var stats: SchedulerStats { queue.locked { $0.stats } }
 }

@@ -8,13 +8,16 @@ import TesseraSDL
 /// turn. Main thread only.
 struct SingleViewMaker {
     let host: WindowHost
+    /// The process's executor, where each view's opening and tiles run on lanes of their own.
+    let executor: WorkExecutor
     let options: TiledViewOptions
     /// Downloads, whose items open from their cached copies; nil when every item is a file.
     let remote: RemoteImageStore?
 
-    /// A zoomable view of `item`, fading in as the strip's cells do, starting from `preview` (the strip's
-    /// cell image) while its tiles load, heard by `observer` when measured; nil for a download not here yet.
-    func makeView(of item: CarouselItem, fade: FadeTiming, preview: PixelBuffer?, pixelScale: Double, now: Duration,
+    /// A zoomable view of `item`, its work at `rank`, fading in as the strip's cells do, starting from
+    /// `preview` (the strip's cell image) while its tiles load, heard by `observer` when measured; nil for a
+    /// download not here yet.
+    func makeView(of item: CarouselItem, rank: WorkRank, fade: FadeTiming, preview: PixelBuffer?, pixelScale: Double, now: Duration,
                   observer: (any RunObserver)?) -> TiledImageView? {
         var path = item.path
         if item.isRemote {
@@ -25,7 +28,8 @@ struct SingleViewMaker {
         tiled.fade = fade
         tiled.turn = ImageOrientation(rawValue: item.sessionOrientation) ?? .up
         return TiledImageView(path: path, displayName: item.displayName, renderer: host.renderer, text: host.text,
-                              assets: host.assets, options: tiled, pixelScale: pixelScale, now: now,
+                              assets: host.assets, options: tiled, executor: executor, rank: rank,
+                              pixelScale: pixelScale, now: now,
                               preview: preview, waker: host.system.waker, observer: observer)
     }
 }

@@ -11,6 +11,8 @@ public final class TiledViewer: FrameLoopScreen {
     private let options: ViewerOptions
     private let host: WindowHost
     private let view: TiledImageView
+    /// Runs the view's work: the process's one executor.
+    private let executor: WorkExecutor
     private let clock: MonotonicClock
     /// Hears the run when a report is asked for; nil otherwise, and then nothing is measured.
     let recorder: RunRecorder?
@@ -32,14 +34,20 @@ public final class TiledViewer: FrameLoopScreen {
         // Started first, so the helpers warm up and lock down while the window is made.
         let decoding = options.decodingService(helperCount: options.workerCount, pixelLimit: options.pixelLimit)
         host = try WindowHost(options: options, logger: logger)
-        let viewOptions = options.singleViewOptions(
-            colour: host.colour, decodeMemory: DecodeMemoryBudget(limitBytes: options.decodeMemoryBytes),
-            decoding: decoding)
+        executor = WorkExecutor(.threads(options.workerCount), priority: .background,
+                                memoryBudget: DecodeMemoryBudget(limitBytes: options.decodeMemoryBytes))
         view = TiledImageView(path: path, renderer: host.renderer, text: host.text, assets: host.assets,
-                              options: viewOptions, pixelScale: 1, now: clock.now(), waker: host.system.waker,
+                              options: options.singleViewOptions(colour: host.colour, decoding: decoding),
+                              executor: executor, pixelScale: 1, now: clock.now(), waker: host.system.waker,
                               observer: recorder)
         view.pixelScale = host.pixelScale
         updateTitle()
+    }
+
+    deinit {
+        // The process exits next: a decode still running would meet its libraries torn down.
+        executor.shutdown()
+        _ = executor.waitForWorkersToExit(timeout: 5)
     }
 
     /// Runs until the user quits, the script ends, or the frame limit is reached. Returns the report when

@@ -255,6 +255,8 @@ final class ViewerModes {
         if let upcoming, upcoming.item == item {
             detail = upcoming.view
             detail?.playsAnimation = true
+            // Shown now: its tiles go before the strip's and any other image's.
+            detail?.rank = .visible
             self.upcoming = nil
         } else {
             guard let view = makeView(of: index, now: now, observer: observer) else { return false }
@@ -264,10 +266,13 @@ final class ViewerModes {
         return true
     }
 
-    /// A zoomable view of item `index`, heard by `observer` when measured; nil for a download not here yet.
-    private func makeView(of index: Int, now: Duration, observer: (any RunObserver)?) -> TiledImageView? {
-        singleViews.makeView(of: model.items[index], fade: model.fade, preview: model.cachedImage(for: index),
-                             pixelScale: pointScale, now: now, observer: observer)
+    /// A zoomable view of item `index`, its work at `rank`, heard by `observer` when measured; nil for a
+    /// download not here yet.
+    private func makeView(of index: Int, rank: WorkRank = .visible, now: Duration,
+                          observer: (any RunObserver)?) -> TiledImageView? {
+        singleViews.makeView(of: model.items[index], rank: rank, fade: model.fade,
+                             preview: model.cachedImage(for: index), pixelScale: pointScale, now: now,
+                             observer: observer)
     }
 
     // MARK: Slideshow
@@ -278,7 +283,8 @@ final class ViewerModes {
         let item = model.items[index]
         if upcoming?.item == item || (index == model.selectedIndex && detailItem == item) { return }
         // Not measured: a report's zoomable views are those opened to be seen.
-        upcoming = makeView(of: index, now: now, observer: nil).map { (item, $0) }
+        // Its opening and tiles wait behind the image shown.
+        upcoming = makeView(of: index, rank: .preload, now: now, observer: nil).map { (item, $0) }
         // Opened ahead to be decoded, not seen: an animation waits until it is shown.
         upcoming?.view.playsAnimation = false
     }

@@ -120,16 +120,13 @@ public struct ViewerOptions: Sendable {
 
 extension ViewerOptions {
     /// The options a single view opens with: `singleView`, with what it shares with the rest of the run (the
-    /// cache and worker settings, the pixel limit, the disk cache) and what the host made (the display's
-    /// colour conversion, the decode memory budget, where decodes run).
-    func singleViewOptions(colour: ColourConversion?, decodeMemory: DecodeMemoryBudget?,
-                           decoding: any DecodingService) -> TiledViewOptions {
+    /// cache setting, the pixel limit, the disk cache) and what the host made (the display's colour
+    /// conversion, where decodes run). Its workers and decode memory are the run's executor's.
+    func singleViewOptions(colour: ColourConversion?, decoding: any DecodingService) -> TiledViewOptions {
         var view = singleView
         view.cacheLimitBytes = cacheLimitBytes
-        view.workerCount = workerCount
         view.pixelLimit = pixelLimit
         view.colour = colour
-        view.decodeMemory = decodeMemory
         view.decoding = decoding
         if let diskCache { view.diskCache = diskCache }
         return view

@@ -17,8 +17,10 @@ final class ViewerWiring {
     /// The window, its renderer, the UI's images and text, the display's colour conversion.
     let host: WindowHost
     let pipeline: ImagePipeline
-    /// The working memory the strip's and the single view's decodes share.
-    let decodeMemory: DecodeMemoryBudget
+    /// The process's one executor: the strip's decodes, the single views' openings and tiles, the
+    /// information, the sort facts and the file actions run on its workers, each on a lane of its own,
+    /// the decodes within its memory budget.
+    let executor: WorkExecutor
     /// Where images are decoded: in sandboxed processes, one per decode worker, or in this process.
     let decoding: any DecodingService
     /// Downloads of remote items; nil when every item is a file.
@@ -74,10 +76,11 @@ final class ViewerWiring {
         let remote = listed.table.hasRemoteItems
             ? RemoteImageStore(configuration: downloads, onChange: { waker.wake() }) : nil
         self.remote = remote
-        decodeMemory = DecodeMemoryBudget(limitBytes: options.decodeMemoryBytes)
+        let decodeMemory = DecodeMemoryBudget(limitBytes: options.decodeMemoryBytes)
+        executor = WorkExecutor(.threads(options.workerCount), priority: .background, memoryBudget: decodeMemory)
         let imageLoader = Self.imageLoader(options: options, colour: colour, decoding: decoding)
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>(
-            workerCount: options.workerCount, priority: .background,
+            rank: .visible, on: executor,
             memory: .init(budget: decodeMemory, estimate: Self.decodeMemoryEstimate(loader: imageLoader, remote: remote)))
         let workers = scheduler.workerCount
         let strategy = options.makeStrategy(options.carousel.preload, workers)
@@ -99,20 +102,21 @@ final class ViewerWiring {
         carouselView = CarouselView(model: model, renderer: renderer, assets: host.assets, text: host.text,
                                     uploadBudgetBytes: options.uploadBudgetBytes, observer: observer)
         let wake: @Sendable () -> Void = { waker.wake() }
-        let actionQueue = DispatchQueue(label: "tessera.actions", qos: .userInitiated)
+        // One at a time, in the order given: a turn and its undo, a batch of trashes.
+        let actionLane = SerialWorkLane(rank: .interactive, on: executor)
         fileActions = FileActions(trash: options.trash, rotator: LosslessRotator(thumbnails: options.useThumbnailCache ? ThumbnailStore() : nil),
-                                  wake: wake, perform: { actionQueue.async(execute: $0) })
+                                  wake: wake, perform: { actionLane.perform($0) })
         keyHandler = KeyHandlerSession(runner: options.keyHandler, wake: wake)
         quitting = Quitting(fileActions: fileActions, keyHandler: keyHandler)
-        let informationQueue = DispatchQueue(label: "tessera.information", qos: .utility)
-        information = ImageInformationCache(wake: wake, decoding: decoding, perform: { informationQueue.async(execute: $0) })
-        let sortingQueue = DispatchQueue(label: "tessera.sorting", qos: .utility)
-        sorting = StripSorting(wake: wake, decoding: decoding, perform: { sortingQueue.async(execute: $0) })
+        let informationLane = SerialWorkLane(rank: .interactive, on: executor)
+        information = ImageInformationCache(wake: wake, decoding: decoding, perform: { informationLane.perform($0) })
+        // The order of what is on screen follows them: among the strip's decodes, not after its preload.
+        let factsLane = SerialWorkLane(rank: .visible, on: executor)
+        sorting = StripSorting(wake: wake, decoding: decoding, perform: { factsLane.perform($0) })
         overlay = OverlayPainter(renderer: renderer, text: host.text)
-        singleViews = SingleViewMaker(
-            host: host, options: options.singleViewOptions(colour: colour, decodeMemory: decodeMemory,
-                                                           decoding: decoding),
-            remote: remote)
+        singleViews = SingleViewMaker(host: host, executor: executor,
+                                      options: options.singleViewOptions(colour: colour, decoding: decoding),
+                                      remote: remote)
         stripAnimation = SelectedCellAnimation(renderer: renderer, colour: colour, pixelLimit: options.pixelLimit,
                                                decoding: decoding, waker: waker, observer: observer)
         // Named UI images and the overlay font load once here, not inside the first frames.
@@ -125,8 +129,10 @@ final class ViewerWiring {
     deinit {
         watcher?.stop()
         remote?.shutdown()
-        // The process exits next: a decode still running would meet its libraries torn down.
-        pipeline.shutdown(waitingUpTo: 5)
+        // The process exits next: a decode still running would meet its libraries torn down. Quitting has
+        // waited for the file actions already.
+        executor.shutdown()
+        _ = executor.waitForWorkersToExit(timeout: 5)
         decoding.shutdown()
     }
 

@@ -5,7 +5,8 @@ import TesseraImaging
 import TesseraTiling
 
 /// The tiles of one open pyramid, from where they come to what is on the GPU (vipsdisp's tilecache, kept
-/// apart from its tilesource): tiles load through a `LoadPipeline` on worker threads, wait for a frame
+/// apart from its tilesource): tiles load through a `LoadPipeline` on a lane of the process's executor
+/// (its rank the view's: visible when shown, preload when opened ahead), wait for a frame
 /// with upload budget, go into textures (`TileTexturePool`) and are held in a `TileStore` bounded in bytes
 /// that never evicts the coarse levels. Main thread only.
 final class PyramidTileCache {
@@ -23,6 +24,7 @@ final class PyramidTileCache {
     private(set) var hasTransparency = false
 
     private let pipeline: Pipeline
+    private let lane: WorkScheduler<TileID, PixelBuffer>
     private let pool: TileTexturePool
     private let observer: (any RunObserver)?
     /// Decoded tiles waiting for a frame with upload budget left, by tile.
@@ -33,21 +35,24 @@ final class PyramidTileCache {
     private var unwrittenBaseTiles: Set<TileID> = []
     private let logger = Logger(label: "tessera.view")
 
-    /// - Parameter observer: hears the tiles' loads and uploads, and fades beginning on screen, when the
-    ///   run is measured.
-    init(source: any TileSource, renderer: Renderer, options: TiledViewOptions, waker: EventLoopWaker?,
-         observer: (any RunObserver)?) {
+    /// - Parameters:
+    ///   - executor: runs the tile loads, within its decode memory budget.
+    ///   - rank: where the loads stand against the process's other work (see `rank`).
+    ///   - observer: hears the tiles' loads and uploads, and fades beginning on screen, when the run is
+    ///     measured.
+    init(source: any TileSource, renderer: Renderer, options: TiledViewOptions, executor: WorkExecutor,
+         rank: WorkRank, waker: EventLoopWaker?, observer: (any RunObserver)?) {
         self.source = source
         self.observer = observer
         let geometry = source.geometry
         planner = TileDrawPlanner(geometry: geometry)
         let limit = renderer.maxTextureSize
         // No storage: the store holds tiles as textures, which only the main thread may touch.
-        let memory = options.decodeMemory.map { budget in
+        let memory = executor.memoryBudget.map { budget in
             WorkScheduler<TileID, PixelBuffer>.MemoryAdmission(budget: budget, estimate: { source.decodeMemoryEstimate($0) })
         }
-        pipeline = Pipeline(scheduler: WorkScheduler(workerCount: options.workerCount, name: "tessera.tile",
-                                                     priority: .background, memory: memory),
+        lane = WorkScheduler(rank: rank, on: executor, memory: memory)
+        pipeline = Pipeline(scheduler: lane,
                             cost: \.cost,
                             loader: { tile, _ in
                                 do throws(TileSourceError) {
@@ -70,6 +75,13 @@ final class PyramidTileCache {
     }
 
     var geometry: DeepZoomGeometry { source.geometry }
+    /// Where the tile loads stand against the process's other work; a change reorders the queued ones.
+    var rank: WorkRank {
+        get { lane.rank }
+        set { lane.rank = newValue }
+    }
+    /// Tile loads waiting for a worker, and begun so far (for tests).
+    var loadCounts: (queued: Int, started: Int) { (lane.queuedCount, lane.stats.started) }
     /// Where the tiles' loads are counted in a measured run.
     var loadObservation: LoadObservation? { pipeline.observation }
     /// Nothing is loading or waiting to be uploaded.

@@ -25,16 +25,22 @@ enum TiledOpenEvent: Sendable {
     case animated
 }
 
-/// Works out what a path is and opens it on a thread of its own, never on the main thread: a `.dzi`,
-/// a Deep Zoom tile folder, a flat folder of `NAME_CC_RR` tiles, an SVG, drawn tile by tile at every level
-/// (`SVGTileSource`), or a plain image, which is shown directly when it fits one texture and the pixel
+/// Works out what a path is and opens it as one job on its view's opening lane, never on the main thread: a
+/// `.dzi`, a Deep Zoom tile folder, a flat folder of `NAME_CC_RR` tiles, an SVG, drawn tile by tile at every
+/// level (`SVGTileSource`), or a plain image, which is shown directly when it fits one texture and the pixel
 /// limit, read tile by tile where it lies when it is a whole-slide image (`OpenSlideTileSource`), a tiled
 /// TIFF (`TiledTIFFSource`) or a sequential JPEG within the pixel limit (`JPEGRegionSource`), or else cut
 /// into a pyramid in the pyramid cache (reused next time) while a shrink-on-load overview stands in for it,
-/// as a progressive JPEG far larger than the screen is.
+/// as a progressive JPEG far larger than the screen is. The overview's decode waits for room in the
+/// executor's decode memory budget like the tiles'; the cut runs on threads of its own at idle priority, and
+/// what follows it (the finished source, `cutFinished`) runs on its thread as it ends, so no worker waits for
+/// a cut.
 final class TiledImageOpener: Sendable {
     let events = Inbox<TiledOpenEvent>()
     private let cancelled = Atomic<Bool>(false)
+    private let lane: SerialWorkLane
+    private let memoryBudget: DecodeMemoryBudget?
+    private let onEvent: @Sendable () -> Void
     /// The pyramid folder this view cuts into or reads from: no sweep removes it while the view lives.
     private let lease = Mutex<DiskCacheLease?>(nil)
     private static let logger = Logger(label: "tessera.view")
@@ -62,20 +68,30 @@ final class TiledImageOpener: Sendable {
         var decoding: any DecodingService = .inProcess
     }
 
-    /// Starts opening at once on a new thread; `onEvent` runs on that thread after each event is queued.
-    init(_ configuration: Configuration, onEvent: @escaping @Sendable () -> Void) {
-        let thread = Thread { [self] in
-            open(configuration) { event in
-                self.events.push(event)
-                onEvent()
-            }
+    /// Queues the opening on `lane` (whose rank the view sets); `onEvent` runs on the thread that queued
+    /// an event, after queueing it.
+    init(_ configuration: Configuration, lane: SerialWorkLane, memoryBudget: DecodeMemoryBudget?,
+         onEvent: @escaping @Sendable () -> Void) {
+        self.lane = lane
+        self.memoryBudget = memoryBudget
+        self.onEvent = onEvent
+        lane.perform { [self] in
+            guard !isCancelled else { return }
+            open(configuration) { emit($0) }
         }
-        thread.name = "tessera.open"
-        thread.start()
     }
 
-    /// Stops a cut in progress (it removes what it wrote); other steps are short and just finish.
-    func cancel() { cancelled.store(true, ordering: .relaxed) }
+    /// Drops the opening if it has not started, stops a cut in progress (it removes what it wrote); other
+    /// steps are short and just finish.
+    func cancel() {
+        cancelled.store(true, ordering: .relaxed)
+        lane.cancelQueued()
+    }
+
+    private func emit(_ event: TiledOpenEvent) {
+        events.push(event)
+        onEvent()
+    }
 
     private var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
@@ -99,7 +115,6 @@ final class TiledImageOpener: Sendable {
 
     private func open(_ configuration: Configuration, opened: (any TileSource) -> Void, emit: (TiledOpenEvent) -> Void) {
         let path = configuration.path
-        let name = PathText.displayName(path.split(separator: "/").last.map(String.init) ?? path)
         do throws(TileSourceError) {
             var status = stat()
             guard POSIXFiles.stat(path, &status) == 0 else {
@@ -116,9 +131,14 @@ final class TiledImageOpener: Sendable {
                 try openImage(configuration, opened: opened, emit: emit)
             }
         } catch {
-            Self.logger.warning("cannot show \(path): \(error.reason.shortText)")
-            emit(.failed("\(name): \(error.reason.shortText)"))
+            failed(error, path: path, emit: emit)
         }
+    }
+
+    private func failed(_ error: TileSourceError, path: String, emit: (TiledOpenEvent) -> Void) {
+        let name = PathText.displayName(path.split(separator: "/").last.map(String.init) ?? path)
+        Self.logger.warning("cannot show \(path): \(error.reason.shortText)")
+        emit(.failed("\(name): \(error.reason.shortText)"))
     }
 
     /// A flat tile folder, a `NAME_files` folder beside its `.dzi`, or a folder holding one `.dzi`.
@@ -271,19 +291,26 @@ final class TiledImageOpener: Sendable {
         if let overview = overview(of: path, probe: probe, configuration: configuration) { emit(.overview(overview)) }
         let cut = startedBeside ?? BackgroundCut(cutBody)
         opened(live)
-        do {
-            try cut.wait()
-        } catch let error as TileCutError where error.reason == .outputExists {
-            // Another Tessera finished the same cut first: use it.
-        } catch {
-            if isCancelled { return }
-            throw TileSourceError(path: path, reason: .unreadableImage("cannot cut into tiles: \(error)"))
+        // The rest follows the cut on its thread (here, if it is over already), after the live source.
+        cut.whenDone { [self] failure in
+            do throws(TileSourceError) {
+                if let failure {
+                    if let error = failure as? TileCutError, error.reason == .outputExists {
+                        // Another Tessera finished the same cut first: use it.
+                    } else {
+                        if isCancelled { return }
+                        throw TileSourceError(path: path, reason: .unreadableImage("cannot cut into tiles: \(failure)"))
+                    }
+                }
+                live.finish(with: try DeepZoomTileSource(descriptorAt: cache.descriptorPath(inFolder: folder),
+                                                         decoders: configuration.decoders, colour: configuration.colour))
+                configuration.diskCache?.pyramidFinished(
+                    inFolder: folder, sourceKey: cache.sourceKey(forImageAt: path, colourManaged: colourManaged))
+                self.emit(.cutFinished)
+            } catch {
+                failed(error, path: path, emit: { self.emit($0) })
+            }
         }
-        live.finish(with: try DeepZoomTileSource(descriptorAt: cache.descriptorPath(inFolder: folder),
-                                                 decoders: configuration.decoders, colour: configuration.colour))
-        configuration.diskCache?.pyramidFinished(
-            inFolder: folder, sourceKey: cache.sourceKey(forImageAt: path, colourManaged: colourManaged))
-        emit(.cutFinished)
     }
 
     /// The pyramid cut from this very file (same size and modification time) on an earlier opening, found
@@ -321,30 +348,47 @@ final class TiledImageOpener: Sendable {
         // The pixel limit guards against decoding huge images whole; TurboJPEG never does here.
         let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: .max, applyOrientation: false,
                                  colour: configuration.colour, decoding: configuration.decoding)
-        return try? loader.load(path: path, fitting: box)
+        guard let memoryBudget else { return try? loader.load(path: path, fitting: box) }
+        let bytes = DecodeMemory.estimate(path: path, fitting: box, decoding: configuration.decoding)
+        return try? memoryBudget.withAdmission(bytes: bytes) { try loader.load(path: path, fitting: box) }
     }
 }
 
-/// A cut running on a thread of its own at idle priority; `wait` returns when it ends, or throws
-/// what it threw.
+/// A cut running on a thread of its own at idle priority; `whenDone` says when it ends, and with what
+/// error if it failed.
 private final class BackgroundCut: Sendable {
-    private let outcome = Mutex<(any Error)??>(nil)
-    private let done = DispatchSemaphore(value: 0)
+    typealias Continuation = @Sendable ((any Error)?) -> Void
+    /// What the cut ended with (nil while it runs), or what to do when it ends.
+    private enum Stage {
+        case running(Continuation?)
+        case ended((any Error)?)
+    }
+    private let stage = Mutex<Stage>(.running(nil))
 
     init(_ body: @escaping @Sendable () throws -> Void) {
         let thread = Thread { [self] in
             WorkerPriority.idle.applyToCurrentThread()
             let failure: (any Error)?
             do { try body(); failure = nil } catch { failure = error }
-            outcome.withLock { $0 = .some(failure) }
-            done.signal()
+            let continuation = stage.withLock { stage -> Continuation? in
+                defer { stage = .ended(failure) }
+                if case .running(let continuation) = stage { return continuation }
+                return nil
+            }
+            continuation?(failure)
         }
         thread.name = "tessera.cut"
         thread.start()
     }
 
-    func wait() throws {
-        done.wait()
-        if let failure = outcome.withLock({ $0 ?? nil }) { throw failure }
+    /// Runs `continuation` once the cut has ended: on the cut's thread, or at once on this one if it has.
+    func whenDone(_ continuation: @escaping Continuation) {
+        let ended = stage.withLock { stage -> (any Error)?? in
+            switch stage {
+            case .running: stage = .running(continuation); return nil
+            case .ended(let failure): return .some(failure)
+            }
+        }
+        if let ended { continuation(ended) }
     }
 }

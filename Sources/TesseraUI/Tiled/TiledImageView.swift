@@ -30,6 +30,10 @@ public final class TiledImageView {
 
     private let renderer: Renderer
     let options: TiledViewOptions
+    /// Runs the view's opening and its tile loads: the view requests and cancels work, owns no thread.
+    let executor: WorkExecutor
+    /// The lane the opening runs on.
+    private let openingLane: SerialWorkLane
     private let fade: TileFade
     private let requestPolicy: TileRequestPolicy
     private let waker: EventLoopWaker?
@@ -44,6 +48,16 @@ public final class TiledImageView {
         case cutting(TileProgress?)
         case showing
         case failed(String)
+    }
+
+    /// Where the view's work (its opening, its tiles) stands against the process's other work: `.visible`
+    /// while shown, `.preload` while opened ahead of being shown (the slideshow's next image).
+    public var rank: WorkRank {
+        didSet {
+            guard rank != oldValue else { return }
+            openingLane.rank = rank
+            tiles?.rank = rank
+        }
     }
 
     private var phase = Phase.opening
@@ -67,13 +81,19 @@ public final class TiledImageView {
     ///   - displayName: what the user knows the image as (a URL's file name for a download); the file's
     ///     name by default.
     ///   - observer: a measured run's observer; this view counts as a new opening in its report.
+    ///   - executor: the process's executor, which runs the view's opening and tile loads.
+    ///   - rank: where the view's work stands at first (see `rank`).
     public init(path: String, displayName: String? = nil, renderer: Renderer, text: TextCache, assets: AssetCatalog?, options: TiledViewOptions,
+                executor: WorkExecutor, rank: WorkRank = .visible,
                 pixelScale: Double, now: Duration, preview: PixelBuffer? = nil, waker: EventLoopWaker? = nil,
                 observer: (any RunObserver)? = nil) {
         self.path = path
         name = displayName ?? PathText.displayName(path.split(separator: "/").last.map(String.init) ?? path)
         self.renderer = renderer
         self.options = options
+        self.executor = executor
+        self.rank = rank
+        openingLane = SerialWorkLane(rank: rank, on: executor)
         self.pixelScale = pixelScale
         fade = TileFade(timing: options.fade)
         requestPolicy = TileRequestPolicy(lookahead: options.preloadLookahead, marginScreens: options.preloadMarginScreens)
@@ -100,7 +120,7 @@ public final class TiledImageView {
                                         policy: options.policy, turn: options.turn,
                                         maxMagnification: options.maxDeviceScale, cutStep: options.cutStep,
                                         decoding: options.decoding),
-                                  onEvent: { waker?.wake() })
+                                  lane: openingLane, memoryBudget: executor.memoryBudget, onEvent: { waker?.wake() })
     }
 
     deinit { opener?.cancel() }
@@ -166,6 +186,8 @@ public final class TiledImageView {
     public var heldTiles: [TileID] { tiles?.store.tiles ?? [] }
     /// Tiles the open pyramid's store has let go (for tests).
     var evictedTiles: Int { tiles?.store.evictionCount ?? 0 }
+    /// The open pyramid's tile loads waiting for a worker, and begun so far (for tests).
+    var tileLoadCounts: (queued: Int, started: Int) { tiles?.loadCounts ?? (0, 0) }
     /// Where the open pyramid's loads are counted, nil when unmeasured or not open yet (for tests).
     var tilePipelineObservation: LoadObservation? { tiles?.loadObservation }
 
@@ -247,8 +269,8 @@ public final class TiledImageView {
                 self.backdrop = nil
                 backdropIsOverview = false
             }
-            let tiles = PyramidTileCache(source: source, renderer: renderer, options: options, waker: waker,
-                                         observer: observer)
+            let tiles = PyramidTileCache(source: source, renderer: renderer, options: options, executor: executor,
+                                         rank: rank, waker: waker, observer: observer)
             for (tile, pixels) in base {
                 do { try tiles.hold(pixels, for: tile, fadeStart: fade.start(arrivingAt: now, onScreen: false)) } catch {
                     logger.warning("tile \(tile) not shown: \(error)")

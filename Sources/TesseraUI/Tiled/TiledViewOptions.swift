@@ -10,12 +10,6 @@ public struct TiledViewOptions: Sendable {
     public var fade = FadeTiming.default
     /// Bound on the evictable tile textures, in bytes (the pinned coarse levels come on top).
     public var cacheLimitBytes = 192 << 20
-    /// Tile reading threads: several (CATiledLayer draws on several threads at once), one core left to the
-    /// frame loop where there are more than three.
-    public var workerCount = max(2, ProcessInfo.processInfo.activeProcessorCount - 1)
-    /// The budget the tile workers' decodes share (with the strip's, inside the viewer); nil decodes tiles
-    /// as soon as a worker is free.
-    public var decodeMemory: DecodeMemoryBudget?
     /// A plain image with more pixels than this (or larger than a texture) is cut into a pyramid.
     public var pixelLimit = 100_000_000
     /// Bytes copied into textures per frame at most (one tile always goes through): 12 tiles of 256 px,

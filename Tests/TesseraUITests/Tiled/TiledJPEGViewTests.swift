@@ -130,7 +130,9 @@ final class TiledJPEGViewTests: XCTestCase {
         let marks = Mutex<[String]>([])
         configuration.cutStep = { marks.withLock { if !$0.contains("cut starts") { $0.append("cut starts") } } }
         let arrived = DispatchSemaphore(value: 0)
-        let opener = TiledImageOpener(configuration) {
+        let executor = WorkExecutor(.threads(1))
+        let opener = TiledImageOpener(configuration, lane: SerialWorkLane(rank: .visible, on: executor),
+                                      memoryBudget: nil) {
             marks.withLock { $0.append("event") }
             arrived.signal()
         }

@@ -19,22 +19,27 @@ final class TiledViewHarness {
     let clock: ManualClock
     let recorder: RunRecorder
 
-    init(path: String, width: Int, height: Int, options: TiledViewOptions = TiledViewHarness.options()) throws {
+    /// Runs the view's work, as the viewer's executor would.
+    let executor: WorkExecutor
+
+    /// - Parameter executor: runs the view's work; by default one of the harness's own with two threads.
+    init(path: String, width: Int, height: Int, options: TiledViewOptions = TiledViewHarness.options(),
+         executor: WorkExecutor? = nil) throws {
         system = try SDLSystem(headless: true)
         window = try Window(system: system, title: "test", width: width, height: height)
         renderer = try Renderer(window: window, software: true, vsync: false)
         text = TextCache(renderer: renderer, fontPath: nil)
         clock = ManualClock(start: .seconds(100))
         recorder = RunRecorder(clock: clock, host: .tiled)
+        self.executor = executor ?? WorkExecutor(.threads(2), name: "test.tiled", priority: .background)
         view = TiledImageView(path: path, renderer: renderer, text: text, assets: nil, options: options,
-                              pixelScale: 1, now: clock.now(), observer: recorder)
+                              executor: self.executor, pixelScale: 1, now: clock.now(), observer: recorder)
     }
 
     /// No fade, a private pyramid cache.
     static func options(fade: FadeTiming = .none) -> TiledViewOptions {
         var options = TiledViewOptions()
         options.fade = fade
-        options.workerCount = 2
         options.pyramidCache = TilePyramidCache(root: FileManager.default.temporaryDirectory
             .appendingPathComponent("tessera-ui-pyramids-\(UUID().uuidString)").path)
         return options
