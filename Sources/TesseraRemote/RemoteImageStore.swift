@@ -20,23 +20,23 @@ import TesseraFiles
 ///
 /// `fetch`, `state`, `retainQueued` and `forgetFailure` touch memory only, never the disk or the network:
 /// the UI thread calls them every frame.
-public final class RemoteImageStore: RemoteFetching {
-    public struct Configuration: Sendable {
+package final class RemoteImageStore: RemoteFetching {
+    package struct Configuration: Sendable {
         /// Downloads running at once per host and port.
-        public var perHostLimit: Int
+        package var perHostLimit: Int
         /// No byte for this long means timed out; a download also gets `overallTimeoutFactor` times this in all.
-        public var timeout: Duration
-        public var overallTimeoutFactor: Int
-        public var maxBodyBytes: Int
-        public var maxRedirects: Int
+        package var timeout: Duration
+        package var overallTimeoutFactor: Int
+        package var maxBodyBytes: Int
+        package var maxRedirects: Int
         /// Where downloads are kept; nil for a private temporary folder removed at shutdown.
-        public var cacheFolder: String?
+        package var cacheFolder: String?
         /// Keeps the cache within Tessera's disk cache limit when `cacheFolder` is its downloads folder:
         /// each URL fetched is pinned for the run, each copy served is stamped as used, and a new copy
         /// asks for a sweep.
-        public var diskCache: DiskCacheJanitor?
+        package var diskCache: DiskCacheJanitor?
 
-        public init(perHostLimit: Int = 4, timeout: Duration = .seconds(15), overallTimeoutFactor: Int = 4,
+        package init(perHostLimit: Int = 4, timeout: Duration = .seconds(15), overallTimeoutFactor: Int = 4,
                     maxBodyBytes: Int = 64 << 20, maxRedirects: Int = 8,
                     cacheFolder: String? = Configuration.defaultCacheFolder()) {
             self.perHostLimit = perHostLimit
@@ -48,31 +48,31 @@ public final class RemoteImageStore: RemoteFetching {
         }
 
         /// `$XDG_CACHE_HOME/tessera/remote`, else `~/.cache/tessera/remote`; nil without a home folder.
-        public static func defaultCacheFolder(
+        package static func defaultCacheFolder(
             environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
             RemoteCacheFolder.defaultPath(environment: environment)
         }
     }
 
-    public struct Counters: Sendable, Equatable {
+    package struct Counters: Sendable, Equatable {
         /// Requests sent (downloads and revalidations).
-        public var started = 0
+        package var started = 0
         /// New copies downloaded and installed.
-        public var completed = 0
+        package var completed = 0
         /// Revalidations answered 304: the cached copy was current.
-        public var notModified = 0
+        package var notModified = 0
         /// Downloads that ended failed (not counting those answered from the cache offline).
-        public var failed = 0
+        package var failed = 0
         /// Queued downloads dropped by `retainQueued` before they started.
-        public var cancelledQueued = 0
+        package var cancelledQueued = 0
         /// Body bytes received, including those of downloads that failed.
-        public var bytesDownloaded: Int64 = 0
+        package var bytesDownloaded: Int64 = 0
         /// Downloads that failed but were answered with the cached copy.
-        public var servedFromCacheOffline = 0
+        package var servedFromCacheOffline = 0
     }
 
     /// The folder downloads are kept in.
-    public let cacheFolder: String
+    package let cacheFolder: String
     private let engine: DownloadEngine
     private let removesCacheFolderAtShutdown: Bool
 
@@ -81,7 +81,7 @@ public final class RemoteImageStore: RemoteFetching {
     ///     failed): the app wakes its main loop with it. Changes the caller makes itself (`fetch`,
     ///     `retainQueued`, `forgetFailure`) are visible at once and not announced.
     ///   - now: the clock deadlines are measured with.
-    public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "tessera.remote"),
+    package init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "tessera.remote"),
                 now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
                 onChange: @escaping @Sendable () -> Void) {
         // A cache folder that cannot be written means no cache across runs and one warning, not a failure
@@ -126,40 +126,40 @@ public final class RemoteImageStore: RemoteFetching {
 
     // MARK: - RemoteFetching
 
-    public func state(of url: String) -> RemoteState {
+    package func state(of url: String) -> RemoteState {
         engine.state.withLock { $0.table.state(of: url) }
     }
 
-    public func fetch(_ url: String, priority: Int) {
+    package func fetch(_ url: String, priority: Int) {
         engine.fetch(url, priority: priority)
     }
 
-    public func retainQueued(_ urls: Set<String>) {
+    package func retainQueued(_ urls: Set<String>) {
         engine.state.withLock { state in
             state.counters.cancelledQueued += state.table.retainQueued(urls)
         }
     }
 
-    public func forgetFailure(_ url: String) {
+    package func forgetFailure(_ url: String) {
         engine.state.withLock { $0.table.forgetFailure(url) }
     }
 
     // MARK: - Reports
 
-    public var counterValues: Counters { engine.state.withLock { $0.counters } }
+    package var counterValues: Counters { engine.state.withLock { $0.counters } }
     /// Downloads started and not yet finished.
-    public var runningCount: Int { engine.state.withLock { $0.table.runningCount } }
+    package var runningCount: Int { engine.state.withLock { $0.table.runningCount } }
     /// Downloads waiting for room on their host.
-    public var queuedCount: Int { engine.state.withLock { $0.table.queuedCount } }
+    package var queuedCount: Int { engine.state.withLock { $0.table.queuedCount } }
     /// The most downloads that ran at once on one host, over the store's life.
-    public var maxRunningPerHostObserved: Int { engine.state.withLock { $0.table.maxRunningPerHostObserved } }
+    package var maxRunningPerHostObserved: Int { engine.state.withLock { $0.table.maxRunningPerHostObserved } }
 
     // MARK: - Shutdown
 
     /// Cancels every download, invalidates the session and (for a private folder) deletes the cache.
     /// Idempotent. Waits at most a second for the download queue to drop its files, so that a process
     /// about to exit leaves nothing behind.
-    public func shutdown() {
+    package func shutdown() {
         guard engine.shutDown() else { return }
         let finished = DispatchSemaphore(value: 0)
         let engine = engine

@@ -1,10 +1,10 @@
 import CSDL2
 import TesseraCore
 
-public enum MouseButton: Equatable, Sendable { case left, middle, right, other }
+package enum MouseButton: Equatable, Sendable { case left, middle, right, other }
 
 /// The SDL_Event union as a Swift enum: the one place that reads it. Coordinates are in logical points.
-public enum InputEvent: Equatable, Sendable {
+package enum InputEvent: Equatable, Sendable {
     case quit
     /// A key with its modifiers, spelt as X (and nsxiv's key-handler) name it: a printable key as the
     /// character it typed, Shift and the keyboard layout applied (`M`, `<`); see `InputReader`.

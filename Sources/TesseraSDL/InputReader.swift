@@ -3,19 +3,19 @@ import TesseraCore
 
 /// Reads SDL's event queue into `InputEvent`s, one reader for the life of a window (key presses and the
 /// text they type arrive as two events; the reader pairs them).
-public final class InputReader {
+package final class InputReader {
     private let wakeType: UInt32
     private var keys = KeyTranslator()
 
     /// `wakeType` is `SDLSystem.wakeEventType`, which becomes `.wake`.
-    public init(wakeType: UInt32) {
+    package init(wakeType: UInt32) {
         self.wakeType = wakeType
         // SDL starts text input by default on desktops; printable keys depend on it, so it is asked for.
         SDL_StartTextInput()
     }
 
     /// Drains SDL's queue, waiting up to `waitMs` for the first event when asked to.
-    public func poll(waitMs: Int32?) -> [InputEvent] {
+    package func poll(waitMs: Int32?) -> [InputEvent] {
         var events: [InputEvent] = []
         var event = SDL_Event()
         if let waitMs, SDL_WaitEventTimeout(&event, waitMs) == 1 { read(event, into: &events) }

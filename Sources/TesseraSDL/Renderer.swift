@@ -3,7 +3,7 @@ import Logging
 import TesseraCore
 
 /// Integer pixel rectangle for drawing, in output pixels: the core's pixel rectangle.
-public typealias PixelRect = PixelRegion
+package typealias PixelRect = PixelRegion
 
 extension PixelRect {
     var sdl: SDL_Rect { SDL_Rect(x: Int32(x), y: Int32(y), w: Int32(width), h: Int32(height)) }
@@ -13,18 +13,18 @@ extension PixelRect {
 ///
 /// Drawing calls do not throw: a failed one is counted and logged once in `failures`, which also counts
 /// the failures of this renderer's textures.
-public final class Renderer {
+package final class Renderer {
     let pointer: OpaquePointer
     /// The renderer must go before its window; holding it guarantees that.
-    public let window: Window
-    public let isSoftware: Bool
+    package let window: Window
+    package let isSoftware: Bool
     /// The largest texture the renderer accepts; 0 means no limit (the software renderer).
-    public let maxTextureSize: PixelSize
+    package let maxTextureSize: PixelSize
     let failures: SDLFailureLog
 
     /// A renderer for `window`: the software one when asked, else an accelerated one, falling back to
     /// software when the accelerated one cannot be made.
-    public init(window: Window, software: Bool, vsync: Bool, logger: Logger = Logger(label: "tessera.sdl")) throws {
+    package init(window: Window, software: Bool, vsync: Bool, logger: Logger = Logger(label: "tessera.sdl")) throws {
         var flags = software ? SDL_RENDERER_SOFTWARE.rawValue : SDL_RENDERER_ACCELERATED.rawValue
         if vsync && !software { flags |= SDL_RENDERER_PRESENTVSYNC.rawValue }
         var created = SDL_CreateRenderer(window.pointer, -1, flags)
@@ -48,7 +48,7 @@ public final class Renderer {
     deinit { SDL_DestroyRenderer(pointer) }
 
     /// The drawable size in pixels (larger than the window's point size on HiDPI); zero if SDL cannot say.
-    public var outputSize: PixelSize {
+    package var outputSize: PixelSize {
         var w: Int32 = 0, h: Int32 = 0
         failures.check(SDL_GetRendererOutputSize(pointer, &w, &h), "SDL_GetRendererOutputSize")
         return PixelSize(width: Int(w), height: Int(h))
@@ -57,7 +57,7 @@ public final class Renderer {
     /// A texture of `width` by `height` pixels: ARGB8888, or without an alpha channel when `opaque`
     /// (XRGB8888, the same bytes as ARGB8888: for opaque images, whose fades SDL then blends with one
     /// constant alpha instead of per pixel).
-    public func makeTexture(width: Int, height: Int, opaque: Bool = false,
+    package func makeTexture(width: Int, height: Int, opaque: Bool = false,
                             access: Texture.Access = .streaming) throws -> Texture {
         let limit = maxTextureSize
         if (limit.width > 0 && width > limit.width) || (limit.height > 0 && height > limit.height) {
@@ -67,12 +67,12 @@ public final class Renderer {
     }
 
     /// `makeTexture(width:height:opaque: true)`.
-    public func makeOpaqueTexture(width: Int, height: Int) throws -> Texture {
+    package func makeOpaqueTexture(width: Int, height: Int) throws -> Texture {
         try makeTexture(width: width, height: height, opaque: true)
     }
 
     /// A straight line in output pixels.
-    public func line(from start: (x: Int, y: Int), to end: (x: Int, y: Int), _ color: RGBA) {
+    package func line(from start: (x: Int, y: Int), to end: (x: Int, y: Int), _ color: RGBA) {
         setColor(color)
         failures.check(SDL_RenderDrawLine(pointer, Int32(start.x), Int32(start.y), Int32(end.x), Int32(end.y)),
                        "SDL_RenderDrawLine")
@@ -81,7 +81,7 @@ public final class Renderer {
     /// Sets the colour of fills and lines. Only translucent colours blend: SDL's software renderer fills
     /// with a blend mode pixel by pixel even at full alpha, but an opaque fill without one is a row fill,
     /// much the cheaper of the two over a whole window.
-    public func setColor(_ c: RGBA) {
+    package func setColor(_ c: RGBA) {
         failures.check(SDL_SetRenderDrawColor(pointer, c.r, c.g, c.b, c.a), "SDL_SetRenderDrawColor")
         let blends = c.a < 255
         if blends != drawColorBlends {
@@ -94,18 +94,18 @@ public final class Renderer {
     /// Whether the renderer's draw blend mode is currently `SDL_BLENDMODE_BLEND`.
     private var drawColorBlends = true
 
-    public func clear(_ c: RGBA) {
+    package func clear(_ c: RGBA) {
         setColor(c)
         failures.check(SDL_RenderClear(pointer), "SDL_RenderClear")
     }
 
-    public func fill(_ rect: PixelRect, _ c: RGBA) {
+    package func fill(_ rect: PixelRect, _ c: RGBA) {
         setColor(c)
         var r = rect.sdl
         failures.check(SDL_RenderFillRect(pointer, &r), "SDL_RenderFillRect")
     }
 
-    public func outline(_ rect: PixelRect, _ c: RGBA, thickness: Int = 1) {
+    package func outline(_ rect: PixelRect, _ c: RGBA, thickness: Int = 1) {
         guard thickness > 0 else { return }
         fill(PixelRect(x: rect.x, y: rect.y, width: rect.width, height: thickness), c)
         fill(PixelRect(x: rect.x, y: rect.y + rect.height - thickness, width: rect.width, height: thickness), c)
@@ -115,7 +115,7 @@ public final class Renderer {
     }
 
     /// Draws `source` (a part of the texture, whole texture if nil) into `destination`.
-    public func draw(_ texture: Texture, source: PixelRect? = nil, destination: PixelRect) {
+    package func draw(_ texture: Texture, source: PixelRect? = nil, destination: PixelRect) {
         var dst = destination.sdl
         let status: Int32
         if var src = source?.sdl {
@@ -127,16 +127,16 @@ public final class Renderer {
     }
 
     /// Limits drawing to `rect`, or lifts the limit (nil).
-    public func setClip(_ rect: PixelRect?) {
+    package func setClip(_ rect: PixelRect?) {
         let status: Int32
         if var r = rect?.sdl { status = SDL_RenderSetClipRect(pointer, &r) } else { status = SDL_RenderSetClipRect(pointer, nil) }
         failures.check(status, "SDL_RenderSetClipRect")
     }
 
-    public func present() { SDL_RenderPresent(pointer) }
+    package func present() { SDL_RenderPresent(pointer) }
 
     /// Reads back the current frame (call before `present`, as SDL requires for some renderers).
-    public func readPixels() throws -> PixelBuffer {
+    package func readPixels() throws -> PixelBuffer {
         let size = outputSize
         var bytes = [UInt8](repeating: 0, count: size.width * size.height * 4)
         let status = bytes.withUnsafeMutableBytes { raw in

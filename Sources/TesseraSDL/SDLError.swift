@@ -1,10 +1,10 @@
 import CSDL2
 
 /// An SDL call failed; carries the call and SDL's own message.
-public struct SDLError: Error, Equatable, CustomStringConvertible {
+package struct SDLError: Error, Equatable, CustomStringConvertible {
     /// The SDL function, with what it was asked for when that helps (a size, a path).
-    public let call: String
-    public let message: String
+    package let call: String
+    package let message: String
 
     /// For `call`, with the message SDL left for the calling thread.
     init(_ call: String) {
@@ -16,5 +16,5 @@ public struct SDLError: Error, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { "\(call) failed: \(message)" }
+    package var description: String { "\(call) failed: \(message)" }
 }

@@ -2,12 +2,12 @@ import CSDL2
 
 /// Owns SDL and SDL_ttf initialisation for the life of the app. Create exactly one, on the main thread.
 /// No image is decoded through SDL: TesseraImaging's decoders need none.
-public final class SDLSystem {
+package final class SDLSystem {
     /// The user event type that workers push to wake the main loop (SDL_PushEvent is thread-safe).
-    public let wakeEventType: UInt32
+    package let wakeEventType: UInt32
 
     /// - Parameter headless: use SDL's dummy video driver (no display needed), without vsync.
-    public init(headless: Bool) throws {
+    package init(headless: Bool) throws {
         // SDL_SetHint is false only when the environment already sets the hint (SDL_VIDEODRIVER, ...):
         // the user's choice, which stands.
         if headless {
@@ -38,5 +38,5 @@ public final class SDLSystem {
         SDL_Quit()
     }
 
-    public var waker: EventLoopWaker { EventLoopWaker(eventType: wakeEventType) }
+    package var waker: EventLoopWaker { EventLoopWaker(eventType: wakeEventType) }
 }

@@ -3,9 +3,9 @@ import TesseraCore
 
 /// A texture of 32-bit pixels (ARGB8888, or XRGB8888 for opaque images). Created, updated and destroyed
 /// on the main thread only.
-public final class Texture {
+package final class Texture {
     /// How the texture's pixels change after it is made.
-    public enum Access: Sendable {
+    package enum Access: Sendable {
         /// Uploaded to, and lockable for writing in place: every texture Tessera draws pictures with.
         case streaming
         /// Uploaded to only; SDL never locks it.
@@ -15,8 +15,8 @@ public final class Texture {
     let pointer: OpaquePointer
     /// Textures belong to their renderer and must be destroyed before it; it also counts their failures.
     private let renderer: Renderer
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
 
     convenience init(renderer: Renderer, width: Int, height: Int, opaque: Bool, access: Access) throws {
         let format = opaque ? SDL_PIXELFORMAT_RGB888 : SDL_PIXELFORMAT_ARGB8888
@@ -53,7 +53,7 @@ public final class Texture {
     /// Copies `buffer` into the top-left corner of the texture. Returns the bytes uploaded. When SDL fails
     /// the texture's pixels are undefined.
     @discardableResult
-    public func upload(_ buffer: PixelBuffer) throws -> Int {
+    package func upload(_ buffer: PixelBuffer) throws -> Int {
         precondition(buffer.width <= width && buffer.height <= height, "upload larger than texture")
         var rect = SDL_Rect(x: 0, y: 0, w: Int32(buffer.width), h: Int32(buffer.height))
         let status = buffer.bytes.withUnsafeBytes { raw in
@@ -67,7 +67,7 @@ public final class Texture {
     /// texture's own memory, elsewhere a buffer SDL uploads on unlock), with the bytes per row. Every pixel
     /// of the area must be written: SDL does not say what the lock starts with. False, and `body` not
     /// called, if SDL cannot lock the texture (a static one, or SDL failing; the renderer counts that).
-    public func withLockedPixels(in area: PixelRect, _ body: (UnsafeMutableRawPointer, _ bytesPerRow: Int) -> Bool) -> Bool {
+    package func withLockedPixels(in area: PixelRect, _ body: (UnsafeMutableRawPointer, _ bytesPerRow: Int) -> Bool) -> Bool {
         precondition(area.x >= 0 && area.y >= 0 && area.maxX <= width && area.maxY <= height, "lock outside the texture")
         var rect = area.sdl
         var pixels: UnsafeMutableRawPointer?
@@ -80,7 +80,7 @@ public final class Texture {
     }
 
     /// Alpha multiplier for the next draws, 0...1.
-    public func setAlpha(_ alpha: Double) {
+    package func setAlpha(_ alpha: Double) {
         setAlphaModulation(Self.alphaModulation(alpha))
     }
 
@@ -92,17 +92,17 @@ public final class Texture {
     }
 
     /// Sets the alpha multiplier as SDL holds it (`alphaModulation(_:)` of an alpha).
-    public func setAlphaModulation(_ value: UInt8) {
+    package func setAlphaModulation(_ value: UInt8) {
         renderer.failures.check(SDL_SetTextureAlphaMod(pointer, value), "SDL_SetTextureAlphaMod")
     }
 
     /// `alpha` (0...1) as the byte SDL multiplies by.
-    public static func alphaModulation(_ alpha: Double) -> UInt8 {
+    package static func alphaModulation(_ alpha: Double) -> UInt8 {
         UInt8((max(0, min(1, alpha)) * 255).rounded())
     }
 
     /// Alpha blending on (the default) or off: an opaque image drawn without blending is a plain copy.
-    public func setBlending(_ on: Bool) {
+    package func setBlending(_ on: Bool) {
         renderer.failures.check(SDL_SetTextureBlendMode(pointer, on ? SDL_BLENDMODE_BLEND : SDL_BLENDMODE_NONE),
                                 "SDL_SetTextureBlendMode")
     }
@@ -114,7 +114,7 @@ public final class Texture {
     }
 
     /// Nearest-neighbour filtering when drawn scaled (cheap, while moving) or linear (smooth, at rest).
-    public func setScaleFilter(nearest: Bool) {
+    package func setScaleFilter(nearest: Bool) {
         renderer.failures.check(SDL_SetTextureScaleMode(pointer, nearest ? SDL_ScaleModeNearest : SDL_ScaleModeLinear),
                                 "SDL_SetTextureScaleMode")
     }

@@ -3,12 +3,12 @@ import CTesseraX11
 import Foundation
 
 /// An SDL window. Its size is in logical points; the renderer's output size is in pixels (HiDPI).
-public final class Window {
+package final class Window {
     let pointer: OpaquePointer
     /// Kept alive so SDL is not shut down under a live window.
-    public let system: SDLSystem
+    package let system: SDLSystem
 
-    public init(system: SDLSystem, title: String, width: Int, height: Int, resizable: Bool = true, hidden: Bool = false) throws {
+    package init(system: SDLSystem, title: String, width: Int, height: Int, resizable: Bool = true, hidden: Bool = false) throws {
         var flags = SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if resizable { flags |= SDL_WINDOW_RESIZABLE.rawValue }
         if hidden { flags |= SDL_WINDOW_HIDDEN.rawValue }
@@ -23,30 +23,30 @@ public final class Window {
     deinit { SDL_DestroyWindow(pointer) }
 
     /// The window's size in logical points.
-    public var size: (width: Int, height: Int) {
+    package var size: (width: Int, height: Int) {
         var w: Int32 = 0, h: Int32 = 0
         SDL_GetWindowSize(pointer, &w, &h)
         return (Int(w), Int(h))
     }
 
-    public var isFullscreen: Bool {
+    package var isFullscreen: Bool {
         SDL_GetWindowFlags(pointer) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue != 0
     }
 
     /// Fills the desktop with the window, or puts it back. Throws if the window manager refuses; the window
     /// then stays as it was.
-    public func setFullscreen(_ on: Bool) throws {
+    package func setFullscreen(_ on: Bool) throws {
         guard SDL_SetWindowFullscreen(pointer, on ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0) == 0 else {
             throw SDLError("SDL_SetWindowFullscreen")
         }
     }
 
-    public func setTitle(_ title: String) { SDL_SetWindowTitle(pointer, title) }
+    package func setTitle(_ title: String) { SDL_SetWindowTitle(pointer, title) }
 
     /// The ICC profile of the display the window is on, as the window system publishes it (X11's
     /// `_ICC_PROFILE` on the screen's root window, which colord and KDE set); nil when none is set or
     /// the window system has no such thing (SDL's dummy driver, Wayland). Read on the main thread.
-    public var displayColourProfile: [UInt8]? {
+    package var displayColourProfile: [UInt8]? {
         var data: UnsafeMutablePointer<UInt8>?
         var size = 0
         guard tessera_window_icc_profile(pointer, &data, &size) != 0, let data else { return nil }

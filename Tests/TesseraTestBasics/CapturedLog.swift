@@ -2,20 +2,20 @@ import Logging
 import Synchronization
 
 /// Collects log messages so a test can count them.
-public final class CapturedLog: Sendable {
+package final class CapturedLog: Sendable {
     private let entries = Mutex<[(Logger.Level, String)]>([])
 
-    public init() {}
+    package init() {}
 
-    public var logger: Logger {
+    package var logger: Logger {
         Logger(label: "test") { _ in Handler(log: self) }
     }
 
     /// Messages at `warning` or above.
-    public var warnings: [String] { messages(atLeast: .warning) }
+    package var warnings: [String] { messages(atLeast: .warning) }
 
     /// Messages at `level` or above, oldest first.
-    public func messages(atLeast level: Logger.Level) -> [String] {
+    package func messages(atLeast level: Logger.Level) -> [String] {
         entries.withLock { $0.filter { $0.0 >= level }.map(\.1) }
     }
 

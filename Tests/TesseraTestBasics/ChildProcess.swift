@@ -2,19 +2,19 @@ import Foundation
 
 /// Runs a program to its end and keeps what it printed: for tests that drive the built binary, `make` or a
 /// checking tool the way a person would at a shell.
-public struct ChildProcess {
-    public var status: Int32
+package struct ChildProcess {
+    package var status: Int32
     /// What it wrote on standard output and standard error, as bytes.
-    public var output: Data
-    public var errorOutput: Data
+    package var output: Data
+    package var errorOutput: Data
 
-    public var stdout: String { String(decoding: output, as: UTF8.self) }
-    public var stderr: String { String(decoding: errorOutput, as: UTF8.self) }
+    package var stdout: String { String(decoding: output, as: UTF8.self) }
+    package var stderr: String { String(decoding: errorOutput, as: UTF8.self) }
 
     /// Runs `executable` (a path, or a name looked up on PATH) with `arguments`; `environment` entries are
     /// added to this process's own (a nil value removes one). `input` is its standard input, which then
     /// closes; without it, standard input is /dev/null.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String?] = [:],
+    package static func run(_ executable: String, _ arguments: [String], environment: [String: String?] = [:],
                            in folder: URL? = nil, input: Data? = nil) throws -> ChildProcess {
         let process = Process()
         if executable.contains("/") {
@@ -54,14 +54,14 @@ public struct ChildProcess {
     }
 
     /// Runs the built `tessera` with `arguments`, headless on SDL's dummy driver, with `environment` added.
-    public static func tessera(_ arguments: [String], environment: [String: String?] = [:],
+    package static func tessera(_ arguments: [String], environment: [String: String?] = [:],
                                input: Data? = nil) throws -> ChildProcess {
         try run(BuiltBinary.url(named: "tessera").path, arguments,
                 environment: environment.merging(["SDL_VIDEODRIVER": "dummy"]) { mine, _ in mine }, input: input)
     }
 
     /// Whether `name` is a program on PATH.
-    public static func isInstalled(_ name: String) -> Bool {
+    package static func isInstalled(_ name: String) -> Bool {
         (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
             FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
         }

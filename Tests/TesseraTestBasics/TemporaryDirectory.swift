@@ -1,10 +1,10 @@
 import Foundation
 
 /// A fresh temporary directory per test, removed afterwards.
-public final class TemporaryDirectory {
-    public let url: URL
+package final class TemporaryDirectory {
+    package let url: URL
 
-    public init() throws {
+    package init() throws {
         url = FileManager.default.temporaryDirectory
             .appendingPathComponent("tessera-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -14,11 +14,11 @@ public final class TemporaryDirectory {
 
     /// Writes `data` to `name` inside the directory and returns its path.
     @discardableResult
-    public func write(_ data: Data, to name: String) throws -> String {
+    package func write(_ data: Data, to name: String) throws -> String {
         let file = url.appendingPathComponent(name)
         try data.write(to: file)
         return file.path
     }
 
-    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    package func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }

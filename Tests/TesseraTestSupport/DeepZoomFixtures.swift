@@ -5,9 +5,9 @@ import TesseraTiling
 
 /// Deep Zoom pyramids of known pixels, as `vips dzsave` writes them, for the tile source tests and the
 /// zoom view's: each test target brings its own tile encoder (JPEG through TurboJPEG, PNG through SDL).
-public enum DeepZoomFixtures {
+package enum DeepZoomFixtures {
     /// The pixels of `region` of `buffer`.
-    public static func crop(_ buffer: PixelBuffer, _ region: PixelRegion) -> PixelBuffer {
+    package static func crop(_ buffer: PixelBuffer, _ region: PixelRegion) -> PixelBuffer {
         var bytes = [UInt8](repeating: 0, count: region.width * region.height * 4)
         for y in 0..<region.height {
             let from = ((region.y + y) * buffer.width + region.x) * 4
@@ -22,7 +22,7 @@ public enum DeepZoomFixtures {
     /// writes one tile's pixels to a path. `fileExtension` may differ from `format`, as with
     /// `vips dzsave --suffix .jpg`. Returns the descriptor's path.
     @discardableResult
-    public static func writeDeepZoom(_ image: PixelBuffer, tileSize: Int, overlap: Int, in folder: String,
+    package static func writeDeepZoom(_ image: PixelBuffer, tileSize: Int, overlap: Int, in folder: String,
                                      name: String = "test", format: String, fileExtension: String? = nil,
                                      levelImage: ((Int, PixelSize) -> PixelBuffer?)? = nil,
                                      writeTile: (PixelBuffer, String) throws -> Void) throws -> String {

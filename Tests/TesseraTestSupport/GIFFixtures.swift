@@ -4,18 +4,18 @@ import TesseraCore
 
 /// GIF files written with giflib's own encoder, for the tests of the decoder, the animation readers and
 /// the viewer playing them.
-public enum GIFFixtures {
+package enum GIFFixtures {
     /// A frame to write: its place on the screen, colour indices row by row, and options.
-    public struct Frame {
-        public var left = 0, top = 0, width: Int, height: Int
-        public var indices: [UInt8]
-        public var interlaced = false
-        public var transparentIndex: Int32 = NO_TRANSPARENT_COLOR
+    package struct Frame {
+        package var left = 0, top = 0, width: Int, height: Int
+        package var indices: [UInt8]
+        package var interlaced = false
+        package var transparentIndex: Int32 = NO_TRANSPARENT_COLOR
         /// Centiseconds; with `disposal`, written in a graphic control extension when either is set.
-        public var delay: Int? = nil
-        public var disposal: Int32? = nil
+        package var delay: Int? = nil
+        package var disposal: Int32? = nil
 
-        public init(left: Int = 0, top: Int = 0, width: Int, height: Int, indices: [UInt8], interlaced: Bool = false,
+        package init(left: Int = 0, top: Int = 0, width: Int, height: Int, indices: [UInt8], interlaced: Bool = false,
                     transparentIndex: Int32 = NO_TRANSPARENT_COLOR, delay: Int? = nil, disposal: Int32? = nil) {
             self.left = left; self.top = top; self.width = width; self.height = height
             self.indices = indices; self.interlaced = interlaced; self.transparentIndex = transparentIndex
@@ -25,7 +25,7 @@ public enum GIFFixtures {
 
     /// A GIF written by giflib: an 8-colour global table (`palette`, filled up with black), a NETSCAPE2.0
     /// loop extension when `repeats` is given, then `frames`.
-    public static func gif(screenWidth: Int = 64, screenHeight: Int = 48, palette: [RGBA], repeats: Int? = nil,
+    package static func gif(screenWidth: Int = 64, screenHeight: Int = 48, palette: [RGBA], repeats: Int? = nil,
                            frames: [Frame]) -> Data {
         final class Sink { var data = Data() }
         let sink = Sink()

@@ -11,19 +11,19 @@ import Synchronization
 /// thread per connection, one request per connection (`Connection: close`). Routes are closures from
 /// request to response; the server counts requests per path, keeps their headers and records how many
 /// requests were waiting for their answer at once.
-public final class LoopbackHTTPServer: Sendable {
-    public struct Request: Sendable {
-        public let method: String
-        public let path: String
+package final class LoopbackHTTPServer: Sendable {
+    package struct Request: Sendable {
+        package let method: String
+        package let path: String
         /// Header names lower-cased.
-        public let headers: [String: String]
+        package let headers: [String: String]
 
-        public func header(_ name: String) -> String? { headers[name.lowercased()] }
+        package func header(_ name: String) -> String? { headers[name.lowercased()] }
     }
 
-    public struct Response: Sendable {
+    package struct Response: Sendable {
         /// How the body's length is told.
-        public enum Length: Sendable {
+        package enum Length: Sendable {
             /// A true Content-Length.
             case honest
             /// No Content-Length: the body ends when the connection closes.
@@ -34,19 +34,19 @@ public final class LoopbackHTTPServer: Sendable {
             case claimed(Int)
         }
 
-        public var status: Int
-        public var headers: [(name: String, value: String)]
-        public var body: Data
-        public var length: Length
+        package var status: Int
+        package var headers: [(name: String, value: String)]
+        package var body: Data
+        package var length: Length
         /// Waits this long before sending anything.
-        public var delay: Duration
+        package var delay: Duration
         /// Sends the headers (if `stallsAfterHeaders`) or nothing, then holds the connection until the server stops.
-        public var stalls: Bool
-        public var stallsAfterHeaders: Bool
+        package var stalls: Bool
+        package var stallsAfterHeaders: Bool
         /// Sends the body a byte at a time with this pause between bytes.
-        public var trickle: Duration?
+        package var trickle: Duration?
 
-        public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: Data = Data(),
+        package init(status: Int = 200, headers: [(name: String, value: String)] = [], body: Data = Data(),
              length: Length = .honest, delay: Duration = .zero, stalls: Bool = false, stallsAfterHeaders: Bool = false,
              trickle: Duration? = nil) {
             self.status = status
@@ -59,14 +59,14 @@ public final class LoopbackHTTPServer: Sendable {
             self.trickle = trickle
         }
 
-        public static func redirect(to location: String) -> Response {
+        package static func redirect(to location: String) -> Response {
             Response(status: 302, headers: [("Location", location)])
         }
     }
 
-    public typealias Route = @Sendable (Request) -> Response
+    package typealias Route = @Sendable (Request) -> Response
 
-    public enum StartError: Error { case socket(String) }
+    package enum StartError: Error { case socket(String) }
 
     private struct Records {
         var requests: [String: [Request]] = [:]
@@ -77,7 +77,7 @@ public final class LoopbackHTTPServer: Sendable {
         var bodyBytesSent: [String: Int] = [:]
     }
 
-    public let port: UInt16
+    package let port: UInt16
     private let listener: Int32
     private let routes: Mutex<[String: Route]>
     private let records = Mutex(Records())
@@ -85,7 +85,7 @@ public final class LoopbackHTTPServer: Sendable {
     /// Connections open now (closed at stop, which ends stalled handlers).
     private let openConnections = Mutex<Set<Int32>>([])
 
-    public init(routes: [String: Route] = [:]) throws {
+    package init(routes: [String: Route] = [:]) throws {
         self.routes = Mutex(routes)
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw StartError.socket("socket: \(errno)") }
@@ -112,22 +112,22 @@ public final class LoopbackHTTPServer: Sendable {
 
     deinit { stop() }
 
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    package func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
-    public func setRoute(_ path: String, _ route: @escaping Route) {
+    package func setRoute(_ path: String, _ route: @escaping Route) {
         routes.withLock { $0[path] = route }
     }
 
-    public func requestCount(_ path: String) -> Int { records.withLock { $0.requests[path]?.count ?? 0 } }
-    public func requests(_ path: String) -> [Request] { records.withLock { $0.requests[path] ?? [] } }
-    public var requestLog: [String] { records.withLock { $0.log } }
-    public var totalRequestCount: Int { records.withLock { $0.requests.values.reduce(0) { $0 + $1.count } } }
-    public func bodyBytesSent(_ path: String) -> Int { records.withLock { $0.bodyBytesSent[path] ?? 0 } }
+    package func requestCount(_ path: String) -> Int { records.withLock { $0.requests[path]?.count ?? 0 } }
+    package func requests(_ path: String) -> [Request] { records.withLock { $0.requests[path] ?? [] } }
+    package var requestLog: [String] { records.withLock { $0.log } }
+    package var totalRequestCount: Int { records.withLock { $0.requests.values.reduce(0) { $0 + $1.count } } }
+    package func bodyBytesSent(_ path: String) -> Int { records.withLock { $0.bodyBytesSent[path] ?? 0 } }
     /// The most requests that were at once between arriving and getting their response written.
-    public var maxConcurrentRequests: Int { records.withLock { $0.maxWaiting } }
+    package var maxConcurrentRequests: Int { records.withLock { $0.maxWaiting } }
 
     /// Stops accepting and closes every connection (ending stalled ones). Idempotent.
-    public func stop() {
+    package func stop() {
         guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
         // shutdown wakes the thread blocked in accept; close alone would not on Linux.
         shutdown(listener, Int32(SHUT_RDWR))
@@ -138,7 +138,7 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     /// A port on 127.0.0.1 that nothing listens on: bound, then closed.
-    public static func closedPort() -> UInt16 {
+    package static func closedPort() -> UInt16 {
         let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -4,26 +4,26 @@ import TesseraCore
 import TesseraImaging
 
 /// Tiled and pyramidal TIFF files of known pixels, written with libtiff (`CTesseraTIFFWriter`).
-public enum TIFFFixtures {
-    public enum Compression: UInt16, Sendable {
+package enum TIFFFixtures {
+    package enum Compression: UInt16, Sendable {
         case none = 1, lzw = 5, jpeg = 7, deflate = 8
     }
 
-    public struct Layout: Sendable {
-        public var bigTIFF = false
+    package struct Layout: Sendable {
+        package var bigTIFF = false
         /// Square tiles of this side (a multiple of 16); nil stores strips.
-        public var tileSize: Int? = 64
-        public var compression = Compression.deflate
+        package var tileSize: Int? = 64
+        package var compression = Compression.deflate
         /// Reduced levels as SubIFDs of the main image, rather than as further pages.
-        public var levelsAsSubIFDs = false
+        package var levelsAsSubIFDs = false
         /// The index of one of the main image's tiles (or strips) written as junk.
-        public var corruptBlock: Int?
+        package var corruptBlock: Int?
         /// The main image's ImageDescription ("Aperio ..." makes an SVS slide of it for OpenSlide).
-        public var description: String?
+        package var description: String?
         /// The main image's ICC profile.
-        public var iccProfile: [UInt8]?
+        package var iccProfile: [UInt8]?
 
-        public init(bigTIFF: Bool = false, tileSize: Int? = 64, compression: Compression = .deflate,
+        package init(bigTIFF: Bool = false, tileSize: Int? = 64, compression: Compression = .deflate,
                     levelsAsSubIFDs: Bool = false, corruptBlock: Int? = nil, description: String? = nil,
                     iccProfile: [UInt8]? = nil) {
             self.bigTIFF = bigTIFF
@@ -36,10 +36,10 @@ public enum TIFFFixtures {
         }
     }
 
-    public struct WriteFailed: Error {}
+    package struct WriteFailed: Error {}
 
     /// `levels[0]` as the main image and the rest as its reduced-resolution levels, in `layout`.
-    public static func write(_ levels: [PixelBuffer], to path: String, layout: Layout = Layout()) throws {
+    package static func write(_ levels: [PixelBuffer], to path: String, layout: Layout = Layout()) throws {
         let description = layout.description.map { strdup($0) } ?? nil
         defer { free(description) }
         let profile = layout.iccProfile ?? []
@@ -67,7 +67,7 @@ public enum TIFFFixtures {
 
     /// `image` and its halvings (each side rounded down, as `vips tiffsave --pyramid` does) down to `smallest`
     /// on the longer side.
-    public static func pyramid(of image: PixelBuffer, downTo smallest: Int) -> [PixelBuffer] {
+    package static func pyramid(of image: PixelBuffer, downTo smallest: Int) -> [PixelBuffer] {
         var levels = [image]
         var size = image.size
         while max(size.width, size.height) / 2 >= smallest {

@@ -3,52 +3,52 @@
 /// whether an offered frame is due, and when the next change is, so the frame loop can sleep until then.
 ///
 /// Driven entirely by the times passed in, so a test steps it with a manual clock. Holds no pixels.
-public struct AnimationPlayer: Sendable, Equatable {
+package struct AnimationPlayer: Sendable, Equatable {
     /// Delays at or under this are shown as `tinyDelayReplacement`.
-    public static let tinyDelayLimit = Duration.milliseconds(10)
+    package static let tinyDelayLimit = Duration.milliseconds(10)
     /// What browsers show a zero or tiny delay as (a GIF's 0 or 1 centisecond), so such files do not race.
-    public static let tinyDelayReplacement = Duration.milliseconds(100)
+    package static let tinyDelayReplacement = Duration.milliseconds(100)
 
     /// The delay a frame is shown for: its own, or 100 ms when that is 10 ms or less.
-    public static func shownDelay(_ delay: Duration) -> Duration {
+    package static func shownDelay(_ delay: Duration) -> Duration {
         delay <= tinyDelayLimit ? tinyDelayReplacement : delay
     }
 
     /// How many times the whole animation plays; 0 plays it forever.
-    public let plays: Int
+    package let plays: Int
     /// The frame on screen.
-    public private(set) var frameIndex: Int
+    package private(set) var frameIndex: Int
     /// When the frame on screen went up (its schedule, which may be a little before it was drawn).
-    public private(set) var shownAt: Duration
+    package private(set) var shownAt: Duration
     /// How long the frame on screen stays (already through `shownDelay`).
-    public private(set) var delay: Duration
+    package private(set) var delay: Duration
     /// Plays finished so far.
-    public private(set) var playsCompleted = 0
+    package private(set) var playsCompleted = 0
     /// Frames put on screen, the first included.
-    public private(set) var framesShown = 1
+    package private(set) var framesShown = 1
     /// The last play has ended: the last frame stays.
-    public private(set) var isFinished = false
+    package private(set) var isFinished = false
     /// Time left on the frame on screen when paused; nil when playing.
     private var remainingWhenPaused: Duration?
 
     /// Starts with frame 0, whose own delay is `firstDelay`, shown at `now`.
-    public init(firstDelay: Duration, plays: Int, now: Duration) {
+    package init(firstDelay: Duration, plays: Int, now: Duration) {
         self.plays = max(0, plays)
         frameIndex = 0
         shownAt = now
         delay = Self.shownDelay(firstDelay)
     }
 
-    public var isPaused: Bool { remainingWhenPaused != nil }
+    package var isPaused: Bool { remainingWhenPaused != nil }
 
     /// When the next frame is due; nil while paused or once finished.
-    public var nextChangeAt: Duration? {
+    package var nextChangeAt: Duration? {
         guard !isPaused, !isFinished else { return nil }
         return shownAt + delay
     }
 
     /// Whether a next frame offered at `now` would be shown.
-    public func isDue(now: Duration) -> Bool {
+    package func isDue(now: Duration) -> Bool {
         guard let due = nextChangeAt else { return false }
         return now >= due
     }
@@ -58,7 +58,7 @@ public struct AnimationPlayer: Sendable, Equatable {
     /// index than the one shown starts the next play, and finishes the animation instead when the plays are
     /// done. A frame that arrives in time keeps the schedule (it is shown from when it was due); one that
     /// came later than its own delay starts from `now`, so a slow decode is never made up by racing.
-    public mutating func offer(frame index: Int, delay ownDelay: Duration, now: Duration) -> Bool {
+    package mutating func offer(frame index: Int, delay ownDelay: Duration, now: Duration) -> Bool {
         guard let due = nextChangeAt, now >= due else { return false }
         if index <= frameIndex {
             if plays > 0 && playsCompleted + 1 >= plays {
@@ -77,19 +77,19 @@ public struct AnimationPlayer: Sendable, Equatable {
     }
 
     /// Stops the clock of the frame on screen; `resume` gives it back the time it had left.
-    public mutating func pause(now: Duration) {
+    package mutating func pause(now: Duration) {
         guard !isPaused, !isFinished else { return }
         remainingWhenPaused = max(.zero, shownAt + delay - now)
     }
 
-    public mutating func resume(now: Duration) {
+    package mutating func resume(now: Duration) {
         guard let remaining = remainingWhenPaused else { return }
         remainingWhenPaused = nil
         shownAt = now + remaining - delay
     }
 
     /// Pauses a playing animation, resumes a paused one.
-    public mutating func togglePause(now: Duration) {
+    package mutating func togglePause(now: Duration) {
         if isPaused { resume(now: now) } else { pause(now: now) }
     }
 }

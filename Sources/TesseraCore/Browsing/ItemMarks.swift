@@ -3,46 +3,46 @@
 /// undone). `-o` writes the marked paths at exit; the key-handler, the trash and the turns act on them.
 /// Paths are told apart by their bytes (`PathText.Key`): marking one of two names that differ only in
 /// Unicode normalisation marks that one.
-public struct ItemMarks: Sendable, Equatable {
+package struct ItemMarks: Sendable, Equatable {
     private var keys: Set<PathText.Key> = [] {
         didSet { revision &+= 1 }
     }
     /// Moves with every change, so what is worked out from the marks can be kept until they change.
-    public private(set) var revision = 0
+    package private(set) var revision = 0
 
-    public init() {}
+    package init() {}
 
     /// The marked paths, in no order.
-    public var paths: [String] { keys.map(\.text) }
+    package var paths: [String] { keys.map(\.text) }
 
-    public var isEmpty: Bool { keys.isEmpty }
+    package var isEmpty: Bool { keys.isEmpty }
 
-    public func contains(_ path: String) -> Bool { keys.contains(PathText.Key(path)) }
+    package func contains(_ path: String) -> Bool { keys.contains(PathText.Key(path)) }
 
-    public mutating func toggle(_ path: String) {
+    package mutating func toggle(_ path: String) {
         let key = PathText.Key(path)
         if keys.remove(key) == nil { keys.insert(key) }
     }
 
-    public mutating func clear() { keys.removeAll() }
+    package mutating func clear() { keys.removeAll() }
 
     /// Marks exactly `paths`.
-    public mutating func replace(with paths: some Sequence<String>) { keys = Set(paths.map(PathText.Key.init)) }
+    package mutating func replace(with paths: some Sequence<String>) { keys = Set(paths.map(PathText.Key.init)) }
 
     /// Marks what is unmarked among `items` and unmarks the rest; marks of files no longer shown go.
-    public mutating func invert(over items: some Collection<CarouselItem>) {
+    package mutating func invert(over items: some Collection<CarouselItem>) {
         let marked = keys
         keys = Set(items.map { PathText.Key($0.path) }.filter { !marked.contains($0) })
     }
 
     /// The marked items among `items`, in their order.
-    public func marked(in items: some Collection<CarouselItem>) -> [CarouselItem] {
+    package func marked(in items: some Collection<CarouselItem>) -> [CarouselItem] {
         keys.isEmpty ? [] : items.filter { contains($0.path) }
     }
 
     /// The nearest marked item after (`forward`) or before `index`; nil when there is none that way
     /// (nsxiv's `N` and `P` do not wrap around).
-    public func nearestMarked<Items: RandomAccessCollection<CarouselItem>>(from index: Int, forward: Bool, in items: Items) -> Int?
+    package func nearestMarked<Items: RandomAccessCollection<CarouselItem>>(from index: Int, forward: Bool, in items: Items) -> Int?
     where Items.Index == Int {
         guard !keys.isEmpty else { return nil }
         let candidates = forward ? Array(items.indices.suffix(from: min(items.count, index + 1)))

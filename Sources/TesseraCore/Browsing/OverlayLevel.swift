@@ -1,5 +1,5 @@
 /// How much the overlay shows; `i` steps through the levels as nsxiv's info bar does, with one more.
-public enum OverlayLevel: String, CaseIterable, Sendable {
+package enum OverlayLevel: String, CaseIterable, Sendable {
     case off
     /// The file name, its position in the strip (and, in the single view, the zoom).
     case name
@@ -7,7 +7,7 @@ public enum OverlayLevel: String, CaseIterable, Sendable {
     case information
 
     /// What `i` shows next: name, information, off, name again.
-    public var next: OverlayLevel {
+    package var next: OverlayLevel {
         switch self {
         case .off: .name
         case .name: .information

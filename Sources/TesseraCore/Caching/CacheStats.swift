@@ -1,23 +1,23 @@
 /// Counters and current occupancy of a `CostCache`, read in one consistent snapshot.
-public struct CacheStats: Sendable, Equatable {
+package struct CacheStats: Sendable, Equatable {
     /// `value(for:)` calls that found an entry.
-    public var hits: Int
+    package var hits: Int
     /// `value(for:)` calls that found nothing.
-    public var misses: Int
+    package var misses: Int
     /// Entries pushed out because a limit was passed (not explicit removals or replacements).
-    public var evictions: Int
+    package var evictions: Int
     /// Values stored by `insert` (replacements included, rejections not).
-    public var insertions: Int
+    package var insertions: Int
     /// `insert` calls refused because the value alone costs more than `totalCostLimit`.
-    public var rejections: Int
+    package var rejections: Int
     /// Entries resident now.
-    public var count: Int
+    package var count: Int
     /// Sum of the resident entries' costs now.
-    public var totalCost: Int
+    package var totalCost: Int
     /// Highest `totalCost` the cache has held once limits were enforced.
-    public var peakCost: Int
+    package var peakCost: Int
 
-    public init(hits: Int = 0, misses: Int = 0, evictions: Int = 0, insertions: Int = 0, rejections: Int = 0,
+    package init(hits: Int = 0, misses: Int = 0, evictions: Int = 0, insertions: Int = 0, rejections: Int = 0,
                 count: Int = 0, totalCost: Int = 0, peakCost: Int = 0) {
         self.hits = hits
         self.misses = misses

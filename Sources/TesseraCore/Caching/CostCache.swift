@@ -16,10 +16,10 @@ import Synchronization
 ///
 /// `onEvict` is called for limit evictions only, after the lock is released, so it may call back into
 /// the cache. It runs on whichever thread caused the eviction.
-public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+package final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Ranks entries for eviction: the highest value goes first. Used instead of recency when set, e.g. to
     /// evict what is farthest from the visible centre (the Core Animation book's own suggestion).
-    public typealias EvictionRanking = @Sendable (Key) -> Double
+    package typealias EvictionRanking = @Sendable (Key) -> Double
 
     /// One cached entry; also a link in the recency list (`older`/`newer` are slot indices, `noSlot` ends).
     private struct Entry {
@@ -152,13 +152,13 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     ///   - countLimit: Maximum number of entries; 0 means unlimited.
     ///   - totalCostLimit: Maximum sum of entry costs; 0 means unlimited.
     ///   - onEvict: Called, outside the lock and oldest first, for each entry evicted to honour a limit.
-    public init(countLimit: Int = 0, totalCostLimit: Int = 0, onEvict: (@Sendable (Key, Value) -> Void)? = nil) {
+    package init(countLimit: Int = 0, totalCostLimit: Int = 0, onEvict: (@Sendable (Key, Value) -> Void)? = nil) {
         state = Mutex(State(countLimit: max(0, countLimit), totalCostLimit: max(0, totalCostLimit)))
         self.onEvict = onEvict
     }
 
     /// Maximum number of entries (0 = unlimited). Lowering it evicts at once.
-    public var countLimit: Int {
+    package var countLimit: Int {
         get { state.withLock { $0.countLimit } }
         set {
             report(state.withLock { state in
@@ -169,7 +169,7 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     }
 
     /// Maximum total cost (0 = unlimited). Lowering it evicts at once.
-    public var totalCostLimit: Int {
+    package var totalCostLimit: Int {
         get { state.withLock { $0.totalCostLimit } }
         set {
             report(state.withLock { state in
@@ -180,7 +180,7 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     }
 
     /// The cached value, refreshing its recency; counts a hit or a miss.
-    public func value(for key: Key) -> Value? {
+    package func value(for key: Key) -> Value? {
         state.withLock { state in
             guard let slot = state.slotByKey[key] else {
                 state.stats.misses += 1
@@ -193,7 +193,7 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     }
 
     /// The cached value without touching recency or stats (for diagnostics and tests).
-    public func peek(_ key: Key) -> Value? {
+    package func peek(_ key: Key) -> Value? {
         state.withLock { state in state.slotByKey[key].map { state.slots[$0]!.value } }
     }
 
@@ -203,7 +203,7 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     /// A value whose cost alone exceeds `totalCostLimit` could never stay without flushing everything
     /// else, so it is not stored (counted as a rejection) and any older value for the key is dropped,
     /// since it is stale now.
-    public func insert(_ value: Value, for key: Key, cost: Int) {
+    package func insert(_ value: Value, for key: Key, cost: Int) {
         let cost = max(0, cost)
         let evicted = state.withLock { state -> [(Key, Value)] in
             if state.totalCostLimit > 0, cost > state.totalCostLimit {
@@ -219,7 +219,7 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     }
 
     /// Drops the entry for `key`, if any (not reported to `onEvict`).
-    public func removeValue(for key: Key) {
+    package func removeValue(for key: Key) {
         state.withLock { state in
             if let slot = state.slotByKey[key] { state.remove(slot: slot) }
         }
@@ -228,7 +228,7 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     /// Drops every entry whose key matches (not reported to `onEvict`), e.g. the pixels of a file's old
     /// version once it changed; returns how many went. Walks every entry: for rare events, not per frame.
     @discardableResult
-    public func removeValues(where matches: (Key) -> Bool) -> Int {
+    package func removeValues(where matches: (Key) -> Bool) -> Int {
         state.withLock { state in
             var removed = 0
             for (key, slot) in state.slotByKey where matches(key) {
@@ -240,7 +240,7 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     }
 
     /// Drops every entry (not reported to `onEvict`). Counters are kept.
-    public func removeAll() {
+    package func removeAll() {
         state.withLock { state in
             state.slots.removeAll()
             state.freeSlots.removeAll()
@@ -256,16 +256,16 @@ public final class CostCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
 
     /// Switches eviction from least-recently-used to `ranking` (nil restores LRU). The ranking is called
     /// under the cache's lock: it must be quick and must not call back into the cache.
-    public func setEvictionRanking(_ ranking: EvictionRanking?) {
+    package func setEvictionRanking(_ ranking: EvictionRanking?) {
         state.withLock { $0.evictionRanking = ranking }
     }
 
-    public var stats: CacheStats {
+    package var stats: CacheStats {
         state.withLock { $0.stats }
     }
 
     /// Cached keys from least to most recently used (O(n); for tests and debugging).
-    public var keysInRecencyOrder: [Key] {
+    package var keysInRecencyOrder: [Key] {
         state.withLock { state in
             var keys: [Key] = []
             keys.reserveCapacity(state.stats.count)

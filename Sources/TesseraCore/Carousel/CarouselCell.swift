@@ -1,13 +1,13 @@
 /// A reusable cell of the strip. It is tagged with the index it shows now; a decode that finishes is
 /// applied only to the cell still tagged with that item and only in a variant the cell accepts, so a late
 /// decode never lands in a cell that has since scrolled on to another item (the book's listing 14.2).
-public final class CarouselCell {
-    public enum Content: Equatable {
+package final class CarouselCell {
+    package enum Content: Equatable {
         case placeholder
         case image(PixelBuffer)
         case failed(LoadFailure)
 
-        public static func == (a: Content, b: Content) -> Bool {
+        package static func == (a: Content, b: Content) -> Bool {
             switch (a, b) {
             case (.placeholder, .placeholder): return true
             case (.image(let x), .image(let y)): return x.size == y.size && x.bytes == y.bytes
@@ -18,22 +18,22 @@ public final class CarouselCell {
     }
 
     /// Stable identity for the renderer to hang a texture on.
-    public let id: Int
+    package let id: Int
     /// The index of the item this cell shows, nil while in the reuse pool.
-    public internal(set) var index: Int?
-    public internal(set) var content: Content = .placeholder
+    package internal(set) var index: Int?
+    package internal(set) var content: Content = .placeholder
     /// Which variant `content` holds, when it holds an image.
-    public internal(set) var shownVariant: ImageVariant?
+    package internal(set) var shownVariant: ImageVariant?
     /// The pixels still have to be copied into the cell's texture.
-    public internal(set) var needsUpload = false
+    package internal(set) var needsUpload = false
     /// Whether the image fades in when uploaded: images that arrive while the cell is on screen do;
     /// one that was already cached appears at once (unless the strategy fades everything).
-    public internal(set) var fadesIn = false
+    package internal(set) var fadesIn = false
     /// When the image was first drawn (uploaded); the fade runs from here.
-    public internal(set) var shownAt: Duration?
+    package internal(set) var shownAt: Duration?
     /// The file changed since `content` was decoded: the old image stays on screen (no flash of the
     /// placeholder) until the new one arrives, but any variant of the new content replaces it.
-    public internal(set) var isStale = false
+    package internal(set) var isStale = false
 
     /// The variant shown, unless it is stale (then every variant of the new content is better).
     var freshVariant: ImageVariant? { isStale ? nil : shownVariant }
@@ -72,7 +72,7 @@ public final class CarouselCell {
     }
 
     /// Opacity of the image at `now` under `fade`.
-    public func imageAlpha(now: Duration, fade: FadeTiming) -> Double {
+    package func imageAlpha(now: Duration, fade: FadeTiming) -> Double {
         guard hasImage, let shownAt else { return 0 }
         return fadesIn ? fade.alpha(startedAt: shownAt, now: now) : 1
     }

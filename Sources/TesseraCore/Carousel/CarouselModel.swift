@@ -6,7 +6,7 @@
 ///   cell takes each image.
 /// The renderer (TesseraUI) only draws `visibleCells` and uploads what `cellsAwaitingUpload` lists;
 /// everything here is testable without SDL. Main thread only.
-public final class CarouselModel {
+package final class CarouselModel {
     private let list: CarouselItemList
     private let cells: CarouselCells
     private let loads: CarouselLoadDriver
@@ -23,7 +23,7 @@ public final class CarouselModel {
     ///   - remote: downloads the http(s) items; nil when there are none.
     ///   - strategy: what to load when; adaptive over the configuration's preload window and the
     ///     pipeline's workers by default.
-    public init(table: ItemTable, versions: [UInt32: FileVersion] = [:], order: StripOrder = .name, reversed: Bool = false,
+    package init(table: ItemTable, versions: [UInt32: FileVersion] = [:], order: StripOrder = .name, reversed: Bool = false,
                 shuffleSeed: UInt64 = 0, configuration: CarouselConfiguration, pipeline: ImagePipeline,
                 decodeTimes: DecodeTimeEstimator? = nil, remote: RemoteFetching? = nil, strategy: LoadingStrategy? = nil,
                 viewportWidth: Double, viewportHeight: Double, pixelScale: Double = 1) {
@@ -37,7 +37,7 @@ public final class CarouselModel {
     }
 
     /// A strip of these items, in this order, with their versions as given.
-    public convenience init(items: [CarouselItem], configuration: CarouselConfiguration, pipeline: ImagePipeline,
+    package convenience init(items: [CarouselItem], configuration: CarouselConfiguration, pipeline: ImagePipeline,
                             decodeTimes: DecodeTimeEstimator? = nil, remote: RemoteFetching? = nil,
                             strategy: LoadingStrategy? = nil, viewportWidth: Double, viewportHeight: Double,
                             pixelScale: Double = 1) {
@@ -57,7 +57,7 @@ public final class CarouselModel {
     /// applies finished decodes to the cells still tagged for them, and asks the strategy what to load.
     /// Returns this frame's scroll delegate events.
     @discardableResult
-    public func update(now: Duration) -> [ScrollEvent] {
+    package func update(now: Duration) -> [ScrollEvent] {
         let events = cells.step(to: now)
         let deliveries = loads.drain()
         cells.layoutCells(fill: loads.fill)
@@ -68,14 +68,14 @@ public final class CarouselModel {
     }
 
     /// Whether anything on screen will change without input: scrolling, fading, or waiting for decodes.
-    public func isAnimating(now: Duration) -> Bool { cells.isAnimating(now: now) || loads.isWaiting }
+    package func isAnimating(now: Duration) -> Bool { cells.isAnimating(now: now) || loads.isWaiting }
 
     /// Applies what the folder watcher saw: a changed file reloads its cell (the old image stays until
     /// the new one is decoded), a deleted file leaves the strip, a new file takes its place in sort order.
     /// What the user looks at does not move: the selected item (or the first visible one) keeps its place
     /// on screen, a fling in progress carries on, and the selection stays on its item (or, if that item
     /// went, on the one that took its place).
-    public func apply(_ changes: [ItemChange]) {
+    package func apply(_ changes: [ItemChange]) {
         let placement = cells.placement(in: list)
         let update = list.apply(changes)
         loads.itemsRemoved(update.removed)
@@ -91,22 +91,22 @@ public final class CarouselModel {
     /// Puts the items in `order` (reversed or not: by default as they are), with what is known of their
     /// files. The cells follow their items, the selection stays on its item and keeps its place on screen
     /// where it can, and is scrolled into view where it cannot.
-    public func sort(by order: StripOrder, reversed: Bool? = nil, time: Duration) {
+    package func sort(by order: StripOrder, reversed: Bool? = nil, time: Duration) {
         let reversed = reversed ?? list.isReversed
         guard order != list.order || reversed != list.isReversed else { return }
         rearrange(time: time) { list.sort(by: order, reversed: reversed) }
     }
 
     /// The order the items are in.
-    public var sortOrder: StripOrder { list.order }
+    package var sortOrder: StripOrder { list.order }
     /// Moves whenever the items, their order or what is known of them changes.
-    public var itemsRevision: Int { list.generation }
+    package var itemsRevision: Int { list.generation }
     /// Whether that order is reversed (`--reverse`).
-    public var isReversed: Bool { list.isReversed }
+    package var isReversed: Bool { list.isReversed }
 
     /// The ids of the items whose files must still be read for the order shown (`StripOrder.needs`), and
     /// the table their paths are in: for a worker to read, its readings coming back through `learn`.
-    public var itemsToRead: (kind: ItemFacts.Kind, ids: [UInt32], table: ItemTable)? {
+    package var itemsToRead: (kind: ItemFacts.Kind, ids: [UInt32], table: ItemTable)? {
         guard let kind = list.order.needs else { return nil }
         let ids = list.idsNeedingFacts
         return ids.isEmpty ? nil : (kind, ids, list.table)
@@ -116,7 +116,7 @@ public final class CarouselModel {
     /// with it, keeping the selection on screen as `sort` does. With `showingStart` (the order the strip
     /// opened in, `--sort size`), a strip still at its start with its first image selected stays at the
     /// start of the order: nobody chose an image to keep there.
-    public func learn(_ readings: [ItemFacts.Reading], resort: Bool, showingStart: Bool = false, time: Duration) {
+    package func learn(_ readings: [ItemFacts.Reading], resort: Bool, showingStart: Bool = false, time: Duration) {
         list.learn(readings)
         guard resort else { return }
         let order = list.order, reversed = list.isReversed
@@ -137,13 +137,13 @@ public final class CarouselModel {
 
     /// Turns the picture of the item at `path` for the session (an EXIF orientation applied after the
     /// file's own; 1 for none): its cell reloads, keeping the old picture until the turned one arrives.
-    public func setSessionOrientation(_ orientation: Int, of path: String) {
+    package func setSessionOrientation(_ orientation: Int, of path: String) {
         guard let index = list.index(of: path), list.sessionOrientation(at: index) != orientation else { return }
         list.setSessionOrientation(orientation, at: index)
         loads.contentChanged(at: path)
     }
 
-    public func resize(viewportWidth: Double, viewportHeight: Double, pixelScale: Double) {
+    package func resize(viewportWidth: Double, viewportHeight: Double, pixelScale: Double) {
         cells.resize(viewportWidth: viewportWidth, viewportHeight: viewportHeight, pixelScale: pixelScale)
         list.cellPixelSize = cells.cellPixelSize
     }
@@ -151,16 +151,16 @@ public final class CarouselModel {
     // MARK: What the view draws
 
     /// What the strip shows, in order. Changes when watched folders do (see `apply(_:)`).
-    public var items: CarouselItems { list.items }
+    package var items: CarouselItems { list.items }
     /// The images the user marked, by path.
-    public var marks = ItemMarks()
+    package var marks = ItemMarks()
     /// Whether item `index` is marked.
-    public func isMarked(_ index: Int) -> Bool {
+    package func isMarked(_ index: Int) -> Bool {
         !marks.isEmpty && list.indices.contains(index) && marks.contains(list.path(at: index))
     }
     /// How many of the items are marked (marks of files no longer shown do not count). Kept until the marks
     /// or the items change: the overlay asks every frame.
-    public var markedCount: Int {
+    package var markedCount: Int {
         if let cached = markedCountCache, cached.marks == marks.revision, cached.items == list.generation { return cached.count }
         let count = marks.paths.lazy.filter { self.list.index(of: $0) != nil }.count
         markedCountCache = (marks.revision, list.generation, count)
@@ -168,86 +168,86 @@ public final class CarouselModel {
     }
     private var markedCountCache: (marks: Int, items: Int, count: Int)?
     /// The indices of the marked items shown, in strip order (found by path, however many items there are).
-    public var markedIndices: [Int] { marks.paths.compactMap { list.index(of: $0) }.sorted() }
+    package var markedIndices: [Int] { marks.paths.compactMap { list.index(of: $0) }.sorted() }
     /// The paths of the marked items shown, in strip order.
-    public var markedPaths: [String] { markedIndices.map(list.path(at:)) }
+    package var markedPaths: [String] { markedIndices.map(list.path(at:)) }
     /// The nearest marked item after (`forward`) or before `index`; nil when there is none that way
     /// (nsxiv's `N` and `P` do not wrap around).
-    public func nearestMarked(from index: Int, forward: Bool) -> Int? {
+    package func nearestMarked(from index: Int, forward: Bool) -> Int? {
         let marked = markedIndices
         return forward ? marked.first { $0 > index } : marked.last { $0 < index }
     }
     /// Marks what is unmarked among the items shown and unmarks the rest; marks of files no longer shown go.
-    public func invertMarks() {
+    package func invertMarks() {
         let marked = Set(markedIndices)
         marks.replace(with: list.indices.lazy.filter { !marked.contains($0) }.map(list.path(at:)))
     }
     /// The item selected; nil when the strip is empty.
-    public var selectedItem: CarouselItem? { list.indices.contains(selectedIndex) ? list[selectedIndex] : nil }
+    package var selectedItem: CarouselItem? { list.indices.contains(selectedIndex) ? list[selectedIndex] : nil }
     /// The path of the item selected, without the rest of its value.
-    public var selectedPath: String? { list.indices.contains(selectedIndex) ? list.path(at: selectedIndex) : nil }
+    package var selectedPath: String? { list.indices.contains(selectedIndex) ? list.path(at: selectedIndex) : nil }
     /// Whether item `index` is an http(s) URL.
-    public func isRemote(_ index: Int) -> Bool { list.isRemote(at: index) }
+    package func isRemote(_ index: Int) -> Bool { list.isRemote(at: index) }
     /// The index of the item at `path`.
-    public func index(of path: String) -> Int? { list.index(of: path) }
-    public var configuration: CarouselConfiguration { cells.configuration }
-    public var strategy: LoadingStrategy { loads.strategy }
-    public var layout: StripLayout { cells.layout }
-    public var scroll: ScrollModel { cells.scroll }
-    public var pixelScale: Double { cells.pixelScale }
-    public var selectedIndex: Int { cells.selectedIndex }
+    package func index(of path: String) -> Int? { list.index(of: path) }
+    package var configuration: CarouselConfiguration { cells.configuration }
+    package var strategy: LoadingStrategy { loads.strategy }
+    package var layout: StripLayout { cells.layout }
+    package var scroll: ScrollModel { cells.scroll }
+    package var pixelScale: Double { cells.pixelScale }
+    package var selectedIndex: Int { cells.selectedIndex }
     /// On-screen cells, in index order, one per index.
-    public var visibleCells: [CarouselCell] { cells.visibleCells }
-    public var fade: FadeTiming { cells.configuration.fade }
+    package var visibleCells: [CarouselCell] { cells.visibleCells }
+    package var fade: FadeTiming { cells.configuration.fade }
     /// How many cells were ever made: stays near the visible count + 2 however far the user scrolls.
-    public var cellsCreated: Int { cells.cellsCreated }
+    package var cellsCreated: Int { cells.cellsCreated }
     /// The most cells on screen at once, at the current viewport.
-    public var maximumVisibleCells: Int { cells.maximumVisibleCells }
+    package var maximumVisibleCells: Int { cells.maximumVisibleCells }
     /// The size, in device pixels, that images are decoded and scaled to for a cell (HiDPI aware).
-    public var cellPixelSize: PixelSize { cells.cellPixelSize }
+    package var cellPixelSize: PixelSize { cells.cellPixelSize }
 
-    public func key(for index: Int, variant: ImageVariant = .cell) -> ImageKey { list.key(for: index, variant: variant) }
-    public func displaySize(of cell: CarouselCell) -> PixelSize? { cells.displaySize(of: cell) }
-    public func viewportFrame(of cell: CarouselCell) -> Rect { cells.viewportFrame(of: cell) }
+    package func key(for index: Int, variant: ImageVariant = .cell) -> ImageKey { list.key(for: index, variant: variant) }
+    package func displaySize(of cell: CarouselCell) -> PixelSize? { cells.displaySize(of: cell) }
+    package func viewportFrame(of cell: CarouselCell) -> Rect { cells.viewportFrame(of: cell) }
     /// The item under a point in viewport coordinates.
-    public func index(atViewportX x: Double, y: Double) -> Int? { cells.index(atViewportX: x, y: y) }
+    package func index(atViewportX x: Double, y: Double) -> Int? { cells.index(atViewportX: x, y: y) }
 
     /// Cells whose image is decoded but not yet in a texture: images that appear at once first, then the
     /// rest from the selected one outwards. The renderer uploads within its budget and calls `didUpload`.
-    public var cellsAwaitingUpload: [CarouselCell] { cells.cellsAwaitingUpload }
-    public func didUpload(_ cell: CarouselCell, now: Duration) { cells.didUpload(cell, now: now) }
+    package var cellsAwaitingUpload: [CarouselCell] { cells.cellsAwaitingUpload }
+    package func didUpload(_ cell: CarouselCell, now: Duration) { cells.didUpload(cell, now: now) }
 
     /// The cell-sized image of item `index` if the cache holds it (a picture to show while a larger view
     /// of the item loads).
-    public func cachedImage(for index: Int) -> PixelBuffer? { loads.cachedImage(for: index) }
+    package func cachedImage(for index: Int) -> PixelBuffer? { loads.cachedImage(for: index) }
 
     /// Shows what the cache holds for visible cells still waiting, without a fade: after another view (the
     /// single-image view) was shown instead of the strip.
-    public func refreshVisibleCells() { loads.refreshVisibleCells() }
+    package func refreshVisibleCells() { loads.refreshVisibleCells() }
 
     /// Every item known not to load, with why: for the run report.
-    public var knownFailures: [(item: CarouselItem, failure: LoadFailure)] {
+    package var knownFailures: [(item: CarouselItem, failure: LoadFailure)] {
         loads.knownFailures.map { (list[$0.index], $0.failure) }
     }
 
     // MARK: Input
 
-    public func beginDrag(x: Double, time: Duration) { cells.beginDrag(x: x, time: time) }
-    public func drag(x: Double, time: Duration) { cells.drag(x: x, time: time) }
-    public func endDrag(time: Duration) { cells.endDrag(time: time) }
+    package func beginDrag(x: Double, time: Duration) { cells.beginDrag(x: x, time: time) }
+    package func drag(x: Double, time: Duration) { cells.drag(x: x, time: time) }
+    package func endDrag(time: Duration) { cells.endDrag(time: time) }
     /// Wheel or touchpad motion in points (positive moves the content left, towards later items).
-    public func scrollBy(_ points: Double, time: Duration) { cells.scrollBy(points, time: time) }
+    package func scrollBy(_ points: Double, time: Duration) { cells.scrollBy(points, time: time) }
     /// Selects `index` and scrolls just enough to show it.
-    public func select(_ index: Int, time: Duration, animated: Bool = true) { cells.select(index, time: time, animated: animated) }
+    package func select(_ index: Int, time: Duration, animated: Bool = true) { cells.select(index, time: time, animated: animated) }
     /// Left/Right: one cell along the strip (one column in a grid).
-    public func moveSelection(columns: Int, time: Duration) { cells.moveSelection(columns: columns, time: time) }
+    package func moveSelection(columns: Int, time: Duration) { cells.moveSelection(columns: columns, time: time) }
     /// Up/Down inside a grid column.
-    public func moveSelection(rows: Int, time: Duration) { cells.moveSelection(rows: rows, time: time) }
+    package func moveSelection(rows: Int, time: Duration) { cells.moveSelection(rows: rows, time: time) }
     /// PageUp/PageDown: a screen of columns.
-    public func moveSelection(pages: Int, time: Duration) { cells.moveSelection(pages: pages, time: time) }
-    public func selectFirst(time: Duration) { cells.select(0, time: time) }
-    public func selectLast(time: Duration) { cells.select(list.count - 1, time: time) }
-    public func selectWithoutScrolling(_ index: Int) { cells.selectWithoutScrolling(index) }
+    package func moveSelection(pages: Int, time: Duration) { cells.moveSelection(pages: pages, time: time) }
+    package func selectFirst(time: Duration) { cells.select(0, time: time) }
+    package func selectLast(time: Duration) { cells.select(list.count - 1, time: time) }
+    package func selectWithoutScrolling(_ index: Int) { cells.selectWithoutScrolling(index) }
     /// Drops a remembered failure for `index` and loads it again (Enter or click on an error cell).
-    public func retry(_ index: Int) { loads.retry(index) }
+    package func retry(_ index: Int) { loads.retry(index) }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The strip's pipeline: decoded images by key.
-public typealias ImagePipeline = LoadPipeline<ImageKey, PixelBuffer>
+package typealias ImagePipeline = LoadPipeline<ImageKey, PixelBuffer>
 
 extension LoadPipeline where Key == ImageKey, Value == PixelBuffer {
     /// The strip's pipeline for `strategy`: a cost cache bounded by the limits (0 = unbounded), unless the
@@ -12,7 +12,7 @@ extension LoadPipeline where Key == ImageKey, Value == PixelBuffer {
     ///   - decode: decodes one key on a worker (`stripLoader` wraps it).
     ///   - waker: wakes the main loop when a result lands.
     ///   - observer: a measured run's observer, which counts these loads as the strip's.
-    public static func strip(strategy: LoadingStrategy, scheduler: WorkScheduler<ImageKey, PixelBuffer>,
+    package static func strip(strategy: LoadingStrategy, scheduler: WorkScheduler<ImageKey, PixelBuffer>,
                              cacheCountLimit: Int = 0, cacheCostLimit: Int, decodeTimes: DecodeTimeEstimator? = nil,
                              decode: @escaping Loader, waker: @escaping @Sendable () -> Void = {},
                              observer: (any RunObserver)? = nil) -> ImagePipeline {
@@ -26,7 +26,7 @@ extension LoadPipeline where Key == ImageKey, Value == PixelBuffer {
     /// `decode`, as the strip needs it on the worker: the pixels' opacity found there, whatever made them
     /// (a decoder, the thumbnail cache, a test), so the main thread picks a cell's texture without
     /// scanning them; and each finished decode's time taught to `decodeTimes`.
-    public static func stripLoader(_ decode: @escaping Loader, decodeTimes: DecodeTimeEstimator? = nil) -> Loader {
+    package static func stripLoader(_ decode: @escaping Loader, decodeTimes: DecodeTimeEstimator? = nil) -> Loader {
         { key, cancellation in
             let start = ContinuousClock.now
             var pixels = try decode(key, cancellation)

@@ -16,14 +16,14 @@
 /// Swift compares strings by canonical equivalence, so two paths that differ only in Unicode
 /// normalisation (a name in NFC beside the same name in NFD, which Linux keeps apart) are `==` as
 /// strings: where a path is an identity, compare with `same(_:_:)` or key by `Key`.
-public enum PathText {
+package enum PathText {
     /// The first scalar of the escape range: an escaped byte `b` is `escapeBase + b`.
     static let escapeBase: UInt32 = 0xEF00
     private static let firstEscape = Unicode.Scalar(0xEF80 as UInt32)!
     private static let lastEscape = Unicode.Scalar(0xEFFF as UInt32)!
 
     /// The text of `bytes` (no NUL expected; one would be kept as the character U+0000).
-    public static func text<Bytes: Collection<UInt8>>(of bytes: Bytes) -> String {
+    package static func text<Bytes: Collection<UInt8>>(of bytes: Bytes) -> String {
         if let plain = plainText(bytes) { return plain }
         var scalars = String.UnicodeScalarView()
         var index = bytes.startIndex
@@ -44,7 +44,7 @@ public enum PathText {
     }
 
     /// The text of a C string.
-    public static func text(ofCString pointer: UnsafePointer<CChar>) -> String {
+    package static func text(ofCString pointer: UnsafePointer<CChar>) -> String {
         var length = 0
         while pointer[length] != 0 { length += 1 }
         return pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
@@ -53,7 +53,7 @@ public enum PathText {
     }
 
     /// The bytes `text` stands for: the exact inverse of `text(of:)`.
-    public static func bytes(of text: String) -> [UInt8] {
+    package static func bytes(of text: String) -> [UInt8] {
         guard hasEscapes(text) else { return Array(text.utf8) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
@@ -69,14 +69,14 @@ public enum PathText {
 
     /// Runs `body` with the bytes `text` stands for, without copying them when the text has no escapes
     /// (nearly every path): for lookups and appends done once per item of a long list.
-    public static func withBytes<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    package static func withBytes<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         if hasEscapes(text) { return try bytes(of: text).withUnsafeBufferPointer(body) }
         var text = text
         return try text.withUTF8(body)
     }
 
     /// Runs `body` with the NUL-terminated bytes of `text`: how a path reaches a system call.
-    public static func withCString<Result, Failure: Error>(
+    package static func withCString<Result, Failure: Error>(
         _ text: String, _ body: (UnsafePointer<CChar>) throws(Failure) -> Result) throws(Failure) -> Result {
         if !hasEscapes(text) {
             // Swift's own C string of the text is its UTF-8, which here are the path's bytes.
@@ -95,13 +95,13 @@ public enum PathText {
 
     /// What to draw or print for a path or a name: its bytes read as UTF-8, each invalid byte shown as
     /// U+FFFD. Never an identity: two paths can share one display name.
-    public static func displayName(_ text: String) -> String {
+    package static func displayName(_ text: String) -> String {
         hasEscapes(text) ? String(decoding: bytes(of: text), as: UTF8.self) : text
     }
 
     /// Whether `text` holds escaped bytes (its path is not valid UTF-8, or holds a character of the
     /// escape range).
-    public static func hasEscapes(_ text: String) -> Bool {
+    package static func hasEscapes(_ text: String) -> Bool {
         // An escape scalar is EE BE xx or EE BF xx in UTF-8.
         var previousWasEE = false
         for byte in text.utf8 {
@@ -112,25 +112,25 @@ public enum PathText {
     }
 
     /// Whether `a` and `b` are one path: the same bytes, not merely canonically equivalent strings.
-    public static func same(_ a: String, _ b: String) -> Bool {
+    package static func same(_ a: String, _ b: String) -> Bool {
         a.utf8.elementsEqual(b.utf8)
     }
 
     /// A path as a dictionary key or set member that tells apart paths Swift's string equality does not
     /// (the same name in NFC and in NFD).
-    public struct Key: Hashable, Sendable, CustomStringConvertible {
-        public let text: String
+    package struct Key: Hashable, Sendable, CustomStringConvertible {
+        package let text: String
 
-        public init(_ text: String) { self.text = text }
+        package init(_ text: String) { self.text = text }
 
-        public static func == (a: Key, b: Key) -> Bool { PathText.same(a.text, b.text) }
+        package static func == (a: Key, b: Key) -> Bool { PathText.same(a.text, b.text) }
 
-        public func hash(into hasher: inout Hasher) {
+        package func hash(into hasher: inout Hasher) {
             var text = text
             text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         }
 
-        public var description: String { PathText.displayName(text) }
+        package var description: String { PathText.displayName(text) }
     }
 
     // MARK: - Decoding

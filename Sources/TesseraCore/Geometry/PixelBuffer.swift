@@ -1,19 +1,19 @@
 /// A size in device pixels (not logical points).
-public struct PixelSize: Hashable, Sendable, Codable, CustomStringConvertible {
-    public var width: Int
-    public var height: Int
+package struct PixelSize: Hashable, Sendable, Codable, CustomStringConvertible {
+    package var width: Int
+    package var height: Int
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
-    public var area: Int { width * height }
-    public var description: String { "\(width)x\(height)" }
+    package var area: Int { width * height }
+    package var description: String { "\(width)x\(height)" }
 
     /// The largest size with this size's aspect ratio that fits inside `box`, never larger than self
     /// (images are shrunk to fit a cell, not blown up) and never smaller than 1x1.
-    public func aspectFit(in box: PixelSize, allowUpscale: Bool = false) -> PixelSize {
+    package func aspectFit(in box: PixelSize, allowUpscale: Bool = false) -> PixelSize {
         guard width > 0, height > 0, box.width > 0, box.height > 0 else { return PixelSize(width: 1, height: 1) }
         var scale = min(Double(box.width) / Double(width), Double(box.height) / Double(height))
         if !allowUpscale { scale = min(scale, 1) }
@@ -25,21 +25,21 @@ public struct PixelSize: Hashable, Sendable, Codable, CustomStringConvertible {
 /// Decoded pixels in the renderer's native format, SDL_PIXELFORMAT_ARGB8888: a 32-bit word per pixel,
 /// which on little-endian machines is the byte order B, G, R, A. Workers produce these so the main thread
 /// only copies them into a texture.
-public struct PixelBuffer: Sendable {
-    public let width: Int
-    public let height: Int
-    public var bytes: [UInt8]
+package struct PixelBuffer: Sendable {
+    package let width: Int
+    package let height: Int
+    package var bytes: [UInt8]
     /// The size of the image these pixels were decoded from, when known (after orientation). A reduced
     /// preview is drawn at the size the source would have in the cell, not stretched blindly.
-    public var sourceSize: PixelSize?
+    package var sourceSize: PixelSize?
     /// The ICC profile embedded in the image these pixels were decoded from, when the decoder found one;
     /// nil means the pixels are sRGB.
-    public var colourProfile: [UInt8]?
+    package var colourProfile: [UInt8]?
     /// The colour space the image declares by code points instead of a profile (HEIF/AVIF `nclx` boxes,
     /// as phones write Display P3), when it does and carries no ICC profile; nil means sRGB.
-    public var colourCodePoints: ColourCodePoints?
+    package var colourCodePoints: ColourCodePoints?
 
-    public init(width: Int, height: Int, bytes: [UInt8]) {
+    package init(width: Int, height: Int, bytes: [UInt8]) {
         precondition(bytes.count == width * height * 4, "PixelBuffer: \(bytes.count) bytes for \(width)x\(height)")
         self.width = width
         self.height = height
@@ -47,7 +47,7 @@ public struct PixelBuffer: Sendable {
     }
 
     /// A buffer filled with one colour (straight alpha).
-    public init(width: Int, height: Int, filledWith color: RGBA) {
+    package init(width: Int, height: Int, filledWith color: RGBA) {
         var bytes = [UInt8](repeating: 0, count: width * height * 4)
         var i = 0
         while i < bytes.count {
@@ -60,13 +60,13 @@ public struct PixelBuffer: Sendable {
     /// Whether every pixel's alpha is 255, as found by whoever made the buffer (the strip's loader checks
     /// on its worker, so the main thread need not); nil when nobody looked. Changing
     /// `bytes` afterwards is the changer's business: set it back to nil.
-    public var knownOpaque: Bool?
+    package var knownOpaque: Bool?
 
     /// Whether every pixel's alpha is 255: `knownOpaque`, or a scan of the alpha bytes.
-    public var isOpaque: Bool { knownOpaque ?? scanIsOpaque() }
+    package var isOpaque: Bool { knownOpaque ?? scanIsOpaque() }
 
     /// Looks at every alpha byte.
-    public func scanIsOpaque() -> Bool {
+    package func scanIsOpaque() -> Bool {
         bytes.withUnsafeBufferPointer { bytes in
             var i = 3
             while i < bytes.count {
@@ -77,26 +77,26 @@ public struct PixelBuffer: Sendable {
         }
     }
 
-    public var size: PixelSize { PixelSize(width: width, height: height) }
-    public var bytesPerRow: Int { width * 4 }
+    package var size: PixelSize { PixelSize(width: width, height: height) }
+    package var bytesPerRow: Int { width * 4 }
     /// What the buffer costs a cache: its decoded bytes.
-    public var cost: Int { bytes.count }
+    package var cost: Int { bytes.count }
 
-    public func pixel(x: Int, y: Int) -> RGBA {
+    package func pixel(x: Int, y: Int) -> RGBA {
         let i = (y * width + x) * 4
         return RGBA(r: bytes[i + 2], g: bytes[i + 1], b: bytes[i], a: bytes[i + 3])
     }
 }
 
-public struct RGBA: Hashable, Sendable, CustomStringConvertible {
-    public var r: UInt8, g: UInt8, b: UInt8, a: UInt8
-    public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
+package struct RGBA: Hashable, Sendable, CustomStringConvertible {
+    package var r: UInt8, g: UInt8, b: UInt8, a: UInt8
+    package init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
         self.r = r; self.g = g; self.b = b; self.a = a
     }
-    public var description: String { "rgba(\(r),\(g),\(b),\(a))" }
+    package var description: String { "rgba(\(r),\(g),\(b),\(a))" }
 
     /// True when every channel is within `tolerance` of the other colour's.
-    public func isClose(to other: RGBA, tolerance: Int = 8) -> Bool {
+    package func isClose(to other: RGBA, tolerance: Int = 8) -> Bool {
         abs(Int(r) - Int(other.r)) <= tolerance && abs(Int(g) - Int(other.g)) <= tolerance
             && abs(Int(b) - Int(other.b)) <= tolerance && abs(Int(a) - Int(other.a)) <= tolerance
     }
@@ -105,13 +105,13 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
 /// A colour space named by ITU-T H.273 code points (colour primaries, transfer characteristics, matrix
 /// coefficients), as video-derived formats (HEIF, AVIF, JPEG XL) declare it. Primaries 1 with transfer 13
 /// is sRGB; primaries 12 is Display P3; 9 is BT.2020.
-public struct ColourCodePoints: Sendable, Hashable {
-    public var primaries: UInt16
-    public var transfer: UInt16
-    public var matrix: UInt16
-    public var fullRange: Bool
+package struct ColourCodePoints: Sendable, Hashable {
+    package var primaries: UInt16
+    package var transfer: UInt16
+    package var matrix: UInt16
+    package var fullRange: Bool
 
-    public init(primaries: UInt16, transfer: UInt16, matrix: UInt16, fullRange: Bool) {
+    package init(primaries: UInt16, transfer: UInt16, matrix: UInt16, fullRange: Bool) {
         self.primaries = primaries
         self.transfer = transfer
         self.matrix = matrix

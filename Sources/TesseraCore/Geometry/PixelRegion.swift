@@ -1,23 +1,23 @@
 /// An integer rectangle in a pixel grid: an image's, or the window's when drawing.
-public struct PixelRegion: Hashable, Sendable, CustomStringConvertible {
-    public var x: Int, y: Int, width: Int, height: Int
+package struct PixelRegion: Hashable, Sendable, CustomStringConvertible {
+    package var x: Int, y: Int, width: Int, height: Int
 
-    public init(x: Int, y: Int, width: Int, height: Int) {
+    package init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
 
-    public var maxX: Int { x + width }
-    public var maxY: Int { y + height }
-    public var isEmpty: Bool { width <= 0 || height <= 0 }
-    public var description: String { "(\(x),\(y) \(width)x\(height))" }
+    package var maxX: Int { x + width }
+    package var maxY: Int { y + height }
+    package var isEmpty: Bool { width <= 0 || height <= 0 }
+    package var description: String { "(\(x),\(y) \(width)x\(height))" }
 
     /// Whether every pixel of `other` is in this region (an empty one is in any).
-    public func contains(_ other: PixelRegion) -> Bool {
+    package func contains(_ other: PixelRegion) -> Bool {
         other.isEmpty || (other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY)
     }
 
     /// The overlap of two regions (empty, width or height 0, when they do not meet).
-    public func intersection(_ other: PixelRegion) -> PixelRegion {
+    package func intersection(_ other: PixelRegion) -> PixelRegion {
         let x0 = max(x, other.x), y0 = max(y, other.y)
         let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
         return PixelRegion(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
@@ -27,7 +27,7 @@ public struct PixelRegion: Hashable, Sendable, CustomStringConvertible {
     /// paint a background only where nothing opaque will be drawn over it. Cut into horizontal bands at
     /// the covers' top and bottom edges; a band's gaps merge with the same gaps in the band above, so a
     /// row of cells leaves one rectangle above it, one below, and one per gap.
-    public func subtracting(_ covers: [PixelRegion]) -> [PixelRegion] {
+    package func subtracting(_ covers: [PixelRegion]) -> [PixelRegion] {
         guard !isEmpty else { return [] }
         let clipped = covers.map(intersection).filter { !$0.isEmpty }
         guard !clipped.isEmpty else { return [self] }

@@ -2,37 +2,37 @@
 ///
 /// TesseraCore has no SDL, so layout and hit testing need their own geometry; `Double` keeps fractional
 /// scroll offsets exact until the renderer rounds to device pixels.
-public struct Rect: Equatable, Hashable, Sendable, CustomStringConvertible {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
+package struct Rect: Equatable, Hashable, Sendable, CustomStringConvertible {
+    package var x: Double
+    package var y: Double
+    package var width: Double
+    package var height: Double
 
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
         self.width = width
         self.height = height
     }
 
-    public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+    package static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
 
-    public var minX: Double { x }
-    public var minY: Double { y }
-    public var maxX: Double { x + width }
-    public var maxY: Double { y + height }
-    public var midX: Double { x + width / 2 }
-    public var midY: Double { y + height / 2 }
-    public var origin: Point { Point(x: x, y: y) }
-    public var size: Size { Size(width: width, height: height) }
+    package var minX: Double { x }
+    package var minY: Double { y }
+    package var maxX: Double { x + width }
+    package var maxY: Double { y + height }
+    package var midX: Double { x + width / 2 }
+    package var midY: Double { y + height / 2 }
+    package var origin: Point { Point(x: x, y: y) }
+    package var size: Size { Size(width: width, height: height) }
     /// No area: such a rectangle contains nothing and intersects nothing.
-    public var isEmpty: Bool { width <= 0 || height <= 0 }
+    package var isEmpty: Bool { width <= 0 || height <= 0 }
 
-    public var description: String { "(\(x), \(y), \(width)x\(height))" }
+    package var description: String { "(\(x), \(y), \(width)x\(height))" }
 
     /// True when the two overlap with positive area. Rectangles that only share an edge do not intersect,
     /// so a cell that merely touches the viewport's edge is not counted as visible.
-    public func intersects(_ other: Rect) -> Bool {
+    package func intersects(_ other: Rect) -> Bool {
         !isEmpty && !other.isEmpty
             && minX < other.maxX && other.minX < maxX
             && minY < other.maxY && other.minY < maxY
@@ -40,18 +40,18 @@ public struct Rect: Equatable, Hashable, Sendable, CustomStringConvertible {
 
     /// Half-open containment (min edges in, max edges out), so a point on the line between two adjacent
     /// rectangles belongs to exactly one of them.
-    public func contains(_ point: Point) -> Bool {
+    package func contains(_ point: Point) -> Bool {
         point.x >= minX && point.x < maxX && point.y >= minY && point.y < maxY
     }
 
     /// True when `other` lies entirely inside this rectangle (edges may coincide).
-    public func contains(_ other: Rect) -> Bool {
+    package func contains(_ other: Rect) -> Bool {
         other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
     }
 
     /// Shrinks by `dx` on the left and right and `dy` on the top and bottom (negative values grow it), as
     /// CGRect.insetBy does. Over-insetting gives a zero-size rectangle centred where the old one was.
-    public func insetBy(dx: Double, dy: Double) -> Rect {
+    package func insetBy(dx: Double, dy: Double) -> Rect {
         let newWidth = width - 2 * dx
         let newHeight = height - 2 * dy
         return Rect(x: newWidth >= 0 ? x + dx : midX,
@@ -60,33 +60,33 @@ public struct Rect: Equatable, Hashable, Sendable, CustomStringConvertible {
                     height: max(0, newHeight))
     }
 
-    public func offsetBy(dx: Double, dy: Double) -> Rect {
+    package func offsetBy(dx: Double, dy: Double) -> Rect {
         Rect(x: x + dx, y: y + dy, width: width, height: height)
     }
 }
 
 /// A point in logical points; the companion of `Rect` for hit testing.
-public struct Point: Equatable, Hashable, Sendable {
-    public var x: Double
-    public var y: Double
+package struct Point: Equatable, Hashable, Sendable {
+    package var x: Double
+    package var y: Double
 
-    public init(x: Double, y: Double) {
+    package init(x: Double, y: Double) {
         self.x = x
         self.y = y
     }
 
-    public static let zero = Point(x: 0, y: 0)
+    package static let zero = Point(x: 0, y: 0)
 }
 
 /// A width and height in logical points; the companion of `Rect` for cell and viewport sizes.
-public struct Size: Equatable, Hashable, Sendable {
-    public var width: Double
-    public var height: Double
+package struct Size: Equatable, Hashable, Sendable {
+    package var width: Double
+    package var height: Double
 
-    public init(width: Double, height: Double) {
+    package init(width: Double, height: Double) {
         self.width = width
         self.height = height
     }
 
-    public static let zero = Size(width: 0, height: 0)
+    package static let zero = Size(width: 0, height: 0)
 }

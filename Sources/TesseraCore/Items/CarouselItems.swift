@@ -1,10 +1,10 @@
 /// The strip's items in the order shown, each made as a `CarouselItem` value when asked for, from the
 /// compact `ItemTable`: what `CarouselModel.items` hands out. A snapshot: the strip changing afterwards
 /// does not change it (its storage is shared until then, so taking one costs nothing).
-public struct CarouselItems: RandomAccessCollection, Sendable {
-    public internal(set) var table: ItemTable
+package struct CarouselItems: RandomAccessCollection, Sendable {
+    package internal(set) var table: ItemTable
     /// The ids shown, in order.
-    public internal(set) var ids: [UInt32]
+    package internal(set) var ids: [UInt32]
     /// What is known of items' files, by id (most items: nothing until the watcher or a download says).
     var versions: [UInt32: FileVersion]
     /// Turns kept for the session, by id (most items: none).
@@ -18,18 +18,18 @@ public struct CarouselItems: RandomAccessCollection, Sendable {
     }
 
     /// The items of `table`, as listed, with nothing known of their files.
-    public init(table: ItemTable) {
+    package init(table: ItemTable) {
         self.init(table: table, ids: Array(0..<UInt32(table.count)), versions: [:], orientations: [:])
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { ids.count }
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { ids.count }
 
-    public subscript(index: Int) -> CarouselItem {
+    package subscript(index: Int) -> CarouselItem {
         let id = ids[index]
         return table.item(id, version: versions[id], sessionOrientation: orientations[id].map(Int.init) ?? 1)
     }
 
     /// The path of the item at `index`, without the rest of its value.
-    public func path(at index: Int) -> String { table.path(of: ids[index]) }
+    package func path(at index: Int) -> String { table.path(of: ids[index]) }
 }

@@ -7,12 +7,12 @@
 /// names one item for the whole run however the strip sorts, and an item that goes and comes back gets
 /// a new one. A path given whole (a file named on the command line) keeps its spelling: its prefix is
 /// everything up to its last slash. An http(s) URL has an empty prefix of its own, marked remote.
-public struct ItemTable: Sendable {
+package struct ItemTable: Sendable {
     /// The text before each name: a folder's path and a slash, or what comes before a path's last slash.
-    public private(set) var prefixes: [String] = []
+    package private(set) var prefixes: [String] = []
     private var remoteFlags: [Bool] = []
     private var prefixIDs: [PrefixKey: UInt32] = [:]
-    public private(set) var names = NameList()
+    package private(set) var names = NameList()
     private var prefixOfItem: [UInt32] = []
     /// What the overlay calls items whose name is not a file's name (a URL's last path component).
     private var displayNames: [UInt32: String] = [:]
@@ -28,10 +28,10 @@ public struct ItemTable: Sendable {
         }
     }
 
-    public init() {}
+    package init() {}
 
     /// A table of whole paths, in this order (URLs as remote items named by `displayName`).
-    public init(_ items: [CarouselItem]) {
+    package init(_ items: [CarouselItem]) {
         for item in items {
             if item.isRemote {
                 appendRemote(item.path, displayName: item.displayName)
@@ -41,19 +41,19 @@ public struct ItemTable: Sendable {
         }
     }
 
-    public var count: Int { names.count }
-    public var isEmpty: Bool { names.isEmpty }
+    package var count: Int { names.count }
+    package var isEmpty: Bool { names.isEmpty }
 
     // MARK: Adding
 
     /// The prefix of the names listed in `folder`: the folder without trailing slashes and one slash
     /// ("/" stays "/"), as `path(of:)` joins them; folders are stored once.
-    public mutating func prefix(forFolder folder: String) -> UInt32 {
+    package mutating func prefix(forFolder folder: String) -> UInt32 {
         prefix(Self.prefixText(forFolder: folder), isRemote: false)
     }
 
     /// The prefix of `folder` (as `prefix(forFolder:)` makes it), if any item has it.
-    public func existingPrefix(forFolder folder: String) -> UInt32? {
+    package func existingPrefix(forFolder folder: String) -> UInt32? {
         prefixIDs[PrefixKey(text: Self.prefixText(forFolder: folder), isRemote: false)]
     }
 
@@ -64,14 +64,14 @@ public struct ItemTable: Sendable {
     }
 
     /// Makes room for `count` more items whose names take `bytes` bytes in all.
-    public mutating func reserveCapacity(items count: Int, bytes: Int) {
+    package mutating func reserveCapacity(items count: Int, bytes: Int) {
         names.reserveCapacity(names: count, bytes: bytes)
         NameList.grow(&prefixOfItem, by: count)
     }
 
     /// Appends `name` (its bytes) under `prefix`; returns its id.
     @discardableResult
-    public mutating func append(_ name: UnsafeBufferPointer<UInt8>, prefix: UInt32) -> UInt32 {
+    package mutating func append(_ name: UnsafeBufferPointer<UInt8>, prefix: UInt32) -> UInt32 {
         names.append(name)
         prefixOfItem.append(prefix)
         return UInt32(prefixOfItem.count - 1)
@@ -79,7 +79,7 @@ public struct ItemTable: Sendable {
 
     /// Appends a path given whole; returns its id.
     @discardableResult
-    public mutating func appendPath(_ path: String) -> UInt32 {
+    package mutating func appendPath(_ path: String) -> UInt32 {
         PathText.withBytes(path) { bytes in
             let slash = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
             let prefix = prefix(PathText.text(of: UnsafeBufferPointer(rebasing: bytes[..<slash])), isRemote: false)
@@ -89,7 +89,7 @@ public struct ItemTable: Sendable {
 
     /// Appends an http(s) URL, shown as `displayName`; returns its id.
     @discardableResult
-    public mutating func appendRemote(_ url: String, displayName: String) -> UInt32 {
+    package mutating func appendRemote(_ url: String, displayName: String) -> UInt32 {
         let prefix = prefix("", isRemote: true)
         let id = PathText.withBytes(url) { append($0, prefix: prefix) }
         displayNames[id] = displayName
@@ -97,7 +97,7 @@ public struct ItemTable: Sendable {
     }
 
     /// The items whose ids `keep` picks, in order, with new ids (a path listed twice kept once).
-    public func filtered(_ keep: (UInt32) -> Bool) -> ItemTable {
+    package func filtered(_ keep: (UInt32) -> Bool) -> ItemTable {
         var result = ItemTable()
         for id in 0..<UInt32(count) where keep(id) {
             let prefix = result.prefix(prefixes[Int(prefixOfItem[Int(id)])], isRemote: isRemote(id))
@@ -119,25 +119,25 @@ public struct ItemTable: Sendable {
 
     // MARK: Reading
 
-    public func prefix(of id: UInt32) -> UInt32 { prefixOfItem[Int(id)] }
+    package func prefix(of id: UInt32) -> UInt32 { prefixOfItem[Int(id)] }
 
-    public func isRemote(_ id: UInt32) -> Bool { remoteFlags[Int(prefixOfItem[Int(id)])] }
+    package func isRemote(_ id: UInt32) -> Bool { remoteFlags[Int(prefixOfItem[Int(id)])] }
 
     /// Whether any item is an http(s) URL.
-    public var hasRemoteItems: Bool { !displayNames.isEmpty }
+    package var hasRemoteItems: Bool { !displayNames.isEmpty }
 
     /// The item's path (or URL), as listed.
-    public func path(of id: UInt32) -> String {
+    package func path(of id: UInt32) -> String {
         prefixes[Int(prefixOfItem[Int(id)])] + names[Int(id)]
     }
 
     /// The item's name as drawn: its file name (invalid bytes shown as U+FFFD), or what a URL is shown as.
-    public func name(of id: UInt32) -> String {
+    package func name(of id: UInt32) -> String {
         displayNames[id] ?? PathText.displayName(names[Int(id)])
     }
 
     /// The item as a value, with what the strip knows of it.
-    public func item(_ id: UInt32, version: FileVersion?, sessionOrientation: Int) -> CarouselItem {
+    package func item(_ id: UInt32, version: FileVersion?, sessionOrientation: Int) -> CarouselItem {
         var item = CarouselItem(path: path(of: id), displayName: name(of: id), version: version)
         item.sessionOrientation = sessionOrientation
         return item
@@ -145,7 +145,7 @@ public struct ItemTable: Sendable {
 
     /// Where `path` (its bytes, as `PathText.bytes(of:)` gives them) would be in this table: the id of its
     /// prefix and where its name starts in its bytes; nil when no item has that prefix.
-    public func locate(_ path: UnsafeBufferPointer<UInt8>) -> (prefix: UInt32, nameStart: Int)? {
+    package func locate(_ path: UnsafeBufferPointer<UInt8>) -> (prefix: UInt32, nameStart: Int)? {
         if Self.isRemote(path) {
             return prefixIDs[PrefixKey(text: "", isRemote: true)].map { ($0, 0) }
         }
@@ -155,12 +155,12 @@ public struct ItemTable: Sendable {
     }
 
     /// Whether item `id` has `prefix` and `name`.
-    public func has(_ id: UInt32, prefix: UInt32, name: UnsafeBufferPointer<UInt8>) -> Bool {
+    package func has(_ id: UInt32, prefix: UInt32, name: UnsafeBufferPointer<UInt8>) -> Bool {
         prefixOfItem[Int(id)] == prefix && names.withName(Int(id)) { $0.elementsEqual(name) }
     }
 
     /// Whether items `a` and `b` have one path.
-    public func haveSamePath(_ a: UInt32, _ b: UInt32) -> Bool {
+    package func haveSamePath(_ a: UInt32, _ b: UInt32) -> Bool {
         names.withName(Int(b)) { has(a, prefix: prefixOfItem[Int(b)], name: $0) }
     }
 

@@ -4,13 +4,13 @@
 /// A path is hashed as its prefix's id and its name's bytes, and each slot probed is compared the same
 /// way, so nothing is allocated to find one. The table must be the one the ids were added from, or a
 /// later version of it (items only come at the end). Adding a path already present points it at the new id.
-public struct PathIndex: Sendable {
+package struct PathIndex: Sendable {
     private var slots: [UInt32]
     private var stored = 0
     private static let empty = UInt32.max
 
     /// An index of `table`'s items (of two items with one path, the first).
-    public init(_ table: ItemTable) {
+    package init(_ table: ItemTable) {
         slots = Array(repeating: Self.empty, count: Self.capacity(for: table.count))
         for id in 0..<UInt32(table.count) where firstSlot(holdingPathOf: id, in: table) == nil {
             insertNew(id, in: table)
@@ -18,7 +18,7 @@ public struct PathIndex: Sendable {
     }
 
     /// The id of the item at `path`, if any.
-    public func id(of path: String, in table: ItemTable) -> UInt32? {
+    package func id(of path: String, in table: ItemTable) -> UInt32? {
         PathText.withBytes(path) { bytes -> UInt32? in
             guard let (prefix, nameStart) = table.locate(bytes) else { return nil }
             return id(prefix: prefix, name: UnsafeBufferPointer(rebasing: bytes[nameStart...]), in: table)
@@ -27,7 +27,7 @@ public struct PathIndex: Sendable {
 
     /// The id of the item with `prefix` and `name`, if any: a folder's names looked up without a path
     /// string each.
-    public func id(prefix: UInt32, name: UnsafeBufferPointer<UInt8>, in table: ItemTable) -> UInt32? {
+    package func id(prefix: UInt32, name: UnsafeBufferPointer<UInt8>, in table: ItemTable) -> UInt32? {
         var slot = Self.hash(prefix: prefix, name: name) & (slots.count - 1)
         while slots[slot] != Self.empty {
             if table.has(slots[slot], prefix: prefix, name: name) { return slots[slot] }
@@ -37,15 +37,15 @@ public struct PathIndex: Sendable {
     }
 
     /// How many paths it finds.
-    public var count: Int { stored }
+    package var count: Int { stored }
 
     /// Whether looking up item `id`'s path finds `id` (not another item of that path).
-    public func finds(_ id: UInt32, in table: ItemTable) -> Bool {
+    package func finds(_ id: UInt32, in table: ItemTable) -> Bool {
         firstSlot(holdingPathOf: id, in: table).map { slots[$0] == id } ?? false
     }
 
     /// Adds item `id` of `table`; a path already present now finds `id`.
-    public mutating func insert(_ id: UInt32, in table: ItemTable) {
+    package mutating func insert(_ id: UInt32, in table: ItemTable) {
         if let slot = firstSlot(holdingPathOf: id, in: table) {
             slots[slot] = id
         } else {

@@ -1,14 +1,14 @@
 /// Which key does what, in the strip and in the single view: the one table the viewer, `--help`, the
 /// README and the man page read, and that a configuration file overrides. The defaults follow nsxiv
 /// where it has a key.
-public struct KeyBindings: Sendable, Equatable {
+package struct KeyBindings: Sendable, Equatable {
     /// Where a key is pressed.
-    public enum View: String, CaseIterable, Sendable {
+    package enum View: String, CaseIterable, Sendable {
         case strip, single
     }
 
     /// Where a binding applies.
-    public enum Scope: String, CaseIterable, Sendable {
+    package enum Scope: String, CaseIterable, Sendable {
         case both, strip, single
 
         var views: [View] {
@@ -30,9 +30,9 @@ public struct KeyBindings: Sendable, Equatable {
     }
 
     /// No key bound.
-    public init() {}
+    package init() {}
 
-    public static let defaults: KeyBindings = {
+    package static let defaults: KeyBindings = {
         var bindings = KeyBindings()
         func bind(_ keys: [String], _ action: ViewerAction, _ scope: Scope = .both) {
             for key in keys { bindings.bind(try! KeyCombo(parsing: key), to: action, in: scope) }
@@ -82,17 +82,17 @@ public struct KeyBindings: Sendable, Equatable {
     }()
 
     /// What `combo` does in `view`; nil when it is bound to nothing there.
-    public func action(for combo: KeyCombo, in view: View) -> ViewerAction? {
+    package func action(for combo: KeyCombo, in view: View) -> ViewerAction? {
         bindings(of: view).first { $0.combo == combo }?.action
     }
 
     /// The keys bound to `action` in `view`, in the order they were bound.
-    public func keys(for action: ViewerAction, in view: View) -> [KeyCombo] {
+    package func keys(for action: ViewerAction, in view: View) -> [KeyCombo] {
         bindings(of: view).filter { $0.action == action }.map(\.combo)
     }
 
     /// Binds `combo` to `action` in `scope`, replacing what it did there; nil unbinds it.
-    public mutating func bind(_ combo: KeyCombo, to action: ViewerAction?, in scope: Scope = .both) {
+    package mutating func bind(_ combo: KeyCombo, to action: ViewerAction?, in scope: Scope = .both) {
         for view in scope.views {
             var list = bindings(of: view)
             list.removeAll { $0.combo == combo }
@@ -115,7 +115,7 @@ public struct KeyBindings: Sendable, Equatable {
 
     /// The keys for `--help`, the README and the man page, in `ViewerAction`'s order: keys that do the same
     /// in both views under "Both views", the rest under the view they belong to.
-    public var helpSections: [(title: String, lines: [(keys: String, summary: String)])] {
+    package var helpSections: [(title: String, lines: [(keys: String, summary: String)])] {
         var both: [(String, String)] = [], stripOnly: [(String, String)] = [], singleOnly: [(String, String)] = []
         func add(_ keys: [KeyCombo], _ summary: String, to section: inout [(String, String)]) {
             if !keys.isEmpty { section.append((keys.map(\.spelling).joined(separator: ", "), summary)) }
@@ -138,7 +138,7 @@ public struct KeyBindings: Sendable, Equatable {
     }
 
     /// `helpSections` as `--help` prints them: a title line, then the keys in a column and what they do.
-    public var helpText: String {
+    package var helpText: String {
         let sections = helpSections
         let width = sections.flatMap(\.lines).map(\.keys.count).max() ?? 0
         return sections.map { section in

@@ -5,16 +5,16 @@
 /// nsxiv drops `S-` when Shift already made the key a different symbol (`A`, not `S-a`; `less`, not
 /// `S-comma`) and keeps it otherwise (`S-Return`, `S-space`, `C-S-Delete`). A printable character is
 /// always typed with Shift already applied, so `S-` goes only with named keys and the space bar.
-public struct KeyCombo: Hashable, Sendable, CustomStringConvertible {
+package struct KeyCombo: Hashable, Sendable, CustomStringConvertible {
     /// The X keysym name.
-    public let key: String
-    public let control: Bool
+    package let key: String
+    package let control: Bool
     /// Alt (X's Mod1).
-    public let alt: Bool
-    public let shift: Bool
+    package let alt: Bool
+    package let shift: Bool
 
     /// A named key (an X keysym name such as `Return`, `Delete`, `Left`, `F5`, `space`) with modifiers.
-    public init(key: String, control: Bool = false, alt: Bool = false, shift: Bool = false) {
+    package init(key: String, control: Bool = false, alt: Bool = false, shift: Bool = false) {
         self.key = key
         self.control = control
         self.alt = alt
@@ -23,21 +23,21 @@ public struct KeyCombo: Hashable, Sendable, CustomStringConvertible {
 
     /// The key that typed `character`, Shift already applied (`A`, `<`); nil for a character with no
     /// keysym name here (outside printable ASCII).
-    public init?(typed character: Character, control: Bool = false, alt: Bool = false, shift: Bool = false) {
+    package init?(typed character: Character, control: Bool = false, alt: Bool = false, shift: Bool = false) {
         guard let name = Self.keysymName(of: character) else { return nil }
         self.init(key: name, control: control, alt: alt, shift: shift && character == " ")
     }
 
     /// The argument: `C-` `M-` `S-` in that order, then the key.
-    public var argument: String {
+    package var argument: String {
         (control ? "C-" : "") + (alt ? "M-" : "") + (shift ? "S-" : "") + key
     }
 
-    public var description: String { argument }
+    package var description: String { argument }
 
     /// X's name for a printable ASCII character: letters and digits are their own names, the rest are
     /// spelt out (`space`, `comma`, `less`, `bar`, ...), as `XKeysymToString` returns them.
-    public static func keysymName(of character: Character) -> String? {
+    package static func keysymName(of character: Character) -> String? {
         guard let ascii = character.asciiValue, (0x20...0x7E).contains(ascii) else { return nil }
         if character.isLetter || character.isNumber { return String(character) }
         return punctuationNames[Int(ascii) - 0x20]
@@ -67,7 +67,7 @@ extension KeyCombo {
     /// `C-`, `M-`, `S-` too), then one character as typed (`m`, `M`, `<`, `|`) or a key's name, any case
     /// (`Delete`, `Enter`, `Esc`, `BackSpace`, `Tab`, `Space`, `Left`, `PageUp`, `Home`, `F5`, or a
     /// character's X name such as `less` or `bar`). `shift+m` is `M`, as typing it gives.
-    public init(parsing text: String) throws(KeyComboError) {
+    package init(parsing text: String) throws(KeyComboError) {
         var rest = Substring(text.trimmingSpaces)
         var control = false, alt = false, shift = false
         while true {
@@ -112,7 +112,7 @@ extension KeyCombo {
 
     /// The combo as `--help` and the README print it and a binding may spell it: `ctrl+x`, `<`, `M`,
     /// `Delete`, `PageUp`, `shift+Enter`.
-    public var spelling: String {
+    package var spelling: String {
         var shown = Self.spelledNames[key] ?? key
         if let character = Self.character(named: key), character != " " { shown = String(character) }
         return (control ? "ctrl+" : "") + (alt ? "alt+" : "") + (shift ? "shift+" : "") + shown

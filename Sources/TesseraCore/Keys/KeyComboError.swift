@@ -1,7 +1,7 @@
 /// Why a binding's key could not be read.
-public struct KeyComboError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let text: String
-    public let reason: String
+package struct KeyComboError: Error, Equatable, Sendable, CustomStringConvertible {
+    package let text: String
+    package let reason: String
 
-    public var description: String { "\"\(text)\" \(reason)" }
+    package var description: String { "\"\(text)\" \(reason)" }
 }

@@ -1,6 +1,6 @@
 /// What a key can ask the viewer to do. The raw values are the names a configuration file binds keys to
 /// (`"ctrl+d" = "trash"`).
-public enum ViewerAction: String, CaseIterable, Sendable {
+package enum ViewerAction: String, CaseIterable, Sendable {
     case next, previous, first, last
     /// In the strip, a column back or forward (one image in a single row), a row up or down in a grid; in
     /// the single view, panning (and, sideways, the neighbouring image when the whole width is shown).
@@ -23,7 +23,7 @@ public enum ViewerAction: String, CaseIterable, Sendable {
     case zoomIn = "zoom-in", zoomOut = "zoom-out", fit, actualSize = "actual-size"
 
     /// One line saying what the action does in `view` (the same in both views for most).
-    public func summary(in view: KeyBindings.View) -> String {
+    package func summary(in view: KeyBindings.View) -> String {
         switch (self, view) {
         case (.next, _): "next image"
         case (.previous, _): "previous image"

@@ -2,29 +2,29 @@
 ///
 /// Measured in columns because a column is what scrolls into view next; with one row this is plain
 /// "index ± n", the classic preload-the-neighbours rule generalised to a grid.
-public struct PreloadPolicy: Equatable, Hashable, Sendable {
+package struct PreloadPolicy: Equatable, Hashable, Sendable {
     /// Columns to preload on the side the content is scrolling towards.
-    public var ahead: Int
+    package var ahead: Int
     /// Columns to keep/preload on the side it is leaving.
-    public var behind: Int
+    package var behind: Int
 
-    public init(ahead: Int = 1, behind: Int = 1) {
+    package init(ahead: Int = 1, behind: Int = 1) {
         precondition(ahead >= 0 && behind >= 0, "PreloadPolicy: negative reach")
         self.ahead = ahead
         self.behind = behind
     }
 
     /// One column either side: the neighbours of what is on screen.
-    public static let `default` = PreloadPolicy()
+    package static let `default` = PreloadPolicy()
 }
 
 /// One item to load, and how urgently. Lower priority values load first.
-public struct PreloadItem: Equatable, Hashable, Sendable {
-    public var index: Int
+package struct PreloadItem: Equatable, Hashable, Sendable {
+    package var index: Int
     /// 0 for visible items; n for items n columns beyond the visible ones.
-    public var priority: Int
+    package var priority: Int
 
-    public init(index: Int, priority: Int) {
+    package init(index: Int, priority: Int) {
         self.index = index
         self.priority = priority
     }
@@ -37,9 +37,9 @@ public struct PreloadItem: Equatable, Hashable, Sendable {
 /// order cells fill in. Visible cells come first, middle of the screen first (where the eye is), then
 /// preload columns nearest first, the side being scrolled towards before the side being left. Anything not
 /// in the window may be cancelled or evicted.
-public struct PreloadWindow: Equatable, Sendable {
+package struct PreloadWindow: Equatable, Sendable {
     /// Highest urgency first.
-    public let items: [PreloadItem]
+    package let items: [PreloadItem]
 
     /// - Parameters:
     ///   - visible: the visible item range (`StripLayout.visibleRange`); column-aligned at its start.
@@ -49,7 +49,7 @@ public struct PreloadWindow: Equatable, Sendable {
     ///     equally likely next, so both sides get the larger of the two reaches (reading order, higher
     ///     indices, breaks ties).
     ///   - policy: reach ahead and behind, in columns.
-    public init(visible: Range<Int>, itemCount: Int, rows: Int = 1, direction: Int,
+    package init(visible: Range<Int>, itemCount: Int, rows: Int = 1, direction: Int,
                 policy: PreloadPolicy = .default) {
         precondition(rows >= 1, "PreloadWindow: rows must be at least 1")
         let visible = visible.clamped(to: 0..<max(0, itemCount))
@@ -107,12 +107,12 @@ public struct PreloadWindow: Equatable, Sendable {
     }
 
     /// Item indices in load order.
-    public var indices: [Int] { items.map(\.index) }
+    package var indices: [Int] { items.map(\.index) }
 
-    public func contains(_ index: Int) -> Bool { items.contains { $0.index == index } }
+    package func contains(_ index: Int) -> Bool { items.contains { $0.index == index } }
 
     /// The item's priority, or nil if it is outside the window (and may be evicted or cancelled).
-    public func priority(of index: Int) -> Int? { items.first { $0.index == index }?.priority }
+    package func priority(of index: Int) -> Int? { items.first { $0.index == index }?.priority }
 
     private static func indices(ofColumn column: Int, rows: Int, itemCount: Int) -> [Int] {
         guard column >= 0 else { return [] }

@@ -10,19 +10,19 @@ import Foundation
 ///
 /// Coordinates: *content* coordinates run along the whole strip (x = 0 at its leading edge); *viewport*
 /// coordinates are what is on screen, content x minus the scroll `offset`. All in logical points.
-public struct StripLayout: Equatable, Sendable {
-    public var itemCount: Int
+package struct StripLayout: Equatable, Sendable {
+    package var itemCount: Int
     /// Rows of cells, at least 1.
-    public var rows: Int
-    public var cellSize: Size
+    package var rows: Int
+    package var cellSize: Size
     /// Gap between neighbouring cells, horizontally and vertically.
-    public var spacing: Double
+    package var spacing: Double
     /// Padding between the grid and the ends of the strip (left/right), and the minimum margin the
     /// centring aims for (top/bottom).
-    public var inset: Double
-    public var viewportSize: Size
+    package var inset: Double
+    package var viewportSize: Size
 
-    public init(itemCount: Int, rows: Int = 1, cellSize: Size, spacing: Double = 16, inset: Double = 16,
+    package init(itemCount: Int, rows: Int = 1, cellSize: Size, spacing: Double = 16, inset: Double = 16,
                 viewportSize: Size) {
         precondition(itemCount >= 0, "StripLayout: negative itemCount \(itemCount)")
         precondition(rows >= 1, "StripLayout: rows must be at least 1, got \(rows)")
@@ -39,50 +39,50 @@ public struct StripLayout: Equatable, Sendable {
     // MARK: Sizes
 
     /// Number of (possibly partly filled) columns.
-    public var columnCount: Int { (itemCount + rows - 1) / rows }
+    package var columnCount: Int { (itemCount + rows - 1) / rows }
 
     /// Distance from one column's leading edge to the next: cell width plus spacing. The step for the
     /// Left/Right keys.
-    public var columnWidth: Double { cellSize.width + spacing }
+    package var columnWidth: Double { cellSize.width + spacing }
 
     /// Total scrollable width: the columns, the gaps between them and the inset at both ends.
-    public var contentWidth: Double {
+    package var contentWidth: Double {
         guard columnCount > 0 else { return 2 * inset }
         return 2 * inset + Double(columnCount) * cellSize.width + Double(columnCount - 1) * spacing
     }
 
     /// The largest scroll offset: content never scrolls past its trailing end.
-    public var maxOffset: Double { max(0, contentWidth - viewportSize.width) }
+    package var maxOffset: Double { max(0, contentWidth - viewportSize.width) }
 
     /// Height of the rows and the gaps between them.
-    public var gridHeight: Double { Double(rows) * cellSize.height + Double(rows - 1) * spacing }
+    package var gridHeight: Double { Double(rows) * cellSize.height + Double(rows - 1) * spacing }
 
     /// Top of the first row: centred, but never above the viewport's top when the grid is too tall (it
     /// then overflows at the bottom, where clipping is least disturbing).
-    public var gridTop: Double { max(0, (viewportSize.height - gridHeight) / 2) }
+    package var gridTop: Double { max(0, (viewportSize.height - gridHeight) / 2) }
 
     /// How many whole columns fit in the viewport (at least 1): a "page" for PageUp/PageDown.
-    public var columnsPerPage: Int {
+    package var columnsPerPage: Int {
         max(1, Int(((viewportSize.width + spacing) / columnWidth).rounded(.down)))
     }
 
     /// The most columns that can be in view at once, partly shown ones included: what the strip needs
     /// cells (and cell textures) for.
-    public var maximumVisibleColumns: Int {
+    package var maximumVisibleColumns: Int {
         min(columnCount, Int(((viewportSize.width + cellSize.width) / columnWidth).rounded(.up)))
     }
 
     /// Scroll distance of one page: `columnsPerPage` columns, so paging keeps the column grid aligned.
-    public var pageWidth: Double { Double(columnsPerPage) * columnWidth }
+    package var pageWidth: Double { Double(columnsPerPage) * columnWidth }
 
     // MARK: Frames
 
-    public func column(of index: Int) -> Int { index / rows }
-    public func row(of index: Int) -> Int { index % rows }
+    package func column(of index: Int) -> Int { index / rows }
+    package func row(of index: Int) -> Int { index % rows }
 
     /// The cell of item `index` in content coordinates. Valid for any index >= 0, even past `itemCount`,
     /// so callers can ask where the next item would go.
-    public func frame(of index: Int) -> Rect {
+    package func frame(of index: Int) -> Rect {
         precondition(index >= 0, "StripLayout: negative index \(index)")
         return Rect(x: inset + Double(column(of: index)) * columnWidth,
                     y: gridTop + Double(row(of: index)) * (cellSize.height + spacing),
@@ -95,7 +95,7 @@ public struct StripLayout: Equatable, Sendable {
     /// Items whose cells overlap the viewport at scroll `offset`, partly shown cells included, cells that
     /// only touch the viewport's edge excluded. Whole columns: with column-major order that is one
     /// contiguous range. Empty when no cell is visible (no items, or only a gap is in view).
-    public func visibleRange(offset: Double) -> Range<Int> {
+    package func visibleRange(offset: Double) -> Range<Int> {
         guard columnCount > 0, viewportSize.width > 0 else { return 0..<0 }
         // Column c spans [inset + c*w, inset + c*w + cellWidth); it is visible when that overlaps
         // (offset, offset + viewportWidth).
@@ -112,7 +112,7 @@ public struct StripLayout: Equatable, Sendable {
 
     /// Columns wholly inside the viewport at scroll `offset`; nil when none is (a viewport narrower than a
     /// cell, or no items).
-    public func wholeColumns(offset: Double) -> ClosedRange<Int>? {
+    package func wholeColumns(offset: Double) -> ClosedRange<Int>? {
         guard columnCount > 0, viewportSize.width > 0 else { return nil }
         // A column starting within a rounding error of the viewport's edge counts as inside it.
         let slack = 1e-6
@@ -124,7 +124,7 @@ public struct StripLayout: Equatable, Sendable {
 
     /// The item under `point` (viewport coordinates) at scroll `offset`, or nil for gaps, insets, empty
     /// slots of the last column and points outside the viewport.
-    public func index(at point: Point, offset: Double) -> Int? {
+    package func index(at point: Point, offset: Double) -> Int? {
         guard point.x >= 0, point.x < viewportSize.width, point.y >= 0, point.y < viewportSize.height else {
             return nil
         }
@@ -141,7 +141,7 @@ public struct StripLayout: Equatable, Sendable {
     /// each side (so the selection never sits flush against the window edge and the neighbouring gap shows);
     /// unchanged if it already is. Clamped to `0...maxOffset`. A cell wider than the viewport is aligned
     /// to its leading edge.
-    public func offsetToShow(index: Int, offset: Double) -> Double {
+    package func offsetToShow(index: Int, offset: Double) -> Double {
         let frame = frame(of: index)
         let leading = frame.minX - spacing
         let trailing = frame.maxX + spacing
@@ -155,12 +155,12 @@ public struct StripLayout: Equatable, Sendable {
     }
 
     /// The offset that puts item `index` in the middle of the viewport, as far as the ends allow.
-    public func offsetCentering(index: Int) -> Double {
+    package func offsetCentering(index: Int) -> Double {
         clamp(frame(of: index).midX - viewportSize.width / 2)
     }
 
     /// Clamps an offset to the scrollable range.
-    public func clamp(_ offset: Double) -> Double {
+    package func clamp(_ offset: Double) -> Double {
         min(max(offset, 0), maxOffset)
     }
 }

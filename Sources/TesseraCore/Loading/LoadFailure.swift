@@ -1,16 +1,16 @@
 /// Why a value could not be loaded: a short line for the user (an error cell's caption) and the full
 /// reason for the log. The strip's images and the tiled view's tiles fail the same way.
-public struct LoadFailure: Error, Equatable, Sendable {
-    public let shortText: String
-    public let detail: String
+package struct LoadFailure: Error, Equatable, Sendable {
+    package let shortText: String
+    package let detail: String
 
-    public init(shortText: String, detail: String) {
+    package init(shortText: String, detail: String) {
         self.shortText = shortText
         self.detail = detail
     }
 
     /// `error` itself when it is a `LoadFailure`; otherwise a generic caption over its description.
-    public init(_ error: any Error) {
+    package init(_ error: any Error) {
         if let failure = error as? LoadFailure {
             self = failure
         } else {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a key stands in a `LoadPipeline`.
-public enum LoadState: Sendable, Equatable {
+package enum LoadState: Sendable, Equatable {
     /// Neither stored nor in flight nor known to fail: a request would start a load.
     case none
     /// Asked for and waiting for a worker: it may still be reprioritised or dropped.
@@ -30,16 +30,16 @@ public enum LoadState: Sendable, Equatable {
 /// `request`, `retainOnly`, `loadNow` and `drain`; workers only run the loader and push what it returned
 /// into the inbox, then call the waker. A key stays in flight until its result is drained, so
 /// nothing between a worker's finish and the drain can start a second load of it.
-public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
+package final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
     /// Loads one key on a worker. It may look at its cancellation signal and throw `DecodeCancelled` when
     /// the signal is set (strategies that stop running work set it); any error it throws once the signal
     /// is set counts as stopped, not failed.
-    public typealias Loader = @Sendable (Key, DecodeCancellation) throws -> Value
+    package typealias Loader = @Sendable (Key, DecodeCancellation) throws -> Value
 
     /// A finished load, as `drain` hands it over: a value, or why there is none.
-    public struct Delivery: Sendable {
-        public let key: Key
-        public let result: Result<Value, LoadFailure>
+    package struct Delivery: Sendable {
+        package let key: Key
+        package let result: Result<Value, LoadFailure>
     }
 
     /// What a worker pushes: the loader's own result.
@@ -55,7 +55,7 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
     private let inbox = Inbox<Outcome>()
     private let waker: @Sendable () -> Void
     /// Where a measured run hears what the pipeline does; nil when nobody measures.
-    public let observation: LoadObservation?
+    package let observation: LoadObservation?
 
     private var inFlight: Set<Key> = []
     private var failures: [Key: LoadFailure] = [:]
@@ -65,7 +65,7 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
     /// forgotten, a stored value evicted or removed. A key only becomes stored, in flight or failed
     /// otherwise, all of which make `request` ignore it. So while this stands still, asking again for the
     /// keys asked for last time, at the same priorities, changes nothing.
-    public private(set) var revision = 0
+    package private(set) var revision = 0
 
     /// - Parameters:
     ///   - scheduler: runs the loads; the pipeline's own from now on.
@@ -75,7 +75,7 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
     ///   - loader: loads one key, on a worker.
     ///   - waker: called on the worker after a result is pushed into the inbox (wakes the main loop).
     ///   - observation: hears every load asked for, begun, finished, dropped or stopped; nil counts nothing.
-    public init(scheduler: WorkScheduler<Key, Value>, storage: CostCache<Key, Value>? = nil,
+    package init(scheduler: WorkScheduler<Key, Value>, storage: CostCache<Key, Value>? = nil,
                 cost: @escaping (Value) -> Int, loader: @escaping Loader, waker: @escaping @Sendable () -> Void = {},
                 observation: LoadObservation? = nil) {
         self.scheduler = scheduler
@@ -92,7 +92,7 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
 
     /// Asks for `key` at `priority` (lower runs sooner). Starts a load only when the key is neither stored,
     /// nor in flight, nor known to fail; a key in flight just gets the new priority.
-    public func request(_ key: Key, priority: Int) {
+    package func request(_ key: Key, priority: Int) {
         if inFlight.contains(key) {
             scheduler.reprioritize([key: priority])
             return
@@ -120,7 +120,7 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
     /// Drops the queued loads of every key not in `keep` (their keys can be asked for again at once) and,
     /// with `cancellingRunning`, asks running loads of those keys to stop; a running load whose key is in
     /// `keep` again carries on.
-    public func retainOnly(_ keep: Set<Key>, cancellingRunning: Bool = false) {
+    package func retainOnly(_ keep: Set<Key>, cancellingRunning: Bool = false) {
         let dropped = scheduler.retainOnly(keep)
         if !dropped.isEmpty {
             for key in dropped { inFlight.remove(key) }
@@ -133,7 +133,7 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
     /// Loads `key` on the calling thread and stores the result, for callers that load in place (the
     /// experiment's main-thread decodes, the book's listing 14.1). On the main thread it counts as a
     /// main-thread load, which the report shows.
-    public func loadNow(_ key: Key) -> Result<Value, LoadFailure> {
+    package func loadNow(_ key: Key) -> Result<Value, LoadFailure> {
         if let value = storage?.peek(key) { return .success(value) }
         if let failure = failures[key] { return .failure(failure) }
         if let observation { observation(.started(onMainThread: Thread.isMainThread)) }
@@ -152,7 +152,7 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
     /// the failures, and ends each key's flight. Returns the values and failures; a load that stopped
     /// because nobody wanted it any more delivers nothing. Called once a frame.
     @discardableResult
-    public func drain() -> [Delivery] {
+    package func drain() -> [Delivery] {
         let outcomes = inbox.drain()
         guard !outcomes.isEmpty else { return [] }
         var deliveries: [Delivery] = []
@@ -198,13 +198,13 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
     // MARK: State
 
     /// Whether any load is queued, running, or finished and waiting to be drained.
-    public var isLoading: Bool { !inFlight.isEmpty }
+    package var isLoading: Bool { !inFlight.isEmpty }
     /// Keys queued, running, or finished and waiting to be drained.
-    public var inFlightCount: Int { inFlight.count }
-    public func isInFlight(_ key: Key) -> Bool { inFlight.contains(key) }
+    package var inFlightCount: Int { inFlight.count }
+    package func isInFlight(_ key: Key) -> Bool { inFlight.contains(key) }
 
     /// Where `key` stands.
-    public func state(of key: Key) -> LoadState {
+    package func state(of key: Key) -> LoadState {
         if failures[key] != nil || storage?.peek(key) != nil { return .done }
         guard inFlight.contains(key) else { return .none }
         switch scheduler.state(of: key) {
@@ -215,34 +215,34 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
     }
 
     /// How many loads run at once (the scheduler's workers).
-    public var workerCount: Int { scheduler.workerCount }
+    package var workerCount: Int { scheduler.workerCount }
 
     /// How long the load of `key` has been running on a worker, nil when it is not running.
-    public func runningSeconds(_ key: Key) -> Double? { scheduler.runningSeconds(key) }
+    package func runningSeconds(_ key: Key) -> Double? { scheduler.runningSeconds(key) }
 
-    public func failure(for key: Key) -> LoadFailure? { failures[key] }
+    package func failure(for key: Key) -> LoadFailure? { failures[key] }
 
     /// The keys that failed (until retried).
-    public var failedKeys: [Key] { Array(failures.keys) }
+    package var failedKeys: [Key] { Array(failures.keys) }
 
     /// Forgets a failure so the next request loads the key again (the user asked to retry).
-    public func forgetFailure(_ key: Key) {
+    package func forgetFailure(_ key: Key) {
         if failures.removeValue(forKey: key) != nil { revision &+= 1 }
     }
 
     // MARK: Storage
 
     /// Whether the pipeline keeps what it loads.
-    public var hasStorage: Bool { storage != nil }
+    package var hasStorage: Bool { storage != nil }
 
     /// The stored value for `key`, counted as a hit or a miss of the storage (a cell coming on screen).
-    public func cachedValue(for key: Key) -> Value? { storage?.value(for: key) }
+    package func cachedValue(for key: Key) -> Value? { storage?.value(for: key) }
 
     /// The stored value for `key`, without counting or refreshing it.
-    public func storedValue(for key: Key) -> Value? { storage?.peek(key) }
+    package func storedValue(for key: Key) -> Value? { storage?.peek(key) }
 
     /// Drops every stored value whose key matches (e.g. the pixels of a file's old version).
-    public func removeStoredValues(where matches: (Key) -> Bool) {
+    package func removeStoredValues(where matches: (Key) -> Bool) {
         guard let storage, storage.removeValues(where: matches) > 0 else { return }
         revision &+= 1
     }
@@ -251,20 +251,20 @@ public final class LoadPipeline<Key: Hashable & Sendable, Value: Sendable> {
     /// restores least recent use. Evictions happen only while the pipeline stores, at `drain` or
     /// `loadNow` on the main thread, so a ranking set just before over the caller's current values (the
     /// strip's items and scroll position) is the one they follow.
-    public func setEvictionRanking(_ ranking: CostCache<Key, Value>.EvictionRanking?) {
+    package func setEvictionRanking(_ ranking: CostCache<Key, Value>.EvictionRanking?) {
         storage?.setEvictionRanking(ranking)
     }
 
     /// The storage's counters and occupancy; nil without storage.
-    public var storageStats: CacheStats? { storage?.stats }
+    package var storageStats: CacheStats? { storage?.stats }
 
     /// Drops queued loads and lets running ones finish (a scheduler with workers of its own lets them exit).
-    public func shutdown() { scheduler.shutdown() }
+    package func shutdown() { scheduler.shutdown() }
 
     /// `shutdown()`, then waits at most `timeout` for the running loads to end: a process about to exit
     /// must not tear down the libraries a decode is still in (libcrypto's digests, the codecs).
     @discardableResult
-    public func shutdown(waitingUpTo timeout: TimeInterval) -> Bool {
+    package func shutdown(waitingUpTo timeout: TimeInterval) -> Bool {
         scheduler.shutdown()
         return scheduler.waitForWorkersToExit(timeout: timeout)
     }

@@ -2,7 +2,7 @@
 /// made of, so a slow frame can be told apart as ours or SDL's. The draw calls only queue work for SDL's
 /// software renderer, which does the copies and fills when the frame is presented: that and the event poll
 /// are the frame time the phases leave out.
-public enum FramePhase: Sendable, Hashable, CaseIterable {
+package enum FramePhase: Sendable, Hashable, CaseIterable {
     /// The model: scrolling, layout, loads asked for and results taken.
     case update
     /// Decoded pixels copied into textures.

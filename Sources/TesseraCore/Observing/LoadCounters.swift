@@ -1,25 +1,25 @@
 /// What load pipelines did, added up from their `LoadEvent`s: the report's decode and tile figures.
-public struct LoadCounters: Sendable, Equatable {
+package struct LoadCounters: Sendable, Equatable {
     /// Loads begun by `request` (`LoadEvent.requested`).
-    public var requested = 0
+    package var requested = 0
     /// Loader runs begun, on a worker or by `loadNow`. A load dropped while queued never runs.
-    public var started = 0
+    package var started = 0
     /// Loads that produced a value.
-    public var succeeded = 0
+    package var succeeded = 0
     /// Loads that failed.
-    public var failed = 0
+    package var failed = 0
     /// Cost of the values produced.
-    public var loadedCost = 0
+    package var loadedCost = 0
     /// Queued loads dropped before they started.
-    public var droppedQueued = 0
+    package var droppedQueued = 0
     /// Running loads that stopped early.
-    public var stoppedRunning = 0
+    package var stoppedRunning = 0
     /// Loader runs on the main thread (`loadNow`, or a test's inline scheduler): the report shows them.
-    public var mainThreadLoads = 0
+    package var mainThreadLoads = 0
 
-    public init() {}
+    package init() {}
 
-    public mutating func count(_ event: LoadEvent) {
+    package mutating func count(_ event: LoadEvent) {
         switch event {
         case .requested: requested += 1
         case .started(let onMainThread):

@@ -1,5 +1,5 @@
 /// What a `LoadPipeline` did with one key, as its observer hears it.
-public enum LoadEvent: Sendable, Equatable {
+package enum LoadEvent: Sendable, Equatable {
     /// A load begun by `request`: the key was neither stored, in flight nor known to fail. A key asked for
     /// again while in flight is not a new load.
     case requested

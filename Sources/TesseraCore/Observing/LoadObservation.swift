@@ -1,10 +1,10 @@
 /// A load pipeline's observer and the view its loads are counted for: the strip's images or a zoomable
 /// view's tiles, which the report keeps apart.
-public struct LoadObservation: Sendable {
-    public let observer: any RunObserver
-    public let view: MeasuredView
+package struct LoadObservation: Sendable {
+    package let observer: any RunObserver
+    package let view: MeasuredView
 
-    public init(_ observer: any RunObserver, view: MeasuredView) {
+    package init(_ observer: any RunObserver, view: MeasuredView) {
         self.observer = observer
         self.view = view
     }

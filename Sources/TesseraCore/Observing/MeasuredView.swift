@@ -1,6 +1,6 @@
 /// Which view a measured event belongs to: the strip (its cells, its image pipeline) or a zoomable view
 /// (its tiles, their pipelines).
-public enum MeasuredView: Sendable, Hashable {
+package enum MeasuredView: Sendable, Hashable {
     case strip
     case tiled
 }

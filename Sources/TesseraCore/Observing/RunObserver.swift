@@ -5,7 +5,7 @@
 /// only what it checks.
 ///
 /// Main thread only, apart from `load(.started, ...)`, which comes from the thread that runs the load.
-public protocol RunObserver: AnyObject, Sendable {
+package protocol RunObserver: AnyObject, Sendable {
     // MARK: Frames
 
     /// A frame began at `start` on the frame loop's clock (its events are about to be handled).
@@ -54,19 +54,19 @@ public protocol RunObserver: AnyObject, Sendable {
 }
 
 extension RunObserver {
-    public func frameBegan(at start: Duration) {}
-    public func phaseBegan(_ phase: FramePhase) {}
-    public func phaseEnded(_ phase: FramePhase) {}
-    public func frameShowedMotion() {}
-    public func frameEnded() {}
-    public func cellsDrawn(placeholders: Int, visible: Int, fading: Bool) {}
-    public func cellTextureMade() {}
-    public func fileChangesApplied(_ count: Int) {}
-    public func animationFrameShown() {}
-    public func uploaded(bytes: Int, in view: MeasuredView) {}
-    public func load(_ event: LoadEvent, in view: MeasuredView) {}
-    public func tiledViewOpened() {}
-    public func tiledFrameDrawn(complete: Bool, sharp: Bool, sinceOpening: Duration) {}
-    public func tileFadeBegan(_ tile: TileID, at start: Duration) {}
-    public func tileShownOpaque(_ tile: TileID, at now: Duration) {}
+    package func frameBegan(at start: Duration) {}
+    package func phaseBegan(_ phase: FramePhase) {}
+    package func phaseEnded(_ phase: FramePhase) {}
+    package func frameShowedMotion() {}
+    package func frameEnded() {}
+    package func cellsDrawn(placeholders: Int, visible: Int, fading: Bool) {}
+    package func cellTextureMade() {}
+    package func fileChangesApplied(_ count: Int) {}
+    package func animationFrameShown() {}
+    package func uploaded(bytes: Int, in view: MeasuredView) {}
+    package func load(_ event: LoadEvent, in view: MeasuredView) {}
+    package func tiledViewOpened() {}
+    package func tiledFrameDrawn(complete: Bool, sharp: Bool, sinceOpening: Duration) {}
+    package func tileFadeBegan(_ tile: TileID, at start: Duration) {}
+    package func tileShownOpaque(_ tile: TileID, at now: Duration) {}
 }

@@ -1,5 +1,5 @@
 /// Where a remote image (an http(s) URL) stands: the carousel asks this before it asks for a decode.
-public enum RemoteState: Equatable, Sendable {
+package enum RemoteState: Equatable, Sendable {
     /// Not asked for in this run.
     case notStarted
     /// Queued or downloading (or being revalidated).
@@ -12,7 +12,7 @@ public enum RemoteState: Equatable, Sendable {
 /// Downloads remote images into a local cache: LazyTableImages' download table. The carousel decides
 /// *when* to fetch (never while the strip is dragged or decelerating); the fetcher decides how (at most a
 /// few per host, a timeout, a size limit, one download per URL at a time).
-public protocol RemoteFetching: AnyObject, Sendable {
+package protocol RemoteFetching: AnyObject, Sendable {
     func state(of url: String) -> RemoteState
     /// Starts (or queues) a download unless one is in flight, done, or failed. Lower priority runs first.
     func fetch(_ url: String, priority: Int)
@@ -24,7 +24,7 @@ public protocol RemoteFetching: AnyObject, Sendable {
 
 extension CarouselItem {
     /// Whether `path` is an http(s) URL.
-    public static func isRemote(_ path: String) -> Bool {
+    package static func isRemote(_ path: String) -> Bool {
         let lower = path.prefix(8).lowercased()
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }

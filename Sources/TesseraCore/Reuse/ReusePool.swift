@@ -5,24 +5,24 @@
 /// at about the number visible at once, however long the strip — `createdCount` makes that testable.
 ///
 /// Not thread-safe and not `Sendable` on purpose: cells belong to the UI thread.
-public final class ReusePool<Cell: AnyObject> {
+package final class ReusePool<Cell: AnyObject> {
     private let make: () -> Cell
     private var free: [Cell] = []
 
     /// Cells created so far (not counting reuses).
-    public private(set) var createdCount = 0
+    package private(set) var createdCount = 0
 
     /// Cells waiting to be reused.
-    public var freeCount: Int { free.count }
+    package var freeCount: Int { free.count }
 
     /// - Parameter make: builds a fresh cell when none is free.
-    public init(make: @escaping () -> Cell) {
+    package init(make: @escaping () -> Cell) {
         self.make = make
     }
 
     /// A free cell if there is one (most recently returned first, while its resources are warm in cache),
     /// otherwise a new one. The caller must fully reconfigure it: it still holds its last item's state.
-    public func dequeue() -> Cell {
+    package func dequeue() -> Cell {
         if let cell = free.popLast() { return cell }
         createdCount += 1
         return make()
@@ -30,14 +30,14 @@ public final class ReusePool<Cell: AnyObject> {
 
     /// Returns a cell that went out of view. Returning the same cell twice would hand it out to two
     /// owners, so that is a programming error.
-    public func enqueue(_ cell: Cell) {
+    package func enqueue(_ cell: Cell) {
         assert(!free.contains { $0 === cell }, "ReusePool: cell enqueued twice")
         free.append(cell)
     }
 
     /// Drops all free cells (e.g. on a memory warning or when the cell size changes); cells in use are
     /// unaffected.
-    public func removeAllFree() {
+    package func removeAllFree() {
         free.removeAll()
     }
 }

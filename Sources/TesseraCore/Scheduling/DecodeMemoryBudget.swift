@@ -14,29 +14,29 @@ import Foundation
 /// A waiting decode whose `DecodeCancellation` is set leaves the line and throws `DecodeCancelled`; the
 /// signal is an atomic flag nobody is told about, so a waiter with one looks at it every
 /// `cancellationPollInterval`.
-public final class DecodeMemoryBudget: @unchecked Sendable {
+package final class DecodeMemoryBudget: @unchecked Sendable {
     /// One decode's share of the budget, from `admit` until `release`.
-    public struct Admission: Sendable {
-        public let bytes: Int
+    package struct Admission: Sendable {
+        package let bytes: Int
     }
 
     /// Occupancy and counters, read in one consistent snapshot.
-    public struct Stats: Sendable, Equatable {
+    package struct Stats: Sendable, Equatable {
         /// Estimated bytes of the decodes running now.
-        public var inUseBytes = 0
+        package var inUseBytes = 0
         /// Decodes running now.
-        public var running = 0
+        package var running = 0
         /// Decodes waiting for room now.
-        public var waiting = 0
+        package var waiting = 0
         /// The most `inUseBytes` has been.
-        public var peakInUseBytes = 0
+        package var peakInUseBytes = 0
         /// The most decodes that have run at once.
-        public var peakRunning = 0
+        package var peakRunning = 0
         /// Decodes that had to wait before starting.
-        public var waited = 0
+        package var waited = 0
     }
 
-    public let limitBytes: Int
+    package let limitBytes: Int
     private let cancellationPollInterval: TimeInterval
     /// Guards everything below and wakes waiters when room is freed.
     private let condition = NSCondition()
@@ -49,14 +49,14 @@ public final class DecodeMemoryBudget: @unchecked Sendable {
     ///   - limitBytes: estimated working memory the running decodes may hold together (one runs whatever
     ///     its size).
     ///   - cancellationPollInterval: how often a waiter with a cancellation signal looks at it.
-    public init(limitBytes: Int, cancellationPollInterval: Duration = .milliseconds(20)) {
+    package init(limitBytes: Int, cancellationPollInterval: Duration = .milliseconds(20)) {
         self.limitBytes = max(0, limitBytes)
         self.cancellationPollInterval = max(0.001, cancellationPollInterval / .seconds(1))
     }
 
     /// Blocks until a decode of `bytes` may start, and counts it as running. Throws `DecodeCancelled` if
     /// `cancellation` is set while waiting (having taken no room). Never call it from the main thread.
-    public func admit(bytes: Int, cancellation: DecodeCancellation? = nil) throws(DecodeCancelled) -> Admission {
+    package func admit(bytes: Int, cancellation: DecodeCancellation? = nil) throws(DecodeCancelled) -> Admission {
         let bytes = max(0, bytes)
         condition.lock()
         defer { condition.unlock() }
@@ -82,7 +82,7 @@ public final class DecodeMemoryBudget: @unchecked Sendable {
     }
 
     /// Gives back what `admit` took; waiters that now fit start.
-    public func release(_ admission: Admission) {
+    package func release(_ admission: Admission) {
         condition.lock()
         defer { condition.unlock() }
         state.inUseBytes -= admission.bytes
@@ -91,14 +91,14 @@ public final class DecodeMemoryBudget: @unchecked Sendable {
     }
 
     /// Runs `body` once a decode of `bytes` may start, and releases its share when `body` returns or throws.
-    public func withAdmission<Result>(bytes: Int, cancellation: DecodeCancellation? = nil,
+    package func withAdmission<Result>(bytes: Int, cancellation: DecodeCancellation? = nil,
                                       _ body: () throws -> Result) throws -> Result {
         let admission = try admit(bytes: bytes, cancellation: cancellation)
         defer { release(admission) }
         return try body()
     }
 
-    public var stats: Stats {
+    package var stats: Stats {
         condition.lock()
         defer { condition.unlock() }
         return state

@@ -3,12 +3,12 @@ extension WorkScheduler {
     /// worker asks `estimate` for the key's working memory (it may read a file's header, so it runs on the
     /// worker, not the requester) and waits for room in `budget`; the share is given back when the work
     /// ends. Several schedulers may share one budget.
-    public struct MemoryAdmission: Sendable {
-        public let budget: DecodeMemoryBudget
+    package struct MemoryAdmission: Sendable {
+        package let budget: DecodeMemoryBudget
         /// The estimated working memory, in bytes, of the job for a key.
-        public let estimate: @Sendable (Key) -> Int
+        package let estimate: @Sendable (Key) -> Int
 
-        public init(budget: DecodeMemoryBudget, estimate: @escaping @Sendable (Key) -> Int) {
+        package init(budget: DecodeMemoryBudget, estimate: @escaping @Sendable (Key) -> Int) {
             self.budget = budget
             self.estimate = estimate
         }

@@ -1,19 +1,19 @@
 /// Counters of a `WorkScheduler`, read in one consistent snapshot.
-public struct SchedulerStats: Sendable, Equatable {
+package struct SchedulerStats: Sendable, Equatable {
     /// Calls to `request` (shared ones included, so jobs created = submitted - shared).
-    public var submitted: Int
+    package var submitted: Int
     /// Jobs a worker (or `runPending`) took and began: finished or not, their work has started.
-    public var started: Int
+    package var started: Int
     /// Jobs whose work ran (successfully or not).
-    public var executed: Int
+    package var executed: Int
     /// Requests merged into a job already queued or running for the same key.
-    public var shared: Int
+    package var shared: Int
     /// Queued jobs dropped before running (by `cancel`, `retainOnly` or `shutdown`).
-    public var cancelled: Int
+    package var cancelled: Int
     /// Running jobs asked to stop (`cancelRunning`) whose work then threw `DecodeCancelled`.
-    public var stoppedRunning: Int
+    package var stoppedRunning: Int
 
-    public init(submitted: Int = 0, started: Int = 0, executed: Int = 0, shared: Int = 0, cancelled: Int = 0,
+    package init(submitted: Int = 0, started: Int = 0, executed: Int = 0, shared: Int = 0, cancelled: Int = 0,
                 stoppedRunning: Int = 0) {
         self.submitted = submitted
         self.started = started

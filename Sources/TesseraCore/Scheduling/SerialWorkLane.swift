@@ -3,28 +3,28 @@ import Synchronization
 /// A lane of a `WorkExecutor` whose jobs run one at a time in the order they were given: the serial
 /// queue of work that must keep its order (file actions, one after the other) or that nobody needs two of
 /// at once (the information overlay's reads, the strip's sort facts), on the process's shared workers.
-public final class SerialWorkLane: Sendable {
+package final class SerialWorkLane: Sendable {
     private let scheduler: WorkScheduler<Int, Void>
     /// The next job's key: jobs never share one, so none is merged into another.
     private let nextKey = Atomic<Int>(0)
 
-    public init(rank: WorkRank, on executor: WorkExecutor) {
+    package init(rank: WorkRank, on executor: WorkExecutor) {
         scheduler = WorkScheduler(rank: rank, on: executor, maxRunning: 1)
     }
 
     /// Queues `body` behind the jobs given before it. After shutdown it does not run.
-    public func perform(_ body: @escaping @Sendable () -> Void) {
+    package func perform(_ body: @escaping @Sendable () -> Void) {
         let key = nextKey.add(1, ordering: .relaxed).oldValue
         scheduler.request(key, priority: 0, work: body, completion: { _, _ in })
     }
 
     /// Drops the jobs not started yet; a running one finishes.
-    public func cancelQueued() { scheduler.retainOnly([]) }
+    package func cancelQueued() { scheduler.retainOnly([]) }
 
     /// Jobs given and not finished (queued or running).
-    public var pendingCount: Int { scheduler.queuedCount + scheduler.runningCount }
+    package var pendingCount: Int { scheduler.queuedCount + scheduler.runningCount }
 
-    public var rank: WorkRank {
+    package var rank: WorkRank {
         get { scheduler.rank }
         set { scheduler.rank = newValue }
     }
@@ -32,5 +32,5 @@ public final class SerialWorkLane: Sendable {
     /// Runs the queued jobs on the calling thread (a `.manual` executor's way to make progress); returns
     /// how many ran.
     @discardableResult
-    public func runPending() -> Int { scheduler.runPending() }
+    package func runPending() -> Int { scheduler.runPending() }
 }

@@ -14,9 +14,9 @@ import Foundation
 /// Running work is never interrupted: a long job holds its worker until it ends or, asked to stop (see
 /// `WorkScheduler.cancelRunning`), gives up. Hand-offs of work longer than a few decodes (a tile cut, an
 /// animation's stream of frames) keep threads of their own.
-public final class WorkExecutor: Sendable {
+package final class WorkExecutor: Sendable {
     /// Who executes jobs.
-    public enum Workers: Sendable, Equatable {
+    package enum Workers: Sendable, Equatable {
         /// A pool of this many worker threads (at least one).
         case threads(Int)
         /// Nothing runs until `runPending(limit:)` is called, so tests decide exactly what runs when.
@@ -24,12 +24,12 @@ public final class WorkExecutor: Sendable {
     }
 
     /// A sensible pool size: every core, but at least two so one slow decode does not stall the view.
-    public static var defaultWorkerCount: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
+    package static var defaultWorkerCount: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
 
-    public let workers: Workers
+    package let workers: Workers
     /// The working memory the lanes' decodes share; lanes that give an estimate per key wait for room in
     /// it (see `WorkScheduler.MemoryAdmission`). Nil lets every job start as soon as a worker takes it.
-    public let memoryBudget: DecodeMemoryBudget?
+    package let memoryBudget: DecodeMemoryBudget?
     /// The worker threads hold the core, not the executor, so the executor can be deinitialised (and shut
     /// the pool down) while workers are still parked on the condition.
     let core: ExecutorCore
@@ -39,7 +39,7 @@ public final class WorkExecutor: Sendable {
     ///     15-byte thread names; ignored by `.manual`).
     ///   - priority: The CPU priority of the worker threads (ignored by `.manual`).
     ///   - memoryBudget: the budget the decoding lanes share.
-    public init(_ workers: Workers, name: String = "tessera.worker", priority: WorkerPriority = .normal,
+    package init(_ workers: Workers, name: String = "tessera.worker", priority: WorkerPriority = .normal,
                 memoryBudget: DecodeMemoryBudget? = nil) {
         self.workers = workers
         self.memoryBudget = memoryBudget
@@ -50,14 +50,14 @@ public final class WorkExecutor: Sendable {
     }
 
     /// An executor that runs nothing until `runPending(limit:)` is called on the calling thread.
-    public static func manual(memoryBudget: DecodeMemoryBudget? = nil) -> WorkExecutor {
+    package static func manual(memoryBudget: DecodeMemoryBudget? = nil) -> WorkExecutor {
         WorkExecutor(.manual, memoryBudget: memoryBudget)
     }
 
     deinit { core.shutdown() }
 
     /// How many jobs run at once: the pool's threads, or one for `.manual` (the `runPending` caller).
-    public var workerCount: Int {
+    package var workerCount: Int {
         switch workers {
         case .threads(let count): return max(1, count)
         case .manual: return 1
@@ -65,12 +65,12 @@ public final class WorkExecutor: Sendable {
     }
 
     /// Worker threads that have not exited yet (0 for `.manual`).
-    public var liveWorkerCount: Int { core.locked { core.liveWorkers } }
+    package var liveWorkerCount: Int { core.locked { core.liveWorkers } }
 
     /// Runs up to `limit` queued jobs of any lane on the calling thread, in the order workers would take
     /// them, completions included; returns how many ran.
     @discardableResult
-    public func runPending(limit: Int = .max) -> Int {
+    package func runPending(limit: Int = .max) -> Int {
         var ran = 0
         while ran < limit, let next = core.locked({ core.takeNext() }) {
             next.lane.run(next.job)
@@ -82,15 +82,15 @@ public final class WorkExecutor: Sendable {
     /// Drops every lane's queued jobs (their completions get `WorkSchedulerError.cancelled`), lets running
     /// ones finish, and lets the worker threads exit. Later requests fail with `.shutDown`. Does not block;
     /// see `waitForWorkersToExit`.
-    public func shutdown() { core.shutdown() }
+    package func shutdown() { core.shutdown() }
 
     /// Blocks until every worker thread has exited after `shutdown()`, or until `timeout` passes;
     /// returns whether they all exited. Never call it from a worker: that worker cannot exit meanwhile.
-    public func waitForWorkersToExit(timeout: TimeInterval) -> Bool {
+    package func waitForWorkersToExit(timeout: TimeInterval) -> Bool {
         core.waitForWorkersToExit(until: Date(timeIntervalSinceNow: timeout))
     }
 
-    public var isShutDown: Bool { core.locked { core.isShutDown } }
+    package var isShutDown: Bool { core.locked { core.isShutDown } }
 }
 
 /// The executor's shared state and its worker loop. `@unchecked Sendable` because every field below

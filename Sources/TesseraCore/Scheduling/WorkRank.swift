@@ -1,7 +1,7 @@
 /// How urgent a lane's work is to the user, the first thing a `WorkExecutor` orders jobs by (a job's own
 /// priority comes second, within its rank). Texture's ranges named by distance from the screen: the
 /// view holding a lane moves it between ranks as what it shows comes on or goes off screen.
-public enum WorkRank: Int, Sendable, Comparable, CaseIterable {
+package enum WorkRank: Int, Sendable, Comparable, CaseIterable {
     /// Work the user asked for and waits on, short and one at a time: the information overlay, the file
     /// actions. It goes before a screenful of decodes, as a key press answers before the picture sharpens.
     case interactive
@@ -11,5 +11,5 @@ public enum WorkRank: Int, Sendable, Comparable, CaseIterable {
     /// Work for what comes next, nobody looking at it yet: the slideshow's next image.
     case preload
 
-    public static func < (lhs: WorkRank, rhs: WorkRank) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: WorkRank, rhs: WorkRank) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a `WorkScheduler` completion received a failure without its work having run.
-public enum WorkSchedulerError: Error, Sendable, Equatable {
+package enum WorkSchedulerError: Error, Sendable, Equatable {
     /// The queued job was dropped by `cancel`, `retainOnly` or `shutdown` before it started.
     case cancelled
     /// The request arrived after `shutdown()`.
@@ -36,16 +36,16 @@ public enum WorkSchedulerError: Error, Sendable, Equatable {
 ///
 /// A scheduler made with a worker count (`init(workerCount:)`, `inline()`) is the only lane of an
 /// executor of its own, for work outside the viewer (the tile cutter's encoders) and for tests.
-public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    public typealias Work = @Sendable () throws -> Value
+package final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    package typealias Work = @Sendable () throws -> Value
     /// Work that looks at its cancellation signal now and then and stops when it is set.
-    public typealias CancellableWork = @Sendable (DecodeCancellation) throws -> Value
-    public typealias Completion = @Sendable (Key, Result<Value, Error>) -> Void
+    package typealias CancellableWork = @Sendable (DecodeCancellation) throws -> Value
+    package typealias Completion = @Sendable (Key, Result<Value, Error>) -> Void
     /// Who executes the jobs of a scheduler with an executor of its own.
-    public typealias Executor = WorkExecutor.Workers
+    package typealias Executor = WorkExecutor.Workers
 
     /// A sensible pool size: every core, but at least two so one slow decode does not stall the grid.
-    public static var defaultWorkerCount: Int { WorkExecutor.defaultWorkerCount }
+    package static var defaultWorkerCount: Int { WorkExecutor.defaultWorkerCount }
 
     /// The executor's workers reach the queue through the executor, not through the scheduler, so the
     /// scheduler can be deinitialised (and drop its queued work) while a worker runs one of its jobs.
@@ -58,7 +58,7 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
     ///   - maxRunning: how many of the lane's jobs run at once at most (1 keeps them in order).
     ///   - memory: a budget each job's estimated working memory must fit before its work runs (usually
     ///     the executor's `memoryBudget`); nil runs every job as soon as a worker takes it.
-    public init(rank: WorkRank, on executor: WorkExecutor, maxRunning: Int = .max, memory: MemoryAdmission? = nil) {
+    package init(rank: WorkRank, on executor: WorkExecutor, maxRunning: Int = .max, memory: MemoryAdmission? = nil) {
         queue = JobQueue(executor: executor, rank: rank, maxRunning: maxRunning, admission: memory)
         ownsExecutor = false
     }
@@ -69,7 +69,7 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
     ///   - priority: The CPU priority of the worker threads (ignored by `.manual`).
     ///   - memory: a budget each job's estimated working memory must fit before its work runs; nil runs
     ///     every job as soon as a worker takes it.
-    public init(executor: Executor, name: String = "tessera.worker", priority: WorkerPriority = .normal,
+    package init(executor: Executor, name: String = "tessera.worker", priority: WorkerPriority = .normal,
                 memory: MemoryAdmission? = nil) {
         let own = WorkExecutor(executor, name: name, priority: priority, memoryBudget: memory?.budget)
         queue = JobQueue(executor: own, rank: .visible, maxRunning: .max, admission: memory)
@@ -78,13 +78,13 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
 
     /// A pool of `max(1, workerCount)` threads named "`name`.0", "`name`.1", ... (`name` shortened as
     /// needed to fit Linux's 15-byte thread names).
-    public convenience init(workerCount: Int, name: String = "tessera.worker", priority: WorkerPriority = .normal,
+    package convenience init(workerCount: Int, name: String = "tessera.worker", priority: WorkerPriority = .normal,
                             memory: MemoryAdmission? = nil) {
         self.init(executor: .threads(workerCount), name: name, priority: priority, memory: memory)
     }
 
     /// A scheduler that runs nothing until `runPending(limit:)` is called on the calling thread.
-    public static func inline() -> WorkScheduler {
+    package static func inline() -> WorkScheduler {
         WorkScheduler(executor: .manual)
     }
 
@@ -93,22 +93,22 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
     }
 
     /// The executor this lane runs on.
-    public var executor: WorkExecutor { queue.executor }
+    package var executor: WorkExecutor { queue.executor }
 
     /// Where this lane's jobs stand against other lanes'; a change reorders its queued jobs at once.
-    public var rank: WorkRank {
+    package var rank: WorkRank {
         get { queue.currentRank }
         set { queue.currentRank = newValue }
     }
 
     /// Schedules `work` for `key`, or joins the job already queued or running for `key`.
     /// After `shutdown()`, `completion` is called at once with `WorkSchedulerError.shutDown`.
-    public func request(_ key: Key, priority: Int, work: @escaping Work, completion: @escaping Completion) {
+    package func request(_ key: Key, priority: Int, work: @escaping Work, completion: @escaping Completion) {
         queue.request(key, priority: priority, work: { _ in try work() }, completion: completion)
     }
 
     /// Like `request(_:priority:work:completion:)`, for work that `cancelRunning` can ask to stop.
-    public func request(_ key: Key, priority: Int, cancellableWork work: @escaping CancellableWork,
+    package func request(_ key: Key, priority: Int, cancellableWork work: @escaping CancellableWork,
                         completion: @escaping Completion) {
         queue.request(key, priority: priority, work: work, completion: completion)
     }
@@ -117,32 +117,32 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// that ignores it just finishes), and withdraws that request from running jobs whose key is in
     /// `keep` again. Queued jobs are untouched (see `retainOnly`). Returns the keys newly asked to stop.
     @discardableResult
-    public func cancelRunning(except keep: Set<Key>) -> [Key] {
+    package func cancelRunning(except keep: Set<Key>) -> [Key] {
         queue.cancelRunning { !keep.contains($0) }
     }
 
     /// Asks the running jobs for these keys to stop; returns the keys newly asked.
     @discardableResult
-    public func cancelRunning(_ keys: Set<Key>) -> [Key] {
+    package func cancelRunning(_ keys: Set<Key>) -> [Key] {
         queue.cancelRunning { keys.contains($0) }
     }
 
     /// Sets the priority of the queued jobs for these keys; running jobs and unknown keys are ignored.
-    public func reprioritize(_ priorities: [Key: Int]) {
+    package func reprioritize(_ priorities: [Key: Int]) {
         queue.reprioritize(priorities)
     }
 
     /// Drops every queued job whose key is not in `keep` (its completions get `.cancelled`) and returns
     /// the dropped keys. Running jobs finish.
     @discardableResult
-    public func retainOnly(_ keep: Set<Key>) -> [Key] {
+    package func retainOnly(_ keep: Set<Key>) -> [Key] {
         queue.drop { !keep.contains($0) }
     }
 
     /// Drops the queued job for `key` (its completions get `.cancelled`); returns false if there was no
     /// queued job (none at all, or already running).
     @discardableResult
-    public func cancel(_ key: Key) -> Bool {
+    package func cancel(_ key: Key) -> Bool {
         !queue.drop { $0 == key }.isEmpty
     }
 
@@ -150,7 +150,7 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// included; returns how many ran. This is how a `.manual` scheduler of its own makes progress; with
     /// threads it just lends the calling thread to the pool. (`WorkExecutor.runPending` runs every lane's.)
     @discardableResult
-    public func runPending(limit: Int = .max) -> Int {
+    package func runPending(limit: Int = .max) -> Int {
         var ran = 0
         while ran < limit, let job = queue.takeNextJobWithoutWaiting() {
             queue.execute(job)
@@ -162,7 +162,7 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// Drops this lane's queued jobs (completions get `.cancelled`) and lets running ones finish; an
     /// executor of its own lets its worker threads exit too. Later requests fail with `.shutDown`. Does not
     /// block; see `waitForWorkersToExit`.
-    public func shutdown() {
+    package func shutdown() {
         queue.shutdown()
         if ownsExecutor { queue.executor.shutdown() }
     }
@@ -170,14 +170,14 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// Blocks after `shutdown()` until this lane's running jobs have ended (and, with an executor of its
     /// own, its worker threads have exited), or until `timeout` passes; returns whether they have. Never
     /// call it from a worker: that worker cannot end meanwhile.
-    public func waitForWorkersToExit(timeout: TimeInterval) -> Bool {
+    package func waitForWorkersToExit(timeout: TimeInterval) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         if ownsExecutor { return queue.executor.waitForWorkersToExit(timeout: timeout) }
         return queue.waitUntilNoneRunning(until: deadline)
     }
 
     /// Where the job for `key` stands, read in one look so a job being taken is never seen as neither.
-    public enum JobState: Sendable, Equatable {
+    package enum JobState: Sendable, Equatable {
         /// Waiting for a worker: it can still be reprioritised or dropped.
         case queued
         /// A worker is executing it (it cannot be dropped any more).
@@ -185,7 +185,7 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
     }
 
     /// The state of the job for `key`; nil when there is none (never asked for, finished, or dropped).
-    public func state(of key: Key) -> JobState? {
+    package func state(of key: Key) -> JobState? {
         queue.locked { state in
             switch state.jobsByKey[key]?.phase {
             case .queued: return .queued
@@ -196,10 +196,10 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
     }
 
     /// Whether a worker is executing the job for `key` right now (it cannot be dropped any more).
-    public func isRunning(_ key: Key) -> Bool { state(of: key) == .running }
+    package func isRunning(_ key: Key) -> Bool { state(of: key) == .running }
 
     /// How long the job for `key` has been running, nil when it is not running.
-    public func runningSeconds(_ key: Key) -> Double? {
+    package func runningSeconds(_ key: Key) -> Double? {
         guard let start = queue.locked({ state -> ContinuousClock.Instant? in
             guard let job = state.jobsByKey[key], job.phase == .running else { return nil }
             return job.startedAt
@@ -207,13 +207,13 @@ public final class WorkScheduler<Key: Hashable & Sendable, Value: Sendable>: Sen
         return (ContinuousClock.now - start) / .seconds(1)
     }
 
-    public var queuedCount: Int { queue.locked { $0.queuedCount } }
-    public var runningCount: Int { queue.locked { _ in queue.runningCount } }
+    package var queuedCount: Int { queue.locked { $0.queuedCount } }
+    package var runningCount: Int { queue.locked { _ in queue.runningCount } }
     /// How many of this lane's jobs run at once: the executor's workers (one for `.manual`, the
     /// `runPending` caller), or fewer when the lane caps them.
-    public var workerCount: Int { min(queue.executor.workerCount, queue.maxRunning) }
+    package var workerCount: Int { min(queue.executor.workerCount, queue.maxRunning) }
 
     /// The executor's worker threads that have not exited yet (0 for `.manual`).
-    public var liveWorkerCount: Int { queue.executor.liveWorkerCount }
-    public var stats: SchedulerStats { queue.locked { $0.stats } }
+    package var liveWorkerCount: Int { queue.executor.liveWorkerCount }
+    package var stats: SchedulerStats { queue.locked { $0.stats } }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How much CPU a scheduler's worker threads get when the machine is busy.
-public enum WorkerPriority: Sendable, Equatable {
+package enum WorkerPriority: Sendable, Equatable {
     /// The process's own priority: batch work nobody waits on frame by frame (`tessera tile`).
     case normal
     /// Ten nice levels below the process (iOS's utility QoS, roughly): decodes behind an interactive
@@ -14,7 +14,7 @@ public enum WorkerPriority: Sendable, Equatable {
     case idle
 
     /// Nice levels added to the process's own (capped at 19, the lowest).
-    public var niceIncrement: Int32 {
+    package var niceIncrement: Int32 {
         switch self {
         case .normal: 0
         case .background: 10
@@ -24,7 +24,7 @@ public enum WorkerPriority: Sendable, Equatable {
 
     /// Sets process `pid` (its main thread, and the threads it starts from then on) `niceIncrement` below
     /// this process's main thread, as a worker of this priority would be; whether it did.
-    public func apply(toProcess pid: pid_t) -> Bool {
+    package func apply(toProcess pid: pid_t) -> Bool {
         guard niceIncrement > 0 else { return false }
         #if os(Linux)
         let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(getpid()))
@@ -36,7 +36,7 @@ public enum WorkerPriority: Sendable, Equatable {
 
     /// Lowers the calling thread's priority by `niceIncrement`. On Linux the nice value belongs to the
     /// thread, not the process (setpriority(2), NOTES), and lowering it needs no privilege.
-    public func applyToCurrentThread() {
+    package func applyToCurrentThread() {
         guard niceIncrement > 0 else { return }
         #if os(Linux)
         let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)

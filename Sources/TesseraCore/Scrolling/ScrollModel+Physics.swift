@@ -6,16 +6,16 @@ extension ScrollModel {
     /// Total distance a fling covers under UIKit's per-millisecond decay: each millisecond v *= d, then
     /// offset += v / 1000, summed to infinity: v0/1000 * d/(1-d). (The continuous-time integral differs
     /// slightly; this is the documented law and what the model actually does.)
-    public static func projectedTravel(velocity: Double, rate: Double) -> Double {
+    package static func projectedTravel(velocity: Double, rate: Double) -> Double {
         velocity / 1000 * rate / (1 - rate)
     }
 
-    public static func projectedTravel(velocity: Double, rate: DecelerationRate) -> Double {
+    package static func projectedTravel(velocity: Double, rate: DecelerationRate) -> Double {
         projectedTravel(velocity: velocity, rate: rate.rawValue)
     }
 
     /// Where a fling from `offset` at `velocity` comes to rest, clamped to `0...maxOffset`.
-    public static func projectedRestingOffset(from offset: Double, velocity: Double, rate: DecelerationRate,
+    package static func projectedRestingOffset(from offset: Double, velocity: Double, rate: DecelerationRate,
                                               maxOffset: Double) -> Double {
         min(max(offset + projectedTravel(velocity: velocity, rate: rate), 0), max(0, maxOffset))
     }
@@ -23,7 +23,7 @@ extension ScrollModel {
     /// UIScrollView's rubber band: how far the content shows past an edge when the finger has pulled
     /// `overshoot` points past it. Slope 0.55 at the edge, tending to `dimension`, so resistance grows
     /// and content can never be pulled further than one viewport out.
-    public static func rubberBand(overshoot: Double, dimension: Double) -> Double {
+    package static func rubberBand(overshoot: Double, dimension: Double) -> Double {
         guard overshoot > 0, dimension > 0 else { return 0 }
         return (1 - 1 / (overshoot * rubberBandCoefficient / dimension + 1)) * dimension
     }

@@ -21,8 +21,8 @@ import Foundation
 /// Longer than most files: the phases share one motion record and each input ends the others by the
 /// contract above, so they read best side by side. The laws themselves are in `ScrollModel+Physics`, the
 /// finger's speed in `DragVelocityTracker`.
-public struct ScrollModel: Sendable {
-    public enum Phase: Equatable, Sendable {
+package struct ScrollModel: Sendable {
+    package enum Phase: Equatable, Sendable {
         /// At rest, in bounds.
         case idle
         /// The finger is down and moves the content.
@@ -36,16 +36,16 @@ public struct ScrollModel: Sendable {
     }
 
     /// UIScrollView's deceleration rate: the fraction of velocity kept per millisecond.
-    public struct DecelerationRate: RawRepresentable, Hashable, Sendable {
-        public let rawValue: Double
-        public init(rawValue: Double) {
+    package struct DecelerationRate: RawRepresentable, Hashable, Sendable {
+        package let rawValue: Double
+        package init(rawValue: Double) {
             precondition(rawValue > 0 && rawValue < 1, "DecelerationRate must be in (0, 1), got \(rawValue)")
             self.rawValue = rawValue
         }
         /// `UIScrollView.DecelerationRate.normal`: long, gliding flings.
-        public static let normal = DecelerationRate(rawValue: 0.998)
+        package static let normal = DecelerationRate(rawValue: 0.998)
         /// `UIScrollView.DecelerationRate.fast`: paging-like, short flings.
-        public static let fast = DecelerationRate(rawValue: 0.99)
+        package static let fast = DecelerationRate(rawValue: 0.99)
     }
 
     // MARK: Tuning
@@ -54,16 +54,16 @@ public struct ScrollModel: Sendable {
     /// so it ends exactly where `projectedRestingOffset` said without a visible jump. For `.fast` this is
     /// reached at ~5 pt/s, UIKit's "about 0.1 pt per frame"; for `.normal` at ~1 pt/s, because a 5 pt/s cut-off
     /// there would leave a 2.5 pt jump (travel remaining is v/1000 * d/(1-d)).
-    public static let restingDistance: Double = 0.5
+    package static let restingDistance: Double = 0.5
     /// How far back the release velocity looks. Short enough that a finger that paused before letting go
     /// does not fling, long enough to average out the jitter of millisecond event timestamps.
-    public static let velocityWindow: Duration = .milliseconds(80)
+    package static let velocityWindow: Duration = .milliseconds(80)
     /// Duration of an animated programmatic scroll (UIKit's setContentOffset(animated:) is ~0.25-0.3 s).
-    public static let animationDuration: Duration = .milliseconds(250)
+    package static let animationDuration: Duration = .milliseconds(250)
     /// Duration of the spring back from past an edge.
-    public static let bounceDuration: Duration = .milliseconds(350)
+    package static let bounceDuration: Duration = .milliseconds(350)
     /// UIScrollView's rubber-band constant: the slope of the resistance curve at the edge.
-    public static let rubberBandCoefficient: Double = 0.55
+    package static let rubberBandCoefficient: Double = 0.55
 
     // MARK: State
 
@@ -71,23 +71,23 @@ public struct ScrollModel: Sendable {
     private var _viewportLength: Double
 
     /// Length of everything that scrolls, in points. Setting it keeps the offset in bounds.
-    public var contentLength: Double {
+    package var contentLength: Double {
         get { _contentLength }
         set { resize(contentLength: newValue, viewportLength: _viewportLength) }
     }
     /// Length of the visible window, in points. Setting it keeps the offset in bounds.
-    public var viewportLength: Double {
+    package var viewportLength: Double {
         get { _viewportLength }
         set { resize(contentLength: _contentLength, viewportLength: newValue) }
     }
     /// The scroll position: content point at the viewport's leading edge. In `0...maxOffset` except
     /// while dragging or bouncing past an edge.
-    public private(set) var offset: Double
+    package private(set) var offset: Double
     /// Rate of change of `offset`, points per second (positive = offset increasing).
-    public private(set) var velocity: Double = 0
-    public private(set) var phase: Phase = .idle
+    package private(set) var velocity: Double = 0
+    package private(set) var phase: Phase = .idle
     /// The rate used by the *next* fling; a fling in progress keeps the rate it started with.
-    public var decelerationRate: DecelerationRate = .normal
+    package var decelerationRate: DecelerationRate = .normal
 
     private var events: [ScrollEvent] = []
 
@@ -104,7 +104,7 @@ public struct ScrollModel: Sendable {
     private var motionTarget = 0.0
     private var motionDuration: Duration = .zero
 
-    public init(contentLength: Double, viewportLength: Double, offset: Double = 0) {
+    package init(contentLength: Double, viewportLength: Double, offset: Double = 0) {
         _contentLength = max(0, contentLength)
         _viewportLength = max(0, viewportLength)
         self.offset = 0
@@ -113,19 +113,19 @@ public struct ScrollModel: Sendable {
 
     // MARK: Derived
 
-    public var maxOffset: Double { max(0, _contentLength - _viewportLength) }
+    package var maxOffset: Double { max(0, _contentLength - _viewportLength) }
     /// The finger is down (UIScrollView.isTracking).
-    public var isTracking: Bool { phase == .dragging }
+    package var isTracking: Bool { phase == .dragging }
     /// Coasting after a drag, including a bounce back (UIScrollView.isDecelerating).
-    public var isDecelerating: Bool { phase == .decelerating || phase == .bouncing }
+    package var isDecelerating: Bool { phase == .decelerating || phase == .bouncing }
     /// Anything but idle: the content is being moved or moves by itself.
-    public var isMoving: Bool { phase != .idle }
+    package var isMoving: Bool { phase != .idle }
     /// The content moves by itself: call `step(to:)` every frame until this turns false.
-    public var needsStep: Bool { phase == .decelerating || phase == .animating || phase == .bouncing }
+    package var needsStep: Bool { phase == .decelerating || phase == .animating || phase == .bouncing }
 
     /// Where the content will come to rest if left alone (clamped to bounds). While dragging: where it
     /// would rest if released now. This is what a preloader should aim at, not the current offset.
-    public var projectedRestingOffset: Double {
+    package var projectedRestingOffset: Double {
         switch phase {
         case .idle:
             return offset
@@ -142,7 +142,7 @@ public struct ScrollModel: Sendable {
     // MARK: Events
 
     /// Returns the events emitted since the last call, oldest first, and forgets them.
-    public mutating func takeEvents() -> [ScrollEvent] {
+    package mutating func takeEvents() -> [ScrollEvent] {
         defer { events.removeAll(keepingCapacity: true) }
         return events
     }
@@ -151,7 +151,7 @@ public struct ScrollModel: Sendable {
 
     /// Changes both lengths at once (a window resize changes both; setting them one by one could clamp
     /// the offset against a meaningless intermediate size).
-    public mutating func resize(contentLength: Double, viewportLength: Double) {
+    package mutating func resize(contentLength: Double, viewportLength: Double) {
         _contentLength = max(0, contentLength)
         _viewportLength = max(0, viewportLength)
         switch phase {
@@ -174,7 +174,7 @@ public struct ScrollModel: Sendable {
     /// points, and the content is now `contentLength` long. The offset and any motion in progress (the
     /// finger's grab point, a fling, an animation's start and target) move with it, so the user sees no
     /// jump and a fling carries on as it was.
-    public mutating func shiftContent(by delta: Double, contentLength: Double) {
+    package mutating func shiftContent(by delta: Double, contentLength: Double) {
         offset += delta
         dragStartRaw += delta
         dragRaw += delta
@@ -187,7 +187,7 @@ public struct ScrollModel: Sendable {
 
     /// The finger went down. Stops any motion in progress without an end event (UIKit: a touch catches
     /// the content); the drag's own `didEndDragging` comes from `endDrag`.
-    public mutating func beginDrag(at position: Double, time: Duration) {
+    package mutating func beginDrag(at position: Double, time: Duration) {
         // Grabbing content that is past an edge (mid-bounce) continues from where it shows.
         if offset < 0 {
             dragStartRaw = -Self.rubberBandInverse(displacement: -offset, dimension: _viewportLength)
@@ -207,7 +207,7 @@ public struct ScrollModel: Sendable {
     /// The finger moved to `position` (same axis and units as the content; moving the finger towards
     /// smaller positions scrolls forward). Content follows 1:1 in bounds and with rubber-band
     /// resistance past an edge. Ignored when not dragging.
-    public mutating func drag(to position: Double, time: Duration) {
+    package mutating func drag(to position: Double, time: Duration) {
         guard phase == .dragging else { return }
         dragRaw = dragStartRaw - (position - dragStartPosition)
         offset = banded(dragRaw)
@@ -216,7 +216,7 @@ public struct ScrollModel: Sendable {
 
     /// The finger let go at `time`. Emits `didEndDragging(willDecelerate:)`, then flings, bounces back
     /// or comes to rest.
-    public mutating func endDrag(time: Duration) {
+    package mutating func endDrag(time: Duration) {
         guard phase == .dragging else { return }
         let releaseVelocity = fingerVelocity.release(at: time)
 
@@ -248,7 +248,7 @@ public struct ScrollModel: Sendable {
     /// Scrolls to `target` (clamped), either at once or with a 0.25 s ease-out ending exactly on target.
     /// Ignored while dragging: the finger owns the content. An animated scroll during an animation
     /// retargets it from where it is now (key repeat), emitting one `didEndScrollingAnimation` at the end.
-    public mutating func scroll(to target: Double, animated: Bool, time: Duration) {
+    package mutating func scroll(to target: Double, animated: Bool, time: Duration) {
         guard phase != .dragging else { return }
         let destination = clamp(target)
         let wasAnimating = phase == .animating
@@ -273,7 +273,7 @@ public struct ScrollModel: Sendable {
 
     /// A wheel or touchpad step: moves at once by `delta` (clamped) and ends any motion in progress
     /// (emitting its end event). Ignored while dragging.
-    public mutating func scroll(by delta: Double, time: Duration) {
+    package mutating func scroll(by delta: Double, time: Duration) {
         switch phase {
         case .dragging:
             return
@@ -292,7 +292,7 @@ public struct ScrollModel: Sendable {
 
     /// Advances deceleration, animation or bounce to `time`. A no-op when idle or dragging, so it is safe
     /// to call every frame.
-    public mutating func step(to time: Duration) {
+    package mutating func step(to time: Duration) {
         switch phase {
         case .idle, .dragging:
             return

@@ -2,9 +2,9 @@
 /// and the date a photo was taken from its EXIF. None of it is read when the strip opens: a worker reads
 /// it when an order asks (`StripOrder.needs`), and what is not read yet sorts last. Each column is made
 /// the first time something is known for it, eight bytes per item.
-public struct ItemFacts: Sendable {
+package struct ItemFacts: Sendable {
     /// What a worker reads from a file for an order.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// Its `stat`: modification time and size.
         case stat
         /// Its `stat` and its EXIF date taken.
@@ -12,16 +12,16 @@ public struct ItemFacts: Sendable {
     }
 
     /// What a worker read of one item.
-    public struct Reading: Sendable, Equatable {
-        public var id: UInt32
+    package struct Reading: Sendable, Equatable {
+        package var id: UInt32
         /// nil when the file could not be stat'ed (gone, unreadable).
-        public var version: FileVersion?
+        package var version: FileVersion?
         /// Nanoseconds since the epoch of the EXIF date taken; nil when the file has none or it was not
         /// asked for (`takenRead` says which).
-        public var taken: Int64?
-        public var takenRead: Bool
+        package var taken: Int64?
+        package var takenRead: Bool
 
-        public init(id: UInt32, version: FileVersion?, taken: Int64? = nil, takenRead: Bool = false) {
+        package init(id: UInt32, version: FileVersion?, taken: Int64? = nil, takenRead: Bool = false) {
             self.id = id
             self.version = version
             self.taken = taken
@@ -38,15 +38,15 @@ public struct ItemFacts: Sendable {
     private var sizeColumn: [Int64] = []
     private var takenColumn: [Int64] = []
 
-    public init() {}
+    package init() {}
 
-    public func modified(_ id: UInt32) -> Int64? { Self.value(modifiedColumn, id) }
-    public func size(_ id: UInt32) -> Int64? { Self.value(sizeColumn, id) }
+    package func modified(_ id: UInt32) -> Int64? { Self.value(modifiedColumn, id) }
+    package func size(_ id: UInt32) -> Int64? { Self.value(sizeColumn, id) }
     /// The EXIF date taken, in nanoseconds since the epoch (read as local time, as cameras write it).
-    public func taken(_ id: UInt32) -> Int64? { Self.value(takenColumn, id) }
+    package func taken(_ id: UInt32) -> Int64? { Self.value(takenColumn, id) }
 
     /// Whether what `kind` reads of item `id` is still to be read.
-    public func needsReading(_ kind: Kind, _ id: UInt32) -> Bool {
+    package func needsReading(_ kind: Kind, _ id: UInt32) -> Bool {
         switch kind {
         case .stat: Self.raw(modifiedColumn, id) == Self.unread
         case .taken: Self.raw(modifiedColumn, id) == Self.unread || Self.raw(takenColumn, id) == Self.unread
@@ -54,17 +54,17 @@ public struct ItemFacts: Sendable {
     }
 
     /// Item `id`'s file is `version` now (the watcher or a download said so; nil: gone or unreadable).
-    public mutating func setVersion(_ version: FileVersion?, of id: UInt32) {
+    package mutating func setVersion(_ version: FileVersion?, of id: UInt32) {
         Self.set(&modifiedColumn, id, version.map(\.modifiedNanoseconds) ?? Self.absent)
         Self.set(&sizeColumn, id, version.map(\.size) ?? Self.absent)
     }
 
     /// Item `id`'s file changed: its date taken is to be read again.
-    public mutating func forgetTaken(of id: UInt32) {
+    package mutating func forgetTaken(of id: UInt32) {
         if Int(id) < takenColumn.count { takenColumn[Int(id)] = Self.unread }
     }
 
-    public mutating func learn(_ reading: Reading) {
+    package mutating func learn(_ reading: Reading) {
         setVersion(reading.version, of: reading.id)
         if reading.takenRead { Self.set(&takenColumn, reading.id, reading.taken ?? Self.absent) }
     }

@@ -11,15 +11,15 @@
 /// 4. then by Unicode scalars, for names that are canonically equal but spelt differently.
 /// Only ASCII 0-9 count as digits. `NaturalSortKey` holds the definition, as bytes; sorting many names
 /// goes through `NaturalSorter`, which makes each key once.
-public enum NaturalOrder {
+package enum NaturalOrder {
     /// A strict weak ordering for `sorted(by:)`.
-    public static func areInIncreasingOrder(_ a: String, _ b: String) -> Bool {
+    package static func areInIncreasingOrder(_ a: String, _ b: String) -> Bool {
         compare(a, b) < 0
     }
 
     /// Three-way comparison: negative if `a` sorts first, 0 if the strings are equal (canonically, as
     /// Swift compares them), positive if `b` sorts first.
-    public static func compare(_ a: String, _ b: String) -> Int {
+    package static func compare(_ a: String, _ b: String) -> Int {
         if a == b { return 0 }
         let x = NaturalSortKey.full(a), y = NaturalSortKey.full(b)
         return x.lexicographicallyPrecedes(y) ? -1 : 1
@@ -28,12 +28,12 @@ public enum NaturalOrder {
 
 extension Array where Element == String {
     /// The strings in `NaturalOrder`.
-    public func naturallySorted() -> [String] {
+    package func naturallySorted() -> [String] {
         NaturalSorter.order(of: NameList(self)).map { self[Int($0)] }
     }
 
     /// Sorts in place in `NaturalOrder`.
-    public mutating func sortNaturally() {
+    package mutating func sortNaturally() {
         self = naturallySorted()
     }
 }

@@ -18,9 +18,9 @@ import Foundation
 /// leading zeros, or in how their characters are composed; the *full* key orders those too: the primary
 /// key, `0x00`, each digit run's count of leading zeros, `0x00`, each other character in its own case
 /// (NFC, encoded as above), `0x00`, and the name's own UTF-8 bytes.
-public enum NaturalSortKey {
+package enum NaturalSortKey {
     /// Appends the primary key of `name` (UTF-8) to `key`.
-    public static func appendPrimary(of name: UnsafeBufferPointer<UInt8>, to key: inout [UInt8]) {
+    package static func appendPrimary(of name: UnsafeBufferPointer<UInt8>, to key: inout [UInt8]) {
         if isASCII(name) {
             appendASCIIPrimary(of: name, to: &key)
         } else {
@@ -39,7 +39,7 @@ public enum NaturalSortKey {
     }
 
     /// The full key of `name` (UTF-8): a total order, equal only for equal bytes.
-    public static func full(of name: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    package static func full(of name: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var key: [UInt8] = []
         key.reserveCapacity(name.count * 3 + 4)
         appendPrimary(of: name, to: &key)
@@ -54,7 +54,7 @@ public enum NaturalSortKey {
     }
 
     /// The full key of `name`.
-    public static func full(_ name: String) -> [UInt8] {
+    package static func full(_ name: String) -> [UInt8] {
         var name = name
         return name.withUTF8 { full(of: $0) }
     }

@@ -8,9 +8,9 @@ import Darwin
 /// into one buffer, the sort compares their first sixteen bytes as two integers (which settles nearly
 /// every comparison of a camera's numbered names) and the rest with `memcmp`, and only names whose primary
 /// keys are equal (differing in case or leading zeros alone) are ordered again by their full keys.
-public enum NaturalSorter {
+package enum NaturalSorter {
     /// The indices of `names` in natural order.
-    public static func order(of names: NameList) -> [UInt32] {
+    package static func order(of names: NameList) -> [UInt32] {
         let count = names.count
         guard count > 1 else { return count == 1 ? [0] : [] }
         var keys: [UInt8] = []

@@ -1,17 +1,17 @@
 /// The random order's keys: each item's path hashed with a seed chosen once per run (FNV-1a, then
 /// SplitMix64's mixing), so the shuffle stays put while the run lasts, a file that appears gets its place
 /// in it, and a test that fixes the seed gets the same order every time.
-public struct ShuffleKeys: Sendable {
-    public let seed: UInt64
+package struct ShuffleKeys: Sendable {
+    package let seed: UInt64
     private var keys: [Int64] = []
 
-    public init(seed: UInt64) { self.seed = seed }
+    package init(seed: UInt64) { self.seed = seed }
 
     /// Item `id`'s key; nil until `add` gave it one.
-    public func key(of id: UInt32) -> Int64? { Int(id) < keys.count ? keys[Int(id)] : nil }
+    package func key(of id: UInt32) -> Int64? { Int(id) < keys.count ? keys[Int(id)] : nil }
 
     /// Gives every item of `table` from `keys.count` on its key.
-    public mutating func add(_ table: ItemTable) {
+    package mutating func add(_ table: ItemTable) {
         guard keys.count < table.count else { return }
         keys.reserveCapacity(table.count)
         for id in UInt32(keys.count)..<UInt32(table.count) {

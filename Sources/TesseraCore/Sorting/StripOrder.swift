@@ -5,7 +5,7 @@
 /// and then its subfolders'. Every other order sorts by a key (a time, a size, a shuffle) and breaks ties
 /// by that name order, so re-sorting never shuffles equal items between runs. An item whose key is not
 /// known yet (its file not stat'ed, a download not here) goes after the rest, in name order.
-public enum StripOrder: String, CaseIterable, Sendable {
+package enum StripOrder: String, CaseIterable, Sendable {
     /// As listed: natural order within each folder (img2 before img10).
     case name
     /// Oldest modification first.
@@ -18,13 +18,13 @@ public enum StripOrder: String, CaseIterable, Sendable {
     case random
 
     /// The order `o` goes to from this one: the next of `allCases`, round to the first.
-    public var next: StripOrder {
+    package var next: StripOrder {
         let all = Self.allCases
         return all[(all.firstIndex(of: self)! + 1) % all.count]
     }
 
     /// How the overlay names it.
-    public var label: String {
+    package var label: String {
         switch self {
         case .name: "name"
         case .mtime: "modification time"
@@ -35,7 +35,7 @@ public enum StripOrder: String, CaseIterable, Sendable {
     }
 
     /// What must be read from each file before this order is final.
-    public var needs: ItemFacts.Kind? {
+    package var needs: ItemFacts.Kind? {
         switch self {
         case .name, .random: nil
         case .mtime, .size: .stat
@@ -44,7 +44,7 @@ public enum StripOrder: String, CaseIterable, Sendable {
     }
 
     /// The key item `id` sorts by in this order; nil when not known (yet). Name order has no key.
-    public func key(of id: UInt32, facts: ItemFacts, shuffle: ShuffleKeys) -> Int64? {
+    package func key(of id: UInt32, facts: ItemFacts, shuffle: ShuffleKeys) -> Int64? {
         switch self {
         case .name: nil
         case .mtime: facts.modified(id)
@@ -57,7 +57,7 @@ public enum StripOrder: String, CaseIterable, Sendable {
     /// Arranges the items: `nameOrder` holds each item shown, in name order; `key` gives an item's key
     /// (`key(of:facts:shuffle:)`). Reversed, the known items come in the opposite order (ties too), and
     /// those not known yet still come last.
-    public func arrange(_ nameOrder: [UInt32], reversed: Bool, key: (UInt32) -> Int64?) -> [UInt32] {
+    package func arrange(_ nameOrder: [UInt32], reversed: Bool, key: (UInt32) -> Int64?) -> [UInt32] {
         guard self != .name else { return reversed ? nameOrder.reversed() : nameOrder }
         var known: [(key: Int64, rank: UInt32)] = []
         var unknown: [UInt32] = []
@@ -76,7 +76,7 @@ public enum StripOrder: String, CaseIterable, Sendable {
 
     /// `order` (arranged by `arrange`) with `new` merged in where arranging all of them would put them,
     /// in one pass. `rank` gives each item's place in name order, `new` included.
-    public func merging(_ new: [UInt32], into order: [UInt32], reversed: Bool, key: (UInt32) -> Int64?,
+    package func merging(_ new: [UInt32], into order: [UInt32], reversed: Bool, key: (UInt32) -> Int64?,
                         rank: (UInt32) -> Int) -> [UInt32] {
         // Where each item goes, as one comparable value: known before unknown, then by key (not for name),
         // then by rank; reversed flips both within each group.

@@ -19,26 +19,26 @@ import Foundation
 /// - Priorities are recomputed every frame and everything no longer listed is dropped before it starts.
 /// - The cache evicts what is farthest from the visible centre, not what was used longest ago.
 /// - Uploads fill what is left of an 8 ms frame (`FillFramePacing`).
-public final class AdaptiveStrategy: LoadingStrategy {
-    public let name = "adaptive"
-    public let cachePolicy = CachePolicy.farthestFromCentre
-    public let base: PreloadPolicy
+package final class AdaptiveStrategy: LoadingStrategy {
+    package let name = "adaptive"
+    package let cachePolicy = CachePolicy.farthestFromCentre
+    package let base: PreloadPolicy
     /// Its figures: how far it looks ahead, when it plans, how long a frame's uploads may take.
-    public var tuning: AdaptiveTuning
+    package var tuning: AdaptiveTuning
 
-    public var uploadPacing: any UploadPacing { FillFramePacing(milliseconds: tuning.frameTargetMs) }
+    package var uploadPacing: any UploadPacing { FillFramePacing(milliseconds: tuning.frameTargetMs) }
     /// While a fling decelerates, decodes are ordered by `FlingPlanner` over the whole known trajectory
     /// (when the strip supplies `itemLoads`) instead of by steps 1 and 2 below: the fast part of a fling
     /// passes cells faster than the workers can decode them, and every decode started for a cell that is
     /// gone before it lands holds up the slow tail and the resting screen, which the user sees longest.
-    public var planner: FlingPlanner?
+    package var planner: FlingPlanner?
 
     /// Only a fling, or a drag fast enough to become one, is planned, and only when it could pass cells
     /// faster than the workers decode them (`passesFasterThanDecoded`, judged before this path's costs are
     /// known: at the mean decode time of the last path gathered, with a margin of two). Gathering the
     /// per-item costs (a cache lookup, a queue lookup and an estimate per item on the way) is most of a
     /// frame's strategy work, wasted on a slow drag's coast for a plan the planner would not make.
-    public func plansWithItemLoads(_ frame: StrategyFrame) -> Bool {
+    package func plansWithItemLoads(_ frame: StrategyFrame) -> Bool {
         guard let planner, isFlinging(frame) || isThrowing(frame) else { return false }
         let meanSeconds = lastPathMeanDecodeSeconds ?? planner.defaultDecodeSeconds
         return 2 * cellsPerSecond(abs(frame.velocity), frame.layout) > planningThreshold(meanDecodeSeconds: meanSeconds, planner)
@@ -66,21 +66,21 @@ public final class AdaptiveStrategy: LoadingStrategy {
     /// Whether this frame's requests may stop running work: only while the planner plans. Outside a fling
     /// a cell that left the window mostly comes back (the strip rests or turns), and a stopped decode
     /// would have to start over.
-    public private(set) var cancelsRunningWork = false
+    package private(set) var cancelsRunningWork = false
 
     /// - Parameters:
     ///   - decodeWorkers: the strip's decode workers, which the fling planner spreads decodes over.
     ///   - tuning: its figures; the defaults are the ones docs/EXPERIMENT.md measures.
-    public init(base: PreloadPolicy = PreloadPolicy(ahead: 1, behind: 1), decodeWorkers: Int,
+    package init(base: PreloadPolicy = PreloadPolicy(ahead: 1, behind: 1), decodeWorkers: Int,
                 tuning: AdaptiveTuning = AdaptiveTuning()) {
         self.base = base
         self.tuning = tuning
         planner = FlingPlanner(workers: decodeWorkers)
     }
 
-    public func acceptableVariants(isMoving: Bool) -> [ImageVariant] { [.cell, .preview] }
+    package func acceptableVariants(isMoving: Bool) -> [ImageVariant] { [.cell, .preview] }
 
-    public func requests(for frame: StrategyFrame) -> [LoadRequest] {
+    package func requests(for frame: StrategyFrame) -> [LoadRequest] {
         cancelsRunningWork = false
         let layout = frame.layout
         let rows = max(1, layout.rows)

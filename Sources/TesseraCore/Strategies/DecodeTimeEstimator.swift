@@ -3,7 +3,7 @@ import Synchronization
 /// How long the strip's decodes take, learned per kind of file from the decodes finished so far, for
 /// strategies that plan a fling's decodes (`FlingPlanner`). Fed by the strip's loader on the workers,
 /// read on the main thread.
-public final class DecodeTimeEstimator: Sendable {
+package final class DecodeTimeEstimator: Sendable {
     /// Running totals for one kind of file: seconds and bytes of the decodes whose file size was known,
     /// and seconds and count of all of them.
     private struct Rate {
@@ -15,10 +15,10 @@ public final class DecodeTimeEstimator: Sendable {
 
     private let rates = Mutex<[Kind: Rate]>([:])
 
-    public init() {}
+    package init() {}
 
     /// Learns from one finished decode of `key`'s file.
-    public func record(_ key: ImageKey, seconds: Double) {
+    package func record(_ key: ImageKey, seconds: Double) {
         let kind = Kind(key)
         let size = key.version?.size ?? 0
         rates.withLock { rates in
@@ -36,7 +36,7 @@ public final class DecodeTimeEstimator: Sendable {
     /// How long decoding `key` is expected to take on one worker, from the decodes of its kind finished
     /// so far: scaled by file size when the size of both is known, else their average (a listed folder's
     /// files are not stat'ed before they load); nil before any has finished.
-    public func estimatedSeconds(_ key: ImageKey) -> Double? {
+    package func estimatedSeconds(_ key: ImageKey) -> Double? {
         guard let rate = rates.withLock({ $0[Kind(key)] }), rate.decodes > 0 else { return nil }
         if let size = key.version?.size, size > 0, rate.bytes > 0 { return rate.seconds / rate.bytes * Double(size) }
         return rate.allSeconds / rate.decodes

@@ -2,19 +2,19 @@ import Foundation
 
 /// What the strip knows about one item's image when a strategy plans: whether it is at hand, waiting in
 /// the queue or being decoded, and what its decode is expected to cost.
-public struct ItemLoad: Sendable, Equatable {
+package struct ItemLoad: Sendable, Equatable {
     /// Where the item's full-size image stands in the strip's pipeline: `.done` when it is cached or known
     /// to fail (it needs no worker); `.running` holds a worker until it lands, or until it is asked to
     /// stop (strategies that `cancelsRunningWork`).
-    public typealias State = LoadState
+    package typealias State = LoadState
 
-    public var state: State
+    package var state: State
     /// Expected decode time in seconds, nil when nothing has been learned yet.
-    public var decodeSeconds: Double?
+    package var decodeSeconds: Double?
     /// For a running decode: how long it has run so far, when known.
-    public var runningSeconds: Double?
+    package var runningSeconds: Double?
 
-    public init(state: State, decodeSeconds: Double? = nil, runningSeconds: Double? = nil) {
+    package init(state: State, decodeSeconds: Double? = nil, runningSeconds: Double? = nil) {
         self.state = state
         self.decodeSeconds = decodeSeconds
         self.runningSeconds = runningSeconds
@@ -35,34 +35,34 @@ public struct ItemLoad: Sendable, Equatable {
 /// planned like the others, first on its worker and for what is left of its cost: when it no longer pays
 /// off it is left out of the plan, the strip asks it to stop, and its worker goes to what comes next.
 /// Pure and deterministic: no clock, no threads; tests feed it a trajectory and costs.
-public struct FlingPlanner: Sendable {
+package struct FlingPlanner: Sendable {
     /// Decode workers the plan spreads work over: the strip's scheduler's.
-    public var workers: Int
+    package var workers: Int
     /// Assumed decode time before any decode of the item's kind has finished.
-    public var defaultDecodeSeconds = 0.1
+    package var defaultDecodeSeconds = 0.1
     /// How long the resting screen counts as shown after the fling stops: it stays until the user moves
     /// again, so its cells weigh more than any passing one; one second is the shortest stay we plan for.
-    public var restHoldSeconds = 1.0
+    package var restHoldSeconds = 1.0
     /// A decode must save at least this much time on screen to be worth a worker (two 60 Hz frames).
-    public var minimumSavedSeconds = 0.033
+    package var minimumSavedSeconds = 0.033
     /// Whether running decodes can be stopped: they are then planned (and listed when still worth it)
     /// instead of counted as holding their worker whatever happens.
-    public var reclaimsRunning = false
+    package var reclaimsRunning = false
 
-    public init(workers: Int) { self.workers = max(1, workers) }
+    package init(workers: Int) { self.workers = max(1, workers) }
 
     /// One item on the fling's way: when it appears and leaves (seconds from now) and what its decode costs.
-    public struct Candidate: Sendable, Equatable {
-        public var index: Int
-        public var appears: Double
+    package struct Candidate: Sendable, Equatable {
+        package var index: Int
+        package var appears: Double
         /// `.infinity` for the resting screen.
-        public var leaves: Double
-        public var cost: Double
-        public var state: ItemLoad.State
+        package var leaves: Double
+        package var cost: Double
+        package var state: ItemLoad.State
         /// For a running decode: what is left of its cost.
-        public var remaining: Double
+        package var remaining: Double
 
-        public init(index: Int, appears: Double, leaves: Double, cost: Double, state: ItemLoad.State,
+        package init(index: Int, appears: Double, leaves: Double, cost: Double, state: ItemLoad.State,
                     remaining: Double? = nil) {
             self.index = index
             self.appears = appears
@@ -75,7 +75,7 @@ public struct FlingPlanner: Sendable {
 
     /// The items of a fling from `offset` to `restingOffset` with the decay `rate` per ms, with when each is
     /// on screen. Items already decoded are left out.
-    public func candidates(layout: StripLayout, itemCount: Int, offset: Double, restingOffset: Double,
+    package func candidates(layout: StripLayout, itemCount: Int, offset: Double, restingOffset: Double,
                            rate: Double, loads: [Int: ItemLoad]) -> [Candidate] {
         let viewport = layout.viewportSize.width
         let remaining = abs(restingOffset - offset)
@@ -114,7 +114,7 @@ public struct FlingPlanner: Sendable {
     }
 
     /// The items to decode, most urgent first.
-    public func plan(_ candidates: [Candidate]) -> [Int] {
+    package func plan(_ candidates: [Candidate]) -> [Int] {
         // The fling stops about when its last item appears or leaves; the resting screen counts from there.
         let stop = candidates.map { $0.leaves.isFinite ? max($0.appears, $0.leaves) : $0.appears }.max() ?? 0
         let horizon = stop + restHoldSeconds

@@ -1,6 +1,6 @@
 /// Which version of an item's pixels: decoded for the cell, a quarter of that while the strip moves, or
 /// the whole image unscaled (listing 14.2 scales nothing on the worker).
-public enum ImageVariant: Int, Hashable, Sendable, CaseIterable {
+package enum ImageVariant: Int, Hashable, Sendable, CaseIterable {
     /// Fitted to the cell's pixel size: what a resting strip shows.
     case cell
     /// The whole image, not scaled on the worker.
@@ -9,16 +9,16 @@ public enum ImageVariant: Int, Hashable, Sendable, CaseIterable {
     case preview
 
     /// How many times smaller than the cell size this variant is decoded.
-    public var reduction: Int { self == .preview ? 4 : 1 }
+    package var reduction: Int { self == .preview ? 4 : 1 }
 }
 
 /// One load a strategy wants this frame: lower priority numbers run first.
-public struct LoadRequest: Hashable, Sendable {
-    public var index: Int
-    public var variant: ImageVariant
-    public var priority: Int
+package struct LoadRequest: Hashable, Sendable {
+    package var index: Int
+    package var variant: ImageVariant
+    package var priority: Int
 
-    public init(index: Int, variant: ImageVariant, priority: Int) {
+    package init(index: Int, variant: ImageVariant, priority: Int) {
         self.index = index
         self.variant = variant
         self.priority = priority
@@ -26,47 +26,47 @@ public struct LoadRequest: Hashable, Sendable {
 }
 
 /// What happens to decoded images once their cell has gone.
-public struct CachePolicy: Sendable, Equatable {
+package struct CachePolicy: Sendable, Equatable {
     /// Whether decoded images are kept at all; without, a cell that comes back decodes again and every
     /// image reaches its cell only as the pipeline delivers it.
-    public var keepsImages: Bool
+    package var keepsImages: Bool
     /// Whether the cache evicts what is farthest from the visible centre first; otherwise what was used
     /// longest ago (the cost cache's own order).
-    public var evictsFarthestFromCentre: Bool
+    package var evictsFarthestFromCentre: Bool
 
-    public init(keepsImages: Bool, evictsFarthestFromCentre: Bool) {
+    package init(keepsImages: Bool, evictsFarthestFromCentre: Bool) {
         self.keepsImages = keepsImages
         self.evictsFarthestFromCentre = evictsFarthestFromCentre
     }
 
     /// The cost cache, farthest from the visible centre out first.
-    public static let farthestFromCentre = CachePolicy(keepsImages: true, evictsFarthestFromCentre: true)
+    package static let farthestFromCentre = CachePolicy(keepsImages: true, evictsFarthestFromCentre: true)
 }
 
 /// What a strategy sees of the strip each frame.
-public struct StrategyFrame: Sendable {
-    public var now: Duration
-    public var visible: Range<Int>
-    public var itemCount: Int
-    public var layout: StripLayout
-    public var offset: Double
+package struct StrategyFrame: Sendable {
+    package var now: Duration
+    package var visible: Range<Int>
+    package var itemCount: Int
+    package var layout: StripLayout
+    package var offset: Double
     /// Points per second; positive moves towards later items.
-    public var velocity: Double
-    public var isDragging: Bool
-    public var isDecelerating: Bool
+    package var velocity: Double
+    package var isDragging: Bool
+    package var isDecelerating: Bool
     /// Dragging, decelerating, bouncing or animating.
-    public var isMoving: Bool
+    package var isMoving: Bool
     /// Where a fling in progress will come to rest (the current offset when nothing is moving).
-    public var projectedRestingOffset: Double
+    package var projectedRestingOffset: Double
     /// +1 towards later items, -1 towards earlier ones: the last direction the strip moved.
-    public var direction: Int
+    package var direction: Int
     /// The scroll view delegate events of this frame.
-    public var events: [ScrollEvent]
+    package var events: [ScrollEvent]
     /// For strategies that plan (`plansWithItemLoads`), while a fling decelerates: what is known of each
     /// item between the visible ones and the resting screen. Empty otherwise.
-    public var itemLoads: [Int: ItemLoad] = [:]
+    package var itemLoads: [Int: ItemLoad] = [:]
 
-    public init(now: Duration, visible: Range<Int>, itemCount: Int, layout: StripLayout, offset: Double,
+    package init(now: Duration, visible: Range<Int>, itemCount: Int, layout: StripLayout, offset: Double,
                 velocity: Double, isDragging: Bool, isDecelerating: Bool, isMoving: Bool,
                 projectedRestingOffset: Double, direction: Int, events: [ScrollEvent]) {
         self.now = now; self.visible = visible; self.itemCount = itemCount; self.layout = layout
@@ -80,7 +80,7 @@ public struct StrategyFrame: Sendable {
 /// (and LazyTableImages'), which TesseraExperiment holds. The carousel asks its strategy, every frame,
 /// what to load and what a cell may show, and the view how to pace uploads; everything else (cells,
 /// tags, cache, workers, uploads) is shared.
-public protocol LoadingStrategy: AnyObject {
+package protocol LoadingStrategy: AnyObject {
     /// The name used on the command line and in reports.
     var name: String { get }
     /// How the loads this strategy asks for start: on the pipeline's workers unless it says otherwise.
@@ -106,19 +106,19 @@ public protocol LoadingStrategy: AnyObject {
 }
 
 extension LoadingStrategy {
-    public var loadStarter: any LoadStarting { QueuedLoads() }
+    package var loadStarter: any LoadStarting { QueuedLoads() }
 
-    public var fadesCachedImages: Bool { false }
+    package var fadesCachedImages: Bool { false }
 
-    public func acceptableVariants(isMoving: Bool) -> [ImageVariant] { [.cell] }
+    package func acceptableVariants(isMoving: Bool) -> [ImageVariant] { [.cell] }
 
-    public func plansWithItemLoads(_ frame: StrategyFrame) -> Bool { false }
+    package func plansWithItemLoads(_ frame: StrategyFrame) -> Bool { false }
 
-    public var cancelsRunningWork: Bool { false }
+    package var cancelsRunningWork: Bool { false }
 }
 
 /// Visible items from the centre outwards, so the middle of the screen fills first.
-public func centreOutwards(_ visible: Range<Int>) -> [Int] {
+package func centreOutwards(_ visible: Range<Int>) -> [Int] {
     guard !visible.isEmpty else { return [] }
     let centre = Double(visible.lowerBound + visible.upperBound - 1) / 2
     return visible.sorted { abs(Double($0) - centre) < abs(Double($1) - centre) }

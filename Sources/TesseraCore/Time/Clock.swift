@@ -6,7 +6,7 @@ import Foundation
 /// matter, and wall clocks jump (NTP, suspend, the user changing the time) while an animation must not.
 /// Code takes a `FrameClock` instead of reading a clock itself so tests can drive time by hand
 /// (`ManualClock`) and step physics in exact 1/60 s frames.
-public protocol FrameClock: Sendable {
+package protocol FrameClock: Sendable {
     /// Time elapsed since this clock's origin. Never decreases.
     func now() -> Duration
 }
@@ -14,14 +14,14 @@ public protocol FrameClock: Sendable {
 /// The real clock: monotonic, unaffected by wall-clock changes (`ContinuousClock` is CLOCK_MONOTONIC-class on
 /// Linux), and keeps counting while the process is stopped, so an animation that was suspended completes
 /// rather than resuming mid-way.
-public struct MonotonicClock: FrameClock {
+package struct MonotonicClock: FrameClock {
     /// One origin for the whole process, so readings from different `MonotonicClock` values are comparable
     /// (a fade started by one component can be timed by another).
     private static let origin = ContinuousClock.now
 
-    public init() {}
+    package init() {}
 
-    public func now() -> Duration {
+    package func now() -> Duration {
         MonotonicClock.origin.duration(to: ContinuousClock.now)
     }
 }
@@ -30,22 +30,22 @@ public struct MonotonicClock: FrameClock {
 ///
 /// It is a class so the test and the code under test share one timeline; the lock makes it safe to hand to
 /// code running on other threads (hence the checked-by-hand `@unchecked Sendable`).
-public final class ManualClock: FrameClock, @unchecked Sendable {
+package final class ManualClock: FrameClock, @unchecked Sendable {
     private let lock = NSLock()
     private var current: Duration
 
-    public init(start: Duration = .zero) {
+    package init(start: Duration = .zero) {
         current = start
     }
 
-    public func now() -> Duration {
+    package func now() -> Duration {
         lock.lock()
         defer { lock.unlock() }
         return current
     }
 
     /// Moves time forward by `delta`. Negative deltas are refused: a `FrameClock` never goes backwards.
-    public func advance(by delta: Duration) {
+    package func advance(by delta: Duration) {
         precondition(delta >= .zero, "ManualClock: cannot advance by a negative duration \(delta)")
         lock.lock()
         defer { lock.unlock() }
@@ -54,7 +54,7 @@ public final class ManualClock: FrameClock, @unchecked Sendable {
 
     /// Sets the time outright (tests that want absolute timestamps). Allowed to move backwards only because
     /// a test may deliberately probe that; production clocks never do.
-    public func set(_ time: Duration) {
+    package func set(_ time: Duration) {
         lock.lock()
         defer { lock.unlock() }
         current = time

@@ -26,11 +26,11 @@ import Synchronization
 ///   seconds and gives up after a minute without data).
 ///
 /// `sweep` touches the disk: it runs on the janitor's queue (`requestSweep`), never on the main thread.
-public final class DiskCacheJanitor: Sendable {
-    public let root: String
-    public let limitBytes: Int64
+package final class DiskCacheJanitor: Sendable {
+    package let root: String
+    package let limitBytes: Int64
     /// How old an unlocked temporary file or folder must be before it counts as a crashed run's leftover.
-    public let staleAge: TimeInterval
+    package let staleAge: TimeInterval
     private let now: @Sendable () -> Date
     private let queue: DispatchQueue
     private let state = Mutex(State())
@@ -51,14 +51,14 @@ public final class DiskCacheJanitor: Sendable {
         var descriptorNanoseconds: Int
     }
 
-    public var tilesFolder: String { root + "/tiles" }
-    public var remoteFolder: String { root + "/remote" }
+    package var tilesFolder: String { root + "/tiles" }
+    package var remoteFolder: String { root + "/remote" }
 
     /// - Parameters:
     ///   - root: the folder holding `tiles` and `remote`.
     ///   - now: the clock that stamps a use and ages leftovers.
     ///   - queue: where `requestSweep` runs a sweep.
-    public init(root: String, limitBytes: Int64, staleAge: TimeInterval = 3600,
+    package init(root: String, limitBytes: Int64, staleAge: TimeInterval = 3600,
                 now: @escaping @Sendable () -> Date = { Date() },
                 queue: DispatchQueue = DispatchQueue(label: "tessera.disk-cache", qos: .utility)) {
         self.root = root
@@ -71,23 +71,23 @@ public final class DiskCacheJanitor: Sendable {
     // MARK: - The limit
 
     /// The smallest default limit: room for a few cut pyramids (about 15 MB each) on a nearly full disk.
-    public static let defaultFloorBytes: Int64 = 64 << 20
+    package static let defaultFloorBytes: Int64 = 64 << 20
     /// The largest default limit: a cache this size already holds more than a session shows.
-    public static let defaultCapBytes: Int64 = 2 << 30
+    package static let defaultCapBytes: Int64 = 2 << 30
 
     /// A tenth of the free space where `root` is (or would be), between the floor and the cap.
-    public static func defaultLimitBytes(forCacheAt root: String) -> Int64 {
+    package static func defaultLimitBytes(forCacheAt root: String) -> Int64 {
         defaultLimitBytes(freeBytes: freeBytes(at: root))
     }
 
-    public static func defaultLimitBytes(freeBytes: Int64?) -> Int64 {
+    package static func defaultLimitBytes(freeBytes: Int64?) -> Int64 {
         guard let freeBytes else { return defaultFloorBytes }
         return min(defaultCapBytes, max(defaultFloorBytes, freeBytes / 10))
     }
 
     /// The bytes an unprivileged user may still write on the file system of `path`'s nearest existing
     /// folder; nil when none can be asked.
-    public static func freeBytes(at path: String) -> Int64? {
+    package static func freeBytes(at path: String) -> Int64? {
         var candidate = path
         while true {
             var info = statvfs()
@@ -99,7 +99,7 @@ public final class DiskCacheJanitor: Sendable {
 
     /// `$XDG_CACHE_HOME/tessera`, or `~/.cache/tessera` when the variable is unset or relative (the XDG
     /// spec says to ignore it then); nil without a home folder.
-    public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         let base: String
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             base = xdg
@@ -113,7 +113,7 @@ public final class DiskCacheJanitor: Sendable {
 
     /// The janitor of the user's cache folder, `limitBytes` or else the default limit for its file system;
     /// nil without a home folder.
-    public static func forUser(limitBytes: Int64?,
+    package static func forUser(limitBytes: Int64?,
                                environment: [String: String] = ProcessInfo.processInfo.environment) -> DiskCacheJanitor? {
         guard let root = defaultRoot(environment: environment) else { return nil }
         return DiskCacheJanitor(root: root, limitBytes: limitBytes ?? defaultLimitBytes(forCacheAt: root))
@@ -124,7 +124,7 @@ public final class DiskCacheJanitor: Sendable {
     /// Leases the pyramid folder `folder` (created if missing) for as long as the lease lives: no sweep
     /// removes it meanwhile, in this process or another. Stamps the use. Nil when the folder cannot be made
     /// or opened; the caller then works without the cache's protection.
-    public func lease(pyramidFolder folder: String) -> DiskCacheLease? {
+    package func lease(pyramidFolder folder: String) -> DiskCacheLease? {
         // A sweep can remove the folder between our mkdir and our lock: then the path names a new folder
         // (or none) and we try again.
         for _ in 0..<4 {
@@ -143,21 +143,21 @@ public final class DiskCacheJanitor: Sendable {
     }
 
     /// Stamps a pyramid folder as used now.
-    public func stampUse(ofFolder folder: String) {
+    package func stampUse(ofFolder folder: String) {
         setTimes(folder, access: nil, modification: now())
     }
 
     /// Stamps a download as used now: its access time, since its modification time is its version.
-    public func stampUse(ofDownload path: String) {
+    package func stampUse(ofDownload path: String) {
         setTimes(path, access: now(), modification: nil)
     }
 
     /// Keeps the download at `path` from any sweep of this process until as many `unpin` calls.
-    public func pin(_ path: String) {
+    package func pin(_ path: String) {
         state.withLock { $0.pins[path, default: 0] += 1 }
     }
 
-    public func unpin(_ path: String) {
+    package func unpin(_ path: String) {
         state.withLock { state in
             guard let count = state.pins[path] else { return }
             state.pins[path] = count > 1 ? count - 1 : nil
@@ -168,12 +168,12 @@ public final class DiskCacheJanitor: Sendable {
 
     /// The name of the file in a pyramid's folder that says which source (path and colour handling) it
     /// was cut from, so the next cut of that source after an edit replaces it.
-    public static let sourceFileName = "source"
+    package static let sourceFileName = "source"
 
     /// Records that the pyramid in `folder` is complete and was cut from the source `sourceKey` names
     /// (see `TilePyramidCache.sourceKey`), removes the other pyramids of the same source (those not in use;
     /// one in use ages out), and asks for a sweep.
-    public func pyramidFinished(inFolder folder: String, sourceKey: String) {
+    package func pyramidFinished(inFolder folder: String, sourceKey: String) {
         try? Data(sourceKey.utf8).write(to: URL(fileURLWithPath: folder + "/" + Self.sourceFileName), options: .atomic)
         // Writing the pyramid and its source file set the folder's time by the system's clock; the use is
         // stamped by ours.
@@ -191,25 +191,25 @@ public final class DiskCacheJanitor: Sendable {
     // MARK: - Sweeping
 
     /// One of Tessera's cache entries, as a sweep sees it.
-    public struct Entry: Equatable, Sendable {
-        public enum Kind: Sendable { case pyramid, download }
-        public let kind: Kind
+    package struct Entry: Equatable, Sendable {
+        package enum Kind: Sendable { case pyramid, download }
+        package let kind: Kind
         /// The pyramid's folder, or the download's file (its sidecar goes with it).
-        public let path: String
-        public let bytes: Int64
-        public let lastUse: Date
+        package let path: String
+        package let bytes: Int64
+        package let lastUse: Date
     }
 
-    public struct SweepResult: Equatable, Sendable {
+    package struct SweepResult: Equatable, Sendable {
         /// The entries' bytes before and after the sweep (leftovers of crashed runs not counted).
-        public var bytesBefore: Int64 = 0
-        public var bytesAfter: Int64 = 0
+        package var bytesBefore: Int64 = 0
+        package var bytesAfter: Int64 = 0
         /// What was removed: entries and leftovers.
-        public var removed: [String] = []
+        package var removed: [String] = []
     }
 
     /// Runs `sweep` on the janitor's queue soon; requests made before it starts make one sweep.
-    public func requestSweep() {
+    package func requestSweep() {
         let queued = state.withLock { state -> Bool in
             defer { state.sweepQueued = true }
             return state.sweepQueued
@@ -223,7 +223,7 @@ public final class DiskCacheJanitor: Sendable {
 
     /// Waits until the sweeps asked for so far have run, at most `timeout`; true if they have. Quitting
     /// waits so, so that a sweep begun is seen through.
-    public func waitForSweeps(timeout: Duration) -> Bool {
+    package func waitForSweeps(timeout: Duration) -> Bool {
         let done = DispatchSemaphore(value: 0)
         queue.async { done.signal() }
         let (seconds, attoseconds) = timeout.components
@@ -234,7 +234,7 @@ public final class DiskCacheJanitor: Sendable {
     /// Removes crashed runs' leftovers, then the least recently used entries not in use until the rest
     /// fit the limit.
     @discardableResult
-    public func sweep() -> SweepResult {
+    package func sweep() -> SweepResult {
         var result = SweepResult()
         result.removed += removeLeftovers()
         let entries = entries()
@@ -260,7 +260,7 @@ public final class DiskCacheJanitor: Sendable {
     }
 
     /// Every pyramid and download in the cache, with its size on disk and last use.
-    public func entries() -> [Entry] {
+    package func entries() -> [Entry] {
         var entries: [Entry] = []
         var sizes: [String: (stamp: PyramidStamp, bytes: Int64)] = [:]
         let known = state.withLock { $0.pyramidSizes }
@@ -445,7 +445,7 @@ public final class DiskCacheJanitor: Sendable {
 
 /// A use of a pyramid folder: a shared lock on it that keeps sweeps away until the lease is released
 /// (or its process ends).
-public final class DiskCacheLease: Sendable {
+package final class DiskCacheLease: Sendable {
     private let descriptor: Int32
 
     init(descriptor: Int32) {

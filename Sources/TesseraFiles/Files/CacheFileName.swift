@@ -5,9 +5,9 @@ import CCrypto
 /// pyramid cache (after path, size and time) follow the same scheme. Not for anything security-related.
 ///
 /// MD5 from OpenSSL's libcrypto, which FoundationNetworking's libcurl already loads.
-public enum CacheFileName {
+package enum CacheFileName {
     /// 32 lower-case hex digits: the MD5 of the UTF-8 bytes of `key`.
-    public static func md5Hex(_ key: String) -> String {
+    package static func md5Hex(_ key: String) -> String {
         // "-fips": MD5 names files here, it guards nothing, so a FIPS-only default must not refuse it.
         let md5 = EVP_MD_fetch(nil, "MD5", "-fips")
         defer { EVP_MD_free(md5) }

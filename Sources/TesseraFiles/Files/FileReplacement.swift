@@ -15,16 +15,16 @@ import TesseraCore
 ///   the old content or the new. Other hard links to the old file keep the old content, which is why
 ///   `patch` is preferred where it can do. The temporary file's name says it is one, so that a crashed
 ///   run's is removed by a later one (`ReplacementLeftovers`).
-public enum FileReplacement {
+package enum FileReplacement {
     /// Whether `count` bytes at `offset` lie within one 512-byte sector, the unit a disk writes whole.
-    public static func canPatch(at offset: Int, count: Int) -> Bool {
+    package static func canPatch(at offset: Int, count: Int) -> Bool {
         count > 0 && offset >= 0 && offset % 512 + count <= 512
     }
 
     /// Writes `new` over `old` at `offset` of the regular file at `path` (symbolic links followed), in
     /// place, provided it is still at `expected` and `old` is still there; flushed to disk before it
     /// returns. Throws why it did not write.
-    public static func patch(_ path: String, at offset: Int, replacing old: [UInt8], with new: [UInt8],
+    package static func patch(_ path: String, at offset: Int, replacing old: [UInt8], with new: [UInt8],
                              expected: FileVersion) throws(Failure) {
         precondition(old.count == new.count && canPatch(at: offset, count: new.count), "a patch within one sector")
         let descriptor = POSIXFiles.open(path, O_RDWR | O_CLOEXEC)
@@ -47,7 +47,7 @@ public enum FileReplacement {
     /// Replaces the regular file at `path` (symbolic links are followed: the link stays, its target is
     /// replaced) with `bytes`, provided it is still at `expected` (its size and mtime when it was read).
     /// Throws why it did not; returns once the new content is in place.
-    public static func replace(_ path: String, with bytes: UnsafeRawBufferPointer, expected: FileVersion) throws(Failure) {
+    package static func replace(_ path: String, with bytes: UnsafeRawBufferPointer, expected: FileVersion) throws(Failure) {
         guard let target = resolvedPath(path) else { throw Failure("cannot resolve the path") }
         let original = POSIXFiles.open(target, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard original >= 0 else { throw Failure("cannot open the file") }
@@ -92,9 +92,9 @@ public enum FileReplacement {
     }
 
     /// Why a replacement did not happen: what failed, and errno (0 when no system call failed).
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
-        public let code: Int32
-        public let description: String
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        package let code: Int32
+        package let description: String
 
         /// `what` failed with the current errno, whose text is appended.
         init(_ what: String) {

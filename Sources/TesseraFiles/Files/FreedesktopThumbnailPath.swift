@@ -3,17 +3,17 @@ import TesseraCore
 
 /// The four thumbnail sizes of the freedesktop Thumbnail Managing Standard, each a folder of the cache.
 /// A thumbnail fits a square of its size (the longer side equals it, unless the original is smaller).
-public enum ThumbnailSize: Int, CaseIterable, Sendable, Comparable, CustomStringConvertible {
+package enum ThumbnailSize: Int, CaseIterable, Sendable, Comparable, CustomStringConvertible {
     case normal = 128
     case large = 256
     case xLarge = 512
     case xxLarge = 1024
 
     /// The longest side of a thumbnail of this size, in pixels.
-    public var pixels: Int { rawValue }
-    public var box: PixelSize { PixelSize(width: rawValue, height: rawValue) }
+    package var pixels: Int { rawValue }
+    package var box: PixelSize { PixelSize(width: rawValue, height: rawValue) }
 
-    public var folderName: String {
+    package var folderName: String {
         switch self {
         case .normal: "normal"
         case .large: "large"
@@ -25,21 +25,21 @@ public enum ThumbnailSize: Int, CaseIterable, Sendable, Comparable, CustomString
     /// The smallest size whose thumbnails are at least as big as `box` in its longer side, so a thumbnail
     /// only ever has to be shrunk to fill the box; nil when the box is bigger than 1024 (no cached size
     /// is big enough, so the original must be decoded).
-    public static func smallest(covering box: PixelSize) -> ThumbnailSize? {
+    package static func smallest(covering box: PixelSize) -> ThumbnailSize? {
         let side = max(box.width, box.height)
         return allCases.first { $0.rawValue >= side }
     }
 
-    public static func < (a: ThumbnailSize, b: ThumbnailSize) -> Bool { a.rawValue < b.rawValue }
-    public var description: String { folderName }
+    package static func < (a: ThumbnailSize, b: ThumbnailSize) -> Bool { a.rawValue < b.rawValue }
+    package var description: String { folderName }
 }
 
 /// Names in the thumbnail cache, exactly as GNOME (GLib) and KDE compute them, so that thumbnails are
 /// shared with file managers both ways.
-public enum FreedesktopThumbnailPath {
+package enum FreedesktopThumbnailPath {
     /// The cache folder: `$XDG_CACHE_HOME/thumbnails`, or `$HOME/.cache/thumbnails` when XDG_CACHE_HOME is
     /// unset, empty or relative (which the XDG base directory spec says to ignore). Nil without a HOME.
-    public static func cacheRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package static func cacheRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return join(xdg, "thumbnails")
         }
@@ -51,7 +51,7 @@ public enum FreedesktopThumbnailPath {
     /// returns: the path's bytes percent-encoded with upper-case hex, except for the characters GLib leaves
     /// alone in paths (letters, digits, `-_.!~*'()` and `/&=:@+$,`). The MD5 of this string names the
     /// thumbnail, so a single differently-escaped character would miss every thumbnail GNOME made.
-    public static func fileURI(forAbsolutePath path: String) -> String {
+    package static func fileURI(forAbsolutePath path: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var out = Array("file://".utf8)
         let bytes = PathText.bytes(of: path)
@@ -69,14 +69,14 @@ public enum FreedesktopThumbnailPath {
     }
 
     /// "MD5 of the URI in lower-case hex" + ".png": the thumbnail's file name in every size folder.
-    public static func fileName(forURI uri: String) -> String {
+    package static func fileName(forURI uri: String) -> String {
         CacheFileName.md5Hex(uri) + ".png"
     }
 
     /// `path` made absolute against the working directory and cleaned of `.`, `..` and repeated slashes,
     /// without resolving symbolic links: the file is named the way the user reached it, as file managers
     /// do. (GLib requires an absolute path and does not clean it; a file manager never passes `..`.)
-    public static func absolutePath(_ path: String, workingDirectory: String = FileManager.default.currentDirectoryPath) -> String {
+    package static func absolutePath(_ path: String, workingDirectory: String = FileManager.default.currentDirectoryPath) -> String {
         let full = path.hasPrefix("/") ? path : join(workingDirectory, path)
         var parts: [Substring] = []
         for part in full.split(separator: "/", omittingEmptySubsequences: true) {

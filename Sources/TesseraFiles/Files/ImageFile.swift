@@ -17,9 +17,9 @@ import TesseraCore
 ///
 /// Reads use `pread`, retry on EINTR and short reads, and stop at the end of the file: a file that shrank
 /// since it was opened reads as what there is.
-public final class ImageFile {
+package final class ImageFile {
     /// Why a file cannot be read as an image. Each caller words it in its own error type.
-    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
         /// No such file, or a component of the path is not a folder.
         case missing
         /// Opening, stat-ing or reading failed; the text is strerror's.
@@ -29,7 +29,7 @@ public final class ImageFile {
         /// Zero bytes.
         case empty
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .missing: "no such file"
             case .unreadable(let why): why
@@ -40,25 +40,25 @@ public final class ImageFile {
     }
 
     /// What a path that is not a regular file names.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         case folder = "a folder"
         case fifo = "a FIFO"
         case device = "a device"
         case socket = "a socket"
     }
 
-    public let path: String
+    package let path: String
     /// Bytes, as `fstat` gave them when the file was opened (always more than zero).
-    public let size: Int
-    public let version: FileVersion
+    package let size: Int
+    package let version: FileVersion
     /// The modification time as `FileManager` reports it (`.modificationDate`), for callers keyed by a `Date`.
-    public let modificationDate: Date
+    package let modificationDate: Date
     /// Permission bits, set-id and sticky included: what a rewrite of the file keeps.
-    public let mode: UInt32
+    package let mode: UInt32
     private var descriptor: Int32
 
     /// Opens `path` for reading and stats it; see the type's description for what is refused.
-    public convenience init(path: String) throws(Failure) {
+    package convenience init(path: String) throws(Failure) {
         let fd = POSIXFiles.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
@@ -69,7 +69,7 @@ public final class ImageFile {
 
     /// Takes over `fd`, an open descriptor of the file `path` names (one a decode helper was handed), and
     /// stats it; refuses what `init(path:)` refuses, closing `fd` then.
-    public init(descriptor fd: Int32, path: String) throws(Failure) {
+    package init(descriptor fd: Int32, path: String) throws(Failure) {
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             let code = errno
@@ -97,7 +97,7 @@ public final class ImageFile {
     deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// The first `count` bytes at most (fewer for a shorter file).
-    public func head(_ count: Int) throws(Failure) -> Data {
+    package func head(_ count: Int) throws(Failure) -> Data {
         let length = min(count, size)
         guard let buffer = malloc(max(length, 1)) else { throw .unreadable(POSIXFiles.errorText(ENOMEM)) }
         let got: Int
@@ -111,13 +111,13 @@ public final class ImageFile {
     }
 
     /// The whole file (as `size` said; less if it shrank since).
-    public func readAll() throws(Failure) -> Data {
+    package func readAll() throws(Failure) -> Data {
         try head(size)
     }
 
     /// Reads bytes `[start, end)` into `buffer`, which must hold `end - start` bytes. Returns the offset
     /// reached: `end`, or less at the end of the file.
-    public func read(into buffer: UnsafeMutableRawPointer, from start: Int, to end: Int) throws(Failure) -> Int {
+    package func read(into buffer: UnsafeMutableRawPointer, from start: Int, to end: Int) throws(Failure) -> Int {
         precondition(descriptor >= 0, "the descriptor was handed over")
         var done = start
         while done < end {
@@ -133,14 +133,14 @@ public final class ImageFile {
     }
 
     /// Lends the open descriptor to `body` (to hand a duplicate to another process), keeping it.
-    public func withDescriptor<T, E: Error>(_ body: (Int32) throws(E) -> T) throws(E) -> T {
+    package func withDescriptor<T, E: Error>(_ body: (Int32) throws(E) -> T) throws(E) -> T {
         precondition(descriptor >= 0, "the descriptor was handed over")
         return try body(descriptor)
     }
 
     /// Gives up the descriptor (in blocking mode, at offset 0) to a reader that closes it, such as the tile
     /// cutter's C readers. The file can no longer be read through this object.
-    public func takeDescriptor() -> Int32 {
+    package func takeDescriptor() -> Int32 {
         precondition(descriptor >= 0, "the descriptor was handed over")
         let fd = descriptor
         descriptor = -1
@@ -150,7 +150,7 @@ public final class ImageFile {
     }
 
     /// The first `count` bytes of the file at `path`, or nil when it cannot be opened as an image file.
-    public static func head(ofFileAt path: String, count: Int) -> Data? {
+    package static func head(ofFileAt path: String, count: Int) -> Data? {
         try? ImageFile(path: path).head(count)
     }
 

@@ -1,10 +1,10 @@
 /// The MIME types of the images Tessera opens, for the desktop entry's `MimeType=` (what makes a file
 /// manager offer Tessera under "Open With"). Derived from the extensions the folder lister takes, so a
 /// format is offered exactly when its files are listed.
-public enum ImageMIMETypes {
+package enum ImageMIMETypes {
     /// Each image extension's types as shared-mime-info names them, the canonical name first, then an alias
     /// that other desktops' databases use as the canonical one (`image/heic`).
-    public static let byExtension: [String: [String]] = [
+    package static let byExtension: [String: [String]] = [
         "jpg": ["image/jpeg"], "jpeg": ["image/jpeg"], "jpe": ["image/jpeg"], "jfif": ["image/jpeg"],
         "png": ["image/png"], "apng": ["image/apng", "image/vnd.mozilla.apng"],
         "webp": ["image/webp"],
@@ -22,12 +22,12 @@ public enum ImageMIMETypes {
 
     /// The listed extensions that have no type in `byExtension` (a new format's extension without its
     /// MIME type yet); empty when every listed format is offered.
-    public static var extensionsWithoutType: [String] {
+    package static var extensionsWithoutType: [String] {
         FolderLister.imageExtensions.filter { byExtension[$0] == nil }.sorted()
     }
 
     /// The types of every extension the folder lister takes, each once, sorted.
-    public static var opened: [String] {
+    package static var opened: [String] {
         Set(FolderLister.imageExtensions.flatMap { byExtension[$0] ?? [] }).sorted()
     }
 }

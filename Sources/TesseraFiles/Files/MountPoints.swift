@@ -6,16 +6,16 @@ import TesseraCore
 
 /// Where file systems are mounted, and the top folder of the one holding a path: the `$topdir` of the
 /// freedesktop Trash specification, beyond which `rename` cannot move a file.
-public struct MountPoints: Sendable {
+package struct MountPoints: Sendable {
     /// Every mount point, absolute, as the kernel lists them.
-    public let paths: Set<String>
+    package let paths: Set<String>
 
-    public init(paths: Set<String>) {
+    package init(paths: Set<String>) {
         self.paths = paths
     }
 
     /// This process's mounts, from /proc/self/mountinfo; only "/" when it cannot be read.
-    public static func current() -> MountPoints {
+    package static func current() -> MountPoints {
         guard let text = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else {
             return MountPoints(paths: ["/"])
         }
@@ -24,7 +24,7 @@ public struct MountPoints: Sendable {
 
     /// Mount points from mountinfo text: the fifth field of each line, with the kernel's octal escapes
     /// (`\040` for a space, `\011`, `\012`, `\134`) undone.
-    public init(mountinfo: String) {
+    package init(mountinfo: String) {
         var paths: Set<String> = ["/"]
         for line in mountinfo.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: false)
@@ -37,7 +37,7 @@ public struct MountPoints: Sendable {
     /// The top folder of the file system holding `folder` (absolute, symbolic links resolved): walking up
     /// from `folder`, the last folder before a mount point is crossed or the device changes. Both are
     /// checked: a bind mount keeps the device, a btrfs subvolume changes it without a mount.
-    public func topFolder(of folder: String) -> String {
+    package func topFolder(of folder: String) -> String {
         var current = folder
         var st = stat()
         guard POSIXFiles.stat(current, &st) == 0 else { return current }

@@ -4,9 +4,9 @@ import Glibc
 
 /// The few POSIX file chores several caches share (thumbnails, downloads, tiles), done once and right:
 /// writes that survive EINTR and short writes, folders made with a private mode, errno as text.
-public enum POSIXFiles {
+package enum POSIXFiles {
     /// Writes all of `bytes`, retrying on EINTR and short writes; returns why it failed, or nil.
-    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
         var done = 0
         while done < bytes.count {
             let written = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
@@ -20,7 +20,7 @@ public enum POSIXFiles {
     }
 
     /// Creates `folder` (absolute) and its missing parents with `mode`; returns why it failed, or nil.
-    public static func makeFolders(_ folder: String, mode: mode_t = 0o700) -> String? {
+    package static func makeFolders(_ folder: String, mode: mode_t = 0o700) -> String? {
         var path = ""
         for part in folder.split(separator: "/") {
             path += "/" + part
@@ -29,5 +29,5 @@ public enum POSIXFiles {
         return nil
     }
 
-    public static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
+    package static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
 }

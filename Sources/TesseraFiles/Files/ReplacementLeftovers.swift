@@ -16,10 +16,10 @@ import TesseraCore
 /// Tessera builds older than this pattern name the copy `.NAME.tessera-XXXXXX` beside the photo NAME.
 /// Such a name is removed too, when the photo NAME is a regular file beside it and the copy has not been
 /// written for a minute: it carries no writer to ask.
-public enum ReplacementLeftovers {
+package enum ReplacementLeftovers {
     static let prefix = ".tessera-turn-"
     /// How long a temporary file whose writer seems alive is left alone.
-    public static let maximumAge: TimeInterval = 60
+    package static let maximumAge: TimeInterval = 60
 
     /// The `mkstemp` template for a temporary file in `folder`.
     static func template(in folder: String, processID: pid_t = getpid()) -> String {
@@ -27,7 +27,7 @@ public enum ReplacementLeftovers {
     }
 
     /// The writer's process ID when `name` is exactly a temporary file's name; nil for any other name.
-    public static func writer(ofName name: UnsafeBufferPointer<UInt8>) -> pid_t? {
+    package static func writer(ofName name: UnsafeBufferPointer<UInt8>) -> pid_t? {
         let prefix = Self.prefix.utf8
         guard name.count > prefix.count + 8, name.starts(with: prefix) else { return nil }
         var index = prefix.count
@@ -50,7 +50,7 @@ public enum ReplacementLeftovers {
     }
 
     /// Whether `name` is a temporary file's, of either pattern: what a folder's listing collects.
-    public static func isLeftoverName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isLeftoverName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         writer(ofName: name) != nil || photoName(ofOlderName: name) != nil
     }
 
@@ -70,7 +70,7 @@ public enum ReplacementLeftovers {
     }
 
     /// `writer(ofName:)` of a name as text.
-    public static func writer(ofName name: String) -> pid_t? {
+    package static func writer(ofName name: String) -> pid_t? {
         var name = name
         return name.withUTF8 { writer(ofName: $0) }
     }
@@ -80,7 +80,7 @@ public enum ReplacementLeftovers {
     /// or which are older than `maximumAge`. Returns the names removed. Blocking file I/O: call it from a
     /// worker.
     @discardableResult
-    public static func remove(_ names: [String], in folder: String, now: Date = Date(),
+    package static func remove(_ names: [String], in folder: String, now: Date = Date(),
                               isRunning: (pid_t) -> Bool = isRunning) -> [String] {
         names.filter { name in
             let bytes = PathText.bytes(of: name)
@@ -104,7 +104,7 @@ public enum ReplacementLeftovers {
     }
 
     /// Whether a process with this ID exists (one of another user's answers EPERM, and exists).
-    public static func isRunning(_ processID: pid_t) -> Bool {
+    package static func isRunning(_ processID: pid_t) -> Bool {
         kill(processID, 0) == 0 || errno == EPERM
     }
 }

@@ -12,39 +12,39 @@ import TesseraCore
 /// Listed with `readdir`, whose entry types spare a `stat` per file; only symbolic links (followed) and
 /// filesystems that do not fill in the type are stat'ed. A link that leads nowhere is left out. Image
 /// names are kept as bytes (`NameList`): a folder of a million photos is read without a string per photo.
-public enum FolderLister {
+package enum FolderLister {
     /// What a folder holds, by name, in the order the filesystem gives them.
-    public struct Listing: Equatable, Sendable {
+    package struct Listing: Equatable, Sendable {
         /// Files whose extension is an image's (`isImageName`).
-        public var images: [String] = []
-        public var subfolders: [String] = []
+        package var images: [String] = []
+        package var subfolders: [String] = []
     }
 
     /// What a folder holds, its images' names as bytes.
-    public struct Names: Sendable {
-        public var images = NameList()
-        public var subfolders: [String] = []
+    package struct Names: Sendable {
+        package var images = NameList()
+        package var subfolders: [String] = []
         /// Whether the folder could be opened.
-        public var opened = false
+        package var opened = false
         /// Names of `FileReplacement`'s temporary files, for `ReplacementLeftovers` to look at.
-        public var leftovers: [String] = []
+        package var leftovers: [String] = []
     }
 
     /// Extensions taken from folders. A file named on the command line is taken whatever its name; the
     /// decoder sniffs its real type.
-    public static let imageExtensions: Set<String> = [
+    package static let imageExtensions: Set<String> = [
         "jpg", "jpeg", "jpe", "jfif", "png", "apng", "webp", "gif", "bmp", "tif", "tiff",
         "heic", "heif", "avif", "jxl", "svg", "svgz",
         "dng", "cr2", "cr3", "nef", "arw", "raf", "orf", "rw2",
     ]
 
     /// Whether a file of this name is taken from a folder: not hidden, with an image's extension (any case).
-    public static func isImageName(_ name: String) -> Bool {
+    package static func isImageName(_ name: String) -> Bool {
         PathText.withBytes(name, isImageName)
     }
 
     /// `isImageName` of a name's bytes.
-    public static func isImageName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isImageName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = name.first, first != UInt8(ascii: "."),
               let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return false }
         let length = name.count - dot - 1
@@ -60,13 +60,13 @@ public enum FolderLister {
     private static let packedExtensions: Set<UInt32> = Set(imageExtensions.map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } })
 
     /// The images and subfolders of `folder`; empty when it cannot be read.
-    public static func list(_ folder: String) -> Listing {
+    package static func list(_ folder: String) -> Listing {
         let names = names(in: folder)
         return Listing(images: names.images.strings, subfolders: names.subfolders)
     }
 
     /// The images (as bytes) and subfolders of `folder`; empty, and not `opened`, when it cannot be read.
-    public static func names(in folder: String) -> Names {
+    package static func names(in folder: String) -> Names {
         guard let directory = POSIXFiles.opendir(folder) else { return Names() }
         defer { closedir(directory) }
         var names = Names()
@@ -102,13 +102,13 @@ public enum FolderLister {
 
     /// The path of `name` inside `folder`: the folder without trailing slashes, a slash, the name. The
     /// browser's items and the watcher's changes are both named this way, so they match.
-    public static func path(of name: String, in folder: String) -> String {
+    package static func path(of name: String, in folder: String) -> String {
         let folder = withoutTrailingSlashes(folder)
         return folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 
     /// "/" stays "/"; "photos//" becomes "photos".
-    public static func withoutTrailingSlashes(_ path: String) -> String {
+    package static func withoutTrailingSlashes(_ path: String) -> String {
         var path = Substring(path)
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         return String(path)

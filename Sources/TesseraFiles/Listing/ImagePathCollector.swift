@@ -13,12 +13,12 @@ import TesseraCore
 /// with an image's extension is taken as a file as it stands (one that is missing shows as an error cell
 /// when it loads). Paths named on the command line, and listed paths without an image's extension, are
 /// stat'ed to tell folders from files.
-public struct ImagePathCollector {
-    public enum CollectError: Error, Equatable, CustomStringConvertible {
+package struct ImagePathCollector {
+    package enum CollectError: Error, Equatable, CustomStringConvertible {
         case missing(String)
         case noImages([String])
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .missing(let path): return "\(path): no such file or folder"
             case .noImages(let paths):
@@ -29,24 +29,24 @@ public struct ImagePathCollector {
     }
 
     /// What the collection found.
-    public struct Collected: Sendable {
+    package struct Collected: Sendable {
         /// The images, in name order.
-        public var table: ItemTable
+        package var table: ItemTable
         /// The folders named (their subfolders are walked with `recursive`), for the watcher.
-        public var folders: [String] = []
+        package var folders: [String] = []
         /// The files named one by one, for the watcher.
-        public var files: [String] = []
+        package var files: [String] = []
 
         /// The images as items.
-        public var items: CarouselItems { CarouselItems(table: table) }
+        package var items: CarouselItems { CarouselItems(table: table) }
     }
 
-    public var recursive = false
+    package var recursive = false
 
-    public init(recursive: Bool = false) { self.recursive = recursive }
+    package init(recursive: Bool = false) { self.recursive = recursive }
 
     /// Collects `paths` (the command line's) and then `listed` (a list's entries, as they come).
-    public func collect(_ paths: [String], listed: some Sequence<String> = [String]()) throws(CollectError) -> Collected {
+    package func collect(_ paths: [String], listed: some Sequence<String> = [String]()) throws(CollectError) -> Collected {
         var collected = Collected(table: ItemTable())
         var named: [String] = []
         for path in paths {
@@ -128,7 +128,7 @@ public struct ImagePathCollector {
     }
 
     /// Reads an image list's whole text (`ListReader.parse`).
-    public static func parseList(_ text: String, nulSeparated: Bool = false) -> [String] {
+    package static func parseList(_ text: String, nulSeparated: Bool = false) -> [String] {
         ListReader.parse(text, nulSeparated: nulSeparated)
     }
 

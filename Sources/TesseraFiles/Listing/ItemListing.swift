@@ -10,14 +10,14 @@ import TesseraCore
 /// The strip's items, listed on a thread of their own from the moment the listing is made: the folders
 /// are read and sorted (and a list read from its file or standard input) while the main thread makes the
 /// window and the renderer, and `wait()` hands the result over before the first frame.
-public final class ItemListing: Sendable {
+package final class ItemListing: Sendable {
     /// Where a list (`-i`) comes from.
-    public enum ListSource: Sendable, Equatable {
+    package enum ListSource: Sendable, Equatable {
         case standardInput
         case file(String)
 
         /// As the user named it (`-` for standard input).
-        public var name: String {
+        package var name: String {
             switch self {
             case .standardInput: "-"
             case .file(let path): path
@@ -26,14 +26,14 @@ public final class ItemListing: Sendable {
     }
 
     /// Why there is nothing to browse.
-    public enum Failure: Error, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Equatable, CustomStringConvertible {
         case collect(ImagePathCollector.CollectError)
         /// The list could not be opened or read.
         case unreadableList(String)
         /// The list (and the command line) named nothing.
         case emptyList(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .collect(let error): "\(error)"
             case .unreadableList(let name): "\(name): cannot read the list"
@@ -43,17 +43,17 @@ public final class ItemListing: Sendable {
     }
 
     /// What the listing found, and how long it took (names listed and ordered).
-    public struct Outcome: Sendable {
-        public var collected: ImagePathCollector.Collected
-        public var duration: Duration
+    package struct Outcome: Sendable {
+        package var collected: ImagePathCollector.Collected
+        package var duration: Duration
     }
 
-    public let recursive: Bool
+    package let recursive: Bool
     private let outcome = Mutex<Result<Outcome, Failure>?>(nil)
     private let done = Latch()
 
     /// Starts listing `paths` and then the entries of `list`, walking subfolders when `recursive`.
-    public init(paths: [String], list: ListSource? = nil, nulSeparated: Bool = false, recursive: Bool) {
+    package init(paths: [String], list: ListSource? = nil, nulSeparated: Bool = false, recursive: Bool) {
         self.recursive = recursive
         let thread = Thread { [self] in
             let result = Self.collect(paths: paths, list: list, nulSeparated: nulSeparated, recursive: recursive)
@@ -68,7 +68,7 @@ public final class ItemListing: Sendable {
     }
 
     /// Waits for the listing.
-    public func wait() throws(Failure) -> Outcome {
+    package func wait() throws(Failure) -> Outcome {
         _ = done.wait(timeout: nil)
         switch outcome.withLock({ $0! }) {
         case .success(let result): return result

@@ -10,21 +10,21 @@ import TesseraCore
 /// URL per line, blank lines and lines starting with # skipped, surrounding spaces trimmed; with
 /// `nulSeparated` (`-0`, as `find -print0` writes) entries end with NUL and are taken as they are, so a
 /// name may hold any other character. A list of a million paths is never one string in memory.
-public struct ListReader: Sequence {
+package struct ListReader: Sequence {
     /// Where the list comes from: a descriptor to read until its end.
     private let descriptor: Int32
     private let nulSeparated: Bool
     private static let chunkSize = 256 * 1024
 
     /// Reads `descriptor` (the caller closes it).
-    public init(descriptor: Int32, nulSeparated: Bool) {
+    package init(descriptor: Int32, nulSeparated: Bool) {
         self.descriptor = descriptor
         self.nulSeparated = nulSeparated
     }
 
-    public func makeIterator() -> Iterator { Iterator(descriptor: descriptor, nulSeparated: nulSeparated) }
+    package func makeIterator() -> Iterator { Iterator(descriptor: descriptor, nulSeparated: nulSeparated) }
 
-    public struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         private let descriptor: Int32
         private let separator: UInt8
         private let nulSeparated: Bool
@@ -34,7 +34,7 @@ public struct ListReader: Sequence {
         /// Entries of the line taken last, still to hand out (a line can hold other line breaks).
         private var pending: [String] = []
         /// Whether reading failed before the end (the entries read so far still count).
-        public private(set) var failure: Int32?
+        package private(set) var failure: Int32?
 
         init(descriptor: Int32, nulSeparated: Bool) {
             self.descriptor = descriptor
@@ -42,7 +42,7 @@ public struct ListReader: Sequence {
             separator = nulSeparated ? 0 : UInt8(ascii: "\n")
         }
 
-        public mutating func next() -> String? {
+        package mutating func next() -> String? {
             while true {
                 if !pending.isEmpty { return pending.removeFirst() }
                 guard let piece = nextPiece() else { return nil }
@@ -87,7 +87,7 @@ public struct ListReader: Sequence {
     }
 
     /// The entries of a list's text: what `ListReader` yields for it.
-    public static func parse(_ text: String, nulSeparated: Bool = false) -> [String] {
+    package static func parse(_ text: String, nulSeparated: Bool = false) -> [String] {
         entries(in: text, nulSeparated: nulSeparated)
     }
 

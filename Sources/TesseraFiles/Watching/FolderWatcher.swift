@@ -6,11 +6,11 @@ import Logging
 import Synchronization
 import TesseraCore
 
-public enum FolderWatchError: Error, Equatable, CustomStringConvertible {
+package enum FolderWatchError: Error, Equatable, CustomStringConvertible {
     /// inotify (or the socket pair that stops its thread) could not be opened; the reason names the limit to raise.
     case cannotStart(reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotStart(let reason): return "cannot watch folders for changes: \(reason)"
         }
@@ -39,7 +39,7 @@ public enum FolderWatchError: Error, Equatable, CustomStringConvertible {
 /// network mount that does not answer, can keep the thread in one system call for long, and quitting must
 /// not hang on it. The thread then ends on its own, at the next folder it would walk; it holds what it
 /// uses (descriptors, callback), only reads the folders, and calls nothing once stopped.
-public final class FolderWatcher: Sendable {
+package final class FolderWatcher: Sendable {
     private let shared: WatchShared
     private let stopWait: Duration
     private let logger: Logger
@@ -71,7 +71,7 @@ public final class FolderWatcher: Sendable {
     ///     does, to see folders past the limit polled instead (when `pollInterval` is set), or slow, as a
     ///     huge or unanswering tree is.
     ///   - stopWait: how long `stop()` waits for the thread before leaving it to end on its own.
-    public init(folders: [String],
+    package init(folders: [String],
                 files: [String] = [],
                 recursive: Bool = false,
                 settleDelay: Duration = .milliseconds(100),
@@ -124,7 +124,7 @@ public final class FolderWatcher: Sendable {
     /// Ends the watcher thread and waits for it, at most `stopWait`; no callback runs once this returns.
     /// Idempotent. Called from inside `onChanges` it cannot wait for its own thread: the thread ends when
     /// the callback returns, without calling it again.
-    public func stop() {
+    package func stop() {
         shared.requestStop()
         let isWatcherThread = shared.watcherThread.withLock { thread in
             thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
@@ -143,7 +143,7 @@ public final class FolderWatcher: Sendable {
     /// Waits until the watches are in place and the initial state is known, so that any change made
     /// afterwards is reported. False when `timeout` passed first. Mostly for tests: the viewer need not wait.
     @discardableResult
-    public func waitUntilWatching(timeout: Duration = .seconds(5)) -> Bool {
+    package func waitUntilWatching(timeout: Duration = .seconds(5)) -> Bool {
         shared.watching.wait(timeout: timeout)
     }
 

@@ -4,10 +4,10 @@ import Foundation
 ///
 /// inotify reports only changes made through this machine's kernel: on an NFS, SMB, 9P or FUSE mount,
 /// another machine's writes send no event, so such folders are also listed every poll interval.
-public enum NetworkFilesystem {
+package enum NetworkFilesystem {
     /// Whether `path` is on NFS, SMB/CIFS, 9P, Ceph, AFS, Coda, GlusterFS or FUSE (sshfs, rclone, gvfs).
     /// Read from /proc/self/mounts (statfs is not in Swift's Glibc).
-    public static func holds(_ path: String) -> Bool {
+    package static func holds(_ path: String) -> Bool {
         guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8),
               let type = type(of: path, mounts: mounts) else { return false }
         return isNetworkType(type)

@@ -4,13 +4,13 @@ import TesseraFiles
 
 /// Which files are animations Tessera plays, told from their bytes without decoding, and the reader of each
 /// format's frames.
-public enum AnimatedImage {
+package enum AnimatedImage {
     /// The formats whose animations play (`canAnimate`); every other file is a still.
-    public static func canAnimate(_ format: ImageFormat) -> Bool { [.gif, .webp, .png, .jxl, .avif].contains(format) }
+    package static func canAnimate(_ format: ImageFormat) -> Bool { [.gif, .webp, .png, .jxl, .avif].contains(format) }
 
     /// Whether a file's name says it may be an animation (the strip looks no further on the main thread;
     /// the feed then reads the bytes): a `.gif`, `.webp`, `.png`, `.apng`, `.jxl` or `.avif`, in any case.
-    public static func mayAnimate(path: String) -> Bool {
+    package static func mayAnimate(path: String) -> Bool {
         let name = path.lowercased()
         return [".gif", ".webp", ".png", ".apng", ".jxl", ".avif"].contains { name.hasSuffix($0) }
     }
@@ -18,7 +18,7 @@ public enum AnimatedImage {
     /// Whether `data` holds more than one frame: a GIF with a second image, a WebP whose extended header
     /// has the animation flag, a PNG whose `acTL` chunk says more than one, a JPEG XL whose header says
     /// it is an animation, an AVIF whose boxes hold a sequence of more than one image.
-    public static func isAnimated(_ data: Data) -> Bool {
+    package static func isAnimated(_ data: Data) -> Bool {
         switch ImageFormat.sniff(data) {
         case .gif: return GIFBlocks.imageCount(in: data, upTo: 2) >= 2
         case .png: return APNGReader.isAnimated(data)
@@ -35,7 +35,7 @@ public enum AnimatedImage {
 
     /// `isAnimated` for a file: a PNG's, WebP's or JPEG XL's first bytes tell; a GIF or AVIF is read whole
     /// (up to the loader's byte limit), its frames counted without decoding.
-    public static func isAnimated(fileAt path: String, byteLimit: Int = 512 << 20) -> Bool {
+    package static func isAnimated(fileAt path: String, byteLimit: Int = 512 << 20) -> Bool {
         guard let head = ImageFile.head(ofFileAt: path, count: headLength) else { return false }
         guard needsWholeFile(ImageFormat.sniff(head)) else { return isAnimated(head) }
         guard let file = try? ImageFile(path: path), file.size <= byteLimit, let data = try? file.readAll() else { return false }
@@ -44,7 +44,7 @@ public enum AnimatedImage {
 
     /// `isAnimated(fileAt:)` told by `decoding`: a sandboxed service parses nothing in this process but with
     /// memory-safe Swift, and looks at a JPEG XL or AVIF in a helper.
-    public static func isAnimated(fileAt path: String, byteLimit: Int = 512 << 20, decoding: any DecodingService) -> Bool {
+    package static func isAnimated(fileAt path: String, byteLimit: Int = 512 << 20, decoding: any DecodingService) -> Bool {
         decoding.isAnimated(fileAt: path, byteLimit: byteLimit)
     }
 
@@ -58,7 +58,7 @@ public enum AnimatedImage {
 
     /// A reader of the animation in `data`, its canvas checked against `pixelLimit` (one frame's pixels;
     /// how many frames are held is the feed's budget) before anything is allocated for it.
-    public static func reader(for data: Data, pixelLimit: Int) throws(ImageLoadError.Reason) -> any AnimationReading {
+    package static func reader(for data: Data, pixelLimit: Int) throws(ImageLoadError.Reason) -> any AnimationReading {
         let format = ImageFormat.sniff(data)
         guard canAnimate(format) else { throw .unsupportedFormat(format.displayName) }
         guard let header = ImageHeader.read(data) else { throw .truncated }

@@ -15,44 +15,44 @@ import TesseraCore
 /// animation stops there, and the host shows its still. At most `maxFrames` frames make a play, so a file of a
 /// million tiny frames is bounded too. Stopping (or dropping the feed) ends the thread's work at the next
 /// frame.
-public final class AnimationFeed: Sendable {
-    public struct Options: Sendable {
+package final class AnimationFeed: Sendable {
+    package struct Options: Sendable {
         /// Frames kept for replay, in bytes.
-        public var budgetBytes = 64 << 20
+        package var budgetBytes = 64 << 20
         /// Frames decoded ahead of the one shown.
-        public var lookahead = 2
+        package var lookahead = 2
         /// Frames in one play at most.
-        public var maxFrames = 4096
+        package var maxFrames = 4096
         /// The box frames are scaled to fit (as shown: after `turn`); nil keeps the canvas size.
-        public var fitting: PixelSize?
+        package var fitting: PixelSize?
         /// From the image's colour space to the display's; nil leaves pixels as decoded.
-        public var colour: ColourConversion? = .sRGB
+        package var colour: ColourConversion? = .sRGB
         /// A turn applied to every frame (the viewer's turns kept for the session).
-        public var turn = ImageOrientation.up
+        package var turn = ImageOrientation.up
         /// One frame's pixels at most (the canvas is checked before anything is allocated for it).
-        public var pixelLimit = 100_000_000
+        package var pixelLimit = 100_000_000
         /// The largest file read.
-        public var byteLimit = 512 << 20
+        package var byteLimit = 512 << 20
         /// Plays only a file of more than one frame: a still ends the feed quietly (`isStill`), for a
         /// host that could not look at the file first.
-        public var onlyAnimations = false
+        package var onlyAnimations = false
         /// Where the frames are decoded; a sandboxed service lends the feed a helper while it decodes.
-        public var decoding: any DecodingService = .inProcess
+        package var decoding: any DecodingService = .inProcess
 
-        public init() {}
+        package init() {}
     }
 
     private let thread: AnimationFeedThread
 
     /// Plays the animation in the file at `path`; `onFrame` runs on the feed's thread after each frame is
     /// ready (the host wakes its loop there).
-    public init(path: String, options: Options = Options(), onFrame: @escaping @Sendable () -> Void) {
+    package init(path: String, options: Options = Options(), onFrame: @escaping @Sendable () -> Void) {
         thread = AnimationFeedThread(path: path, options: options, onFrame: onFrame)
     }
 
     /// The feed over readers `makeReader` opens on `readData`'s bytes (read once), one per play that is
     /// decoded.
-    public init(name: String, options: Options, readData: @escaping @Sendable () throws -> Data,
+    package init(name: String, options: Options, readData: @escaping @Sendable () throws -> Data,
                 makeReader: @escaping @Sendable (Data) throws(ImageLoadError.Reason) -> any AnimationReading,
                 onFrame: @escaping @Sendable () -> Void) {
         thread = AnimationFeedThread(name: name, options: options, readData: readData, makeReader: makeReader,
@@ -62,18 +62,18 @@ public final class AnimationFeed: Sendable {
     deinit { thread.stop() }
 
     /// Ends the decoding: the thread stops before its next frame and lets go of what it holds.
-    public func stop() { thread.stop() }
+    package func stop() { thread.stop() }
 
     /// The next frame in order, when it is decoded; taking it lets the thread decode one more.
-    public func takeFrame() -> AnimationFrame? { thread.takeFrame() }
+    package func takeFrame() -> AnimationFrame? { thread.takeFrame() }
 
     /// Why not even the first frame could be read, or why the decode helper stopped; nil while frames
     /// come, or it is not known yet.
-    public var failure: ImageLoadError.Reason? { thread.failure }
+    package var failure: ImageLoadError.Reason? { thread.failure }
     /// How many times the file says the animation plays (0: forever), once its first frame is read.
-    public var plays: Int? { thread.plays }
+    package var plays: Int? { thread.plays }
     /// The whole animation is held and replays without decoding.
-    public var isReplayingFromMemory: Bool { thread.isReplayingFromMemory }
+    package var isReplayingFromMemory: Bool { thread.isReplayingFromMemory }
     /// The file is a still and the options ask for `onlyAnimations`: no frame comes.
-    public var isStill: Bool { thread.isStill }
+    package var isStill: Bool { thread.isStill }
 }

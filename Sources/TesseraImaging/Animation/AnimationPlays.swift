@@ -3,11 +3,11 @@ import TesseraCore
 
 /// How each play of an animation starts: `first` opens the file (nil: a still where only animations are
 /// wanted), `again` gives the reader of the next play from the reader of the last.
-public struct AnimationPlays {
-    public var first: () throws(ImageLoadError.Reason) -> (any AnimationReading)?
-    public var again: (any AnimationReading) throws(ImageLoadError.Reason) -> any AnimationReading
+package struct AnimationPlays {
+    package var first: () throws(ImageLoadError.Reason) -> (any AnimationReading)?
+    package var again: (any AnimationReading) throws(ImageLoadError.Reason) -> any AnimationReading
 
-    public init(first: @escaping () throws(ImageLoadError.Reason) -> (any AnimationReading)?,
+    package init(first: @escaping () throws(ImageLoadError.Reason) -> (any AnimationReading)?,
                 again: @escaping (any AnimationReading) throws(ImageLoadError.Reason) -> any AnimationReading) {
         self.first = first
         self.again = again

@@ -5,7 +5,7 @@ import TesseraCore
 ///
 /// Per-file state over the format's library, used by one thread at a time (the feed's). Starting again from
 /// the first frame is a new reader: each frame builds on the one before, so no frame can be read alone.
-public protocol AnimationReading: AnyObject {
+package protocol AnimationReading: AnyObject {
     /// The size every frame has.
     var canvasSize: PixelSize { get }
     /// How many times the animation plays (0: forever), as far as the frames read so far say (a GIF says
@@ -17,12 +17,12 @@ public protocol AnimationReading: AnyObject {
 
 /// A frame ready to show: where it is in the animation, its own delay (`AnimationPlayer` applies the
 /// tiny-delay rule), its pixels scaled, colour-converted and turned for where it is shown.
-public struct AnimationFrame: Sendable {
-    public var index: Int
-    public var delay: Duration
-    public var pixels: PixelBuffer
+package struct AnimationFrame: Sendable {
+    package var index: Int
+    package var delay: Duration
+    package var pixels: PixelBuffer
 
-    public init(index: Int, delay: Duration, pixels: PixelBuffer) {
+    package init(index: Int, delay: Duration, pixels: PixelBuffer) {
         self.index = index
         self.delay = delay
         self.pixels = pixels

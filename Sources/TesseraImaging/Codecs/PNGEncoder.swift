@@ -8,9 +8,9 @@ import Foundation
 import TesseraCore
 
 /// Tessera's one PNG writer, over libpng: tiles, thumbnails (with their text chunks) and screenshots.
-public enum PNGEncoder {
+package enum PNGEncoder {
     /// The channels written; pixels are always given as B, G, R, A bytes.
-    public enum Channels: Int32, Sendable {
+    package enum Channels: Int32, Sendable {
         /// Grey from the green byte.
         case grey = 1
         case greyAlpha = 2
@@ -19,7 +19,7 @@ public enum PNGEncoder {
     }
 
     /// How hard zlib and the row filters work.
-    public enum Effort: Sendable {
+    package enum Effort: Sendable {
         /// zlib level 6 with adaptive row filters: libpng's own defaults.
         case normal
         /// zlib level 3, rows unfiltered (libpng's `PNG_IMAGE_FLAG_FAST`): for a file written while the
@@ -30,14 +30,14 @@ public enum PNGEncoder {
         var filtersRows: Bool { self == .normal }
     }
 
-    public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
-        public let message: String
-        public var description: String { message }
+    package struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        package let message: String
+        package var description: String { message }
     }
 
     /// Encodes `width` x `height` pixels at `pixels` (rows `stride` bytes apart) and hands the file's bytes
     /// to `consume`. `text` goes into `tEXt` chunks before the image data; keywords and texts are Latin-1.
-    public static func encode<Result>(_ pixels: UnsafeRawPointer, stride: Int, width: Int, height: Int,
+    package static func encode<Result>(_ pixels: UnsafeRawPointer, stride: Int, width: Int, height: Int,
                                       channels: Channels, effort: Effort = .normal,
                                       text: [(key: String, value: String)] = [],
                                       consume: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
@@ -57,7 +57,7 @@ public enum PNGEncoder {
     }
 
     /// `pixels` as a PNG file: RGB when every pixel is opaque, RGBA otherwise.
-    public static func encode(_ pixels: PixelBuffer, effort: Effort = .normal,
+    package static func encode(_ pixels: PixelBuffer, effort: Effort = .normal,
                               text: [(key: String, value: String)] = []) throws -> Data {
         try pixels.bytes.withUnsafeBytes { raw in
             try encode(raw.baseAddress!, stride: pixels.bytesPerRow, width: pixels.width, height: pixels.height,
@@ -66,7 +66,7 @@ public enum PNGEncoder {
     }
 
     /// Writes `pixels` as a PNG file at `path` (replaced if it exists).
-    public static func write(_ pixels: PixelBuffer, to path: String) throws {
+    package static func write(_ pixels: PixelBuffer, to path: String) throws {
         try encode(pixels).write(to: URL(fileURLWithPath: path))
     }
 

@@ -102,7 +102,7 @@ package final class SlideReader: Sendable {
 }
 
 /// What the tiled view opens a whole-slide image by: OpenSlide's name for its format and the levels used.
-public struct SlideFacts: Sendable, Equatable, Codable {
+package struct SlideFacts: Sendable, Equatable, Codable {
     /// OpenSlide's level index, the level's size, and how many full-image pixels one of its pixels spans.
     package struct Level: Sendable, Equatable, Codable {
         package var index: Int

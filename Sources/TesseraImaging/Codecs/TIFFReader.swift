@@ -7,7 +7,7 @@ import TesseraFiles
 /// reduced-resolution levels, SubIFDs) and one chosen directory's pixels, band by band or region by region.
 /// The per-file state a TIFF decoder holds; used by one thread at a time (a `TiledTIFFSource` hands each
 /// of its readers to one worker at a time, hence the unchecked `Sendable`).
-public final class TIFFReader: @unchecked Sendable {
+package final class TIFFReader: @unchecked Sendable {
     private let tiff: OpaquePointer
     /// The open file a reader over a descriptor reads, kept open while the reader lives.
     private let file: TIFFFile?
@@ -17,8 +17,8 @@ public final class TIFFReader: @unchecked Sendable {
     package typealias TIFFFile = SharedDescriptor
 
     /// One directory: where it is and what it holds.
-    public struct Directory: Equatable, Codable, Sendable {
-        public enum Place: Equatable, Codable, Sendable { case top(Int), sub(UInt64) }
+    package struct Directory: Equatable, Codable, Sendable {
+        package enum Place: Equatable, Codable, Sendable { case top(Int), sub(UInt64) }
         package var place: Place
         package var size: PixelSize
         /// A reduced-resolution version of the main image (SubfileType bit 0).

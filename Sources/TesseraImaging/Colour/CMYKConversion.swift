@@ -7,7 +7,7 @@ import TesseraCore
 ///
 /// A decoder makes one per image (the transform is looked up once) and applies it to the whole image or
 /// row by row.
-public struct CMYKConversion: Sendable {
+package struct CMYKConversion: Sendable {
     private let transform: ColourTransform?
     private let inverted: Bool
 
@@ -16,7 +16,7 @@ public struct CMYKConversion: Sendable {
     ///   - inverted: 255 means no ink, as Adobe's JPEGs store CMYK (those with an APP14 "Adobe" marker);
     ///     false for 0 = no ink (TIFF's usual ink set).
     ///   - name: the file, for the log (an embedded profile that cannot be used is reported).
-    public init(profile: [UInt8]?, inverted: Bool, name: String, manager: ColourManager = .shared,
+    package init(profile: [UInt8]?, inverted: Bool, name: String, manager: ColourManager = .shared,
                 logger: Logger = ColourConversion.defaultLogger) {
         self.inverted = inverted
         let input = ColourManager.PixelInput.cmyk(inverted: inverted)
@@ -42,13 +42,13 @@ public struct CMYKConversion: Sendable {
     private static let standardProfile = ICCProfile(DefaultCMYKProfile.bytes)
 
     /// Converts `count` pixels at `pixels` in place.
-    public func apply(_ pixels: UnsafeMutableRawPointer, count: Int) {
+    package func apply(_ pixels: UnsafeMutableRawPointer, count: Int) {
         guard let transform else { return Self.naive(pixels, count: count, inverted: inverted) }
         transform.apply(pixels, count: count)
     }
 
     /// Converts `rows` rows of `width` pixels, `stride` bytes apart, in place.
-    public func apply(rows first: UnsafeMutableRawPointer, width: Int, stride: Int, count rows: Int) {
+    package func apply(rows first: UnsafeMutableRawPointer, width: Int, stride: Int, count rows: Int) {
         guard let transform else {
             for row in 0..<rows { Self.naive(first + row * stride, count: width, inverted: inverted) }
             return
@@ -57,7 +57,7 @@ public struct CMYKConversion: Sendable {
     }
 
     /// Converts every pixel of `pixels` in place.
-    public func apply(_ pixels: inout [UInt8]) {
+    package func apply(_ pixels: inout [UInt8]) {
         pixels.withUnsafeMutableBytes { apply($0.baseAddress!, count: $0.count / 4) }
     }
 

@@ -7,17 +7,17 @@ import TesseraCore
 ///
 /// With an sRGB destination, images that declare nothing or an sRGB profile are left alone: no
 /// transform, no copy.
-public struct ColourConversion: Sendable, Equatable {
-    public let destination: ColourSpace
-    public let manager: ColourManager
+package struct ColourConversion: Sendable, Equatable {
+    package let destination: ColourSpace
+    package let manager: ColourManager
     /// Where profiles that cannot be used are reported.
     let logger: Logger
 
     /// To sRGB: what thumbnails on disk and tiles are stored in, and the display without a profile.
-    public static let sRGB = ColourConversion(destination: .sRGB)
+    package static let sRGB = ColourConversion(destination: .sRGB)
 
     /// Where colour problems are logged unless a caller says otherwise.
-    public static let defaultLogger = Logger(label: "tessera.colour")
+    package static let defaultLogger = Logger(label: "tessera.colour")
 
     package init(destination: ColourSpace, manager: ColourManager = .shared, logger: Logger = defaultLogger) {
         self.destination = destination
@@ -28,7 +28,7 @@ public struct ColourConversion: Sendable, Equatable {
     /// To the display whose ICC profile the window system gives (nil: none set, so sRGB). A profile
     /// lcms2 cannot use, or one that is not for RGB, is logged and sRGB is used instead; a profile that
     /// is sRGB to within a level counts as sRGB, so untagged images cost nothing on it.
-    public init(displayProfile: [UInt8]?, manager: ColourManager = .shared, logger: Logger = defaultLogger) {
+    package init(displayProfile: [UInt8]?, manager: ColourManager = .shared, logger: Logger = defaultLogger) {
         self.manager = manager
         self.logger = logger
         guard let displayProfile else {
@@ -49,13 +49,13 @@ public struct ColourConversion: Sendable, Equatable {
     /// The same conversion to sRGB (for what is written to disk).
     var toSRGB: ColourConversion { ColourConversion(destination: .sRGB, manager: manager, logger: logger) }
 
-    public var isToSRGB: Bool { destination == .sRGB }
+    package var isToSRGB: Bool { destination == .sRGB }
 
     /// Converts `pixels` (whose colour space is `source`) to the destination's colour space in place (a
     /// copy only if something else holds their bytes). The colour fields are cleared: the pixels are now
     /// what the destination shows. A source that cannot be converted is left as it is, as if it were
     /// sRGB (see `transform(from:name:)`).
-    public func convert(_ pixels: inout PixelBuffer, from source: ColourSpace, name: String) {
+    package func convert(_ pixels: inout PixelBuffer, from source: ColourSpace, name: String) {
         pixels.colourProfile = nil
         pixels.colourCodePoints = nil
         guard let transform = transform(from: source, name: name) else { return }
@@ -64,7 +64,7 @@ public struct ColourConversion: Sendable, Equatable {
 
     /// Converts `pixels` from the colour space they declare; with an sRGB destination, pixels that
     /// declare nothing are not looked at.
-    public func convert(_ pixels: inout PixelBuffer, name: String) {
+    package func convert(_ pixels: inout PixelBuffer, name: String) {
         guard pixels.declaresColourSpace || !isToSRGB else { return }
         convert(&pixels, from: pixels.declaredColourSpace, name: name)
     }
@@ -88,7 +88,7 @@ public struct ColourConversion: Sendable, Equatable {
         }
     }
 
-    public static func == (lhs: ColourConversion, rhs: ColourConversion) -> Bool {
+    package static func == (lhs: ColourConversion, rhs: ColourConversion) -> Bool {
         lhs.destination == rhs.destination && lhs.manager === rhs.manager
     }
 }

@@ -14,8 +14,8 @@ import TesseraCore
 ///
 /// One manager (`shared`) serves the whole app, so the strip, the single view and the tile cutter share
 /// transforms; tests make their own to count what is built.
-public final class ColourManager: Sendable {
-    public static let shared = ColourManager()
+package final class ColourManager: Sendable {
+    package static let shared = ColourManager()
 
     /// What converting from one colour space to another takes.
     enum Lookup {
@@ -54,12 +54,12 @@ public final class ColourManager: Sendable {
     let capacity: Int
     private let cache = Mutex(Cache())
 
-    public init(capacity: Int = 64) {
+    package init(capacity: Int = 64) {
         self.capacity = max(1, capacity)
     }
 
     /// How many lcms2 transforms this manager has made (identity checks included), for tests and reports.
-    public var transformsMade: Int { cache.withLock { $0.made } }
+    package var transformsMade: Int { cache.withLock { $0.made } }
 
     /// The conversion from `source` (pixels laid out as `input`) to `destination`, an RGB space.
     func lookup(from source: ColourSpace, input: PixelInput, to destination: ColourSpace) -> Lookup {

@@ -2,17 +2,17 @@ import TesseraCore
 
 /// The colour space pixels are in: sRGB (what an untagged image is taken to be), an ICC profile's, or
 /// one named by H.273 code points (HEIF/AVIF `nclx`, JPEG XL's enumerated encodings).
-public enum ColourSpace: Hashable, Sendable, CustomStringConvertible {
+package enum ColourSpace: Hashable, Sendable, CustomStringConvertible {
     case sRGB
     case icc(ICCProfile)
     case codePoints(ColourCodePoints)
 
     /// `.icc` for `bytes`, `.sRGB` for nil.
-    public init(profile bytes: [UInt8]?) {
+    package init(profile bytes: [UInt8]?) {
         self = bytes.map { .icc(ICCProfile($0)) } ?? .sRGB
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .sRGB: "sRGB"
         case .icc(let profile): "ICC profile (\(profile.bytes.count) bytes)"
@@ -24,7 +24,7 @@ public enum ColourSpace: Hashable, Sendable, CustomStringConvertible {
 extension PixelBuffer {
     /// The colour space the decoder says these pixels are in: the embedded profile first, then code
     /// points, else sRGB.
-    public var declaredColourSpace: ColourSpace {
+    package var declaredColourSpace: ColourSpace {
         if let colourProfile { return .icc(ICCProfile(colourProfile)) }
         if let colourCodePoints, !colourCodePoints.isSRGB { return .codePoints(colourCodePoints) }
         return .sRGB

@@ -7,12 +7,12 @@ import TesseraCore
 /// and top-down rows. In TesseraImaging rather than through SDL_image, so decoding needs no SDL (a
 /// sandboxed decoding process has no display to start it for). The pixel limit is checked on the header
 /// before this runs, and gdk-pixbuf allocates for that same header size.
-public struct BMPDecoder: ImageDecoding {
-    public init() {}
+package struct BMPDecoder: ImageDecoding {
+    package init() {}
 
-    public func canDecode(_ format: ImageFormat) -> Bool { format == .bmp }
+    package func canDecode(_ format: ImageFormat) -> Bool { format == .bmp }
 
-    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
+    package func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
         try data.withUnsafeBytes { raw throws(ImageLoadError.Reason) -> PixelBuffer in
             guard let base = raw.bindMemory(to: UInt8.self).baseAddress, !raw.isEmpty else { throw .empty }
             var status = TESSERA_GLIB_OK

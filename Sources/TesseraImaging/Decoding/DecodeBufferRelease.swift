@@ -5,9 +5,9 @@ import CTesseraFiles
 /// frames come from a worker's heap and stay in the process when freed, and browsing a folder of HEIC or
 /// AVIF photos would hold each worker's largest decode for the rest of the run. A fixed 1 MB threshold
 /// keeps big buffers in mappings of their own, returned at free; small allocations are unaffected.
-public enum DecodeBufferRelease {
+package enum DecodeBufferRelease {
     /// Call once, early in `main`, before decoding threads start.
-    public static func apply() {
+    package static func apply() {
         _ = tessera_set_mmap_threshold(1 << 20)
     }
 }

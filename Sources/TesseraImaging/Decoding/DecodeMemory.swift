@@ -9,7 +9,7 @@ import TesseraFiles
 /// An estimate is the file's bytes (the loader reads the whole file into memory), plus the source's
 /// pixels times the format's figure below, plus 16 bytes per output pixel (the decoded image at up to
 /// twice the target on each side, RGBA, which the shrink-on-load decoders produce and the scaler reads).
-public enum DecodeMemory {
+package enum DecodeMemory {
     /// Bytes per pixel of the source image that the format's library holds while decoding, beyond the
     /// output, when the image is decoded to fit a box (`shrinking`) or at its full size.
     static func bytesPerSourcePixel(_ format: ImageFormat, shrinking: Bool) -> Double {
@@ -44,7 +44,7 @@ public enum DecodeMemory {
 
     /// The estimate for a file of `fileBytes` whose header is `header` (nil when it could not be read:
     /// the file's bytes and the output only), decoded to fit `box` (nil: full size).
-    public static func estimate(header: ImageHeader?, fileBytes: Int, fitting box: PixelSize?) -> Int {
+    package static func estimate(header: ImageHeader?, fileBytes: Int, fitting box: PixelSize?) -> Int {
         guard let header else {
             let output = box.map { $0.width * $0.height } ?? 0
             return fileBytes + output * bytesPerOutputPixel
@@ -65,7 +65,7 @@ public enum DecodeMemory {
     /// beyond the box: when the format's library holds memory per source pixel or the decode is at full
     /// size. Otherwise the whole box is counted, which errs high by at most the part of the box the
     /// picture leaves empty, and costs no round trip.
-    public static func estimate(path: String, fitting box: PixelSize?, decoding: any DecodingService = .inProcess) -> Int {
+    package static func estimate(path: String, fitting box: PixelSize?, decoding: any DecodingService = .inProcess) -> Int {
         guard let file = try? ImageFile(path: path) else { return 0 }
         guard let probe = try? file.head(min(file.size, headerProbeLength)) else { return file.size }
         let format = ImageFormat.sniff(probe)

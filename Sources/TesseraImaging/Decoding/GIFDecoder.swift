@@ -4,12 +4,12 @@ import TesseraCore
 /// GIF through giflib: the first frame, on a transparent canvas of the file's screen size, its
 /// transparent colour see-through: the still that cells, thumbnails and the single view show first.
 /// `GIFAnimationReader` reads the frames after it from the same `GIFFile` and plays them.
-public struct GIFDecoder: ImageDecoding {
-    public init() {}
+package struct GIFDecoder: ImageDecoding {
+    package init() {}
 
-    public func canDecode(_ format: ImageFormat) -> Bool { format == .gif }
+    package func canDecode(_ format: ImageFormat) -> Bool { format == .gif }
 
-    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
+    package func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
         try data.withUnsafeBytes { raw throws(ImageLoadError.Reason) -> PixelBuffer in
             let file = try GIFFile(raw)
             guard let first = try file.nextFrame() else { throw .decodeFailed("GIF without an image") }

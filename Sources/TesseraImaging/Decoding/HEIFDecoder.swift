@@ -7,12 +7,12 @@ import TesseraCore
 /// dimensions, the smallest such is decoded instead of the full picture (a phone's 12 MP HEIC is a grid
 /// of dozens of HEVC tiles; its thumbnail is one small picture). The colour of the full image (an ICC
 /// profile, or `nclx` code points that are not sRGB) goes with the pixels either way.
-public struct HEIFDecoder: ImageDecoding {
-    public init() {}
+package struct HEIFDecoder: ImageDecoding {
+    package init() {}
 
-    public func canDecode(_ format: ImageFormat) -> Bool { format == .heif || format == .avif }
+    package func canDecode(_ format: ImageFormat) -> Bool { format == .heif || format == .avif }
 
-    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
+    package func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
         try data.withUnsafeBytes { raw throws(ImageLoadError.Reason) -> PixelBuffer in
             let file = try HEIFFile(raw)
             let primary = try file.primaryImage()

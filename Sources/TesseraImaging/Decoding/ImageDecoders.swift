@@ -3,8 +3,8 @@
 /// AVIF (libheif, its stored thumbnail), JPEG XL (libjxl, whole), SVG (librsvg, at the target size),
 /// TIFF (libtiff, reduced levels and streamed rows), GIF (giflib), BMP (gdk-pixbuf), camera RAW (libraw,
 /// its embedded preview). `fallback` decoders are asked after them.
-public enum ImageDecoders {
-    public static func standard(fallback: [any ImageDecoding] = []) -> [any ImageDecoding] {
+package enum ImageDecoders {
+    package static func standard(fallback: [any ImageDecoding] = []) -> [any ImageDecoding] {
         [TurboJPEGDecoder(), WebPDecoder(), PNGDecoder(), HEIFDecoder(), JXLDecoder(), SVGDecoder(), TIFFDecoder(),
          GIFDecoder(), BMPDecoder(), RawDecoder()] + fallback
     }

@@ -10,7 +10,7 @@ import TesseraCore
 /// The loader checks the pixel limit on the size `ImageHeader` reads before a decoder runs, and each
 /// decoder allocates for the size its library reads from the same header (a GIF frame reaching past its
 /// screen is clipped, never allocated whole), so no decoder allocates for more pixels than were checked.
-public protocol ImageDecoding: Sendable {
+package protocol ImageDecoding: Sendable {
     /// Whether this decoder handles `format`. The loader asks decoders in order and uses the first yes.
     func canDecode(_ format: ImageFormat) -> Bool
 
@@ -32,7 +32,7 @@ public protocol ImageDecoding: Sendable {
 }
 
 extension ImageDecoding {
-    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?,
+    package func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?,
                        cancellation: DecodeCancellation?) throws -> PixelBuffer {
         try cancellation.check()
         return try decode(data, format: format, targetSize: targetSize)

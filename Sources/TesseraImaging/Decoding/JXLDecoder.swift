@@ -7,12 +7,12 @@ import TesseraCore
 /// No shrinking on load: libjxl 0.7 can stop at the 1/8 resolution (DC) image that lossy frames code
 /// first, but it hands that image out only upsampled to full size, and rendering it so costs more than
 /// decoding the whole frame (docs/FORMATS.md has the count).
-public struct JXLDecoder: ImageDecoding {
-    public init() {}
+package struct JXLDecoder: ImageDecoding {
+    package init() {}
 
-    public func canDecode(_ format: ImageFormat) -> Bool { format == .jxl }
+    package func canDecode(_ format: ImageFormat) -> Bool { format == .jxl }
 
-    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
+    package func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
         try data.withUnsafeBytes { raw -> PixelBuffer in
             let session = try JXLDecodeSession(raw, events: JXL_DEC_COLOR_ENCODING, JXL_DEC_FULL_IMAGE)
             try session.readBasicInfo()

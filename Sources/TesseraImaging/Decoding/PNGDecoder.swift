@@ -5,19 +5,19 @@ import TesseraCore
 /// the rows go straight into a `StreamingDownscaler`, so a big PNG shown in a small cell never holds its
 /// full-size pixels. Interlaced PNGs are decoded whole first: their rows only exist after the last pass. A
 /// cancellation signal is looked at before every batch of `batchRows` rows.
-public struct PNGDecoder: ImageDecoding {
+package struct PNGDecoder: ImageDecoding {
     /// Rows fetched from libpng per call (and between two looks at the cancellation signal).
-    public static let batchRows = 16
+    package static let batchRows = 16
 
-    public init() {}
+    package init() {}
 
-    public func canDecode(_ format: ImageFormat) -> Bool { format == .png }
+    package func canDecode(_ format: ImageFormat) -> Bool { format == .png }
 
-    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
+    package func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
         try decode(data, format: format, targetSize: targetSize, cancellation: nil)
     }
 
-    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?,
+    package func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?,
                        cancellation: DecodeCancellation?) throws -> PixelBuffer {
         do {
             return try data.withUnsafeBytes { raw -> PixelBuffer in

@@ -8,12 +8,12 @@ import TesseraCore
 /// of demosaicing a full development costs. Otherwise, and for the single view (no target), the sensor
 /// data is developed: at half size (no demosaicing) when that still covers the target, else in full.
 /// Developed pixels are sRGB; previews are taken to be sRGB too, as cameras write them.
-public struct RawDecoder: ImageDecoding {
-    public init() {}
+package struct RawDecoder: ImageDecoding {
+    package init() {}
 
-    public func canDecode(_ format: ImageFormat) -> Bool { format == .raw }
+    package func canDecode(_ format: ImageFormat) -> Bool { format == .raw }
 
-    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
+    package func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
         try data.withUnsafeBytes { raw -> PixelBuffer in
             let file = try RawFile(raw)
             let full = file.uprightSize

@@ -6,12 +6,12 @@ import TesseraCore
 /// (or `SVGDocument.defaultSize` when it states none) otherwise. A target larger than its own size is
 /// drawn at that size too, sharp, though the loader never asks for one (it never enlarges). The single
 /// view draws an SVG tile by tile at every zoom instead (`SVGTileSource`).
-public struct SVGDecoder: ImageDecoding {
-    public init() {}
+package struct SVGDecoder: ImageDecoding {
+    package init() {}
 
-    public func canDecode(_ format: ImageFormat) -> Bool { format == .svg }
+    package func canDecode(_ format: ImageFormat) -> Bool { format == .svg }
 
-    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
+    package func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
         try data.withUnsafeBytes { raw throws(ImageLoadError.Reason) -> PixelBuffer in
             let document = try SVGDocument(raw)
             let natural = document.size

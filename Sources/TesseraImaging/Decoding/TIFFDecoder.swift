@@ -15,16 +15,16 @@ import TesseraCore
 /// CMYK (InkSet 1, 0 = no ink) is turned into sRGB by `CMYKConversion` through the file's own CMYK profile
 /// or the standard one, block by block before any scaling (the scaler weighs by the fourth byte, alpha),
 /// and handed on untagged; an RGB or grey image's profile goes with its pixels.
-public struct TIFFDecoder: ImageDecoding {
-    public init() {}
+package struct TIFFDecoder: ImageDecoding {
+    package init() {}
 
-    public func canDecode(_ format: ImageFormat) -> Bool { format == .tiff }
+    package func canDecode(_ format: ImageFormat) -> Bool { format == .tiff }
 
-    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
+    package func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
         try decode(data, format: format, targetSize: targetSize, cancellation: nil)
     }
 
-    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?,
+    package func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?,
                        cancellation: DecodeCancellation?) throws -> PixelBuffer {
         try cancellation.check()
         return try data.withUnsafeBytes { raw -> PixelBuffer in

@@ -22,12 +22,12 @@ import TesseraCore
 /// a warning. We refuse such files with `.truncated` rather than show a half-grey picture that looks like
 /// a rendering bug. Other warnings (e.g. "extraneous bytes before marker", common in camera files) are
 /// tolerated, because those images display correctly.
-public struct TurboJPEGDecoder: ImageDecoding {
-    public init() {}
+package struct TurboJPEGDecoder: ImageDecoding {
+    package init() {}
 
-    public func canDecode(_ format: ImageFormat) -> Bool { format == .jpeg }
+    package func canDecode(_ format: ImageFormat) -> Bool { format == .jpeg }
 
-    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
+    package func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
         guard format == .jpeg else { throw ImageLoadError.Reason.unsupportedFormat(format.displayName) }
         guard !data.isEmpty else { throw ImageLoadError.Reason.empty }
         guard let handle = tjInitDecompress() else {
@@ -86,9 +86,9 @@ public struct TurboJPEGDecoder: ImageDecoding {
     /// factor of two or more to work with: a DCT-scaled image that merely covers the target is visibly
     /// softer than a full decode scaled down. The target is fitted to the JPEG's own aspect here too, so
     /// passing a raw cell size is also correct.
-    public static let qualityMargin = 2
+    package static let qualityMargin = 2
 
-    public static func decodeSize(for full: PixelSize, targetSize: PixelSize?) -> PixelSize {
+    package static func decodeSize(for full: PixelSize, targetSize: PixelSize?) -> PixelSize {
         guard let targetSize else { return full }
         let fitted = full.aspectFit(in: targetSize)
         let wanted = PixelSize(width: fitted.width * qualityMargin, height: fitted.height * qualityMargin)

@@ -9,19 +9,19 @@ import TesseraCore
 /// With a cancellation signal the file is fed to libwebp's incremental decoder in slices of `sliceBytes`
 /// (the same decoder, suspended between slices: the pixels are the same as a one-shot decode), and the
 /// signal is looked at before each slice, so a decode nobody wants any more stops part way through.
-public struct WebPDecoder: ImageDecoding {
+package struct WebPDecoder: ImageDecoding {
     /// Bytes of the file handed to the incremental decoder between two looks at the cancellation signal.
-    public static let sliceBytes = 64 << 10
+    package static let sliceBytes = 64 << 10
 
-    public init() {}
+    package init() {}
 
-    public func canDecode(_ format: ImageFormat) -> Bool { format == .webp }
+    package func canDecode(_ format: ImageFormat) -> Bool { format == .webp }
 
-    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
+    package func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?) throws -> PixelBuffer {
         try decode(data, format: format, targetSize: targetSize, cancellation: nil)
     }
 
-    public func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?,
+    package func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?,
                        cancellation: DecodeCancellation?) throws -> PixelBuffer {
         try cancellation.check()
         return try data.withUnsafeBytes { raw -> PixelBuffer in

@@ -3,7 +3,7 @@ import TesseraFiles
 
 extension ImageFile {
     /// The format its first bytes say.
-    public func sniff() throws(Failure) -> ImageFormat {
+    package func sniff() throws(Failure) -> ImageFormat {
         ImageFormat.sniff(try head(ImageFormat.sniffLength))
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// Formats are identified by magic bytes only, never by file extension: photo collections are full of
 /// `.png` files that are really JPEGs (and vice versa), and the decoder must be chosen by what the bytes
 /// are, not by what the name claims.
-public enum ImageFormat: String, Sendable, Codable, CaseIterable {
+package enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case jpeg, png, gif, webp, bmp, tiff
     /// HEIF with HEVC pictures (HEIC, as phones write them), or any other HEIF that is not AVIF.
     case heif
@@ -22,10 +22,10 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     /// How many leading bytes `sniff` looks at. Callers that read files in chunks need at least this many.
     /// SVG needs the most: its root element may follow an XML declaration, comments and a doctype; and a
     /// camera's Make, which tells a NEF or ARW from a plain TIFF, sits after the first directory.
-    public static let sniffLength = 4096
+    package static let sniffLength = 4096
 
     /// A short upper-case name for messages ("JPEG", "WEBP", "JPEG XL").
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .jxl: "JPEG XL"
         default: rawValue.uppercased()
@@ -36,7 +36,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     ///
     /// Generic over the collection so callers can pass `Data`, a `Data` slice or `[UInt8]` without copying
     /// the whole file; only the prefix is examined.
-    public static func sniff<Bytes: Collection>(_ bytes: Bytes) -> ImageFormat where Bytes.Element == UInt8 {
+    package static func sniff<Bytes: Collection>(_ bytes: Bytes) -> ImageFormat where Bytes.Element == UInt8 {
         let b = Array(bytes.prefix(sniffLength))
         func starts(with magic: [UInt8], at offset: Int = 0) -> Bool {
             guard b.count >= offset + magic.count else { return false }

@@ -7,23 +7,23 @@ import TesseraCore
 /// This exists so the loader can refuse a file whose header claims, say, 60000x60000 *before* anything
 /// allocates 14 GB for it. Every parser here only reads a few fixed fields (bounds-checked) and never
 /// trusts a length it hasn't checked against the data it was given.
-public struct ImageHeader: Sendable, Equatable {
-    public var format: ImageFormat
-    public var width: Int
-    public var height: Int
+package struct ImageHeader: Sendable, Equatable {
+    package var format: ImageFormat
+    package var width: Int
+    package var height: Int
 
-    public init(format: ImageFormat, width: Int, height: Int) {
+    package init(format: ImageFormat, width: Int, height: Int) {
         self.format = format
         self.width = width
         self.height = height
     }
 
-    public var size: PixelSize { PixelSize(width: width, height: height) }
+    package var size: PixelSize { PixelSize(width: width, height: height) }
     /// Width x height, the number the pixel limit is compared against.
-    public var pixelCount: Int { width * height }
+    package var pixelCount: Int { width * height }
 
     /// Which readers `read` may use.
-    public enum Readers: Sendable {
+    package enum Readers: Sendable {
         /// Each format's own: for JPEG, HEIF, AVIF, JPEG XL, SVG and camera RAW, C libraries (TurboJPEG,
         /// libheif, libjxl, librsvg, libraw).
         case libraries
@@ -44,13 +44,13 @@ public struct ImageHeader: Sendable, Equatable {
     ///   sizes are then not read (nil): libheif refuses a file whose items reach past its end, an SVG's
     ///   size needs the whole document parsed, and a raw file's dimensions may sit anywhere in it, where
     ///   a prefix would give wrong ones rather than none.
-    public static func read(_ data: Data, isWholeFile: Bool = true) -> ImageHeader? {
+    package static func read(_ data: Data, isWholeFile: Bool = true) -> ImageHeader? {
         read(data, isWholeFile: isWholeFile, readers: .libraries)
     }
 
     /// `read(_:isWholeFile:)` with `readers`. The Swift readers of HEIF and AVIF read a prefix too: the
     /// boxes they need come before the image data, and when they do not, the result is nil.
-    public static func read(_ data: Data, isWholeFile: Bool, readers: Readers) -> ImageHeader? {
+    package static func read(_ data: Data, isWholeFile: Bool, readers: Readers) -> ImageHeader? {
         let format = ImageFormat.sniff(data)
         let dims: (Int, Int)?
         if readers == .memorySafe {

@@ -6,20 +6,20 @@
 /// restart markers (FF D0 to D7) stand alone, so any other FF marker ends the data. A progressive file
 /// has several scans with tables between them; EOI (FF D9) ends the image. Fill bytes (extra FFs) may
 /// precede any marker.
-public enum JPEGSegments {
+package enum JPEGSegments {
     /// One segment before the scan data.
-    public struct Segment: Sendable, Equatable {
-        public let marker: UInt8
+    package struct Segment: Sendable, Equatable {
+        package let marker: UInt8
         /// Where its FF is.
-        public let offset: Int
+        package let offset: Int
         /// Its payload, after the length field.
-        public let payload: Range<Int>
+        package let payload: Range<Int>
         /// Everything the segment occupies, marker to payload end.
-        public var bytes: Range<Int> { offset..<payload.upperBound }
+        package var bytes: Range<Int> { offset..<payload.upperBound }
     }
 
     /// Why a walk stopped.
-    public enum End: Sendable, Equatable {
+    package enum End: Sendable, Equatable {
         /// The walk reached the first SOS segment; its header is in `segments`, the scan data starts at
         /// `scanData`.
         case scan(scanData: Int)
@@ -31,7 +31,7 @@ public enum JPEGSegments {
 
     /// Calls `body` with each segment from SOI up to and including the first SOS, until it returns false.
     @discardableResult
-    public static func walk(_ b: UnsafeRawBufferPointer, _ body: (Segment) -> Bool) -> End {
+    package static func walk(_ b: UnsafeRawBufferPointer, _ body: (Segment) -> Bool) -> End {
         guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { return .malformed("no JPEG start marker") }
         var i = 2
         while true {
@@ -54,7 +54,7 @@ public enum JPEGSegments {
 
     /// Where the image ends: the offset just past its EOI marker, having walked every scan and the tables
     /// between them; the reason when the data stops first or holds a marker no JPEG has there.
-    public static func endOfImage(_ b: UnsafeRawBufferPointer, scanData start: Int) -> Result<Int, Malformed> {
+    package static func endOfImage(_ b: UnsafeRawBufferPointer, scanData start: Int) -> Result<Int, Malformed> {
         var i = start
         while i < b.count {
             guard b[i] == 0xFF else { i += 1; continue }
@@ -83,13 +83,13 @@ public enum JPEGSegments {
 
     private static let truncated = Malformed("the file ends before the image does (no end marker): it is truncated")
 
-    public struct Malformed: Error, Sendable, Equatable, CustomStringConvertible {
-        public let description: String
-        public init(_ description: String) { self.description = description }
+    package struct Malformed: Error, Sendable, Equatable, CustomStringConvertible {
+        package let description: String
+        package init(_ description: String) { self.description = description }
     }
 
     /// Whether `marker` starts a frame (SOF0 to SOF15, except DHT, JPG and DAC, which share the range).
-    public static func isStartOfFrame(_ marker: UInt8) -> Bool {
+    package static func isStartOfFrame(_ marker: UInt8) -> Bool {
         (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
     }
 }

@@ -9,14 +9,14 @@ import TesseraFiles
 /// this process, without parsing anything with C. It errs towards "may be": OpenSlide then decides.
 /// The marks are OpenSlide's own: Aperio's "Aperio" description, Leica's and Philips' XML descriptions,
 /// Trestle's "MedScan", Hamamatsu NDPI's private tag 65420 and Ventana's XMP packet (tag 700).
-public enum TIFFSlideHint {
+package enum TIFFSlideHint {
     /// Tags whose presence marks a slide.
     static let ndpiFormatFlag: UInt16 = 65420
     static let xmlPacket: UInt16 = 700
     static let imageDescription: UInt16 = 270
 
     /// False only for a TIFF whose first directory has none of the marks; true for anything unreadable.
-    public static func mayBeSlide(_ file: ImageFile) -> Bool {
+    package static func mayBeSlide(_ file: ImageFile) -> Bool {
         func bytes(_ start: Int, _ count: Int) -> [UInt8]? {
             guard start >= 0, count > 0, start <= file.size - count else { return nil }
             var buffer = [UInt8](repeating: 0, count: count)

@@ -5,18 +5,18 @@ import TesseraFiles
 ///
 /// A carousel of thousands of files will hit broken ones; each becomes an error cell rather than a crash
 /// or a silent hole, so every reason has a short text meant to fit in that cell.
-public struct ImageLoadError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    public var reason: Reason
+package struct ImageLoadError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var path: String
+    package var reason: Reason
 
-    public init(path: String, reason: Reason) {
+    package init(path: String, reason: Reason) {
         self.path = path
         self.reason = reason
     }
 
     /// `Reason` is itself an `Error` so decoders (which don't know the path) can throw it and the loader
     /// adds the path.
-    public enum Reason: Error, Sendable, Equatable {
+    package enum Reason: Error, Sendable, Equatable {
         /// No file at the path (or a path component is not a directory).
         case missing
         /// The file exists but reading it failed; the associated text is strerror's.
@@ -41,7 +41,7 @@ public struct ImageLoadError: Error, Sendable, Equatable, CustomStringConvertibl
         case helperFailed(DecodeHelperFailure)
 
         /// A short, user-facing text for an error cell.
-        public var shortText: String {
+        package var shortText: String {
             switch self {
             case .missing: "File not found"
             case .unreadable(let why): "Unreadable: \(why)"
@@ -72,13 +72,13 @@ public struct ImageLoadError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// "path: short text", for logs.
-    public var description: String { "\(path): \(reason.shortText)" }
+    package var description: String { "\(path): \(reason.shortText)" }
 }
 
 extension ImageLoadError.Reason {
     /// An image file that could not be opened or read, in the loader's words: anything but a regular
     /// file is "not an image".
-    public init(_ failure: ImageFile.Failure) {
+    package init(_ failure: ImageFile.Failure) {
         switch failure {
         case .missing: self = .missing
         case .unreadable(let why): self = .unreadable(why)

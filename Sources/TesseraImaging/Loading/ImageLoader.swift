@@ -20,20 +20,20 @@ import TesseraFiles
 ///
 /// Stateless and `Sendable`: one loader is shared by all decode workers. Thread safety of the decoders
 /// themselves is their own contract (see `ImageDecoding`).
-public struct ImageLoader: Sendable {
+package struct ImageLoader: Sendable {
     /// Asked in order; the first whose `canDecode` says yes decodes.
-    public let decoders: [any ImageDecoding]
+    package let decoders: [any ImageDecoding]
     /// Maximum width x height a header may claim (default 100 MP, i.e. 400 MB of ARGB).
-    public let pixelLimit: Int
+    package let pixelLimit: Int
     /// Maximum file size that will be read into memory at all.
-    public let byteLimit: Int
+    package let byteLimit: Int
     /// Turn images upright as their EXIF orientation says (see `ExifReader` for which formats carry it).
     /// The box is then fitted to the upright size: a 4000x3000 photo tagged 6 is a 3000x4000 portrait.
-    public let applyOrientation: Bool
+    package let applyOrientation: Bool
     /// Converts what the decoder declares (an embedded profile, code points; sRGB when nothing) to the
     /// display's colour space, last, on the smallest buffer; nil leaves the pixels as decoded, their
     /// declared colour space still on them.
-    public let colour: ColourConversion?
+    package let colour: ColourConversion?
 
     /// Failures are logged, not shown: the caller decides whether a failure deserves the user's attention.
     private static let logger = Logger(label: "tessera.imaging")
@@ -45,9 +45,9 @@ public struct ImageLoader: Sendable {
 
     /// Where decodes run. A sandboxed service's helpers run this same loader, with these settings, on the
     /// file this process opened, with their own list of decoders, the viewer's, not `decoders`.
-    public let decoding: any DecodingService
+    package let decoding: any DecodingService
 
-    public init(decoders: [any ImageDecoding], pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20,
+    package init(decoders: [any ImageDecoding], pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20,
                 applyOrientation: Bool = true, colour: ColourConversion? = .sRGB, decoding: any DecodingService = .inProcess) {
         self.decoders = decoders
         self.pixelLimit = pixelLimit
@@ -59,7 +59,7 @@ public struct ImageLoader: Sendable {
 
     /// Loads the image at `path`, scaled to fit `box` (aspect preserved, never enlarged); nil = full size.
     /// With `cancellation`, the decode stops with `.cancelled` once the signal is set (see `ImageDecoding`).
-    public func load(path: String, fitting box: PixelSize?,
+    package func load(path: String, fitting box: PixelSize?,
                      cancellation: DecodeCancellation? = nil) throws(ImageLoadError) -> PixelBuffer {
         try load(path: path, fitting: box, cancellation: cancellation, convertingColour: true)
     }
@@ -92,7 +92,7 @@ public struct ImageLoader: Sendable {
 
     /// Loads an image already in memory (e.g. from an archive or the network); `name` is only used for
     /// the error and the log.
-    public func load(data: Data, name: String, fitting box: PixelSize?) throws(ImageLoadError) -> PixelBuffer {
+    package func load(data: Data, name: String, fitting box: PixelSize?) throws(ImageLoadError) -> PixelBuffer {
         do throws(ImageLoadError.Reason) {
             guard data.count <= byteLimit else { throw ImageLoadError.Reason.fileTooLarge(bytes: data.count, limit: byteLimit) }
             return try decoding.load(data: data, name: name, with: self, fitting: box)

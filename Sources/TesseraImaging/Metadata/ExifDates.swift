@@ -2,13 +2,13 @@ import Foundation
 
 /// The EXIF dates a photo was taken, as text: DateTimeOriginal and DateTimeDigitized ("YYYY:MM:DD
 /// hh:mm:ss") and their UTC offsets ("+02:00"), each nil when absent.
-public struct ExifDates: Sendable, Equatable, Codable {
-    public var original: String?
-    public var originalOffset: String?
-    public var digitized: String?
-    public var digitizedOffset: String?
+package struct ExifDates: Sendable, Equatable, Codable {
+    package var original: String?
+    package var originalOffset: String?
+    package var digitized: String?
+    package var digitizedOffset: String?
 
-    public init(original: String? = nil, originalOffset: String? = nil, digitized: String? = nil, digitizedOffset: String? = nil) {
+    package init(original: String? = nil, originalOffset: String? = nil, digitized: String? = nil, digitizedOffset: String? = nil) {
         self.original = original
         self.originalOffset = originalOffset
         self.digitized = digitized

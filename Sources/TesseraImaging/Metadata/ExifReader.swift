@@ -16,10 +16,10 @@ import Foundation
 /// - Not read: HEIF, AVIF and JPEG XL, whose decoders turn the pixels upright themselves (the container's
 ///   rotation boxes, the codestream's orientation), and camera RAW, whose decoder does too (libraw's
 ///   flip). GIF, BMP and SVG carry no orientation.
-public enum ExifReader {
+package enum ExifReader {
     /// The orientation recorded in `data` (a whole file, or at least its metadata), or `.up` when there is
     /// none, it is not 1...8, or the EXIF block is malformed: a broken tag must never stop a picture.
-    public static func orientation(in data: Data, format: ImageFormat) -> ImageOrientation {
+    package static func orientation(in data: Data, format: ImageFormat) -> ImageOrientation {
         data.withUnsafeBytes { raw -> ImageOrientation in
             if format == .tiff {
                 guard let value = TIFFDirectory(raw)?.integer(TIFFDirectory.Tag.orientation) else { return .up }
@@ -32,7 +32,7 @@ public enum ExifReader {
 
     /// The orientation in an EXIF block: "Exif\0\0" followed by a TIFF header and IFDs, or the TIFF
     /// header alone (as PNG and WebP store it).
-    public static func orientation(inExifBlock block: UnsafeRawBufferPointer) -> ImageOrientation {
+    package static func orientation(inExifBlock block: UnsafeRawBufferPointer) -> ImageOrientation {
         // IFD0 describes the main image; IFD1 describes the embedded thumbnail, whose orientation is not
         // the picture's.
         guard let raw = ExifTags(block: block)?.short(0x0112, in: .image) else { return .up }

@@ -5,12 +5,12 @@ import TesseraFiles
 /// A plain image's format, stored size and EXIF orientation, read from its header: from its first
 /// `headLength` bytes, or the whole file (up to `wholeFileLimit`) for formats whose size a prefix does not
 /// give, or for a TIFF through libtiff, which reads only its directory wherever it lies.
-public struct HeaderFacts: Sendable, Equatable, Codable {
-    public var format: ImageFormat
-    public var storedSize: PixelSize
-    public var orientation: ImageOrientation
+package struct HeaderFacts: Sendable, Equatable, Codable {
+    package var format: ImageFormat
+    package var storedSize: PixelSize
+    package var orientation: ImageOrientation
 
-    public init(format: ImageFormat, storedSize: PixelSize, orientation: ImageOrientation) {
+    package init(format: ImageFormat, storedSize: PixelSize, orientation: ImageOrientation) {
         self.format = format
         self.storedSize = storedSize
         self.orientation = orientation
@@ -23,7 +23,7 @@ public struct HeaderFacts: Sendable, Equatable, Codable {
     static let wholeFileLimit = 512 << 20
 
     /// Reads `file`'s header; the loader's reasons when it is empty, not an image or cut short.
-    public static func read(_ file: ImageFile) throws(ImageLoadError.Reason) -> HeaderFacts {
+    package static func read(_ file: ImageFile) throws(ImageLoadError.Reason) -> HeaderFacts {
         var prefix: Data
         do { prefix = try file.head(headLength) } catch { throw ImageLoadError.Reason(error) }
         guard !prefix.isEmpty else { throw .empty }

@@ -7,7 +7,7 @@ import TesseraFiles
 /// view's levels of a tiled TIFF, size of an SVG and levels of a slide): one function per kind of question,
 /// run in this process or in a sandboxed helper that answers with the value serialized
 /// (`DecodingService.facts`). Either way the same code reads the same bytes.
-public enum ImageFacts: Sendable, Equatable, Codable {
+package enum ImageFacts: Sendable, Equatable, Codable {
     case header(HeaderFacts)
     case information(ImageInformation)
     case exifDates(ExifDates)
@@ -18,7 +18,7 @@ public enum ImageFacts: Sendable, Equatable, Codable {
     case slide(SlideFacts?)
 
     /// Which question a request asks: the number the helper's request carries (`kind`; 0 is a decode).
-    public enum Kind: UInt8, Sendable, CaseIterable {
+    package enum Kind: UInt8, Sendable, CaseIterable {
         /// Format, stored size and orientation (`HeaderFacts`): what the tiled view opens an image by.
         case header = 4
         /// Everything the information overlay shows (`ImageInformation`).
@@ -34,7 +34,7 @@ public enum ImageFacts: Sendable, Equatable, Codable {
         case slide = 24
     }
 
-    public var kind: Kind {
+    package var kind: Kind {
         switch self {
         case .header: .header
         case .information: .information
@@ -46,7 +46,7 @@ public enum ImageFacts: Sendable, Equatable, Codable {
     }
 
     /// Answers `kind` about `file` (`name` stands for it in the answer and in log lines).
-    public static func read(_ kind: Kind, of file: ImageFile, name: String) throws(ImageLoadError.Reason) -> ImageFacts {
+    package static func read(_ kind: Kind, of file: ImageFile, name: String) throws(ImageLoadError.Reason) -> ImageFacts {
         switch kind {
         case .header: return .header(try HeaderFacts.read(file))
         case .information:

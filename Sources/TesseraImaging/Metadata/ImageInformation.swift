@@ -6,47 +6,47 @@ import TesseraCore
 /// optional: most images have few of them, and a malformed tag reads as absent.
 ///
 /// `read(path:)` reads the whole file: call it from a worker.
-public struct ImageInformation: Sendable, Equatable, Codable {
-    public var path: String
-    public var fileSize: Int64
-    public var format: ImageFormat
+package struct ImageInformation: Sendable, Equatable, Codable {
+    package var path: String
+    package var fileSize: Int64
+    package var format: ImageFormat
     /// The pixel size as stored; nil when the header cannot be read (truncated, not an image).
-    public var storedSize: PixelSize?
-    public var orientation: ImageOrientation
+    package var storedSize: PixelSize?
+    package var orientation: ImageOrientation
     /// The description of the embedded ICC profile; nil when none is embedded (or it cannot be read:
     /// `hasColourProfile` tells the two apart).
-    public var colourProfile: String?
-    public var hasColourProfile: Bool
+    package var colourProfile: String?
+    package var hasColourProfile: Bool
     /// DateTimeOriginal (else DateTimeDigitized) as "YYYY-MM-DD hh:mm:ss", with its UTC offset when the
     /// camera recorded one ("+02:00").
-    public var dateTaken: String?
-    public var cameraMake: String?
-    public var cameraModel: String?
-    public var lens: String?
+    package var dateTaken: String?
+    package var cameraMake: String?
+    package var cameraModel: String?
+    package var lens: String?
     /// Seconds.
-    public var exposureTime: Double?
-    public var fNumber: Double?
-    public var iso: Int?
+    package var exposureTime: Double?
+    package var fNumber: Double?
+    package var iso: Int?
     /// Millimetres.
-    public var focalLength: Double?
-    public var position: GeoPosition?
+    package var focalLength: Double?
+    package var position: GeoPosition?
 
     /// Decimal degrees, north and east positive.
-    public struct GeoPosition: Sendable, Equatable, Codable {
-        public var latitude: Double
-        public var longitude: Double
+    package struct GeoPosition: Sendable, Equatable, Codable {
+        package var latitude: Double
+        package var longitude: Double
 
-        public init(latitude: Double, longitude: Double) {
+        package init(latitude: Double, longitude: Double) {
             self.latitude = latitude
             self.longitude = longitude
         }
     }
 
     /// The size as shown, after the orientation.
-    public var size: PixelSize? { storedSize.map(orientation.orientedSize) }
+    package var size: PixelSize? { storedSize.map(orientation.orientedSize) }
 
     /// The overlay's lines, label and value, in the order shown; fields the image lacks are left out.
-    public var fields: [(label: String, value: String)] {
+    package var fields: [(label: String, value: String)] {
         var lines: [(String, String)] = [("File", (path as NSString).lastPathComponent)]
         if let size { lines.append(("Dimensions", "\(size.width) × \(size.height)")) }
         lines.append(("File size", Self.byteText(fileSize)))
@@ -66,7 +66,7 @@ public struct ImageInformation: Sendable, Equatable, Codable {
     }
 
     /// Make and model, without the make twice when the model already starts with it ("Canon EOS R5").
-    public var camera: String? {
+    package var camera: String? {
         switch (cameraMake, cameraModel) {
         case let (make?, model?):
             // "NIKON CORPORATION" and "NIKON D750": the make's first word is enough to tell.

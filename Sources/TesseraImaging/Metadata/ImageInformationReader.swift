@@ -6,7 +6,7 @@ extension ImageInformation {
     /// Reads what `i` shows about the file at `path`, through `decoding`, since the header, EXIF and ICC
     /// readers are C libraries. Throws only when the file cannot be read or the reader fails; a file that is not an image, or is truncated, still has a size and a format
     /// ("unknown"), and an image without EXIF has its EXIF fields nil.
-    public static func read(path: String, decoding: any DecodingService = .inProcess) throws(ImageInformationError) -> ImageInformation {
+    package static func read(path: String, decoding: any DecodingService = .inProcess) throws(ImageInformationError) -> ImageInformation {
         let file: ImageFile
         do {
             file = try ImageFile(path: path)
@@ -27,7 +27,7 @@ extension ImageInformation {
     }
 
     /// The information of a file's contents, `bytes`.
-    public init(path: String, bytes: Data) {
+    package init(path: String, bytes: Data) {
         let format = ImageFormat.sniff(bytes)
         self.path = path
         fileSize = Int64(bytes.count)
@@ -88,23 +88,23 @@ extension ImageInformation {
 }
 
 /// Why a file's information could not be read.
-public struct ImageInformationError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Reason: Sendable, Equatable {
+package struct ImageInformationError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Reason: Sendable, Equatable {
         /// The file could not be opened or read.
         case file(ImageFile.Failure)
         /// The helper reading it refused or failed (`.helperFailed`: it crashed, ran out of memory or time).
         case reader(ImageLoadError.Reason)
     }
 
-    public var path: String
-    public var reason: Reason
+    package var path: String
+    package var reason: Reason
 
-    public init(path: String, reason: Reason) {
+    package init(path: String, reason: Reason) {
         self.path = path
         self.reason = reason
     }
 
-    public var description: String {
+    package var description: String {
         switch reason {
         case .file(.unreadable(let why)): "\(path): cannot read: \(why)"
         case .file(let failure): "\(path): \(failure)"

@@ -9,14 +9,14 @@ import TesseraFiles
 
 /// Reads what the orders other than name sort by (`ItemFacts`) from one file: its `stat` for modification
 /// time and size, and for `taken` the EXIF date the photo was taken, from the file's first bytes only.
-public enum ItemFactReader {
+package enum ItemFactReader {
     /// The EXIF block is looked for in this much of the file: JPEG keeps it in APP1 near the start (at most
     /// 64 KiB), PNG and WebP in a chunk before the image data.
     static let headBytes = 256 * 1024
 
     /// What `kind` reads of the file at `path`, as item `id`'s reading; the EXIF block is read through
     /// `decoding` (libexif is C).
-    public static func read(_ id: UInt32, path: String, kind: ItemFacts.Kind,
+    package static func read(_ id: UInt32, path: String, kind: ItemFacts.Kind,
                             decoding: any DecodingService = .inProcess) -> ItemFacts.Reading {
         let version = FileVersion.ofFile(atPath: path)
         guard kind == .taken else { return ItemFacts.Reading(id: id, version: version) }
@@ -28,7 +28,7 @@ public enum ItemFactReader {
     /// epoch: at its recorded UTC offset (OffsetTimeOriginal) when there is one, else read as local time,
     /// as cameras set their clocks. Nil when the file has none or it cannot be read (or the helper
     /// reading it fails: the file sorts as one without a date).
-    public static func dateTaken(ofFileAt path: String, decoding: any DecodingService = .inProcess) -> Int64? {
+    package static func dateTaken(ofFileAt path: String, decoding: any DecodingService = .inProcess) -> Int64? {
         guard let file = try? ImageFile(path: path), let dates = try? decoding.exifDates(of: file) else { return nil }
         return dateTaken(dates)
     }

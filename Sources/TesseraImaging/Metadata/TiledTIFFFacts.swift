@@ -4,7 +4,7 @@ import TesseraFiles
 
 /// What the tiled view opens a tiled TIFF by (`TiledTIFFSource`): its levels, the full image first, and
 /// the main image's ICC profile. Read by libtiff, in process or in a decode helper (`ImageFacts`).
-public struct TiledTIFFFacts: Sendable, Equatable, Codable {
+package struct TiledTIFFFacts: Sendable, Equatable, Codable {
     /// The full image, then every SubIFD and further page that is a reduced version of it.
     package var levels: [TIFFReader.Directory]
     package var profile: [UInt8]?

@@ -6,7 +6,7 @@ import TesseraCore
 /// The values describe where the stored image's first row and first column belong: 6 (the usual portrait
 /// photo from a phone held upright) stores the picture lying on its side, top row on the right, so it is
 /// turned 90° clockwise to be shown. 5 to 8 swap width and height.
-public enum ImageOrientation: Int, Sendable, Codable, CaseIterable, CustomStringConvertible {
+package enum ImageOrientation: Int, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// 1: shown as stored.
     case up = 1
     /// 2: mirrored left to right.
@@ -25,24 +25,24 @@ public enum ImageOrientation: Int, Sendable, Codable, CaseIterable, CustomString
     case rotated270 = 8
 
     /// The orientation of an EXIF value; nil for anything outside 1...8 (0 and 9 do occur in the wild).
-    public init?(exifValue: Int) {
+    package init?(exifValue: Int) {
         self.init(rawValue: exifValue)
     }
 
     /// Whether width and height trade places (5 to 8).
-    public var swapsAxes: Bool { rawValue >= 5 }
+    package var swapsAxes: Bool { rawValue >= 5 }
 
     /// The size of the image once oriented, from its stored size; and, because the swap is its own inverse,
     /// the stored size from the shown one.
-    public func orientedSize(_ size: PixelSize) -> PixelSize {
+    package func orientedSize(_ size: PixelSize) -> PixelSize {
         swapsAxes ? PixelSize(width: size.height, height: size.width) : size
     }
 
-    public var description: String { "\(rawValue)" }
+    package var description: String { "\(rawValue)" }
 
     /// `buffer` (as stored) turned upright, with what it says of its source (size, opacity, colour) turned
     /// along. `.up` returns it unchanged without copying.
-    public func apply(to buffer: PixelBuffer) -> PixelBuffer {
+    package func apply(to buffer: PixelBuffer) -> PixelBuffer {
         guard self != .up, buffer.width > 0, buffer.height > 0 else { return buffer }
         let w = buffer.width, h = buffer.height
         let out = orientedSize(buffer.size)
@@ -78,7 +78,7 @@ public enum ImageOrientation: Int, Sendable, Codable, CaseIterable, CustomString
 
     /// The part of the stored image that `region` of the oriented image comes from, for a stored image of
     /// `storedSize`: what to decode (or draw) so that `apply(to:)` gives exactly `region`.
-    public func storedRegion(of region: PixelRegion, storedSize: PixelSize) -> PixelRegion {
+    package func storedRegion(of region: PixelRegion, storedSize: PixelSize) -> PixelRegion {
         let (w, h) = (storedSize.width, storedSize.height)
         // Where the oriented pixel (x, y) is stored: `apply(to:)`'s origin and steps, as coordinates.
         func stored(_ x: Int, _ y: Int) -> (x: Int, y: Int) {

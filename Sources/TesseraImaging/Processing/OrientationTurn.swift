@@ -1,5 +1,5 @@
 /// A quarter turn or a flip of the picture as the user sees it: what nsxiv's `<`, `>`, `|` and `_` ask for.
-public enum OrientationTurn: String, Sendable, CaseIterable, CustomStringConvertible {
+package enum OrientationTurn: String, Sendable, CaseIterable, CustomStringConvertible {
     /// 90° counter-clockwise (`<`).
     case rotateLeft
     /// 90° clockwise (`>`).
@@ -10,7 +10,7 @@ public enum OrientationTurn: String, Sendable, CaseIterable, CustomStringConvert
     case flipVertical
 
     /// The turn as an orientation: what it does to an upright picture.
-    public var orientation: ImageOrientation {
+    package var orientation: ImageOrientation {
         switch self {
         case .rotateLeft: .rotated270
         case .rotateRight: .rotated90
@@ -20,7 +20,7 @@ public enum OrientationTurn: String, Sendable, CaseIterable, CustomStringConvert
     }
 
     /// The turn that takes this one back.
-    public var inverse: OrientationTurn {
+    package var inverse: OrientationTurn {
         switch self {
         case .rotateLeft: .rotateRight
         case .rotateRight: .rotateLeft
@@ -28,20 +28,20 @@ public enum OrientationTurn: String, Sendable, CaseIterable, CustomStringConvert
         }
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }
 
 /// The eight orientations are the symmetries of a rectangle's corners (the dihedral group of order 8), so
 /// a turn of what is shown is a new orientation of what is stored, and every orientation has an inverse.
 extension ImageOrientation {
     /// The orientation that shows the picture this one shows, then turned by `turn`.
-    public func turned(_ turn: OrientationTurn) -> ImageOrientation {
+    package func turned(_ turn: OrientationTurn) -> ImageOrientation {
         followed(by: turn.orientation)
     }
 
     /// The orientation that does this one, then `next`:
     /// `a.followed(by: b).apply(to: x)` equals `b.apply(to: a.apply(to: x))`.
-    public func followed(by next: ImageOrientation) -> ImageOrientation {
+    package func followed(by next: ImageOrientation) -> ImageOrientation {
         // With R a quarter turn clockwise and M a left-right mirror, each orientation is R^k M^m, and
         // M R = R^-1 M: so R^b M^q · R^a M^p = R^(b ± a) M^(q xor p), minus when q mirrors.
         let (a, p) = symmetry, (b, q) = next.symmetry
@@ -49,7 +49,7 @@ extension ImageOrientation {
     }
 
     /// The orientation that undoes this one: `o.followed(by: o.inverse) == .up`.
-    public var inverse: ImageOrientation {
+    package var inverse: ImageOrientation {
         let (k, m) = symmetry
         // A mirrored symmetry is its own inverse; a plain turn is undone by the opposite turn.
         return m ? self : ImageOrientation(quarterTurns: -k, mirrored: false)

@@ -15,9 +15,9 @@ import TesseraCore
 /// a row shared by two destination rows isn't redone), then destination rows are accumulated vertically
 /// with precomputed weights. Scratch memory is a few destination rows, independent of the source size.
 /// Upscaling (only when explicitly asked for) uses bilinear weights through the same machinery.
-public enum PixelScaler {
+package enum PixelScaler {
     /// `buffer` resampled to exactly `size` (clamped to at least 1x1). Aspect ratio is the caller's business.
-    public static func scaled(_ buffer: PixelBuffer, to size: PixelSize) -> PixelBuffer {
+    package static func scaled(_ buffer: PixelBuffer, to size: PixelSize) -> PixelBuffer {
         let dw = max(1, size.width), dh = max(1, size.height)
         if dw == buffer.width && dh == buffer.height { return buffer }
         guard buffer.width > 0, buffer.height > 0 else {
@@ -36,7 +36,7 @@ public enum PixelScaler {
 
     /// `buffer` shrunk to the largest size with its aspect ratio that fits in `box`; never enlarged, and
     /// returned unchanged (no copy) when it already fits.
-    public static func fit(_ buffer: PixelBuffer, in box: PixelSize) -> PixelBuffer {
+    package static func fit(_ buffer: PixelBuffer, in box: PixelSize) -> PixelBuffer {
         let target = buffer.size.aspectFit(in: box)
         if target == buffer.size { return buffer }
         return scaled(buffer, to: target)

@@ -5,9 +5,9 @@ import TesseraCore
 /// plus three rows. Same weights and arithmetic as `PixelScaler`, so the result is identical to decoding
 /// whole and calling `PixelScaler.scaled`. Downscaling only (each source row then feeds at most two
 /// destination rows).
-public final class StreamingDownscaler {
-    public let sourceSize: PixelSize
-    public let outputSize: PixelSize
+package final class StreamingDownscaler {
+    package let sourceSize: PixelSize
+    package let outputSize: PixelSize
     private let xs: AxisWeights
     private let ys: AxisWeights
     private var output: [UInt8]
@@ -18,7 +18,7 @@ public final class StreamingDownscaler {
     private var currentRow = 0
     private var sourceRow = 0
 
-    public init(from source: PixelSize, to size: PixelSize) {
+    package init(from source: PixelSize, to size: PixelSize) {
         precondition(size.width <= source.width && size.height <= source.height, "StreamingDownscaler only shrinks")
         sourceSize = source
         outputSize = PixelSize(width: max(1, size.width), height: max(1, size.height))
@@ -31,10 +31,10 @@ public final class StreamingDownscaler {
     }
 
     /// How many source rows are still expected.
-    public var remainingRows: Int { sourceSize.height - sourceRow }
+    package var remainingRows: Int { sourceSize.height - sourceRow }
 
     /// Adds the next source row: `sourceSize.width` BGRA pixels starting at `row`.
-    public func consume(row: UnsafeBufferPointer<UInt8>) {
+    package func consume(row: UnsafeBufferPointer<UInt8>) {
         precondition(sourceRow < sourceSize.height, "more rows than the source has")
         let sy = sourceRow
         sourceRow += 1
@@ -68,7 +68,7 @@ public final class StreamingDownscaler {
     }
 
     /// The finished image; call after every source row went in.
-    public func result() -> PixelBuffer {
+    package func result() -> PixelBuffer {
         precondition(sourceRow == sourceSize.height, "\(remainingRows) source rows missing")
         return PixelBuffer(width: outputSize.width, height: outputSize.height, bytes: output)
     }

@@ -13,16 +13,16 @@ import TesseraFiles
 /// keeps their turn for the session.
 ///
 /// Blocking file I/O: call it from a worker, never from the main thread.
-public struct LosslessRotator: Sendable {
+package struct LosslessRotator: Sendable {
     /// The thumbnail cache whose entries for a rewritten file are deleted; nil leaves thumbnails alone.
-    public let thumbnails: ThumbnailStore?
+    package let thumbnails: ThumbnailStore?
 
-    public init(thumbnails: ThumbnailStore?) {
+    package init(thumbnails: ThumbnailStore?) {
         self.thumbnails = thumbnails
     }
 
     /// What a turn did.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// The file's orientation tag went from `previous` to `current`. Undo with
         /// `setOrientation(previous, ofFileAt:)`.
         case written(previous: ImageOrientation, current: ImageOrientation)
@@ -31,13 +31,13 @@ public struct LosslessRotator: Sendable {
     }
 
     /// Turns the picture at `path` by `turn`, composed with the orientation it has.
-    public func turn(_ path: String, by turn: OrientationTurn) throws(RotationError) -> Outcome {
+    package func turn(_ path: String, by turn: OrientationTurn) throws(RotationError) -> Outcome {
         try rewrite(path) { $0.turned(turn) }
     }
 
     /// Writes `orientation` into the picture at `path`: the undo of a turn. A file already at
     /// `orientation` is not rewritten.
-    public func setOrientation(_ orientation: ImageOrientation, ofFileAt path: String) throws(RotationError) -> Outcome {
+    package func setOrientation(_ orientation: ImageOrientation, ofFileAt path: String) throws(RotationError) -> Outcome {
         try rewrite(path) { _ in orientation }
     }
 

@@ -1,14 +1,14 @@
 /// Why a picture's orientation could not be written, with its path. The file is as it was.
-public struct RotationError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    public var reason: Reason
+package struct RotationError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var path: String
+    package var reason: Reason
 
-    public init(path: String, reason: Reason) {
+    package init(path: String, reason: Reason) {
         self.path = path
         self.reason = reason
     }
 
-    public enum Reason: Error, Sendable, Equatable {
+    package enum Reason: Error, Sendable, Equatable {
         /// No file at the path.
         case missing
         /// A folder, FIFO or device.
@@ -27,7 +27,7 @@ public struct RotationError: Error, Sendable, Equatable, CustomStringConvertible
         case writeFailed(String)
 
         /// One line for the overlay and the log.
-        public var text: String {
+        package var text: String {
             switch self {
             case .missing: "no such file"
             case .notARegularFile: "not a regular file"
@@ -41,5 +41,5 @@ public struct RotationError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
-    public var description: String { "\(path): \(reason.text)" }
+    package var description: String { "\(path): \(reason.text)" }
 }

@@ -8,7 +8,7 @@ import TesseraFiles
 /// JPEG, PNG and TIFF are read row by row by `JPEGRowReader`, `PNGRowReader` and `TIFFRowReader`. Other
 /// formats, and the JPEG/PNG variants that cannot be produced row by row in bounded memory (progressive
 /// JPEG, interlaced PNG), are decoded whole, and only below a pixel limit.
-public protocol ScanlineSource: AnyObject {
+package protocol ScanlineSource: AnyObject {
     var width: Int { get }
     var height: Int { get }
     /// A single grey channel: tiles can be written grey, as vips does.

@@ -4,16 +4,16 @@ import TesseraFiles
 /// Why a tile cut failed, with the path it concerns (the input, or the output for output problems).
 ///
 /// `description` is the one line the command line prints after "tessera: ".
-public struct TileCutError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    public var reason: Reason
+package struct TileCutError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var path: String
+    package var reason: Reason
 
-    public init(path: String, reason: Reason) {
+    package init(path: String, reason: Reason) {
         self.path = path
         self.reason = reason
     }
 
-    public enum Reason: Error, Sendable, Equatable {
+    package enum Reason: Error, Sendable, Equatable {
         /// No file at the input path.
         case missing
         /// The input exists but cannot be read (strerror's text), or is not a regular file.
@@ -43,7 +43,7 @@ public struct TileCutError: Error, Sendable, Equatable, CustomStringConvertible 
         /// off (see `DecodingService`).
         case decoderFailed(DecodeHelperFailure)
 
-        public var text: String {
+        package var text: String {
             switch self {
             case .missing: "no such file"
             case .unreadable(let why): "cannot read: \(why)"
@@ -69,7 +69,7 @@ public struct TileCutError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    public var description: String { path.isEmpty ? reason.text : "\(path): \(reason.text)" }
+    package var description: String { path.isEmpty ? reason.text : "\(path): \(reason.text)" }
 }
 
 extension TileCutError.Reason {

@@ -25,14 +25,14 @@ import TesseraFiles
 ///
 /// Thread-safe: workers read and write concurrently; two workers writing the same thumbnail each write
 /// their own temporary file and the last rename wins, both being complete.
-public final class ThumbnailStore: Sendable {
+package final class ThumbnailStore: Sendable {
     /// Names this program's folder of failure records ("appname-version", as the standard asks).
-    public static let applicationID = "tessera-0.1"
+    package static let applicationID = "tessera-0.1"
 
     /// The `thumbnails` folder.
-    public let root: String
+    package let root: String
     /// Where this program records originals it could not thumbnail.
-    public let failureFolder: String
+    package let failureFolder: String
     private let logger: Logger
     /// The root with symbolic links resolved (if it exists), to recognise files inside the cache.
     private let resolvedRoot: String?
@@ -40,16 +40,16 @@ public final class ThumbnailStore: Sendable {
     private let writeFailure = Mutex<String?>(nil)
 
     /// The identity of an original file as the cache sees it.
-    public struct Original: Sendable, Equatable {
+    package struct Original: Sendable, Equatable {
         /// Absolute, as the user reached it (symbolic links are not resolved).
-        public let path: String
-        public let uri: String
+        package let path: String
+        package let uri: String
         /// Seconds since the epoch.
-        public let modificationTime: Int64
-        public let byteCount: Int64
+        package let modificationTime: Int64
+        package let byteCount: Int64
     }
 
-    public init(root: String, applicationID: String = ThumbnailStore.applicationID,
+    package init(root: String, applicationID: String = ThumbnailStore.applicationID,
                 logger: Logger = Logger(label: "tessera.thumbnails")) {
         self.root = FreedesktopThumbnailPath.absolutePath(root)
         failureFolder = FreedesktopThumbnailPath.join(FreedesktopThumbnailPath.join(self.root, "fail"), applicationID)
@@ -58,20 +58,20 @@ public final class ThumbnailStore: Sendable {
     }
 
     /// The user's cache (`$XDG_CACHE_HOME/thumbnails` or `~/.cache/thumbnails`); nil without a home folder.
-    public convenience init?(environment: [String: String] = ProcessInfo.processInfo.environment,
+    package convenience init?(environment: [String: String] = ProcessInfo.processInfo.environment,
                              logger: Logger = Logger(label: "tessera.thumbnails")) {
         guard let root = FreedesktopThumbnailPath.cacheRoot(environment: environment) else { return nil }
         self.init(root: root, logger: logger)
     }
 
     /// Whether thumbnails are still being written (false after the first failed write).
-    public var isWritable: Bool { writeFailure.withLock { $0 == nil } }
+    package var isWritable: Bool { writeFailure.withLock { $0 == nil } }
 
     // MARK: - Originals and paths
 
     /// The original at `path`, or nil when it is not a regular file (or cannot be stat'ed), or lies
     /// inside the thumbnail cache itself: thumbnails of thumbnails are never made.
-    public func original(atPath path: String) -> Original? {
+    package func original(atPath path: String) -> Original? {
         let absolute = FreedesktopThumbnailPath.absolutePath(path)
         if isInsideCache(absolute) { return nil }
         var st = stat()
@@ -80,11 +80,11 @@ public final class ThumbnailStore: Sendable {
                         modificationTime: Int64(st.st_mtim.tv_sec), byteCount: Int64(st.st_size))
     }
 
-    public func path(for original: Original, size: ThumbnailSize) -> String {
+    package func path(for original: Original, size: ThumbnailSize) -> String {
         FreedesktopThumbnailPath.join(folder(size), FreedesktopThumbnailPath.fileName(forURI: original.uri))
     }
 
-    public func failurePath(for original: Original) -> String {
+    package func failurePath(for original: Original) -> String {
         FreedesktopThumbnailPath.join(failureFolder, FreedesktopThumbnailPath.fileName(forURI: original.uri))
     }
 
@@ -102,7 +102,7 @@ public final class ThumbnailStore: Sendable {
     // MARK: - Reading
 
     /// The valid thumbnail of `size`, or nil (none, stale, unreadable, or too small for its folder).
-    public func thumbnail(for original: Original, size: ThumbnailSize) -> PixelBuffer? {
+    package func thumbnail(for original: Original, size: ThumbnailSize) -> PixelBuffer? {
         guard let data = Self.readSmallFile(path(for: original, size: size)),
               let contents = PNGThumbnailIO.read(data, rejects: { isStale($0, for: original) }),
               isValid(contents.fields, for: original) else { return nil }
@@ -120,7 +120,7 @@ public final class ThumbnailStore: Sendable {
 
     /// The valid thumbnail of `size` or, failing that, of the nearest larger size (made by a file manager
     /// at another zoom level), which only has to be shrunk more.
-    public func thumbnail(for original: Original, atLeast size: ThumbnailSize) -> PixelBuffer? {
+    package func thumbnail(for original: Original, atLeast size: ThumbnailSize) -> PixelBuffer? {
         for candidate in ThumbnailSize.allCases where candidate >= size {
             if let found = thumbnail(for: original, size: candidate) { return found }
         }
@@ -128,7 +128,7 @@ public final class ThumbnailStore: Sendable {
     }
 
     /// The text this program recorded when it failed on the original (unchanged since), or nil.
-    public func recordedFailure(for original: Original) -> String? {
+    package func recordedFailure(for original: Original) -> String? {
         guard let data = Self.readSmallFile(failurePath(for: original)),
               let fields = PNGThumbnailIO.read(data, rejects: { isStale($0, for: original) })?.fields,
               isValid(fields, for: original) else { return nil }
@@ -152,14 +152,14 @@ public final class ThumbnailStore: Sendable {
 
     /// Saves `thumbnail` (already no bigger than `size`) for `original`; returns whether it was written.
     @discardableResult
-    public func save(_ thumbnail: PixelBuffer, for original: Original, size: ThumbnailSize) -> Bool {
+    package func save(_ thumbnail: PixelBuffer, for original: Original, size: ThumbnailSize) -> Bool {
         guard isWritable, let png = PNGThumbnailIO.encode(thumbnail, fields: fields(for: original)) else { return false }
         return writeAtomically(png, to: path(for: original, size: size), folder: folder(size))
     }
 
     /// Records that the original could not be thumbnailed, with `reason` for this program's own use.
     @discardableResult
-    public func recordFailure(for original: Original, reason: String) -> Bool {
+    package func recordFailure(for original: Original, reason: String) -> Bool {
         guard isWritable else { return false }
         let empty = PixelBuffer(width: 1, height: 1, bytes: [0, 0, 0, 0])
         let text = fields(for: original) + [(Key.failure, Self.printableASCII(reason))]

@@ -19,17 +19,17 @@ import TesseraFiles
 /// space (nothing to do on an sRGB display). With colour management off (the loader's `colour` nil),
 /// thumbnails are read as they are and a tagged image's is not written: its unconverted pixels would
 /// be wrong for every other reader of the cache.
-public struct ThumbnailingLoader: Sendable {
-    public let loader: ImageLoader
-    public let store: ThumbnailStore?
+package struct ThumbnailingLoader: Sendable {
+    package let loader: ImageLoader
+    package let store: ThumbnailStore?
 
-    public init(loader: ImageLoader, store: ThumbnailStore?) {
+    package init(loader: ImageLoader, store: ThumbnailStore?) {
         self.loader = loader
         self.store = store
     }
 
     /// The image at `path`, fitted to `box` (aspect kept, never enlarged); nil = full size.
-    public func load(path: String, fitting box: PixelSize?,
+    package func load(path: String, fitting box: PixelSize?,
                      cancellation: DecodeCancellation? = nil) throws(ImageLoadError) -> PixelBuffer {
         guard let store, let box, let size = ThumbnailSize.smallest(covering: box),
               let original = store.original(atPath: path) else {
@@ -76,7 +76,7 @@ public struct ThumbnailingLoader: Sendable {
     /// The working memory `load(path:fitting:)` is estimated to hold (see `DecodeMemory`): little when a
     /// thumbnail of the size is on disk (only its presence is looked at, so a stale one is estimated as
     /// found), otherwise the original's decode at the size it is decoded to.
-    public func decodeMemoryEstimate(path: String, fitting box: PixelSize?) -> Int {
+    package func decodeMemoryEstimate(path: String, fitting box: PixelSize?) -> Int {
         guard let store, let box, let size = ThumbnailSize.smallest(covering: box),
               let original = store.original(atPath: path) else {
             return DecodeMemory.estimate(path: path, fitting: box, decoding: loader.decoding)

@@ -17,26 +17,26 @@ import TesseraImaging
 /// exchange is served by `DecodeHelperRowsServer`, an animation's frames exchange by
 /// `DecodeHelperFramesServer`, the tiled view's regions by `DecodeHelperRegionServer`; a question about a
 /// file (a request of an `ImageFacts.Kind`) is answered by `ImageFacts.read`, serialized in a memfd.
-public enum DecodeHelperService {
+package enum DecodeHelperService {
     private static let logger = Logger(label: "tessera.decode-helper")
 
     /// Called in a tile cutter's rows exchange before each request's rows are read, with the file's last
     /// bytes and the first row, and in an animation's frames exchange before each requested frame, with
     /// the frame's index: how the tests make a helper misbehave in the middle of a cut or an animation.
-    public typealias RowsHook = @Sendable (_ fileTail: Data, _ firstRow: Int) -> Void
+    package typealias RowsHook = @Sendable (_ fileTail: Data, _ firstRow: Int) -> Void
 
     /// Called before each region of the tiled view is read (`DecodeHelperRegionServer`), with the file's
     /// last bytes and the region: how the tests make a helper misbehave on one tile.
-    public typealias RegionHook = @Sendable (_ fileTail: Data, _ region: PixelRegion) -> Void
+    package typealias RegionHook = @Sendable (_ fileTail: Data, _ region: PixelRegion) -> Void
 
     /// What answers a question about a file: `ImageFacts.read` (debug builds may wrap it to misbehave
     /// for the tests, as they wrap the decoders).
-    public typealias FactsReader = (ImageFacts.Kind, ImageFile, String) throws(ImageLoadError.Reason) -> ImageFacts
+    package typealias FactsReader = (ImageFacts.Kind, ImageFile, String) throws(ImageLoadError.Reason) -> ImageFacts
 
     /// Serves requests on `socket` with `decoders` and `readFacts`; `memoryLimit` bytes of address space on
     /// top of what the warmed-up helper maps (0: no limit); `rowsHook` and `regionHook` only in tests. Returns
     /// the process's exit status.
-    public static func run(socket: Int32, decoders: [any ImageDecoding], memoryLimit: Int, lockDown: Bool = true,
+    package static func run(socket: Int32, decoders: [any ImageDecoding], memoryLimit: Int, lockDown: Bool = true,
                            rowsHook: RowsHook? = nil, regionHook: RegionHook? = nil,
                            readFacts: FactsReader = ImageFacts.read) -> Int32 {
         tessera_classify_crashes()

@@ -15,14 +15,14 @@ import TesseraImaging
 /// as a pool helper does, with Landlock letting it read below the slide's folder too, then opens the slide
 /// there with `SlideReader`, the code the view runs with --decode-in-process, and answers the slide's facts
 /// (kind 24) and its regions (`TESSERA_REQUEST_SLIDE_REGION`) until the viewer closes the socket.
-public enum SlideHelperService {
+package enum SlideHelperService {
     private static let logger = Logger(label: "tessera.decode-helper")
 
     /// Serves the slide at `path` on `socket`; `decoders` are warmed up first, as in a pool helper, so
     /// what the libraries OpenSlide shares with them (libjpeg, libpng, libtiff, gdk-pixbuf, libxml2) load
     /// lazily is loaded before the lock-down; `memoryLimit` as for `DecodeHelperService.run`; `regionHook`
     /// only in tests. Returns the process's exit status.
-    public static func run(socket: Int32, path: String, acceptGenericTIFF: Bool, decoders: [any ImageDecoding],
+    package static func run(socket: Int32, path: String, acceptGenericTIFF: Bool, decoders: [any ImageDecoding],
                            memoryLimit: Int, regionHook: DecodeHelperService.RegionHook? = nil) -> Int32 {
         tessera_classify_crashes()
         tessera_one_malloc_arena()

@@ -22,33 +22,33 @@ import TesseraImaging
 /// The tile cutter borrows a helper for a whole cut (`HelperScanlineSource`), an animation for as long as
 /// its frames are decoded (`HelperAnimationReader`), and gives it back, or has it replaced, at the end;
 /// meanwhile other decodes get another helper, started when none is idle.
-public final class DecodeHelperPool: Sendable {
-    public struct Configuration: Sendable {
+package final class DecodeHelperPool: Sendable {
+    package struct Configuration: Sendable {
         /// The program to run (the viewer's own binary) and what follows its name: the hidden subcommand.
-        public var executable: String
-        public var arguments: [String]
+        package var executable: String
+        package var arguments: [String]
         /// Added to the viewer's environment.
-        public var environment: [String: String] = [:]
+        package var environment: [String: String] = [:]
         /// How many helpers are started at once, so their warm-up runs while the viewer starts, and kept
         /// however long they wait: one per decode worker, which a scroll of the strip keeps busy at once.
         /// More are started when more decodes run at once (the single view's tile workers beside the
         /// strip's, a cut's or an animation's borrowed helper), and those beyond this many stop once they
         /// have waited `idleLimit`.
-        public var helperCount: Int
+        package var helperCount: Int
         /// How long a helper beyond `helperCount` may wait for work before it stops: the memory of a burst's
         /// helpers goes back to the system, while a helper asked for again within it costs no new start.
-        public var idleLimit: Duration = .seconds(60)
+        package var idleLimit: Duration = .seconds(60)
         /// The clock idle time is measured by and the timer that checks it later: tests drive both.
-        public var idleClock = IdleClock.system
+        package var idleClock = IdleClock.system
         /// Address space a helper may map on top of what it maps warmed up; 0 means no limit.
-        public var memoryLimit: Int
+        package var memoryLimit: Int
         /// A decode running longer than this has its helper killed.
-        public var timeLimit: Duration
+        package var timeLimit: Duration
         /// The helpers' share of the CPU: the viewer's are `.background`, as its decode workers are, since a
         /// helper does the decode's work while the worker that asked only waits for the reply.
-        public var priority = WorkerPriority.normal
+        package var priority = WorkerPriority.normal
 
-        public init(executable: String, arguments: [String] = ["decode-helper"], helperCount: Int,
+        package init(executable: String, arguments: [String] = ["decode-helper"], helperCount: Int,
                     memoryLimit: Int, timeLimit: Duration = .seconds(20)) {
             self.executable = executable
             self.arguments = arguments
@@ -61,7 +61,7 @@ public final class DecodeHelperPool: Sendable {
         /// bytes: the file's bytes, plus up to 16 bytes a pixel (the widest working format among the
         /// libraries, libjxl's float planes, besides the loader's own 4-byte buffers), plus room for the
         /// libraries' tables.
-        public static func memoryLimit(pixelLimit: Int, byteLimit: Int) -> Int {
+        package static func memoryLimit(pixelLimit: Int, byteLimit: Int) -> Int {
             let (pixels, overflow) = pixelLimit.multipliedReportingOverflow(by: 16)
             let (total, overflow2) = pixels.addingReportingOverflow(byteLimit + (256 << 20))
             return overflow || overflow2 ? 0 : total
@@ -69,18 +69,18 @@ public final class DecodeHelperPool: Sendable {
     }
 
     /// Time as a duration since some origin, and a way to run work after a delay, off the caller's thread.
-    public struct IdleClock: Sendable {
-        public var now: @Sendable () -> Duration
-        public var runAfter: @Sendable (Duration, @escaping @Sendable () -> Void) -> Void
+    package struct IdleClock: Sendable {
+        package var now: @Sendable () -> Duration
+        package var runAfter: @Sendable (Duration, @escaping @Sendable () -> Void) -> Void
 
-        public init(now: @escaping @Sendable () -> Duration,
+        package init(now: @escaping @Sendable () -> Duration,
                     runAfter: @escaping @Sendable (Duration, @escaping @Sendable () -> Void) -> Void) {
             self.now = now
             self.runAfter = runAfter
         }
 
         /// The monotonic clock, and a utility-priority dispatch queue for the checks.
-        public static var system: IdleClock {
+        package static var system: IdleClock {
             let origin = ContinuousClock.now
             return IdleClock(now: { ContinuousClock.now - origin }, runAfter: { delay, work in
                 let (seconds, attoseconds) = delay.components
@@ -98,7 +98,7 @@ public final class DecodeHelperPool: Sendable {
         var checkScheduled = false
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let idle = Mutex(Idle())
     private static let logger = Logger(label: "tessera.decode-helper")
 
@@ -107,7 +107,7 @@ public final class DecodeHelperPool: Sendable {
     /// started from the executable: ready in the time their warm-up takes, with no program to load and link,
     /// which is most of a helper's start. Only while this process still runs one thread (see
     /// `tessera_fork_helper`); the helpers that replace them later are always started from the executable.
-    public init(configuration: Configuration, forkingFirstHelpersWith service: ((_ memoryLimit: Int) -> Int32)? = nil) {
+    package init(configuration: Configuration, forkingFirstHelpersWith service: ((_ memoryLimit: Int) -> Int32)? = nil) {
         self.configuration = configuration
         for _ in 0..<configuration.helperCount {
             let helper: DecodeHelperProcess?
@@ -123,7 +123,7 @@ public final class DecodeHelperPool: Sendable {
     deinit { shutdown() }
 
     /// Stops every idle helper; one busy now stops when its decode returns.
-    public func shutdown() {
+    package func shutdown() {
         let helpers = idle.withLock { idle in
             defer { idle.helpers.removeAll() }
             return idle.helpers.map(\.process)
@@ -133,7 +133,7 @@ public final class DecodeHelperPool: Sendable {
 
     /// Waits until every idle helper has warmed up and locked itself down (one that cannot is dropped), so a
     /// measurement that follows times decodes, not starts.
-    public func waitUntilReady() {
+    package func waitUntilReady() {
         let waiting = idle.withLock { idle in
             defer { idle.helpers.removeAll() }
             return idle.helpers.map(\.process)
@@ -269,7 +269,7 @@ public final class DecodeHelperPool: Sendable {
 
     /// The answer to `kind` about `file`, read in a helper (see `ImageFacts`): the same refusals as in
     /// process, and a helper's failure (`.helperFailed`) for this one question, its helper replaced.
-    public func facts(_ kind: ImageFacts.Kind, of file: ImageFile) throws(ImageLoadError.Reason) -> ImageFacts {
+    package func facts(_ kind: ImageFacts.Kind, of file: ImageFile) throws(ImageLoadError.Reason) -> ImageFacts {
         let (request, tail) = DecodeHelperWire.request(asking: kind, name: file.path)
         return try ask(about: file) { helper, descriptor in
             helper.facts(request, tail: tail, descriptor: descriptor, timeLimit: configuration.timeLimit)

@@ -12,39 +12,39 @@ import TesseraImaging
 /// A decode, a fact and a region are one request each on whichever helper is idle; the tile cutter's rows
 /// and an animation's frames hold one helper for the exchange's length; a slide gets a helper of its own,
 /// since OpenSlide opens it by path.
-public struct SandboxedDecoding: DecodingService {
-    public let pool: DecodeHelperPool
+package struct SandboxedDecoding: DecodingService {
+    package let pool: DecodeHelperPool
 
-    public init(pool: DecodeHelperPool) {
+    package init(pool: DecodeHelperPool) {
         self.pool = pool
     }
 
-    public var isolatesLibraries: Bool { true }
+    package var isolatesLibraries: Bool { true }
 
-    public func load(_ file: ImageFile, with loader: ImageLoader, fitting box: PixelSize?, convertingColour: Bool,
+    package func load(_ file: ImageFile, with loader: ImageLoader, fitting box: PixelSize?, convertingColour: Bool,
                      cancellation: DecodeCancellation?) throws(ImageLoadError.Reason) -> PixelBuffer {
         // A request under way is not stopped: a cancelled decode is one not sent.
         do { try cancellation.check() } catch { throw .cancelled }
         return try pool.load(file, loader: loader, fitting: box, convertingColour: convertingColour)
     }
 
-    public func load(data: Data, name: String, with loader: ImageLoader,
+    package func load(data: Data, name: String, with loader: ImageLoader,
                      fitting box: PixelSize?) throws(ImageLoadError.Reason) -> PixelBuffer {
         try pool.load(data: data, name: name, loader: loader, fitting: box)
     }
 
-    public func facts(_ kind: ImageFacts.Kind, of file: ImageFile) throws(ImageLoadError.Reason) -> ImageFacts {
+    package func facts(_ kind: ImageFacts.Kind, of file: ImageFile) throws(ImageLoadError.Reason) -> ImageFacts {
         try pool.facts(kind, of: file)
     }
 
-    public func rows(of file: ImageFile, fallbackDecoders: [any ImageDecoding], pixelLimitForWholeDecode: Int,
+    package func rows(of file: ImageFile, fallbackDecoders: [any ImageDecoding], pixelLimitForWholeDecode: Int,
                      priority: WorkerPriority,
                      isCancelled: (@Sendable () -> Bool)?) throws(TileCutError.Reason) -> any ScanlineSource {
         try HelperScanlineSource.open(file, pool: pool, pixelLimitForWholeDecode: pixelLimitForWholeDecode,
                                       priority: priority, isCancelled: isCancelled)
     }
 
-    public func animationPlays(path: String, options: AnimationFeed.Options) -> AnimationPlays {
+    package func animationPlays(path: String, options: AnimationFeed.Options) -> AnimationPlays {
         let pool = pool
         return AnimationPlays(first: { () throws(ImageLoadError.Reason) -> (any AnimationReading)? in
             try HelperAnimationReader.open(path: path, options: options, pool: pool)
@@ -54,35 +54,35 @@ public struct SandboxedDecoding: DecodingService {
         })
     }
 
-    public func isAnimated(fileAt path: String, byteLimit: Int) -> Bool {
+    package func isAnimated(fileAt path: String, byteLimit: Int) -> Bool {
         HelperAnimationReader.isAnimated(fileAt: path, byteLimit: byteLimit, pool: pool)
     }
 
-    public func tiledTIFF(_ file: ImageFile) throws(ImageLoadError.Reason) -> any TiledTIFFReading {
+    package func tiledTIFF(_ file: ImageFile) throws(ImageLoadError.Reason) -> any TiledTIFFReading {
         guard case .tiledTIFF(let facts) = try pool.facts(.tiledTIFF, of: file), facts.isPlausible else {
             throw .helperFailed(.unavailable("a wrong answer"))
         }
         return HelperTiledTIFF(facts: facts, pool: pool, file: SharedDescriptor(file))
     }
 
-    public func svgDrawing(_ file: ImageFile) throws(ImageLoadError.Reason) -> any SVGTileDrawing {
+    package func svgDrawing(_ file: ImageFile) throws(ImageLoadError.Reason) -> any SVGTileDrawing {
         guard case .drawingSize(let size) = try pool.facts(.drawingSize, of: file), size.width > 0, size.height > 0 else {
             throw .helperFailed(.unavailable("a wrong answer"))
         }
         return HelperSVGDrawing(size: size, pool: pool, file: SharedDescriptor(file))
     }
 
-    public func jpegRegions(_ file: ImageFile) -> any JPEGRegionDecoding {
+    package func jpegRegions(_ file: ImageFile) -> any JPEGRegionDecoding {
         HelperJPEGRegions(pool: pool, file: SharedDescriptor(file))
     }
 
-    public func slide(at path: String, acceptGenericTIFF: Bool) throws(ImageLoadError.Reason) -> (any SlideReading)? {
+    package func slide(at path: String, acceptGenericTIFF: Bool) throws(ImageLoadError.Reason) -> (any SlideReading)? {
         let helper = SlideHelper(path: path, pool: pool, acceptGenericTIFF: acceptGenericTIFF)
         guard let facts = try helper.open() else { return nil }
         return HelperSlide(facts: facts, helper: helper)
     }
 
-    public func shutdown() { pool.shutdown() }
+    package func shutdown() { pool.shutdown() }
 }
 
 /// A tiled TIFF's regions read by the pool's helpers, the file (kept open here) attached to each request.
@@ -132,7 +132,7 @@ struct HelperSlide: SlideReading {
 
 extension SandboxedDecoding {
     /// Decoding in `pool`'s helpers, or in this process when there is no pool (`--decode-in-process`).
-    public static func service(in pool: DecodeHelperPool?) -> any DecodingService {
+    package static func service(in pool: DecodeHelperPool?) -> any DecodingService {
         guard let pool else { return InProcessDecoding() }
         return SandboxedDecoding(pool: pool)
     }

@@ -5,7 +5,7 @@ import TesseraCore
 ///
 /// A cut writes into a hidden temporary folder that becomes the destination when it is done; a tile
 /// written is readable at its temporary path until then, at its final path after.
-public protocol TileCutWatcher: Sendable {
+package protocol TileCutWatcher: Sendable {
     /// Before the first tile: where tiles go (`LEVEL/COLUMN_ROW.EXT` under each folder).
     func cutBegan(temporaryTilesFolder: String, tilesFolder: String, tileExtension: String)
     /// `tile`'s file is complete. Called on the encoding threads, several at once.

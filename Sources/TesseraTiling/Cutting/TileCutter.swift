@@ -4,34 +4,34 @@ import TesseraImaging
 import TesseraFiles
 
 /// What `TileCutter` writes.
-public struct TileCutterOptions: Sendable {
+package struct TileCutterOptions: Sendable {
     /// Tile side in pixels, overlap excluded (1...8192).
-    public var tileSize = 256
+    package var tileSize = 256
     /// Pixels each tile shares with its neighbours on each side (0...tileSize).
-    public var overlap = 0
-    public var format: TileFormat = .jpeg
+    package var overlap = 0
+    package var format: TileFormat = .jpeg
     /// JPEG quality, 1...100 (ignored for PNG).
-    public var quality = 85
-    public var layout: TileLayoutKind = .dzi
+    package var quality = 85
+    package var layout: TileLayoutKind = .dzi
     /// Replace an earlier cut of the same name at the destination instead of failing.
-    public var replaceExisting = false
+    package var replaceExisting = false
     /// The largest image (width x height) decoded whole: formats other than JPEG, PNG and TIFF, progressive
     /// JPEGs and interlaced PNGs. Baseline JPEG, non-interlaced PNG and TIFF stream at any size.
-    public var pixelLimitForWholeDecode = 100_000_000
+    package var pixelLimitForWholeDecode = 100_000_000
     /// Tiles carry no colour profile, so every reader takes them as sRGB: an image that declares another
     /// colour space is converted to sRGB as it is cut, with this manager's transforms. Nil cuts the
     /// pixels as decoded (colour management off).
-    public var colourManager: ColourManager? = .shared
+    package var colourManager: ColourManager? = .shared
     /// Encoding threads; nil means one per core. Internal: for measurements and tests.
     var workerCount: Int?
     /// The encoding threads' priority, and the rows helper's: background where a view beside the cut must
     /// stay responsive.
-    public var workerPriority = WorkerPriority.normal
+    package var workerPriority = WorkerPriority.normal
     /// Where the image is read, for the cut's whole length, rows streamed and images decoded whole alike
     /// (see `DecodingService.rows`).
-    public var decoding: any DecodingService = .inProcess
+    package var decoding: any DecodingService = .inProcess
 
-    public init() {}
+    package init() {}
 
     func validate() throws(TileCutError) {
         func invalid(_ why: String) -> TileCutError { TileCutError(path: "", reason: .invalidOptions(why)) }
@@ -42,11 +42,11 @@ public struct TileCutterOptions: Sendable {
     }
 }
 
-public enum TileFormat: String, Sendable {
+package enum TileFormat: String, Sendable {
     case jpeg, png
 }
 
-public enum TileLayoutKind: String, Sendable {
+package enum TileLayoutKind: String, Sendable {
     /// Deep Zoom: `NAME.dzi` and `NAME_files/LEVEL/COL_ROW.jpeg`, all levels, as `vips dzsave` writes.
     case dzi
     /// The Core Animation book's TileCutter: `NAME_CC_RR.jpg`, full resolution only.
@@ -54,15 +54,15 @@ public enum TileLayoutKind: String, Sendable {
 }
 
 /// What a finished cut wrote.
-public struct TileCutResult: Sendable {
+package struct TileCutResult: Sendable {
     /// The `.dzi` descriptor; nil for flat tiles.
-    public var descriptorPath: String?
+    package var descriptorPath: String?
     /// `NAME_files` for Deep Zoom; the output folder itself for flat tiles.
-    public var tilesFolder: String
-    public var geometry: DeepZoomGeometry
-    public var tilesWritten: Int
+    package var tilesFolder: String
+    package var geometry: DeepZoomGeometry
+    package var tilesWritten: Int
 
-    public init(descriptorPath: String?, tilesFolder: String, geometry: DeepZoomGeometry, tilesWritten: Int) {
+    package init(descriptorPath: String?, tilesFolder: String, geometry: DeepZoomGeometry, tilesWritten: Int) {
         self.descriptorPath = descriptorPath
         self.tilesFolder = tilesFolder
         self.geometry = geometry
@@ -88,12 +88,12 @@ struct TileCutStatistics: Sendable {
 /// Departures from `vips dzsave`: no `vips-properties.xml` metadata file (no Deep Zoom reader uses it);
 /// EXIF orientation is ignored (as vips does unless asked to autorotate); an image with a colour profile
 /// is cut in sRGB (vips keeps its pixels and drops the profile, so readers show them wrong).
-public struct TileCutter: Sendable {
-    public let options: TileCutterOptions
+package struct TileCutter: Sendable {
+    package let options: TileCutterOptions
     /// Decoders for formats other than JPEG, PNG and TIFF, used whole below `pixelLimitForWholeDecode`.
-    public let fallbackDecoders: [any ImageDecoding]
+    package let fallbackDecoders: [any ImageDecoding]
 
-    public init(options: TileCutterOptions, fallbackDecoders: [any ImageDecoding] = ImageDecoders.standard()) {
+    package init(options: TileCutterOptions, fallbackDecoders: [any ImageDecoding] = ImageDecoders.standard()) {
         self.options = options
         self.fallbackDecoders = fallbackDecoders
     }
@@ -108,7 +108,7 @@ public struct TileCutter: Sendable {
     ///     `TileCutError` with reason `.cancelled`.
     ///   - watcher: hears where a Deep Zoom cut writes and each tile as it is written (flat tiles: nothing).
     /// - Throws: `TileCutError`, whose description is one clear line.
-    public func cut(imageAt path: String, into outputFolder: String, name: String? = nil,
+    package func cut(imageAt path: String, into outputFolder: String, name: String? = nil,
                     progress: (@Sendable (TileProgress) -> Void)? = nil,
                     isCancelled: (@Sendable () -> Bool)? = nil,
                     watcher: (any TileCutWatcher)? = nil) throws -> TileCutResult {

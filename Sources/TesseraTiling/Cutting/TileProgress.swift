@@ -2,17 +2,17 @@ import Foundation
 import TesseraCore
 
 /// How far a cut is: tiles written so far out of all the tiles it will write.
-public struct TileProgress: Sendable, Equatable {
-    public var tilesWritten: Int
-    public var totalTiles: Int
+package struct TileProgress: Sendable, Equatable {
+    package var tilesWritten: Int
+    package var totalTiles: Int
 
-    public init(tilesWritten: Int, totalTiles: Int) {
+    package init(tilesWritten: Int, totalTiles: Int) {
         self.tilesWritten = tilesWritten
         self.totalTiles = totalTiles
     }
 
     /// 0...1.
-    public var fraction: Double {
+    package var fraction: Double {
         totalTiles > 0 ? min(1, Double(tilesWritten) / Double(totalTiles)) : 1
     }
 }
@@ -22,13 +22,13 @@ public struct TileProgress: Sendable, Equatable {
 ///
 /// Time is a parameter (seconds since any fixed origin), so tests step it. Not thread-safe: a caller
 /// that receives progress on several threads keeps it behind a lock.
-public struct TileProgressLine: Sendable {
-    public var width: Int
-    public var minimumInterval: Double
+package struct TileProgressLine: Sendable {
+    package var width: Int
+    package var minimumInterval: Double
     private var start: Double?
     private var lastDrawn: Double?
 
-    public init(width: Int = 30, minimumInterval: Double = 0.1) {
+    package init(width: Int = 30, minimumInterval: Double = 0.1) {
         self.width = width
         self.minimumInterval = minimumInterval
     }
@@ -36,7 +36,7 @@ public struct TileProgressLine: Sendable {
     /// The line to draw for `progress` at time `now`, or nil if the last one was drawn too recently
     /// (the final update, all tiles written, is always drawn). Starts with "\r" and ends by clearing the
     /// rest of the terminal line.
-    public mutating func line(for progress: TileProgress, now: Double) -> String? {
+    package mutating func line(for progress: TileProgress, now: Double) -> String? {
         if start == nil { start = now }
         let done = progress.tilesWritten >= progress.totalTiles
         if let lastDrawn, now - lastDrawn < minimumInterval, !done { return nil }
@@ -45,7 +45,7 @@ public struct TileProgressLine: Sendable {
     }
 
     /// "[#######.......]  45%  1234 tiles/s  0:03 left" (or "… done in 0:04" at the end).
-    public func text(for progress: TileProgress, elapsed: Double) -> String {
+    package func text(for progress: TileProgress, elapsed: Double) -> String {
         let filled = Int((progress.fraction * Double(width)).rounded(.down))
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
         let percent = Int((progress.fraction * 100).rounded(.down))

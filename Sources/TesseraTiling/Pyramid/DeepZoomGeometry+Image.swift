@@ -5,7 +5,7 @@ import TesseraCore
 /// column of a level stick out past the image (levels are rounded up), so results are clipped to it.
 extension DeepZoomGeometry {
     /// The full-resolution pixels a region of `level` stands for, clipped to the image.
-    public func imageRegion(of region: PixelRegion, in level: Int) -> PixelRegion {
+    package func imageRegion(of region: PixelRegion, in level: Int) -> PixelRegion {
         let factor = 1 << reduction(of: level)
         let image = PixelRegion(x: 0, y: 0, width: width, height: height)
         return PixelRegion(x: region.x * factor, y: region.y * factor,
@@ -13,12 +13,12 @@ extension DeepZoomGeometry {
     }
 
     /// The full-resolution pixels a tile stands for (its content, overlap excluded), clipped to the image.
-    public func imageRegion(of tile: TileID) -> PixelRegion {
+    package func imageRegion(of tile: TileID) -> PixelRegion {
         imageRegion(of: contentRegion(of: tile), in: tile.level)
     }
 
     /// The region of `level` that covers a full-resolution region (rounded outwards).
-    public func levelRegion(covering imageRegion: PixelRegion, in level: Int) -> PixelRegion {
+    package func levelRegion(covering imageRegion: PixelRegion, in level: Int) -> PixelRegion {
         let factor = 1 << reduction(of: level)
         let x0 = imageRegion.x / factor, y0 = imageRegion.y / factor
         let x1 = (imageRegion.maxX + factor - 1) / factor, y1 = (imageRegion.maxY + factor - 1) / factor
@@ -26,7 +26,7 @@ extension DeepZoomGeometry {
     }
 
     /// The tiles one level finer that together stand for `tile` (two by two, fewer at the edges).
-    public func children(of tile: TileID) -> [TileID] {
+    package func children(of tile: TileID) -> [TileID] {
         guard tile.level < maxLevel else { return [] }
         let level = tile.level + 1
         var result: [TileID] = []
@@ -39,7 +39,7 @@ extension DeepZoomGeometry {
     }
 
     /// Whether `tile` names a tile that exists in this pyramid.
-    public func contains(_ tile: TileID) -> Bool {
+    package func contains(_ tile: TileID) -> Bool {
         tile.level >= 0 && tile.level <= maxLevel && tile.column >= 0 && tile.row >= 0
             && tile.column < columns(tile.level) && tile.row < rows(tile.level)
     }

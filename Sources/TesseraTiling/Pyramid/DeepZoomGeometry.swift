@@ -5,13 +5,13 @@ import TesseraCore
 /// above halved and rounded up, so level 0 is 1x1; edge tiles are cropped, not padded; with overlap o a
 /// tile at column x > 0 starts at x*T - o and is T + 2o wide (T + o at column 0), clipped to the level.
 /// These are the files `vips dzsave` writes.
-public struct DeepZoomGeometry: Hashable, Sendable {
-    public let width: Int
-    public let height: Int
-    public let tileSize: Int
-    public let overlap: Int
+package struct DeepZoomGeometry: Hashable, Sendable {
+    package let width: Int
+    package let height: Int
+    package let tileSize: Int
+    package let overlap: Int
 
-    public init(width: Int, height: Int, tileSize: Int = 256, overlap: Int = 0) {
+    package init(width: Int, height: Int, tileSize: Int = 256, overlap: Int = 0) {
         precondition(width > 0 && height > 0 && tileSize > 0 && overlap >= 0, "invalid Deep Zoom geometry")
         self.width = width
         self.height = height
@@ -20,7 +20,7 @@ public struct DeepZoomGeometry: Hashable, Sendable {
     }
 
     /// ceil(log2(max(w, h))), computed on integers so 2^k sizes are exact.
-    public var maxLevel: Int {
+    package var maxLevel: Int {
         var level = 0
         var side = 1
         let longest = max(width, height)
@@ -31,24 +31,24 @@ public struct DeepZoomGeometry: Hashable, Sendable {
         return level
     }
 
-    public var levelCount: Int { maxLevel + 1 }
+    package var levelCount: Int { maxLevel + 1 }
 
     /// How many times the full image is halved to reach `level`.
-    public func reduction(of level: Int) -> Int { maxLevel - level }
+    package func reduction(of level: Int) -> Int { maxLevel - level }
 
-    public func levelSize(_ level: Int) -> PixelSize {
+    package func levelSize(_ level: Int) -> PixelSize {
         let shift = reduction(of: level)
         let divisor = 1 << shift
         return PixelSize(width: max(1, (width + divisor - 1) / divisor), height: max(1, (height + divisor - 1) / divisor))
     }
 
-    public func columns(_ level: Int) -> Int { (levelSize(level).width + tileSize - 1) / tileSize }
-    public func rows(_ level: Int) -> Int { (levelSize(level).height + tileSize - 1) / tileSize }
-    public func tileCount(_ level: Int) -> Int { columns(level) * rows(level) }
-    public var totalTileCount: Int { (0...maxLevel).reduce(0) { $0 + tileCount($1) } }
+    package func columns(_ level: Int) -> Int { (levelSize(level).width + tileSize - 1) / tileSize }
+    package func rows(_ level: Int) -> Int { (levelSize(level).height + tileSize - 1) / tileSize }
+    package func tileCount(_ level: Int) -> Int { columns(level) * rows(level) }
+    package var totalTileCount: Int { (0...maxLevel).reduce(0) { $0 + tileCount($1) } }
 
     /// The pixels a tile file holds, overlap included, in its level's coordinates.
-    public func region(of tile: TileID) -> PixelRegion {
+    package func region(of tile: TileID) -> PixelRegion {
         let size = levelSize(tile.level)
         let x0 = tile.column * tileSize - (tile.column > 0 ? overlap : 0)
         let y0 = tile.row * tileSize - (tile.row > 0 ? overlap : 0)
@@ -59,14 +59,14 @@ public struct DeepZoomGeometry: Hashable, Sendable {
 
     /// The part of the level a tile stands for, overlap excluded: tiles' content regions cover the
     /// level exactly once.
-    public func contentRegion(of tile: TileID) -> PixelRegion {
+    package func contentRegion(of tile: TileID) -> PixelRegion {
         let size = levelSize(tile.level)
         let x0 = tile.column * tileSize, y0 = tile.row * tileSize
         return PixelRegion(x: x0, y: y0, width: min(tileSize, size.width - x0), height: min(tileSize, size.height - y0))
     }
 
     /// Tiles of `level` whose content meets `region` (level coordinates), row by row.
-    public func tiles(in level: Int, intersecting region: PixelRegion) -> [TileID] {
+    package func tiles(in level: Int, intersecting region: PixelRegion) -> [TileID] {
         let size = levelSize(level)
         let clipped = region.intersection(PixelRegion(x: 0, y: 0, width: size.width, height: size.height))
         guard !clipped.isEmpty else { return [] }
@@ -82,7 +82,7 @@ public struct DeepZoomGeometry: Hashable, Sendable {
 
     /// The level to draw at `scale` device pixels per full-resolution image pixel: the coarsest level that
     /// still has at least one pixel per device pixel (vipsdisp's clip(log2(1/scale))), never beyond maxLevel.
-    public func level(forScale scale: Double) -> Int {
+    package func level(forScale scale: Double) -> Int {
         guard scale > 0 else { return 0 }
         if scale >= 1 { return maxLevel }
         let halvings = Int((-Foundation.log2(scale)).rounded(.down) + 1e-9)
@@ -90,10 +90,10 @@ public struct DeepZoomGeometry: Hashable, Sendable {
     }
 
     /// How many level pixels make one full-resolution pixel (1 at maxLevel, 1/2 one level down, ...).
-    public func scale(of level: Int) -> Double { 1 / Double(1 << reduction(of: level)) }
+    package func scale(of level: Int) -> Double { 1 / Double(1 << reduction(of: level)) }
 
     /// The coordinates of a tile's parent one level down (what a coarser fallback draws from).
-    public func parent(of tile: TileID) -> TileID? {
+    package func parent(of tile: TileID) -> TileID? {
         guard tile.level > 0 else { return nil }
         return TileID(level: tile.level - 1, column: tile.column / 2, row: tile.row / 2)
     }

@@ -1,7 +1,7 @@
 import TesseraImaging
 import TesseraCore
 /// What the tile cache holds for one tile, as far as drawing is concerned.
-public enum TileAvailability: Sendable, Equatable {
+package enum TileAvailability: Sendable, Equatable {
     /// Not held (maybe loading).
     case absent
     /// Held and fading in: drawn, but whatever is under it shows through.
@@ -14,9 +14,9 @@ public enum TileAvailability: Sendable, Equatable {
 
 /// One frame's drawing, worked out without any renderer: which tiles to draw where, coarse under fine,
 /// and which tiles to ask for.
-public struct TileDrawPlan: Sendable, Equatable {
-    public struct Layer: Sendable, Equatable {
-        public enum Content: Sendable, Equatable {
+package struct TileDrawPlan: Sendable, Equatable {
+    package struct Layer: Sendable, Equatable {
+        package enum Content: Sendable, Equatable {
             /// A held tile (of any level), drawn clipped to the target tile's area.
             case tile(TileID)
             /// The whole-image overview (a preview or shrink-on-load decode), drawn clipped the same way.
@@ -25,41 +25,41 @@ public struct TileDrawPlan: Sendable, Equatable {
             case missing
         }
 
-        public var content: Content
+        package var content: Content
         /// The target-level tile whose area this layer fills; layers never draw outside it.
-        public var target: TileID
+        package var target: TileID
 
-        public init(_ content: Content, target: TileID) {
+        package init(_ content: Content, target: TileID) {
             self.content = content
             self.target = target
         }
     }
 
     /// The level that matches the zoom.
-    public var level: Int
+    package var level: Int
     /// Target-level tiles meeting the viewport, row by row.
-    public var visibleTiles: [TileID]
+    package var visibleTiles: [TileID]
     /// In drawing order: for each target tile, its fallbacks coarsest first, then the tile itself.
-    public var layers: [Layer]
+    package var layers: [Layer]
     /// Visible target tiles not held and not failed, nearest the viewport's centre first.
-    public var wanted: [TileID]
+    package var wanted: [TileID]
     /// Every visible point is covered by something opaque (a tile of some level, the backdrop or a mark).
-    public var isComplete: Bool
+    package var isComplete: Bool
     /// Every visible target tile is held (opaque or fading in), failed, or stood for by an overview with as
     /// many pixels: nothing better is coming.
-    public var isSharp: Bool
+    package var isSharp: Bool
     /// The overview has at least the level's pixels and stands for its tiles: none of them is worth
     /// loading, on screen or ahead.
-    public var overviewStandsIn = false
+    package var overviewStandsIn = false
 }
 
 /// Works out coarse-to-fine drawing, vipsdisp style: where a target tile is not held yet (or is still
 /// fading in), the nearest coarser tile that is held is drawn under it, or the four finer tiles if all of
 /// them are held (zooming out), so the view never shows a hole a held tile could fill.
-public struct TileDrawPlanner: Sendable {
-    public let geometry: DeepZoomGeometry
+package struct TileDrawPlanner: Sendable {
+    package let geometry: DeepZoomGeometry
 
-    public init(geometry: DeepZoomGeometry) {
+    package init(geometry: DeepZoomGeometry) {
         self.geometry = geometry
     }
 
@@ -70,7 +70,7 @@ public struct TileDrawPlanner: Sendable {
     ///   - backdropIsSharp: that overview has at least the level's pixels, so where a tile is not held the
     ///     overview stands for it as sharp as the tile would be, and the tile is not wanted.
     ///   - availability: what the cache holds for a tile.
-    public func plan(level: Int, visible: PixelRegion, hasBackdrop: Bool, backdropIsSharp: Bool = false,
+    package func plan(level: Int, visible: PixelRegion, hasBackdrop: Bool, backdropIsSharp: Bool = false,
                      availability: (TileID) -> TileAvailability) -> TileDrawPlan {
         let region = geometry.levelRegion(covering: visible, in: level)
         let tiles = geometry.tiles(in: level, intersecting: region)
@@ -112,7 +112,7 @@ public struct TileDrawPlanner: Sendable {
     /// Whether something opaque already shows where `tile` goes, without the tile itself: the backdrop, a
     /// held coarser tile, or all of its finer tiles. A tile arriving there fades in over it; one arriving
     /// over nothing appears at once.
-    public func hasOpaqueFallback(_ tile: TileID, hasBackdrop: Bool, availability: (TileID) -> TileAvailability) -> Bool {
+    package func hasOpaqueFallback(_ tile: TileID, hasBackdrop: Bool, availability: (TileID) -> TileAvailability) -> Bool {
         fallback(for: tile, hasBackdrop: hasBackdrop, availability: availability).covers
     }
 

@@ -5,25 +5,25 @@ import TesseraCore
 /// already held, or arrived off screen, appears at once when it is drawn. (The view also shows at once a
 /// tile with nothing under it yet: fading the very first picture in from the background would only be a
 /// quarter-second hole.)
-public struct TileFade: Sendable, Equatable {
-    public var timing: FadeTiming
+package struct TileFade: Sendable, Equatable {
+    package var timing: FadeTiming
 
-    public init(timing: FadeTiming = .default) {
+    package init(timing: FadeTiming = .default) {
         self.timing = timing
     }
 
     /// When a tile arriving `now` starts to fade in: now if it is awaited on screen, otherwise far enough
     /// back that it is already opaque.
-    public func start(arrivingAt now: Duration, onScreen: Bool) -> Duration {
+    package func start(arrivingAt now: Duration, onScreen: Bool) -> Duration {
         onScreen ? now : now - timing.duration
     }
 
-    public func alpha(fadeStart: Duration, now: Duration) -> Double {
+    package func alpha(fadeStart: Duration, now: Duration) -> Double {
         timing.alpha(startedAt: fadeStart, now: now)
     }
 
     /// `.opaque` once the fade is over, `.fading` until then.
-    public func availability(fadeStart: Duration, now: Duration) -> TileAvailability {
+    package func availability(fadeStart: Duration, now: Duration) -> TileAvailability {
         timing.isComplete(startedAt: fadeStart, now: now) ? .opaque : .fading
     }
 }

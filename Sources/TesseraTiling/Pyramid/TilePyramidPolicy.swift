@@ -10,26 +10,26 @@ import TesseraCore
 ///
 /// Both are by pixel count rather than level number, so a pyramid of one huge tile per level (a plain
 /// image shown through the same view) pins only its small levels.
-public struct TilePyramidPolicy: Sendable, Equatable {
+package struct TilePyramidPolicy: Sendable, Equatable {
     /// Levels whose whole area is at most this many pixels are pinned (1 MP: 16 tiles of 256 px, 4 MB).
-    public var pinnedLevelPixels: Int
+    package var pinnedLevelPixels: Int
     /// The base level is the finest with at most this many pixels...
-    public var baseLevelPixels: Int
+    package var baseLevelPixels: Int
     /// ...and at most this many tiles.
-    public var baseLevelTiles: Int
+    package var baseLevelTiles: Int
 
-    public init(pinnedLevelPixels: Int = 1 << 20, baseLevelPixels: Int = 512 * 512, baseLevelTiles: Int = 4) {
+    package init(pinnedLevelPixels: Int = 1 << 20, baseLevelPixels: Int = 512 * 512, baseLevelTiles: Int = 4) {
         self.pinnedLevelPixels = pinnedLevelPixels
         self.baseLevelPixels = baseLevelPixels
         self.baseLevelTiles = baseLevelTiles
     }
 
-    public func isPinned(_ level: Int, in geometry: DeepZoomGeometry) -> Bool {
+    package func isPinned(_ level: Int, in geometry: DeepZoomGeometry) -> Bool {
         level == 0 || geometry.levelSize(level).area <= pinnedLevelPixels
     }
 
     /// The finest level that is small in pixels and in tiles and pinned; level 0 at worst.
-    public func baseLevel(in geometry: DeepZoomGeometry) -> Int {
+    package func baseLevel(in geometry: DeepZoomGeometry) -> Int {
         var best = 0
         for level in 0...geometry.maxLevel {
             guard geometry.levelSize(level).area <= baseLevelPixels, geometry.tileCount(level) <= baseLevelTiles,
@@ -40,7 +40,7 @@ public struct TilePyramidPolicy: Sendable, Equatable {
     }
 
     /// Every tile of the base level, row by row.
-    public func baseTiles(in geometry: DeepZoomGeometry) -> [TileID] {
+    package func baseTiles(in geometry: DeepZoomGeometry) -> [TileID] {
         let level = baseLevel(in: geometry)
         let size = geometry.levelSize(level)
         return geometry.tiles(in: level, intersecting: PixelRegion(x: 0, y: 0, width: size.width, height: size.height))

@@ -1,11 +1,11 @@
 import TesseraImaging
 import TesseraCore
 /// One tile load the tiled view asks for: lower priorities run sooner.
-public struct TileRequest: Hashable, Sendable {
-    public var tile: TileID
-    public var priority: Int
+package struct TileRequest: Hashable, Sendable {
+    package var tile: TileID
+    package var priority: Int
 
-    public init(tile: TileID, priority: Int) {
+    package init(tile: TileID, priority: Int) {
         self.tile = tile
         self.priority = priority
     }
@@ -18,25 +18,25 @@ public struct TileRequest: Hashable, Sendable {
 ///   nearest first: Texture's preload ranges, smaller, so a drag or fling finds its first screens held
 ///   (none where the overview stands for the level).
 /// Everything else still queued is dropped.
-public struct TileRequestPolicy: Sendable, Equatable {
+package struct TileRequestPolicy: Sendable, Equatable {
     /// While the view moves, tiles are also loaded where it will be this much later (at most 1.5 screens
     /// ahead), so they are held, and appear at once, by the time they come into view.
-    public var lookahead: Duration
+    package var lookahead: Duration
     /// Around the viewport, this fraction of a screen (at least one tile) is loaded after the visible tiles.
-    public var marginScreens: Double
+    package var marginScreens: Double
 
     /// Priorities from here on are the preloaded tiles', after every visible one.
-    public static let preloadPriority = 10_000
+    package static let preloadPriority = 10_000
 
-    public init(lookahead: Duration = .milliseconds(500), marginScreens: Double = 0.5) {
+    package init(lookahead: Duration = .milliseconds(500), marginScreens: Double = 0.5) {
         self.lookahead = lookahead
         self.marginScreens = marginScreens
     }
 
     /// What one frame asks for, in order, and every tile whose queued load it keeps.
-    public struct Requests: Equatable, Sendable {
-        public var requests: [TileRequest]
-        public var keep: Set<TileID>
+    package struct Requests: Equatable, Sendable {
+        package var requests: [TileRequest]
+        package var keep: Set<TileID>
     }
 
     /// - Parameters:
@@ -46,7 +46,7 @@ public struct TileRequestPolicy: Sendable, Equatable {
     ///   - baseTiles: the base level's tiles (`TilePyramidPolicy.baseTiles`).
     ///   - isHeld: whether the tile cache holds a tile.
     ///   - hasFailed: whether a tile is known not to load.
-    public func requests(for plan: TileDrawPlan, in geometry: DeepZoomGeometry, visible: PixelRegion, velocity: Point,
+    package func requests(for plan: TileDrawPlan, in geometry: DeepZoomGeometry, visible: PixelRegion, velocity: Point,
                          baseTiles: [TileID], isHeld: (TileID) -> Bool, hasFailed: (TileID) -> Bool) -> Requests {
         var requests = plan.wanted.enumerated().map { TileRequest(tile: $0.element, priority: 1 + $0.offset) }
         var keep = Set(plan.wanted)

@@ -7,42 +7,42 @@ import TesseraCore
 /// every tile it draws); tiles of pinned levels never enter it and are never evicted. The values
 /// themselves (textures) live here, on the one thread that owns them; the cost cache only tracks keys, so
 /// `Value` need not be `Sendable`.
-public final class TileStore<Value> {
-    public struct Entry {
-        public let value: Value
-        public let cost: Int
+package final class TileStore<Value> {
+    package struct Entry {
+        package let value: Value
+        package let cost: Int
         /// When the tile's fade-in starts (`FadeTiming.alpha(startedAt:now:)`).
-        public let fadeStart: Duration
-        public let isPinned: Bool
+        package let fadeStart: Duration
+        package let isPinned: Bool
     }
 
     private var entries: [TileID: Entry] = [:]
     private let recency: CostCache<TileID, Int>
     private let evicted = Inbox<TileID>()
     private let isPinnedLevel: (Int) -> Bool
-    public private(set) var pinnedCost = 0
-    public private(set) var evictionCount = 0
+    package private(set) var pinnedCost = 0
+    package private(set) var evictionCount = 0
 
     /// - Parameters:
     ///   - costLimitBytes: bound on the evictable tiles' total cost (pinned ones come on top).
     ///   - isPinned: whether a level's tiles are kept for good.
-    public init(costLimitBytes: Int, isPinned: @escaping (Int) -> Bool) {
+    package init(costLimitBytes: Int, isPinned: @escaping (Int) -> Bool) {
         let evicted = self.evicted
         recency = CostCache(totalCostLimit: costLimitBytes, onEvict: { key, _ in evicted.push(key) })
         isPinnedLevel = isPinned
     }
 
-    public var costLimitBytes: Int { recency.totalCostLimit }
-    public var count: Int { entries.count }
+    package var costLimitBytes: Int { recency.totalCostLimit }
+    package var count: Int { entries.count }
     /// Bytes held, pinned tiles included.
-    public var totalCost: Int { pinnedCost + recency.stats.totalCost }
-    public var peakEvictableCost: Int { recency.stats.peakCost }
+    package var totalCost: Int { pinnedCost + recency.stats.totalCost }
+    package var peakEvictableCost: Int { recency.stats.peakCost }
 
-    public func entry(for tile: TileID) -> Entry? { entries[tile] }
-    public func contains(_ tile: TileID) -> Bool { entries[tile] != nil }
+    package func entry(for tile: TileID) -> Entry? { entries[tile] }
+    package func contains(_ tile: TileID) -> Bool { entries[tile] != nil }
 
     /// Marks a tile as drawn now, so it is the last to be evicted.
-    public func touch(_ tile: TileID) {
+    package func touch(_ tile: TileID) {
         guard let entry = entries[tile], !entry.isPinned else { return }
         _ = recency.value(for: tile)
     }
@@ -51,7 +51,7 @@ public final class TileStore<Value> {
     /// recycle them), least recently drawn first. A tile costing more than the whole bound is not kept:
     /// it comes back in the result at once.
     @discardableResult
-    public func insert(_ value: Value, for tile: TileID, cost: Int, fadeStart: Duration) -> [Value] {
+    package func insert(_ value: Value, for tile: TileID, cost: Int, fadeStart: Duration) -> [Value] {
         var dropped: [Value] = []
         if let old = remove(tile) { dropped.append(old) }
         let pinned = isPinnedLevel(tile.level)
@@ -77,14 +77,14 @@ public final class TileStore<Value> {
 
     /// Drops one tile (not counted as an eviction).
     @discardableResult
-    public func remove(_ tile: TileID) -> Value? {
+    package func remove(_ tile: TileID) -> Value? {
         guard let entry = entries.removeValue(forKey: tile) else { return nil }
         if entry.isPinned { pinnedCost -= entry.cost } else { recency.removeValue(for: tile) }
         return entry.value
     }
 
     /// Drops everything; returns the values.
-    public func removeAll() -> [Value] {
+    package func removeAll() -> [Value] {
         let values = entries.values.map(\.value)
         entries.removeAll()
         recency.removeAll()
@@ -93,5 +93,5 @@ public final class TileStore<Value> {
     }
 
     /// Held tiles (any order), for tests and diagnostics.
-    public var tiles: [TileID] { Array(entries.keys) }
+    package var tiles: [TileID] { Array(entries.keys) }
 }

@@ -14,22 +14,22 @@ import TesseraCore
 /// A vector image's pyramid is drawn `magnification` times its own size, so that its magnified levels are
 /// drawn rather than enlarged: `imageSize` is the pyramid's, and 100 % and the zoom limit are the picture's
 /// own (one pixel of the picture at its own size is `magnification` pyramid pixels).
-public struct ZoomPanModel: Sendable {
-    public let imageSize: PixelSize
-    public private(set) var viewportSize: Size
-    public private(set) var pixelScale: Double
-    public private(set) var zoom: Double
+package struct ZoomPanModel: Sendable {
+    package let imageSize: PixelSize
+    package private(set) var viewportSize: Size
+    package private(set) var pixelScale: Double
+    package private(set) var zoom: Double
     /// Device pixels per pixel of the picture at its own size at most.
-    public let maxDeviceScale: Double
+    package let maxDeviceScale: Double
     /// Pixels of `imageSize` per pixel of the picture at its own size: 1 but for a vector image.
-    public let magnification: Double
+    package let magnification: Double
     /// The zoom follows the window when it is resized (true after `fit`, false after any zoom).
-    public private(set) var isFitted = true
+    package private(set) var isFitted = true
 
     private var horizontal: ScrollModel
     private var vertical: ScrollModel
 
-    public init(imageSize: PixelSize, viewportSize: Size, pixelScale: Double = 1, maxDeviceScale: Double = 4,
+    package init(imageSize: PixelSize, viewportSize: Size, pixelScale: Double = 1, maxDeviceScale: Double = 4,
                 magnification: Double = 1) {
         precondition(imageSize.width > 0 && imageSize.height > 0, "ZoomPanModel: empty image")
         self.imageSize = imageSize
@@ -47,15 +47,15 @@ public struct ZoomPanModel: Sendable {
     // MARK: Derived
 
     /// Device pixels per pixel of `imageSize`: what picks the pyramid level.
-    public var deviceScale: Double { zoom * pixelScale }
+    package var deviceScale: Double { zoom * pixelScale }
     /// Device pixels per pixel of the picture at its own size: the zoom as the user reads it (1 is 100 %).
-    public var pictureScale: Double { deviceScale * magnification }
+    package var pictureScale: Double { deviceScale * magnification }
     /// 100 %: one pixel of the picture at its own size per device pixel.
-    public var nativeZoom: Double { 1 / (pixelScale * magnification) }
-    public var maxZoom: Double { maxDeviceScale / (pixelScale * magnification) }
-    public var minZoom: Double { min(fitZoom, nativeZoom) }
+    package var nativeZoom: Double { 1 / (pixelScale * magnification) }
+    package var maxZoom: Double { maxDeviceScale / (pixelScale * magnification) }
+    package var minZoom: Double { min(fitZoom, nativeZoom) }
     /// The zoom that shows the whole image, at most `maxZoom`.
-    public var fitZoom: Double { min(fitZoomUnclamped, maxZoom) }
+    package var fitZoom: Double { min(fitZoomUnclamped, maxZoom) }
 
     private var fitZoomUnclamped: Double {
         guard viewportSize.width > 0, viewportSize.height > 0 else { return nativeZoom }
@@ -63,7 +63,7 @@ public struct ZoomPanModel: Sendable {
     }
 
     /// The image's rectangle in viewport points (may extend past the viewport).
-    public var imageFrame: Rect {
+    package var imageFrame: Rect {
         let width = Double(imageSize.width) * zoom, height = Double(imageSize.height) * zoom
         return Rect(x: inset(content: width, viewport: viewportSize.width) - horizontal.offset,
                     y: inset(content: height, viewport: viewportSize.height) - vertical.offset,
@@ -71,13 +71,13 @@ public struct ZoomPanModel: Sendable {
     }
 
     /// The image point (full-resolution pixels, fractional) under a viewport point.
-    public func imagePoint(atViewport point: Point) -> Point {
+    package func imagePoint(atViewport point: Point) -> Point {
         let frame = imageFrame
         return Point(x: (point.x - frame.x) / zoom, y: (point.y - frame.y) / zoom)
     }
 
     /// The visible part of the image in full-resolution pixels, rounded outwards, clipped to the image.
-    public var visibleImageRegion: PixelRegion {
+    package var visibleImageRegion: PixelRegion {
         let topLeft = imagePoint(atViewport: Point(x: 0, y: 0))
         let bottomRight = imagePoint(atViewport: Point(x: viewportSize.width, y: viewportSize.height))
         let x0 = max(0, Int(topLeft.x.rounded(.down))), y0 = max(0, Int(topLeft.y.rounded(.down)))
@@ -87,29 +87,29 @@ public struct ZoomPanModel: Sendable {
     }
 
     /// The pyramid level that matches the zoom on this display.
-    public func level(in geometry: DeepZoomGeometry) -> Int {
+    package func level(in geometry: DeepZoomGeometry) -> Int {
         geometry.level(forScale: deviceScale)
     }
 
     /// How fast the view moves over the image, in image pixels per second (positive: towards the right
     /// and bottom of the image). What a preloader looks ahead along.
-    public var imageVelocity: Point {
+    package var imageVelocity: Point {
         Point(x: horizontal.velocity / zoom, y: vertical.velocity / zoom)
     }
 
-    public var isMoving: Bool { horizontal.isMoving || vertical.isMoving }
-    public var isDragging: Bool { horizontal.isTracking || vertical.isTracking }
+    package var isMoving: Bool { horizontal.isMoving || vertical.isMoving }
+    package var isDragging: Bool { horizontal.isTracking || vertical.isTracking }
     /// Call `step(to:)` every frame while this is true.
-    public var needsStep: Bool { horizontal.needsStep || vertical.needsStep }
+    package var needsStep: Bool { horizontal.needsStep || vertical.needsStep }
     /// The left edge of the image is at (or past) the viewport's left edge, for scripts.
-    public var isAtLeftEdge: Bool { horizontal.offset <= 0.5 }
-    public var isAtRightEdge: Bool { horizontal.offset >= horizontal.maxOffset - 0.5 }
+    package var isAtLeftEdge: Bool { horizontal.offset <= 0.5 }
+    package var isAtRightEdge: Bool { horizontal.offset >= horizontal.maxOffset - 0.5 }
 
     // MARK: Viewport
 
     /// The window changed size or moved to a display with another scale. A fitted image stays fitted;
     /// otherwise the image point at the centre stays at the centre.
-    public mutating func resize(viewportSize: Size, pixelScale: Double, time: Duration) {
+    package mutating func resize(viewportSize: Size, pixelScale: Double, time: Duration) {
         let centre = Point(x: self.viewportSize.width / 2, y: self.viewportSize.height / 2)
         let anchor = imagePoint(atViewport: centre)
         self.viewportSize = viewportSize
@@ -122,31 +122,31 @@ public struct ZoomPanModel: Sendable {
     // MARK: Zooming
 
     /// Zooms to `newZoom` (clamped) keeping the image point under `point` where it is.
-    public mutating func zoom(to newZoom: Double, about point: Point, time: Duration) {
+    package mutating func zoom(to newZoom: Double, about point: Point, time: Duration) {
         guard !isDragging else { return }  // the finger owns the content
         let anchor = imagePoint(atViewport: point)
         applyZoom(min(max(newZoom, minZoom), maxZoom), keeping: point, imagePoint: anchor, time: time)
         isFitted = false
     }
 
-    public mutating func zoom(by factor: Double, about point: Point, time: Duration) {
+    package mutating func zoom(by factor: Double, about point: Point, time: Duration) {
         zoom(to: zoom * factor, about: point, time: time)
     }
 
     /// Shows the whole image, centred.
-    public mutating func fit(time: Duration) {
+    package mutating func fit(time: Duration) {
         applyZoom(fitZoom, keeping: Point(x: 0, y: 0), imagePoint: Point(x: 0, y: 0), time: time)
         isFitted = true
     }
 
     /// 100 %: one image pixel per device pixel, about `point`.
-    public mutating func zoomToNative(about point: Point, time: Duration) {
+    package mutating func zoomToNative(about point: Point, time: Duration) {
         zoom(to: nativeZoom, about: point, time: time)
     }
 
     /// Shows `imagePoint` (full-resolution pixels) at the viewport's centre at `newZoom` (clamped), as far
     /// as the image's edges allow.
-    public mutating func show(imagePoint: Point, atZoom newZoom: Double, time: Duration) {
+    package mutating func show(imagePoint: Point, atZoom newZoom: Double, time: Duration) {
         applyZoom(min(max(newZoom, minZoom), maxZoom), keeping: Point(x: viewportSize.width / 2, y: viewportSize.height / 2),
                   imagePoint: imagePoint, time: time)
         isFitted = false
@@ -154,25 +154,25 @@ public struct ZoomPanModel: Sendable {
 
     // MARK: Panning
 
-    public mutating func beginDrag(at point: Point, time: Duration) {
+    package mutating func beginDrag(at point: Point, time: Duration) {
         horizontal.beginDrag(at: point.x, time: time)
         vertical.beginDrag(at: point.y, time: time)
     }
 
-    public mutating func drag(to point: Point, time: Duration) {
+    package mutating func drag(to point: Point, time: Duration) {
         horizontal.drag(to: point.x, time: time)
         vertical.drag(to: point.y, time: time)
     }
 
     /// Lets go: flings on with UIScrollView's deceleration, or springs back from past an edge.
-    public mutating func endDrag(time: Duration) {
+    package mutating func endDrag(time: Duration) {
         horizontal.endDrag(time: time)
         vertical.endDrag(time: time)
         discardEvents()
     }
 
     /// Moves the view over the image by (dx, dy) points (keys: animated; wheel: at once).
-    public mutating func pan(dx: Double, dy: Double, animated: Bool, time: Duration) {
+    package mutating func pan(dx: Double, dy: Double, animated: Bool, time: Duration) {
         if animated {
             if dx != 0 { horizontal.scroll(to: horizontal.projectedRestingOffset + dx, animated: true, time: time) }
             if dy != 0 { vertical.scroll(to: vertical.projectedRestingOffset + dy, animated: true, time: time) }
@@ -184,7 +184,7 @@ public struct ZoomPanModel: Sendable {
     }
 
     /// Advances fling, bounce and animated pans to `time`.
-    public mutating func step(to time: Duration) {
+    package mutating func step(to time: Duration) {
         horizontal.step(to: time)
         vertical.step(to: time)
         discardEvents()

@@ -10,9 +10,9 @@ import TesseraImaging
 ///
 /// The written tiles are remembered as a set of IDs, not paths: a few bytes a tile, the paths coming from
 /// the two folders. A tile read while the cut moves its folder into place is found at its final path.
-public final class CutInProgressTileSource: TileSource, TileCutWatcher {
-    public let geometry: DeepZoomGeometry
-    public let name: String
+package final class CutInProgressTileSource: TileSource, TileCutWatcher {
+    package let geometry: DeepZoomGeometry
+    package let name: String
     private let reader: TileFileReader
     private let state = Mutex(State())
 
@@ -25,13 +25,13 @@ public final class CutInProgressTileSource: TileSource, TileCutWatcher {
     }
 
     /// Tiles are read and converted as `DeepZoomTileSource` reads them.
-    public init(geometry: DeepZoomGeometry, name: String, decoders: [any ImageDecoding], colour: ColourConversion? = .sRGB) {
+    package init(geometry: DeepZoomGeometry, name: String, decoders: [any ImageDecoding], colour: ColourConversion? = .sRGB) {
         self.geometry = geometry
         self.name = name
         reader = TileFileReader(decoders: decoders, colour: colour)
     }
 
-    public func cutBegan(temporaryTilesFolder: String, tilesFolder: String, tileExtension: String) {
+    package func cutBegan(temporaryTilesFolder: String, tilesFolder: String, tileExtension: String) {
         state.withLock {
             $0.temporaryFolder = temporaryTilesFolder
             $0.finalFolder = tilesFolder
@@ -39,12 +39,12 @@ public final class CutInProgressTileSource: TileSource, TileCutWatcher {
         }
     }
 
-    public func tileWritten(_ tile: TileID) {
+    package func tileWritten(_ tile: TileID) {
         _ = state.withLock { $0.written.insert(tile) }
     }
 
     /// The cut is done: every tile now comes from `pyramid`.
-    public func finish(with pyramid: DeepZoomTileSource) {
+    package func finish(with pyramid: DeepZoomTileSource) {
         state.withLock {
             $0.finished = pyramid
             $0.written = []
@@ -52,13 +52,13 @@ public final class CutInProgressTileSource: TileSource, TileCutWatcher {
     }
 
     /// Whether the cut has ended (`finish`).
-    public var isFinished: Bool { state.withLock { $0.finished != nil } }
+    package var isFinished: Bool { state.withLock { $0.finished != nil } }
 
-    public func isAvailable(_ tile: TileID) -> Bool {
+    package func isAvailable(_ tile: TileID) -> Bool {
         state.withLock { $0.finished != nil || $0.written.contains(tile) }
     }
 
-    public func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
+    package func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
         let (finished, paths) = state.withLock { state -> (DeepZoomTileSource?, [String]) in
             guard state.finished == nil, state.written.contains(tile), let temporary = state.temporaryFolder,
                   let final = state.finalFolder else { return (state.finished, []) }

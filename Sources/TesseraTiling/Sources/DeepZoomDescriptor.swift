@@ -11,15 +11,15 @@ import TesseraCore
 /// Foundation's XML parser lives in FoundationXML, which would tie the package to libxml2 at run time.
 /// The scanner is strict about what matters (both elements present and closed, every number an integer in
 /// range) and ignores the rest (namespaces, attribute order, quotes, white space, other elements).
-public struct DeepZoomDescriptor: Sendable, Equatable {
-    public var width: Int
-    public var height: Int
-    public var tileSize: Int
-    public var overlap: Int
+package struct DeepZoomDescriptor: Sendable, Equatable {
+    package var width: Int
+    package var height: Int
+    package var tileSize: Int
+    package var overlap: Int
     /// The tile files' extension as the descriptor names it ("jpeg", "jpg", "png").
-    public var format: String
+    package var format: String
 
-    public init(width: Int, height: Int, tileSize: Int, overlap: Int, format: String) {
+    package init(width: Int, height: Int, tileSize: Int, overlap: Int, format: String) {
         self.width = width
         self.height = height
         self.tileSize = tileSize
@@ -27,7 +27,7 @@ public struct DeepZoomDescriptor: Sendable, Equatable {
         self.format = format
     }
 
-    public var geometry: DeepZoomGeometry {
+    package var geometry: DeepZoomGeometry {
         DeepZoomGeometry(width: width, height: height, tileSize: tileSize, overlap: overlap)
     }
 
@@ -36,7 +36,7 @@ public struct DeepZoomDescriptor: Sendable, Equatable {
     static let tileSizeLimit = 1 << 14
 
     /// Parses a descriptor; the error text says what is wrong, for the log.
-    public static func parse(_ text: String) throws(DescriptorError) -> DeepZoomDescriptor {
+    package static func parse(_ text: String) throws(DescriptorError) -> DeepZoomDescriptor {
         guard let image = element("Image", in: text) else { throw DescriptorError("no <Image> element") }
         guard image.isClosed else { throw DescriptorError("<Image> is not closed") }
         guard let size = element("Size", in: text) else { throw DescriptorError("no <Size> element") }
@@ -54,7 +54,7 @@ public struct DeepZoomDescriptor: Sendable, Equatable {
 
     /// The text of a descriptor for these values, byte for byte the layout `vips dzsave` 8.14 writes. The
     /// one writer of `.dzi` files: the tile cutter uses it too.
-    public var xml: String {
+    package var xml: String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <Image xmlns="http://schemas.microsoft.com/deepzoom/2008"
@@ -72,7 +72,7 @@ public struct DeepZoomDescriptor: Sendable, Equatable {
     }
 
     /// `NAME_files` beside `NAME.dzi`.
-    public static func tilesFolder(forDescriptorAt path: String) -> String {
+    package static func tilesFolder(forDescriptorAt path: String) -> String {
         let url = URL(fileURLWithPath: path)
         let name = url.deletingPathExtension().lastPathComponent
         return url.deletingLastPathComponent().appendingPathComponent("\(name)_files").path
@@ -80,8 +80,8 @@ public struct DeepZoomDescriptor: Sendable, Equatable {
 
     // MARK: - Scanner
 
-    public struct DescriptorError: Error, Sendable, Equatable, CustomStringConvertible {
-        public let description: String
+    package struct DescriptorError: Error, Sendable, Equatable, CustomStringConvertible {
+        package let description: String
         init(_ description: String) { self.description = description }
     }
 

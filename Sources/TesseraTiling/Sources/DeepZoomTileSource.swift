@@ -13,18 +13,18 @@ import TesseraImaging
 ///
 /// A descriptor that cannot be read does not end the show: the geometry is then worked out from the tile
 /// folder (levels, grid, edge tiles' sizes), so whatever tiles exist are still drawn.
-public struct DeepZoomTileSource: TileSource {
-    public let descriptorPath: String?
-    public let tilesFolder: String
-    public let geometry: DeepZoomGeometry
-    public let name: String
+package struct DeepZoomTileSource: TileSource {
+    package let descriptorPath: String?
+    package let tilesFolder: String
+    package let geometry: DeepZoomGeometry
+    package let name: String
     /// Extensions to try, the one seen on disk first.
-    public let extensions: [String]
+    package let extensions: [String]
     let reader: TileFileReader
 
     /// Opens `NAME.dzi` (and its `NAME_files` folder). Tiles are converted as `colour` says (see
     /// `ImageLoader.colour`); a tile that declares no colour space is sRGB.
-    public init(descriptorAt path: String, decoders: [any ImageDecoding],
+    package init(descriptorAt path: String, decoders: [any ImageDecoding],
                 colour: ColourConversion? = .sRGB, decoding: any DecodingService = .inProcess) throws(TileSourceError) {
         let folder = DeepZoomDescriptor.tilesFolder(forDescriptorAt: path)
         let descriptor: DeepZoomDescriptor
@@ -47,7 +47,7 @@ public struct DeepZoomTileSource: TileSource {
     }
 
     /// A pyramid whose geometry is already known (the tile cutter's result).
-    public init(tilesFolder: String, geometry: DeepZoomGeometry, format: String, decoders: [any ImageDecoding],
+    package init(tilesFolder: String, geometry: DeepZoomGeometry, format: String, decoders: [any ImageDecoding],
                 colour: ColourConversion? = .sRGB, descriptorPath: String? = nil, decoding: any DecodingService = .inProcess) {
         self.tilesFolder = tilesFolder
         self.geometry = geometry
@@ -68,7 +68,7 @@ public struct DeepZoomTileSource: TileSource {
         extensions = candidates
     }
 
-    public func path(of tile: TileID) -> String {
+    package func path(of tile: TileID) -> String {
         Self.path(of: tile, in: tilesFolder, extension: extensions[0])
     }
 
@@ -76,7 +76,7 @@ public struct DeepZoomTileSource: TileSource {
         "\(folder)/\(tile.level)/\(tile.column)_\(tile.row).\(ext)"
     }
 
-    public func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
+    package func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
         guard geometry.contains(tile) else { throw TileSourceError(path: path(of: tile), reason: .noSuchTile) }
         let pixels = try reader.read(firstOf: extensions.map { Self.path(of: tile, in: tilesFolder, extension: $0) })
         let expected = geometry.region(of: tile)

@@ -8,12 +8,12 @@ import TesseraImaging
 /// The grid comes from the file names and the image size from the edge tiles' sizes. The coarser levels the
 /// view needs are made on demand from the four tiles one level finer (decoded, put side by side, halved) and
 /// remembered, so each is made once however many times it is asked for.
-public struct FlatTileFolderSource: TileSource {
-    public let folder: String
-    public let geometry: DeepZoomGeometry
-    public let name: String
+package struct FlatTileFolderSource: TileSource {
+    package let folder: String
+    package let geometry: DeepZoomGeometry
+    package let name: String
     /// The tile-name stem ("Snowman" for Snowman_00_00.jpg).
-    public let stem: String
+    package let stem: String
     private let files: [GridPosition: String]
     private let reader: TileFileReader
     private let made: CostCache<TileID, PixelBuffer>
@@ -22,7 +22,7 @@ public struct FlatTileFolderSource: TileSource {
     ///   - colour: how tiles are converted (see `ImageLoader.colour`).
     ///   - madeTileBytes: how many bytes of made (coarser-level) tiles to keep.
     ///   - decoding: where tiles are decoded and their headers read.
-    public init(folder: String, decoders: [any ImageDecoding], colour: ColourConversion? = .sRGB,
+    package init(folder: String, decoders: [any ImageDecoding], colour: ColourConversion? = .sRGB,
                 madeTileBytes: Int = 64 << 20, decoding: any DecodingService = .inProcess) throws(TileSourceError) {
         guard let scan = Self.scan(folder) else {
             throw TileSourceError(path: folder, reason: .noTiles("no NAME_CC_RR tile files in the folder"))
@@ -40,9 +40,9 @@ public struct FlatTileFolderSource: TileSource {
     }
 
     /// Whether `folder` holds `NAME_CC_RR` tiles (cheap: names only).
-    public static func looksLikeTileFolder(_ folder: String) -> Bool { scan(folder) != nil }
+    package static func looksLikeTileFolder(_ folder: String) -> Bool { scan(folder) != nil }
 
-    public func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
+    package func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
         guard geometry.contains(tile) else { throw TileSourceError(path: folder, reason: .noSuchTile) }
         if tile.level == geometry.maxLevel { return try loadFile(tile) }
         if let pixels = made.value(for: tile) { return pixels }

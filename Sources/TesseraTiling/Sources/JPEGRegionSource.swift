@@ -14,32 +14,32 @@ import TesseraImaging
 ///
 /// Tiles are decoded where the view's decoding service decodes (`JPEGRegionDecoding`), several at once.
 /// They come upright (the file's orientation, then the view's turn) and through the colour stage here.
-public final class JPEGRegionSource: TileSource {
-    public let path: String
-    public let geometry: DeepZoomGeometry
-    public let name: String
+package final class JPEGRegionSource: TileSource {
+    package let path: String
+    package let geometry: DeepZoomGeometry
+    package let name: String
     /// Width and height as stored in the file.
     let storedSize: PixelSize
     /// From the stored pixels to the view's: the file's orientation, then the turn.
     let orientation: ImageOrientation
     private let colour: ColourConversion?
     /// Where the regions are decoded.
-    public let decoding: any DecodingService
+    package let decoding: any DecodingService
     private let regions: any JPEGRegionDecoding
     /// The whole image at 1/8 of its size, upright and colour-converted, once a coarse tile asked for it.
     private let eighth = Mutex<PixelBuffer?>(nil)
 
     /// Side of a tile: a few tiles cover a screen, so few decodes (each reading the file down to its last
     /// row) make a view sharp, and each holds 4 MB at most.
-    public static let tileSize = 1024
+    package static let tileSize = 1024
     /// libjpeg's smallest scale, 1/8: levels at least this coarse come from the whole image at this scale.
-    public static let coarsestDenominatorShift = 3
+    package static let coarsestDenominatorShift = 3
 
     /// A source for `probe`'s JPEG when its parts can be decoded alone (one sequential frame, as cameras
     /// and most encoders write); nil for a progressive JPEG or any other format, which the caller shows
     /// another way. The frame is read in Swift, so no C parser reads the file in this process when
     /// `decoding` isolates the libraries.
-    public static func open(path: String, probe: ImageProbe, turn: ImageOrientation, colour: ColourConversion?,
+    package static func open(path: String, probe: ImageProbe, turn: ImageOrientation, colour: ColourConversion?,
                             decoding: any DecodingService) -> JPEGRegionSource? {
         guard probe.format == .jpeg, let file = try? ImageFile(path: path), decodesInParts(file) else { return nil }
         return JPEGRegionSource(path: path, storedSize: probe.storedSize, orientation: probe.orientation.followed(by: turn),
@@ -49,7 +49,7 @@ public final class JPEGRegionSource: TileSource {
     /// Whether the JPEG at `path` is one sequential frame in one scan, whose parts libjpeg decodes alone.
     /// libjpeg holds every coefficient of a progressive or multi-scan one (3 bytes a pixel at 4:2:0) for
     /// any decode of it, even at 1/8.
-    public static func decodesInParts(fileAt path: String) -> Bool {
+    package static func decodesInParts(fileAt path: String) -> Bool {
         guard let file = try? ImageFile(path: path) else { return false }
         return decodesInParts(file)
     }
@@ -85,14 +85,14 @@ public final class JPEGRegionSource: TileSource {
         return (1 << shift, 1 << (reduction - shift))
     }
 
-    public func decodeMemoryEstimate(_ tile: TileID) -> Int {
+    package func decodeMemoryEstimate(_ tile: TileID) -> Int {
         let (denominator, _) = decodeScale(of: tile.level)
         if denominator == 1 << Self.coarsestDenominatorShift { return storedSize(atDenominator: denominator).area * 4 }
         let region = geometry.region(of: tile)
         return region.width * region.height * 4
     }
 
-    public func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
+    package func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
         guard geometry.contains(tile) else { throw TileSourceError(path: path, reason: .noSuchTile) }
         let region = geometry.region(of: tile)
         let (denominator, further) = decodeScale(of: tile.level)

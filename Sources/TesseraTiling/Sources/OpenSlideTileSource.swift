@@ -14,25 +14,25 @@ import TesseraImaging
 /// The slide is read by OpenSlide where the view's decoding service runs it (`SlideReading`; a sandboxed
 /// service gives the slide a helper of its own, since OpenSlide opens it by path). A corrupt tile is that tile's error and the slide reads on. OpenSlide 3.4 gives no colour
 /// profile: tiles are taken as sRGB on their way through the colour stage, here either way.
-public final class OpenSlideTileSource: TileSource {
-    public let path: String
-    public let geometry: DeepZoomGeometry
-    public let name: String
+package final class OpenSlideTileSource: TileSource {
+    package let path: String
+    package let geometry: DeepZoomGeometry
+    package let name: String
     /// What OpenSlide calls the format ("aperio", "hamamatsu", "mirax", "generic-tiff", ...).
-    public var vendor: String { facts.vendor }
+    package var vendor: String { facts.vendor }
     /// The slide's levels used (OpenSlide's index, size and downsample), the full image first.
     var levels: [SlideFacts.Level] { facts.levels }
     private let facts: SlideFacts
     private let colour: ColourConversion?
     private let slide: any SlideReading
     /// Where the slide is read.
-    public let decoding: any DecodingService
+    package let decoding: any DecodingService
 
     /// Opens `path` when OpenSlide recognises it, as a format of its own (or as a generic tiled TIFF
     /// when `acceptGenericTIFF`; libtiff reads those directly, `TiledTIFFSource`), with a coarsest level
     /// no larger than `maxCoarsestSide`; nil otherwise. Throws when OpenSlide recognises the file but
     /// cannot read it. OpenSlide runs where `decoding` runs it, from recognising the file on.
-    public static func open(path: String, colour: ColourConversion?, maxCoarsestSide: Int, acceptGenericTIFF: Bool = false,
+    package static func open(path: String, colour: ColourConversion?, maxCoarsestSide: Int, acceptGenericTIFF: Bool = false,
                             decoding: any DecodingService = .inProcess) throws(TileSourceError) -> OpenSlideTileSource? {
         let slide: any SlideReading
         do throws(ImageLoadError.Reason) {
@@ -71,7 +71,7 @@ public final class OpenSlideTileSource: TileSource {
         return best
     }
 
-    public func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
+    package func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
         guard geometry.contains(tile) else { throw TileSourceError(path: path, reason: .noSuchTile) }
         let region = geometry.region(of: tile)
         let level = levels[slideLevel(for: tile.level)]

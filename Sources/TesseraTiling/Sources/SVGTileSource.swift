@@ -11,13 +11,13 @@ import TesseraImaging
 ///
 /// librsvg parses and draws where the view's decoding service runs it (`SVGTileDrawing`), several tiles
 /// at once. The turn and the colour stage run here.
-public struct SVGTileSource: TileSource {
-    public let path: String
-    public let geometry: DeepZoomGeometry
-    public let name: String
-    public let magnification: Int
+package struct SVGTileSource: TileSource {
+    package let path: String
+    package let geometry: DeepZoomGeometry
+    package let name: String
+    package let magnification: Int
     /// Where the document is parsed and drawn.
-    public let decoding: any DecodingService
+    package let decoding: any DecodingService
     private let drawings: any SVGTileDrawing
     /// A turn applied to the document as drawn (the viewer's turns kept for the session).
     private let turn: ImageOrientation
@@ -30,7 +30,7 @@ public struct SVGTileSource: TileSource {
     ///   - colour: from sRGB (what SVG colours are) to the display's; nil leaves the pixels as drawn.
     ///   - turn: turns the drawing (`.up`: not at all).
     ///   - decoding: where librsvg runs.
-    public init(path: String, pixelLimit: Int, maxMagnification: Double, colour: ColourConversion?,
+    package init(path: String, pixelLimit: Int, maxMagnification: Double, colour: ColourConversion?,
                 turn: ImageOrientation = .up, decoding: any DecodingService = .inProcess) throws(TileSourceError) {
         func failure(_ reason: ImageLoadError.Reason) -> TileSourceError {
             TileSourceError(path: path, reason: .unreadableImage(reason.shortText))
@@ -62,7 +62,7 @@ public struct SVGTileSource: TileSource {
         name = path.lastPathComponentName
     }
 
-    public func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
+    package func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
         guard geometry.contains(tile) else { throw TileSourceError(path: path, reason: .noSuchTile) }
         // The level as stored (before the turn), drawn whole at its own size; the tile's part of it.
         let level = turn.orientedSize(geometry.levelSize(tile.level))

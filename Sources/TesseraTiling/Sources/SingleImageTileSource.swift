@@ -7,10 +7,10 @@ import TesseraImaging
 /// tiled view shows it with the same machinery: at a zoom that needs only a quarter of the pixels, the
 /// level is decoded shrunk on load (TurboJPEG's 1/2, 1/4, 1/8 IDCT) instead of decoding everything and
 /// throwing most of it away, and the full size is decoded only when zoomed in far enough to see it.
-public struct SingleImageTileSource: TileSource {
-    public let path: String
-    public let geometry: DeepZoomGeometry
-    public let name: String
+package struct SingleImageTileSource: TileSource {
+    package let path: String
+    package let geometry: DeepZoomGeometry
+    package let name: String
     private let loader: ImageLoader
     /// A turn applied after the file's own orientation (the viewer's turns kept for the session).
     private let turn: ImageOrientation
@@ -19,7 +19,7 @@ public struct SingleImageTileSource: TileSource {
     ///   - size: the image's size as shown (upright; see `ImageProbe`), before `turn`.
     ///   - loader: decodes the file (it turns the image upright and checks its limits).
     ///   - turn: turns the upright picture further (`.up`: not at all).
-    public init(path: String, size: PixelSize, loader: ImageLoader, turn: ImageOrientation = .up) {
+    package init(path: String, size: PixelSize, loader: ImageLoader, turn: ImageOrientation = .up) {
         self.path = path
         self.loader = loader
         self.turn = turn
@@ -29,12 +29,12 @@ public struct SingleImageTileSource: TileSource {
     }
 
     /// The file's decode at the level's size: the full decode for the finest level.
-    public func decodeMemoryEstimate(_ tile: TileID) -> Int {
+    package func decodeMemoryEstimate(_ tile: TileID) -> Int {
         DecodeMemory.estimate(path: path, fitting: tile.level == geometry.maxLevel ? nil : turn.orientedSize(geometry.levelSize(tile.level)),
                               decoding: loader.decoding)
     }
 
-    public func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
+    package func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
         guard geometry.contains(tile) else { throw TileSourceError(path: path, reason: .noSuchTile) }
         let size = geometry.levelSize(tile.level)
         let pixels: PixelBuffer
@@ -50,21 +50,21 @@ public struct SingleImageTileSource: TileSource {
 
 /// What a plain image is, read from its first bytes without decoding: format, stored size, EXIF
 /// orientation, file size and modification time.
-public struct ImageProbe: Sendable, Equatable {
-    public var format: ImageFormat
+package struct ImageProbe: Sendable, Equatable {
+    package var format: ImageFormat
     /// Width and height as stored in the file.
-    public var storedSize: PixelSize
-    public var orientation: ImageOrientation
-    public var fileSize: Int
-    public var modified: Date
+    package var storedSize: PixelSize
+    package var orientation: ImageOrientation
+    package var fileSize: Int
+    package var modified: Date
 
     /// Width and height as shown (upright).
-    public var size: PixelSize { orientation.orientedSize(storedSize) }
+    package var size: PixelSize { orientation.orientedSize(storedSize) }
 
     /// Reads the format, size and EXIF orientation (`HeaderFacts`) of the file at `path` through
     /// `decoding`, since the header readers of several formats and the EXIF reader are C libraries. Errors
     /// carry the loader's reasons.
-    public static func probe(_ path: String, decoding: any DecodingService = .inProcess) throws(TileSourceError) -> ImageProbe {
+    package static func probe(_ path: String, decoding: any DecodingService = .inProcess) throws(TileSourceError) -> ImageProbe {
         func failure(_ reason: ImageLoadError.Reason) -> TileSourceError {
             TileSourceError(path: path, reason: .unreadableImage(reason.shortText))
         }

@@ -7,16 +7,16 @@ import TesseraFiles
 /// byte size and modification time, so an edited or replaced image is cut again and an unchanged one is
 /// reused. Inside: `pyramid.dzi` and `pyramid_files/`, which the tile cutter writes atomically, so a
 /// descriptor that exists belongs to a finished cut.
-public struct TilePyramidCache: Sendable, Equatable {
-    public let root: String
-    public static let pyramidName = "pyramid"
+package struct TilePyramidCache: Sendable, Equatable {
+    package let root: String
+    package static let pyramidName = "pyramid"
 
-    public init(root: String) {
+    package init(root: String) {
         self.root = root
     }
 
     /// `$XDG_CACHE_HOME/tessera/tiles`, or `~/.cache/tessera/tiles`.
-    public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let base: String
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             base = xdg
@@ -28,7 +28,7 @@ public struct TilePyramidCache: Sendable, Equatable {
 
     /// The folder for one version of one image. Pyramids are cut in sRGB; one cut with colour management
     /// off (`colourManaged` false) holds other pixels for a tagged image, and is kept apart.
-    public func folder(forImageAt path: String, byteSize: Int, modified: Date, colourManaged: Bool = true) -> String {
+    package func folder(forImageAt path: String, byteSize: Int, modified: Date, colourManaged: Bool = true) -> String {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         let mtime = Int64((modified.timeIntervalSince1970 * 1000).rounded())
         let key = "\(absolute)\u{0}\(byteSize)\u{0}\(mtime)" + (colourManaged ? "" : "\u{0}as-decoded")
@@ -37,17 +37,17 @@ public struct TilePyramidCache: Sendable, Equatable {
 
     /// Names the source a pyramid is cut from apart from its version (size and time): the next cut of an
     /// edited image has the same source key, so it replaces the old pyramid (`DiskCacheJanitor`).
-    public func sourceKey(forImageAt path: String, colourManaged: Bool = true) -> String {
+    package func sourceKey(forImageAt path: String, colourManaged: Bool = true) -> String {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         return CacheFileName.md5Hex(absolute + (colourManaged ? "" : "\u{0}as-decoded"))
     }
 
-    public func descriptorPath(inFolder folder: String) -> String {
+    package func descriptorPath(inFolder folder: String) -> String {
         folder + "/" + Self.pyramidName + ".dzi"
     }
 
     /// The finished pyramid's descriptor for this image version, if one was cut before.
-    public func existingDescriptor(forImageAt path: String, byteSize: Int, modified: Date,
+    package func existingDescriptor(forImageAt path: String, byteSize: Int, modified: Date,
                                    colourManaged: Bool = true) -> String? {
         let descriptor = descriptorPath(inFolder: folder(forImageAt: path, byteSize: byteSize, modified: modified,
                                                          colourManaged: colourManaged))

@@ -8,7 +8,7 @@ import TesseraImaging
 /// which tiles are on screen or cached (that is the view's `TileStore`).
 ///
 /// `loadTile` runs on several worker threads at once, so sources are `Sendable` and keep no unguarded state.
-public protocol TileSource: Sendable {
+package protocol TileSource: Sendable {
     var geometry: DeepZoomGeometry { get }
     /// What the user calls it (the file or folder name), for the title bar.
     var name: String { get }
@@ -25,19 +25,19 @@ public protocol TileSource: Sendable {
 }
 
 extension TileSource {
-    public var magnification: Int { 1 }
-    public func isAvailable(_ tile: TileID) -> Bool { true }
+    package var magnification: Int { 1 }
+    package func isAvailable(_ tile: TileID) -> Bool { true }
 
     /// A tile file of its region's size, decoded whole: its pixels' share of `DecodeMemory`'s estimate.
-    public func decodeMemoryEstimate(_ tile: TileID) -> Int {
+    package func decodeMemoryEstimate(_ tile: TileID) -> Int {
         let region = geometry.region(of: tile)
         return DecodeMemory.estimate(header: nil, fileBytes: 0, fitting: PixelSize(width: region.width, height: region.height))
     }
 }
 
 /// Why a pyramid or one of its tiles cannot be read, with the path it happened to.
-public struct TileSourceError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Reason: Sendable, Equatable {
+package struct TileSourceError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Reason: Sendable, Equatable {
         /// No tile file at the path (any of the extensions tried).
         case missingTile
         /// The tile file exists but cannot be decoded; the text is the loader's short reason.
@@ -51,7 +51,7 @@ public struct TileSourceError: Error, Sendable, Equatable, CustomStringConvertib
         /// The plain image cannot be read; the text is the loader's short reason.
         case unreadableImage(String)
 
-        public var shortText: String {
+        package var shortText: String {
             switch self {
             case .missingTile: "tile file missing"
             case .unreadableTile(let why): "tile unreadable: \(why)"
@@ -63,15 +63,15 @@ public struct TileSourceError: Error, Sendable, Equatable, CustomStringConvertib
         }
     }
 
-    public var path: String
-    public var reason: Reason
+    package var path: String
+    package var reason: Reason
 
-    public init(path: String, reason: Reason) {
+    package init(path: String, reason: Reason) {
         self.path = path
         self.reason = reason
     }
 
-    public var description: String { "\(path): \(reason.shortText)" }
+    package var description: String { "\(path): \(reason.shortText)" }
 }
 
 /// Reads one tile file through `ImageLoader` (so a tile with a lying header is refused like any image),

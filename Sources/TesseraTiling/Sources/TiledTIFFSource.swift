@@ -16,17 +16,17 @@ import TesseraImaging
 /// The file's levels and tiles are read by libtiff through the view's decoding service (`TiledTIFFReading`),
 /// each tile on its own on whichever worker asks. Tiles go through the colour stage here like any decoded
 /// image: the main image's ICC profile is theirs, CMYK is converted to sRGB where the region is read.
-public final class TiledTIFFSource: TileSource {
-    public let path: String
-    public let geometry: DeepZoomGeometry
-    public let name: String
+package final class TiledTIFFSource: TileSource {
+    package let path: String
+    package let geometry: DeepZoomGeometry
+    package let name: String
     /// The file's levels, the full image first (then its SubIFDs and further pages, in the file's order).
     let levels: [TIFFReader.Directory]
     private let profile: [UInt8]?
     private let colour: ColourConversion?
 
     /// Where the file is read.
-    public let decoding: any DecodingService
+    package let decoding: any DecodingService
     private let regions: any TiledTIFFReading
 
     /// The view's tile size for a file's tile: the file's own when square and of a size a texture handles
@@ -40,7 +40,7 @@ public final class TiledTIFFSource: TileSource {
     /// coarsest level no larger than `maxCoarsestSide` on either side; nil for any other TIFF, which the
     /// caller shows another way. Throws when the file cannot be read as a TIFF at all. libtiff reads the file
     /// where `decoding` runs it.
-    public static func open(path: String, colour: ColourConversion?, maxCoarsestSide: Int,
+    package static func open(path: String, colour: ColourConversion?, maxCoarsestSide: Int,
                             decoding: any DecodingService = .inProcess) throws(TileSourceError) -> TiledTIFFSource? {
         let regions: any TiledTIFFReading
         do throws(ImageLoadError.Reason) {
@@ -94,7 +94,7 @@ public final class TiledTIFFSource: TileSource {
         return PixelRegion(x: x, y: y, width: max(1, x1 - x), height: max(1, y1 - y))
     }
 
-    public func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
+    package func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
         guard geometry.contains(tile) else { throw TileSourceError(path: path, reason: .noSuchTile) }
         let region = geometry.region(of: tile)
         let level = fileLevel(for: tile.level)

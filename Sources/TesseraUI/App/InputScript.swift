@@ -19,8 +19,8 @@ import TesseraSDL
 ///     zoom in                       in, out, fit or 100: the + - 0 1 keys (tiled view)
 ///     pan 300 0 [0.2]               drag the view over the image by (300, 0) points and stop, no fling
 ///     quit
-public struct InputScript: Sendable, Equatable {
-    public enum Command: Sendable, Equatable {
+package struct InputScript: Sendable, Equatable {
+    package enum Command: Sendable, Equatable {
         case wait(seconds: Double)
         case waitForScrollToStop
         case waitForIdle
@@ -36,27 +36,27 @@ public struct InputScript: Sendable, Equatable {
         case quit
     }
 
-    public struct ParseError: Error, CustomStringConvertible {
-        public let line: Int
-        public let text: String
-        public var description: String { "script line \(line): cannot read '\(text)'" }
+    package struct ParseError: Error, CustomStringConvertible {
+        package let line: Int
+        package let text: String
+        package var description: String { "script line \(line): cannot read '\(text)'" }
     }
 
-    public var commands: [Command]
+    package var commands: [Command]
 
-    public init(commands: [Command]) { self.commands = commands }
+    package init(commands: [Command]) { self.commands = commands }
 
     /// The built-in `fling` script: fling to the end at speed, waiting for each fling to stop, and back.
-    public static let fling = InputScript(commands: [.wait(seconds: 0.3), .flingToEnd, .flingToStart, .waitForIdle])
+    package static let fling = InputScript(commands: [.wait(seconds: 0.3), .flingToEnd, .flingToStart, .waitForIdle])
 
-    public static func builtIn(_ name: String) -> InputScript? {
+    package static func builtIn(_ name: String) -> InputScript? {
         switch name {
         case "fling": return .fling
         default: return nil
         }
     }
 
-    public static func parse(_ text: String) throws -> InputScript {
+    package static func parse(_ text: String) throws -> InputScript {
         var commands: [Command] = []
         for (lineIndex, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
@@ -101,18 +101,18 @@ public struct InputScript: Sendable, Equatable {
 }
 
 /// What the player needs to know about the viewer to decide its next step.
-public struct ScriptContext {
-    public var now: Duration
-    public var viewportWidth: Double
-    public var viewportHeight: Double
-    public var isScrolling: Bool
-    public var isIdle: Bool
-    public var isAtStart: Bool
-    public var isAtEnd: Bool
+package struct ScriptContext {
+    package var now: Duration
+    package var viewportWidth: Double
+    package var viewportHeight: Double
+    package var isScrolling: Bool
+    package var isIdle: Bool
+    package var isAtStart: Bool
+    package var isAtEnd: Bool
 }
 
 /// Plays an `InputScript` frame by frame, turning commands into the same events SDL would deliver.
-public final class ScriptPlayer {
+package final class ScriptPlayer {
     private var commands: ArraySlice<InputScript.Command>
     private var current: InputScript.Command?
     private var startedAt: Duration = .zero
@@ -121,11 +121,11 @@ public final class ScriptPlayer {
     private var pendingDrag: InputScript.Command?
     private var flingCount = 0
 
-    public init(_ script: InputScript) { commands = script.commands[...] }
+    package init(_ script: InputScript) { commands = script.commands[...] }
 
-    public private(set) var isFinished = false
+    package private(set) var isFinished = false
 
-    public func events(_ context: ScriptContext) -> [InputEvent] {
+    package func events(_ context: ScriptContext) -> [InputEvent] {
         var out: [InputEvent] = []
         // Several instant commands may run in one frame; a waiting one stops the loop.
         for _ in 0..<64 {
@@ -218,7 +218,7 @@ public final class ScriptPlayer {
 
 extension Duration {
     /// The duration in seconds as a Double.
-    public var seconds: Double {
+    package var seconds: Double {
         let (s, atto) = components
         return Double(s) + Double(atto) / 1e18
     }

@@ -7,7 +7,7 @@ import TesseraSDL
 /// `tessera view PATH`: one `TiledImageView` in a window of its own, run by the same `FrameLoop` as the
 /// strip (pacing, script, screenshot, report). Keys are the single view's bindings: closing (Esc) or quitting
 /// (q) ends it, f toggles fullscreen.
-public final class TiledViewer: FrameLoopScreen {
+package final class TiledViewer: FrameLoopScreen {
     private let options: ViewerOptions
     private let host: WindowHost
     private let view: TiledImageView
@@ -24,7 +24,7 @@ public final class TiledViewer: FrameLoopScreen {
     ///   - path: a `.dzi`, a tile folder or an image.
     ///   - options: the viewer's options, as for the strip (its items are ignored): the window, the run's
     ///     script, screenshot and report, the shared cache and decode settings, and `singleView`.
-    public init(path: String, options: ViewerOptions) throws {
+    package init(path: String, options: ViewerOptions) throws {
         self.options = options
         let clock = MonotonicClock()
         self.clock = clock
@@ -53,7 +53,7 @@ public final class TiledViewer: FrameLoopScreen {
     /// Runs until the user quits, the script ends, or the frame limit is reached. Returns the report when
     /// one was asked for (`ViewerOptions.report`), after writing it to its path if it has one.
     @discardableResult
-    public func run() throws -> RunReport? {
+    package func run() throws -> RunReport? {
         try FrameLoop(system: host.system, renderer: host.renderer, clock: clock, options: options, observer: recorder).run(self)
         // A sweep of the disk cache under way is seen through, within a bound: removing is quick.
         _ = options.diskCache?.waitForSweeps(timeout: .seconds(2))

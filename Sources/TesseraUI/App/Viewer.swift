@@ -6,7 +6,7 @@ import TesseraSDL
 /// single-image view. What it is made of is `ViewerWiring`'s business, which view has the window is
 /// `ViewerModes`'s and what keys do `ViewerCommands`'; this type runs the frames and, when a report is
 /// asked for, makes the run's observer (`RunRecorder`) and adds the state at exit to what it heard.
-public final class Viewer {
+package final class Viewer {
     private let options: ViewerOptions
     /// Hears the run when a report is asked for; nil otherwise, and then nothing is measured.
     let recorder: RunRecorder?
@@ -16,7 +16,7 @@ public final class Viewer {
     private let clock: any FrameClock
 
     /// - Parameter clock: the time frames run at (tests step it by hand).
-    public init(options: ViewerOptions, clock: any FrameClock = MonotonicClock()) throws {
+    package init(options: ViewerOptions, clock: any FrameClock = MonotonicClock()) throws {
         self.options = options
         self.clock = clock
         recorder = options.report.map { RunRecorder(clock: clock, host: .strip, recordsFrameTimes: $0.frameTimes) }
@@ -33,7 +33,7 @@ public final class Viewer {
     /// Runs until the user quits, the script ends, or the frame limit is reached. Returns the report when
     /// one was asked for (`ViewerOptions.report`), after writing it to its path if it has one.
     @discardableResult
-    public func run() throws -> RunReport? {
+    package func run() throws -> RunReport? {
         try FrameLoop(system: parts.host.system, renderer: parts.host.renderer, clock: clock, options: options, observer: recorder)
             .run(self)
         // The loop ends once quitting found nothing running; this stops a key-handler only when the loop
@@ -49,7 +49,7 @@ public final class Viewer {
     }
 
     /// The paths of the marked images, in strip order: what `-o` writes when the viewer quits.
-    public var markedPaths: [String] { parts.model.markedPaths }
+    package var markedPaths: [String] { parts.model.markedPaths }
 
     /// What the report says of the viewer as the run ends, beside what the recorder heard during it.
     private func addStateAtExit(to report: inout RunReport) {

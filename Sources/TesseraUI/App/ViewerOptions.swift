@@ -5,94 +5,94 @@ import TesseraFiles
 import TesseraSandbox
 
 /// Everything the viewer needs from the command line.
-public struct ViewerOptions: Sendable {
+package struct ViewerOptions: Sendable {
     /// The items to browse, when they are given rather than listed (`listing` nil).
-    public var items: [CarouselItem]
+    package var items: [CarouselItem]
     /// The items listed from what the user named (`tessera browse`): the listing runs on its own thread
     /// while the window and the renderer are made, and the first frame waits for it.
-    public var listing: ItemListing?
+    package var listing: ItemListing?
     /// With a listing: watch the folders and files it was made from (their subfolders if it walked them).
-    public var watchesListing = false
+    package var watchesListing = false
     /// The order the strip starts in (`--sort`), reversed with `reverse`.
-    public var sort = StripOrder.name
-    public var reverse = false
+    package var sort = StripOrder.name
+    package var reverse = false
     /// The random order's seed: a new shuffle each run unless a test fixes it.
-    public var shuffleSeed = UInt64.random(in: 0...UInt64.max)
-    public var carousel = CarouselConfiguration()
-    public var windowWidth = 1280
-    public var windowHeight = 720
+    package var shuffleSeed = UInt64.random(in: 0...UInt64.max)
+    package var carousel = CarouselConfiguration()
+    package var windowWidth = 1280
+    package var windowHeight = 720
     /// Render with SDL's dummy video driver: no display needed.
-    public var headless = false
+    package var headless = false
     /// Stop after this many frames.
-    public var frameLimit: Int?
-    public var script: InputScript?
-    public var screenshotPath: String?
+    package var frameLimit: Int?
+    package var script: InputScript?
+    package var screenshotPath: String?
     /// What `--report` asks of the run; nil measures nothing.
-    public var report: ReportOptions?
+    package var report: ReportOptions?
     /// Decoded images kept: the strip's cells, and the single view's tile textures (the coarse levels it
     /// pins come on top).
-    public var cacheLimitBytes = 256 << 20
-    public var cacheCountLimit = 0
+    package var cacheLimitBytes = 256 << 20
+    package var cacheCountLimit = 0
     /// Decoding threads, for the strip and the single view alike.
-    public var workerCount = WorkScheduler<ImageKey, PixelBuffer>.defaultWorkerCount
+    package var workerCount = WorkScheduler<ImageKey, PixelBuffer>.defaultWorkerCount
     /// Estimated working memory the decodes running at once may hold together, the strip's and the single
     /// view's alike (see `DecodeMemoryBudget`): large photos decode one after another, small ones side by
     /// side.
-    public var decodeMemoryBytes = 256 << 20
+    package var decodeMemoryBytes = 256 << 20
     /// Device pixels per point; nil asks the window (HiDPI). Headless runs may set 2 to test HiDPI.
-    public var pixelScale: Double?
-    public var uploadBudgetBytes = 6 << 20
+    package var pixelScale: Double?
+    package var uploadBudgetBytes = 6 << 20
     /// Images with more pixels than this are refused before decoding in the strip, and cut into a pyramid
     /// in the single view.
-    public var pixelLimit = 100_000_000
+    package var pixelLimit = 100_000_000
     /// What is the single view's alone (its fade, where it opens, its tile policy); the settings it shares
     /// with the strip come from the fields above (see `singleViewOptions`).
-    public var singleView = TiledViewOptions()
-    public var fullscreen = false
+    package var singleView = TiledViewOptions()
+    package var fullscreen = false
     /// Makes the strip's loading strategy from the preload window and the decode workers, once the
     /// scheduler has them: adaptive by default; `tessera` passes the one `--strategy` names.
-    public var makeStrategy: @Sendable (_ preload: PreloadPolicy, _ decodeWorkers: Int) -> LoadingStrategy = {
+    package var makeStrategy: @Sendable (_ preload: PreloadPolicy, _ decodeWorkers: Int) -> LoadingStrategy = {
         AdaptiveStrategy(base: $0, decodeWorkers: $1)
     }
     /// Read and write the freedesktop thumbnail cache (~/.cache/thumbnails) for cell-sized images. Off unless
     /// asked for (the command line asks), so tests and embedders never write to the user's cache by accident.
-    public var useThumbnailCache = false
+    package var useThumbnailCache = false
     /// Convert images from the colour space they declare to the display's (`--no-colour-management`
     /// turns it off: pixels are shown as decoded).
-    public var colourManagement = true
+    package var colourManagement = true
     /// Folders and files to watch for changes (inotify); nil watches nothing.
-    public var watch: WatchTargets?
+    package var watch: WatchTargets?
     /// How remote (http/https) items are downloaded.
-    public var downloads = RemoteImageStore.Configuration()
+    package var downloads = RemoteImageStore.Configuration()
     /// Keeps Tessera's own disk caches (cut pyramids, downloads) within one limit; the command line sets
     /// the user's. Nil (tests that run no binary) sweeps nothing, so no test touches the user's cache.
-    public var diskCache: DiskCacheJanitor?
+    package var diskCache: DiskCacheJanitor?
     /// Which key does what (a configuration file may change the defaults).
-    public var keyBindings = KeyBindings.defaults
+    package var keyBindings = KeyBindings.defaults
     /// How long the slideshow shows each image.
-    public var slideshowDelay: Duration = .seconds(5)
+    package var slideshowDelay: Duration = .seconds(5)
     /// Start with the slideshow, in the single view.
-    public var startsSlideshow = false
+    package var startsSlideshow = false
     /// Paths go to the key-handler separated by NUL instead of newlines (nsxiv's `-0`).
-    public var nulSeparated = false
+    package var nulSeparated = false
     /// Where `Delete` moves files: the user's trash (from XDG_DATA_HOME) unless a test names another.
-    public var trash = Trash()
+    package var trash = Trash()
     /// Who runs the key-handler: the user's (from XDG_CONFIG_HOME) unless a test names another.
-    public var keyHandler = KeyHandlerRunner()
+    package var keyHandler = KeyHandlerRunner()
 
     /// The program whose hidden `decode-helper` subcommand decodes images in a sandbox (the viewer's own
     /// binary); nil decodes in this process (`--decode-in-process`, and tests that run no binary).
-    public var decodeHelperExecutable: String?
+    package var decodeHelperExecutable: String?
     /// A decode in a helper running longer than this kills the helper; the image gets an error cell.
-    public var decodeTimeLimit: Duration = .seconds(20)
+    package var decodeTimeLimit: Duration = .seconds(20)
     /// Helpers already started (forked by the command line before any other thread): used instead of
     /// starting new ones.
-    public var decodeHelpers: DecodeHelperPool?
+    package var decodeHelpers: DecodeHelperPool?
 
-    public init(items: [CarouselItem]) { self.items = items }
+    package init(items: [CarouselItem]) { self.items = items }
 
     /// Options for a strip of what `listing` finds.
-    public init(listing: ItemListing) {
+    package init(listing: ItemListing) {
         items = []
         self.listing = listing
     }
@@ -100,7 +100,7 @@ public struct ViewerOptions: Sendable {
     /// The helpers decodes run in, `helperCount` of them, for images of up to `pixelLimit` pixels:
     /// `decodeHelpers` when already started, nil without `decodeHelperExecutable`. With `service` the first
     /// ones are forked from this process (see `DecodeHelperPool.init`).
-    public func decodeHelperPool(helperCount: Int, pixelLimit: Int,
+    package func decodeHelperPool(helperCount: Int, pixelLimit: Int,
                                  forkingWith service: ((_ memoryLimit: Int) -> Int32)? = nil) -> DecodeHelperPool? {
         if let decodeHelpers { return decodeHelpers }
         guard let decodeHelperExecutable else { return nil }
@@ -113,7 +113,7 @@ public struct ViewerOptions: Sendable {
     }
 
     /// Where decodes run: in the helpers `decodeHelperPool` gives, or in this process without them.
-    public func decodingService(helperCount: Int, pixelLimit: Int) -> any DecodingService {
+    package func decodingService(helperCount: Int, pixelLimit: Int) -> any DecodingService {
         SandboxedDecoding.service(in: decodeHelperPool(helperCount: helperCount, pixelLimit: pixelLimit))
     }
 }
@@ -135,12 +135,12 @@ extension ViewerOptions {
 
 /// What the viewer watches: the folders browsed (with their subfolders when `recursive`) and the files named
 /// one by one.
-public struct WatchTargets: Sendable {
-    public var folders: [String]
-    public var files: [String]
-    public var recursive: Bool
+package struct WatchTargets: Sendable {
+    package var folders: [String]
+    package var files: [String]
+    package var recursive: Bool
 
-    public init(folders: [String], files: [String], recursive: Bool) {
+    package init(folders: [String], files: [String], recursive: Bool) {
         self.folders = folders
         self.files = files
         self.recursive = recursive

@@ -10,7 +10,7 @@ import TesseraSDL
 /// Each is handed out as a texture at the size it is drawn, scaled once with area averaging. Drawn from
 /// the 256-pixel original instead, SDL's software renderer samples it down every frame (nearest
 /// neighbour: jagged edges) and blends the result through its generic blitter.
-public final class AssetCatalog {
+package final class AssetCatalog {
     private let folder: URL?
     private let renderer: Renderer
     /// The decoded files, kept to scale from.
@@ -20,14 +20,14 @@ public final class AssetCatalog {
     private var missing: Set<String> = []
     private let logger = Logger(label: "tessera.assets")
 
-    public init(folder: URL?, renderer: Renderer) {
+    package init(folder: URL?, renderer: Renderer) {
         self.folder = folder
         self.renderer = renderer
     }
 
     /// `Resources/UI/NAME.png` (a square image) as a texture `side` pixels square, or nil if it cannot be
     /// read or SDL cannot make the texture (the caller draws a fallback; the renderer logs SDL's failure).
-    public func texture(named name: String, side: Int) -> Texture? {
+    package func texture(named name: String, side: Int) -> Texture? {
         if let texture = textures[name]?[side] { return texture }
         guard let pixels = pixels(named: name, side: side),
               let texture = try? renderer.makeTexture(width: side, height: side),
@@ -37,7 +37,7 @@ public final class AssetCatalog {
     }
 
     /// The pixels of `texture(named:side:)` (straight alpha), for drawing on the CPU.
-    public func pixels(named name: String, side: Int) -> PixelBuffer? {
+    package func pixels(named name: String, side: Int) -> PixelBuffer? {
         if let pixels = scaled[name]?[side] { return pixels }
         guard side > 0, let original = original(named: name) else { return nil }
         let size = PixelSize(width: side, height: side)

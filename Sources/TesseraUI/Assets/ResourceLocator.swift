@@ -4,8 +4,8 @@ import Foundation
 /// executable's `bin` folder, where `make install` puts them (`PREFIX/bin/tessera` reads
 /// `PREFIX/share/tessera`); else the first `Resources` folder of a checkout beside or above the executable
 /// (`.build/release/tessera` sits two levels below it) or the working directory.
-public enum ResourceLocator {
-    public static func resourcesFolder(environment: [String: String] = ProcessInfo.processInfo.environment,
+package enum ResourceLocator {
+    package static func resourcesFolder(environment: [String: String] = ProcessInfo.processInfo.environment,
                                        executable: URL = runningExecutable,
                                        workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         -> URL? {
@@ -24,11 +24,11 @@ public enum ResourceLocator {
         return nil
     }
 
-    public static var samplesFolder: URL? { resourcesFolder()?.appendingPathComponent("Samples") }
+    package static var samplesFolder: URL? { resourcesFolder()?.appendingPathComponent("Samples") }
 
     /// The running binary with links resolved: `/proc/self/exe` names it however it was started (through
     /// PATH, `argv[0]` is a bare `tessera`).
-    public static var runningExecutable: URL {
+    package static var runningExecutable: URL {
         let procSelf = URL(fileURLWithPath: "/proc/self/exe")
         if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: procSelf.path) {
             return URL(fileURLWithPath: target)

@@ -4,8 +4,8 @@ import TesseraSDL
 /// Draws the carousel model: one streaming texture per reusable cell (made once, refilled as the cell is
 /// reused; remade only when an image needs a bigger one or the other kind, opaque or not), uploads within a
 /// per-frame byte budget, cross-fades placeholder to image.
-public final class CarouselView {
-    public let model: CarouselModel
+package final class CarouselView {
+    package let model: CarouselModel
     private let renderer: Renderer
     private let assets: AssetCatalog
     private let text: TextCache
@@ -21,7 +21,7 @@ public final class CarouselView {
     /// Whether a fading opaque picture is mixed with its placeholder on the CPU and drawn as a copy
     /// (`FadeComposer`) instead of blended by the renderer: on for the software renderer, where that is
     /// cheaper; a GPU blends for nothing.
-    public let composesFades: Bool
+    package let composesFades: Bool
     private let composer = FadeComposer()
     /// The placeholder icon as the composer takes it, by side in pixels.
     private var composerIcons: [Int: FadeComposer.Icon] = [:]
@@ -29,7 +29,7 @@ public final class CarouselView {
     /// host sets it each frame.
     var animatedCell: (cellID: Int, picture: ImageTexture)?
 
-    public init(model: CarouselModel, renderer: Renderer, assets: AssetCatalog, text: TextCache,
+    package init(model: CarouselModel, renderer: Renderer, assets: AssetCatalog, text: TextCache,
                 uploadBudgetBytes: Int = 6 << 20, observer: (any RunObserver)? = nil) {
         self.model = model
         self.renderer = renderer
@@ -42,7 +42,7 @@ public final class CarouselView {
 
     /// Copies decoded pixels into cell textures, most urgent first, until this frame's budget (the
     /// strategy's pacing) is spent. One upload always goes through so a large image cannot stall forever.
-    public func uploadPending(now: Duration, frameElapsedMs: Double = 0) {
+    package func uploadPending(now: Duration, frameElapsedMs: Double = 0) {
         let budget = pacer.budget(for: model.strategy.uploadPacing, frameElapsedMs: frameElapsedMs)
         let clock = ContinuousClock()
         let started = clock.now
@@ -99,7 +99,7 @@ public final class CarouselView {
     /// times an upload into a texture already made (tools/sdl-blit-costs.c measures both). Opaque ones, as
     /// photos are; the first cells to show transparent images make their own. Called again after a
     /// resize, it makes only the difference.
-    public func prepareCellTextures() {
+    package func prepareCellTextures() {
         let cell = model.cellPixelSize
         spareTextures.removeAll { !isCellSized($0) }
         let ready = (Array(cellTextures.values) + spareTextures).filter { isCellSized($0) && $0.isOpaque }.count
@@ -118,7 +118,7 @@ public final class CarouselView {
     /// Paints every pixel of the window once where it can: the background only between the cells, a
     /// cell's own background only around an opaque picture. On the software renderer every pixel painted
     /// twice is memory traffic in the frame (docs/PERFORMANCE.md).
-    public func render(now: Duration) {
+    package func render(now: Duration) {
         let scale = model.pixelScale
         let cells = model.visibleCells.compactMap { cell -> (cell: CarouselCell, index: Int, rect: PixelRect)? in
             guard let index = cell.index else { return nil }
@@ -271,7 +271,7 @@ public final class CarouselView {
     }
 
     /// Scales the cells' icons now, so the first frames do not.
-    public func prepareIcons() {
+    package func prepareIcons() {
         let cell = model.cellPixelSize
         let side = iconRect(in: PixelRect(x: 0, y: 0, width: cell.width, height: cell.height), scale: model.pixelScale).width
         for name in ["placeholder", "error"] { _ = assets.texture(named: name, side: side) }

@@ -2,5 +2,5 @@ import TesseraImaging
 
 extension ImageDecoders {
     /// Every decoder the viewer uses: TesseraImaging's, one per format, none of which needs SDL.
-    public static var viewer: [any ImageDecoding] { standard() }
+    package static var viewer: [any ImageDecoding] { standard() }
 }

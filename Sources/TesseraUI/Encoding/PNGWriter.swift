@@ -2,8 +2,8 @@ import TesseraCore
 import TesseraImaging
 
 /// Writes pixel buffers as PNG files (screenshots of what SDL read back), through Imaging's one PNG writer.
-public enum PNGWriter {
-    public static func write(_ buffer: PixelBuffer, to path: String) throws {
+package enum PNGWriter {
+    package static func write(_ buffer: PixelBuffer, to path: String) throws {
         try PNGEncoder.write(buffer, to: path)
     }
 }

@@ -3,7 +3,7 @@ import TesseraSDL
 
 /// Rendered strings kept as textures so unchanged text costs one copy per frame, not a TTF render.
 /// Least recently used strings go first once `capacity` is passed.
-public final class TextCache {
+package final class TextCache {
     private struct Key: Hashable { let text: String; let color: RGBA; let size: Int }
     private let renderer: Renderer
     private var fonts: [Int: Font] = [:]
@@ -12,15 +12,15 @@ public final class TextCache {
     private var clock = 0
     private let capacity: Int
 
-    public init(renderer: Renderer, fontPath: String?, capacity: Int = 128) {
+    package init(renderer: Renderer, fontPath: String?, capacity: Int = 128) {
         self.renderer = renderer
         self.fontPath = fontPath
         self.capacity = capacity
     }
 
-    public var hasFont: Bool { fontPath != nil }
+    package var hasFont: Bool { fontPath != nil }
 
-    public func texture(_ text: String, size: Int, color: RGBA) -> Texture? {
+    package func texture(_ text: String, size: Int, color: RGBA) -> Texture? {
         guard hasFont else { return nil }
         clock += 1
         let key = Key(text: text, color: color, size: size)
@@ -42,7 +42,7 @@ public final class TextCache {
 
     /// Splits `text` into at most `maxLines` lines no wider than `maxWidth`, breaking at spaces and ending
     /// the last line with an ellipsis when the text does not fit. Results are remembered per string.
-    public func wrapped(_ text: String, size: Int, maxWidth: Int, maxLines: Int = 2) -> [String] {
+    package func wrapped(_ text: String, size: Int, maxWidth: Int, maxLines: Int = 2) -> [String] {
         let key = WrapKey(text: text, size: size, maxWidth: maxWidth, maxLines: maxLines)
         if let lines = wrapCache[key] { return lines }
         guard let font = font(size: size) else { return [text] }
@@ -80,7 +80,7 @@ public final class TextCache {
 
     /// Draws `text` with its top-left corner at (x, y); returns its width in pixels (0 with no font).
     @discardableResult
-    public func draw(_ text: String, x: Int, y: Int, size: Int, color: RGBA, maxWidth: Int? = nil) -> Int {
+    package func draw(_ text: String, x: Int, y: Int, size: Int, color: RGBA, maxWidth: Int? = nil) -> Int {
         guard let texture = texture(text, size: size, color: color) else { return 0 }
         var width = texture.width
         var source: PixelRect? = nil

@@ -1,11 +1,11 @@
 /// What `--report` asks of a run. Without it the run makes no observer: nothing is counted or timed.
-public struct ReportOptions: Sendable {
+package struct ReportOptions: Sendable {
     /// Where the report is written at exit, as JSON; nil keeps it in memory (`Viewer.run` returns it).
-    public var path: String?
+    package var path: String?
     /// Put every frame's start, time, placeholders and phases in the report (`--frame-times`, for plots).
-    public var frameTimes: Bool
+    package var frameTimes: Bool
 
-    public init(path: String? = nil, frameTimes: Bool = false) {
+    package init(path: String? = nil, frameTimes: Bool = false) {
         self.path = path
         self.frameTimes = frameTimes
     }

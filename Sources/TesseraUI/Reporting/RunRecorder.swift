@@ -7,7 +7,7 @@ import TesseraCore
 /// at exit (items, errors, the cache) the host adds. A host makes one only when a report is asked for.
 ///
 /// `load(.started, ...)` comes from worker threads, the rest from the main thread: one lock guards it all.
-public final class RunRecorder: RunObserver {
+package final class RunRecorder: RunObserver {
     private let clock: any FrameClock
     /// The view the run is about: its uploads are the report's.
     private let host: MeasuredView
@@ -45,7 +45,7 @@ public final class RunRecorder: RunObserver {
     ///   - clock: the frame loop's clock: frames and phases are timed by it.
     ///   - host: what the run shows: the strip (with zoomable views opened from it) or one zoomable view.
     ///   - recordsFrameTimes: keep a row per frame (`--frame-times`); only then are phases timed.
-    public init(clock: any FrameClock, host: MeasuredView, recordsFrameTimes: Bool = false) {
+    package init(clock: any FrameClock, host: MeasuredView, recordsFrameTimes: Bool = false) {
         self.clock = clock
         self.host = host
         self.recordsFrameTimes = recordsFrameTimes
@@ -53,7 +53,7 @@ public final class RunRecorder: RunObserver {
 
     // MARK: RunObserver
 
-    public func frameBegan(at start: Duration) {
+    package func frameBegan(at start: Duration) {
         tally.withLock { t in
             t.frameStart = start
             t.frameIsMoving = false
@@ -62,13 +62,13 @@ public final class RunRecorder: RunObserver {
         }
     }
 
-    public func phaseBegan(_ phase: FramePhase) {
+    package func phaseBegan(_ phase: FramePhase) {
         guard recordsFrameTimes else { return }
         let now = clock.now()
         tally.withLock { $0.phaseStarts[phase] = now }
     }
 
-    public func phaseEnded(_ phase: FramePhase) {
+    package func phaseEnded(_ phase: FramePhase) {
         guard recordsFrameTimes else { return }
         let now = clock.now()
         tally.withLock { t in
@@ -77,9 +77,9 @@ public final class RunRecorder: RunObserver {
         }
     }
 
-    public func frameShowedMotion() { tally.withLock { $0.frameIsMoving = true } }
+    package func frameShowedMotion() { tally.withLock { $0.frameIsMoving = true } }
 
-    public func frameEnded() {
+    package func frameEnded() {
         let now = clock.now()
         let recordsFrameTimes = self.recordsFrameTimes
         tally.withLock { t in
@@ -93,7 +93,7 @@ public final class RunRecorder: RunObserver {
         }
     }
 
-    public func cellsDrawn(placeholders: Int, visible: Int, fading: Bool) {
+    package func cellsDrawn(placeholders: Int, visible: Int, fading: Bool) {
         tally.withLock { t in
             t.placeholderCellFrames += placeholders
             t.framePlaceholders += placeholders
@@ -102,29 +102,29 @@ public final class RunRecorder: RunObserver {
         }
     }
 
-    public func cellTextureMade() { tally.withLock { $0.cellTexturesMade += 1 } }
+    package func cellTextureMade() { tally.withLock { $0.cellTexturesMade += 1 } }
 
-    public func fileChangesApplied(_ count: Int) { tally.withLock { $0.fileChanges += count } }
+    package func fileChangesApplied(_ count: Int) { tally.withLock { $0.fileChanges += count } }
 
-    public func animationFrameShown() { tally.withLock { $0.animationFramesShown += 1 } }
+    package func animationFrameShown() { tally.withLock { $0.animationFramesShown += 1 } }
 
-    public func uploaded(bytes: Int, in view: MeasuredView) { tally.withLock { $0.uploadBytes[view, default: 0] += bytes } }
+    package func uploaded(bytes: Int, in view: MeasuredView) { tally.withLock { $0.uploadBytes[view, default: 0] += bytes } }
 
-    public func load(_ event: LoadEvent, in view: MeasuredView) {
+    package func load(_ event: LoadEvent, in view: MeasuredView) {
         tally.withLock { $0.loads[view, default: LoadCounters()].count(event) }
     }
 
-    public func tiledViewOpened() { tally.withLock { $0.tiledViews.append(TiledViewTally()) } }
+    package func tiledViewOpened() { tally.withLock { $0.tiledViews.append(TiledViewTally()) } }
 
-    public func tiledFrameDrawn(complete: Bool, sharp: Bool, sinceOpening: Duration) {
+    package func tiledFrameDrawn(complete: Bool, sharp: Bool, sinceOpening: Duration) {
         tally.withLock { $0.withOpenView { $0.frameDrawn(complete: complete, sharp: sharp, sinceOpening: sinceOpening) } }
     }
 
-    public func tileFadeBegan(_ tile: TileID, at start: Duration) {
+    package func tileFadeBegan(_ tile: TileID, at start: Duration) {
         tally.withLock { $0.withOpenView { $0.fadeBegan(tile, at: start) } }
     }
 
-    public func tileShownOpaque(_ tile: TileID, at now: Duration) {
+    package func tileShownOpaque(_ tile: TileID, at now: Duration) {
         tally.withLock { $0.withOpenView { $0.shownOpaque(tile, at: now) } }
     }
 
@@ -132,7 +132,7 @@ public final class RunRecorder: RunObserver {
 
     /// Every figure heard so far, as the report states it. The zoomable views' fields are there once one
     /// opened; each of their first-frame, sharp and fade figures is that of the first view that had one.
-    public func report() -> RunReport {
+    package func report() -> RunReport {
         let host = self.host, recordsFrameTimes = self.recordsFrameTimes
         var report = tally.withLock { t in
             var report = RunReport()

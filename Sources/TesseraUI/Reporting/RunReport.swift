@@ -2,13 +2,13 @@ import Foundation
 import TesseraCore
 
 /// What `--report FILE.json` writes at exit. Field names are a contract with the benchmarks.
-public struct RunReport: Codable, Sendable {
-    public struct CacheFigures: Codable, Sendable {
-        public var hits = 0
-        public var misses = 0
-        public var evictions = 0
-        public var peakCostBytes = 0
-        public var costLimitBytes = 0
+package struct RunReport: Codable, Sendable {
+    package struct CacheFigures: Codable, Sendable {
+        package var hits = 0
+        package var misses = 0
+        package var evictions = 0
+        package var peakCostBytes = 0
+        package var costLimitBytes = 0
 
         enum CodingKeys: String, CodingKey {
             case hits, misses, evictions
@@ -18,13 +18,13 @@ public struct RunReport: Codable, Sendable {
     }
 
     /// Download figures of remote items; nil, and left out, when there were none.
-    public struct DownloadFigures: Codable, Sendable {
-        public var started = 0
-        public var completed = 0
+    package struct DownloadFigures: Codable, Sendable {
+        package var started = 0
+        package var completed = 0
         /// Revalidations answered 304: the cached copy was still good.
-        public var notModified = 0
-        public var failed = 0
-        public var bytes = 0
+        package var notModified = 0
+        package var failed = 0
+        package var bytes = 0
 
         enum CodingKeys: String, CodingKey {
             case started, completed, failed, bytes
@@ -33,69 +33,69 @@ public struct RunReport: Codable, Sendable {
     }
 
     /// An item that could not be shown, and why.
-    public struct ItemError: Codable, Sendable, Equatable {
-        public var item: String
-        public var reason: String
+    package struct ItemError: Codable, Sendable, Equatable {
+        package var item: String
+        package var reason: String
     }
 
-    public var frames = 0
+    package var frames = 0
     /// Items in the strip at exit (files appear and vanish while it runs).
-    public var items = 0
+    package var items = 0
     /// How long listing the items took, names listed and ordered, in milliseconds (on a thread of its own,
     /// while the window was made); nil, and left out, when the items were given rather than listed.
-    public var listingMs: Double?
+    package var listingMs: Double?
     /// File changes (changed, new, deleted) the watcher reported and the strip applied.
-    public var fileChanges = 0
+    package var fileChanges = 0
     /// Frames of animations put on screen (the single view's and the strip's selected cell's).
-    public var animationFramesShown = 0
-    public var downloads: DownloadFigures?
+    package var animationFramesShown = 0
+    package var downloads: DownloadFigures?
     /// Which view had the window at exit, `strip` or `single`; nil, and left out, for `tessera view`.
-    public var mode: String?
+    package var mode: String?
     /// The selected item's path at exit.
-    public var selectedItem: String?
+    package var selectedItem: String?
     /// The marked items' paths at exit, in strip order (what `-o` writes).
-    public var markedItems: [String] = []
+    package var markedItems: [String] = []
     /// Items known to fail at exit (those the strip tried to load), in strip order.
-    public var errors: [ItemError] = []
+    package var errors: [ItemError] = []
     /// The main thread's own work per frame (events, layout, uploads, render), in milliseconds.
-    public var frameMs = SampleSummary(samples: [])
-    public var framesOver16ms = 0
-    public var mainThreadDecodes = 0
-    public var decodes = 0
-    public var cache = CacheFigures()
-    public var cellsCreated = 0
-    public var placeholderCellFrames = 0
+    package var frameMs = SampleSummary(samples: [])
+    package var framesOver16ms = 0
+    package var mainThreadDecodes = 0
+    package var decodes = 0
+    package var cache = CacheFigures()
+    package var cellsCreated = 0
+    package var placeholderCellFrames = 0
     /// Visible-cell frames in all: the denominator for the placeholder share.
-    public var visibleCellFrames = 0
+    package var visibleCellFrames = 0
     /// Frames in which an image was fading in (blended on the software renderer, so dearer than others).
-    public var fadingFrames = 0
+    package var fadingFrames = 0
     /// Cell textures made inside frames rather than before them (`CarouselView.prepareCellTextures`).
-    public var cellTexturesMadeInFrames = 0
+    package var cellTexturesMadeInFrames = 0
     /// Bytes of pixels the decoders produced (after scaling).
-    public var decodedBytes = 0
-    public var strategy: String?
+    package var decodedBytes = 0
+    package var strategy: String?
     /// Per frame (`--frame-times`): seconds since the run started, the frame's main-thread milliseconds,
     /// the placeholder cells it drew, and the milliseconds of its model update, texture uploads and draw
     /// calls (the zoom view has no separate uploads: 0). The rest of a frame is SDL drawing what the
     /// calls queued, at present, and the event poll.
-    public var frameTimes: [[Double]]?
-    public var uploadBytes = 0
-    public var peakRSSBytes = 0
+    package var frameTimes: [[Double]]?
+    package var uploadBytes = 0
+    package var peakRSSBytes = 0
     // The tiled view's figures (`tessera view`, or Enter in the strip); nil, and left out, otherwise.
-    public var tilesRequested: Int?
-    public var tilesDecoded: Int?
-    public var tilesCancelled: Int?
-    public var tilesFailed: Int?
+    package var tilesRequested: Int?
+    package var tilesDecoded: Int?
+    package var tilesCancelled: Int?
+    package var tilesFailed: Int?
     /// Open to the first frame without holes, ms.
-    public var firstFrameMs: Double?
+    package var firstFrameMs: Double?
     /// Open to every visible tile at the right level, ms.
-    public var sharpMs: Double?
+    package var sharpMs: Double?
     /// Median time from a tile's arrival to its first fully opaque frame, ms.
-    public var fadeMsObserved: Double?
+    package var fadeMsObserved: Double?
     /// Frames after the first complete one that showed a hole.
-    public var holeFrames: Int?
+    package var holeFrames: Int?
     /// `frame_ms` of the frames during which the tiled view moved (panning).
-    public var movingFrameMs: SampleSummary?
+    package var movingFrameMs: SampleSummary?
 
     enum CodingKeys: String, CodingKey {
         case frames, items, downloads, errors, mode
@@ -129,16 +129,16 @@ public struct RunReport: Codable, Sendable {
         case movingFrameMs = "moving_frame_ms"
     }
 
-    public init() {}
+    package init() {}
 
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
     /// The process's peak resident set size (getrusage reports kilobytes on Linux).
-    public static func peakResidentBytes() -> Int {
+    package static func peakResidentBytes() -> Int {
         var usage = rusage()
         getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
         return Int(usage.ru_maxrss) * 1024

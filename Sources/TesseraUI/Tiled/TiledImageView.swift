@@ -22,11 +22,11 @@ import TesseraTiling
 ///
 /// Self-contained, so a host loop only forwards events and calls `update` then `render` each frame: the
 /// standalone `tessera view` (`TiledViewer`) and the strip's Enter (`Viewer`). Main thread only.
-public final class TiledImageView {
-    public let path: String
-    public let name: String
+package final class TiledImageView {
+    package let path: String
+    package let name: String
     /// Device pixels per point; the host keeps it current.
-    public var pixelScale: Double
+    package var pixelScale: Double
 
     private let renderer: Renderer
     let options: TiledViewOptions
@@ -52,7 +52,7 @@ public final class TiledImageView {
 
     /// Where the view's work (its opening, its tiles) stands against the process's other work: `.visible`
     /// while shown, `.preload` while opened ahead of being shown (the slideshow's next image).
-    public var rank: WorkRank {
+    package var rank: WorkRank {
         didSet {
             guard rank != oldValue else { return }
             openingLane.rank = rank
@@ -83,7 +83,7 @@ public final class TiledImageView {
     ///   - observer: a measured run's observer; this view counts as a new opening in its report.
     ///   - executor: the process's executor, which runs the view's opening and tile loads.
     ///   - rank: where the view's work stands at first (see `rank`).
-    public init(path: String, displayName: String? = nil, renderer: Renderer, text: TextCache, assets: AssetCatalog?, options: TiledViewOptions,
+    package init(path: String, displayName: String? = nil, renderer: Renderer, text: TextCache, assets: AssetCatalog?, options: TiledViewOptions,
                 executor: WorkExecutor, rank: WorkRank = .visible,
                 pixelScale: Double, now: Duration, preview: PixelBuffer? = nil, waker: EventLoopWaker? = nil,
                 observer: (any RunObserver)? = nil) {
@@ -128,13 +128,13 @@ public final class TiledImageView {
     // MARK: - State for hosts
 
     /// "name 25%" for the title bar.
-    public var title: String {
+    package var title: String {
         guard let camera else { return name }
         return "\(name) \(Int((camera.pictureScale * 100).rounded()))%"
     }
 
     /// Nothing moves, loads, fades or is being opened (or cut): the host may sleep.
-    public func isIdle(now: Duration) -> Bool {
+    package func isIdle(now: Duration) -> Bool {
         switch phase {
         case .opening, .cutting: return false
         case .failed: return true
@@ -146,20 +146,20 @@ public final class TiledImageView {
         }
     }
 
-    public var isMoving: Bool { camera?.isMoving ?? false }
-    public var isAtLeftEdge: Bool { camera?.isAtLeftEdge ?? true }
-    public var isAtRightEdge: Bool { camera?.isAtRightEdge ?? true }
+    package var isMoving: Bool { camera?.isMoving ?? false }
+    package var isAtLeftEdge: Bool { camera?.isAtLeftEdge ?? true }
+    package var isAtRightEdge: Bool { camera?.isAtRightEdge ?? true }
     /// Every visible tile is at the right level (or failed).
-    public var isSharp: Bool { tiles?.plan?.isSharp ?? false }
+    package var isSharp: Bool { tiles?.plan?.isSharp ?? false }
     /// Nothing visible is a hole.
-    public var isComplete: Bool { tiles?.plan?.isComplete ?? false }
+    package var isComplete: Bool { tiles?.plan?.isComplete ?? false }
     /// The pyramid shown, once open.
-    public var geometry: DeepZoomGeometry? { tiles?.geometry }
-    public var zoom: Double? { camera?.zoom }
+    package var geometry: DeepZoomGeometry? { tiles?.geometry }
+    package var zoom: Double? { camera?.zoom }
     /// Device pixels per pixel of the pyramid (see `ZoomPanModel.deviceScale`).
-    public var deviceScale: Double? { camera?.deviceScale }
+    package var deviceScale: Double? { camera?.deviceScale }
     /// The zoom as the user reads it: device pixels per pixel of the picture at its own size (1 is 100 %).
-    public var pictureScale: Double? { camera?.pictureScale }
+    package var pictureScale: Double? { camera?.pictureScale }
     /// Where image pixel (0, 0)'s corner is on screen, in output pixels (for tests).
     var imageOriginInPixels: (x: Double, y: Double)? {
         camera.map { ($0.imageFrame.x * pixelScale, $0.imageFrame.y * pixelScale) }
@@ -168,22 +168,22 @@ public final class TiledImageView {
     var tileSource: (any TileSource)? { tiles?.source }
     /// A plain image is being cut into tiles (for tests).
     var isCutting: Bool { cut.running }
-    public var errorText: String? { if case .failed(let text) = phase { text } else { nil } }
+    package var errorText: String? { if case .failed(let text) = phase { text } else { nil } }
     /// The image is an animation (one that could not be read plays no more and counts as a still).
-    public var isAnimated: Bool { animation.isAnimated }
-    public var isAnimationPaused: Bool { animation.isPaused }
+    package var isAnimated: Bool { animation.isAnimated }
+    package var isAnimationPaused: Bool { animation.isPaused }
     /// Whether an animated image plays: off for a view opened ahead and not shown (the slideshow's next
     /// image), whose frames nobody would see.
-    public var playsAnimation: Bool {
+    package var playsAnimation: Bool {
         get { animation.plays }
         set { animation.plays = newValue }
     }
     /// When the frame loop must wake for the animation's next frame (nil when it need not).
-    public var nextAnimationFrameAt: Duration? { animation.nextWake }
+    package var nextAnimationFrameAt: Duration? { animation.nextWake }
     /// Frames of the animation put on screen (for tests).
     var animationFramesShown: Int { animation.framesShown }
     /// Tiles held now (for tests).
-    public var heldTiles: [TileID] { tiles?.store.tiles ?? [] }
+    package var heldTiles: [TileID] { tiles?.store.tiles ?? [] }
     /// Tiles the open pyramid's store has let go (for tests).
     var evictedTiles: Int { tiles?.store.evictionCount ?? 0 }
     /// The open pyramid's tile loads waiting for a worker, and begun so far (for tests).
@@ -193,18 +193,18 @@ public final class TiledImageView {
 
     /// Pauses or resumes the animation; false when the image is not one.
     @discardableResult
-    public func toggleAnimationPause(now: Duration) -> Bool { animation.togglePause(now: now) }
+    package func toggleAnimationPause(now: Duration) -> Bool { animation.togglePause(now: now) }
 
     // MARK: - Input
 
     /// The mouse and the wheel.
-    public func handle(_ event: InputEvent, now: Duration) -> TiledViewAction? {
+    package func handle(_ event: InputEvent, now: Duration) -> TiledViewAction? {
         input.handle(event, camera: &camera, viewport: viewportPoints, now: now)
     }
 
     /// What a key asked for (the host reads the bindings): zooming and panning here, stepping, closing and
     /// quitting for the host to do; nil also for actions that are not the view's.
-    public func perform(_ action: ViewerAction, now: Duration) -> TiledViewAction? {
+    package func perform(_ action: ViewerAction, now: Duration) -> TiledViewAction? {
         input.perform(action, camera: &camera, viewport: viewportPoints, now: now)
     }
 
@@ -216,7 +216,7 @@ public final class TiledImageView {
 
     /// Takes what the opener and the workers delivered, moves the camera, uploads arrived tiles within the
     /// budget, plans the frame and asks for the tiles it lacks.
-    public func update(now: Duration) {
+    package func update(now: Duration) {
         if let opener { for event in opener.events.drain() { apply(event, now: now) } }
         animation.update(now: now)
         let output = renderer.outputSize
@@ -321,7 +321,7 @@ public final class TiledImageView {
 
     // MARK: - Drawing
 
-    public func render(now: Duration) {
+    package func render(now: Duration) {
         painter.outputSize = outputSize
         painter.pixelScale = pixelScale
         painter.paintBackground(around: imageRectWhenCovered)

@@ -1,14 +1,14 @@
 /// Why a handler did not run.
-public struct KeyHandlerError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var handlerPath: String
-    public var reason: Reason
+package struct KeyHandlerError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var handlerPath: String
+    package var reason: Reason
 
-    public init(handlerPath: String, reason: Reason) {
+    package init(handlerPath: String, reason: Reason) {
         self.handlerPath = handlerPath
         self.reason = reason
     }
 
-    public enum Reason: Sendable, Equatable {
+    package enum Reason: Sendable, Equatable {
         /// Neither XDG_CONFIG_HOME nor HOME is set.
         case noConfigFolder
         /// No file at the handler's path.
@@ -19,7 +19,7 @@ public struct KeyHandlerError: Error, Sendable, Equatable, CustomStringConvertib
         case couldNotStart(String)
     }
 
-    public var description: String {
+    package var description: String {
         switch reason {
         case .noConfigFolder: "no key handler: neither XDG_CONFIG_HOME nor HOME is set"
         case .missing: "no key handler at \(handlerPath)"

@@ -1,6 +1,6 @@
 /// How a handler ended.
-public struct KeyHandlerResult: Sendable, Equatable {
-    public enum Termination: Sendable, Equatable, CustomStringConvertible {
+package struct KeyHandlerResult: Sendable, Equatable {
+    package enum Termination: Sendable, Equatable, CustomStringConvertible {
         case exited(Int32)
         case signalled(Int32)
 
@@ -10,7 +10,7 @@ public struct KeyHandlerResult: Sendable, Equatable {
             self = signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
         }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .exited(let code): "exit status \(code)"
             case .signalled(let signal): "killed by signal \(signal)"
@@ -19,16 +19,16 @@ public struct KeyHandlerResult: Sendable, Equatable {
     }
 
     /// The argument it was given.
-    public let combo: String
-    public let termination: Termination
+    package let combo: String
+    package let termination: Termination
     /// Whether `KeyHandlerRun.cancel` stopped it.
-    public let wasCancelled: Bool
+    package let wasCancelled: Bool
     /// The end of its standard error, trimmed: what to show when it failed.
-    public let standardErrorTail: String
+    package let standardErrorTail: String
     /// Paths whose size or mtime changed: reload them.
-    public let changed: [String]
+    package let changed: [String]
     /// Paths no longer there: drop them.
-    public let vanished: [String]
+    package let vanished: [String]
 
-    public var succeeded: Bool { termination == .exited(0) && !wasCancelled }
+    package var succeeded: Bool { termination == .exited(0) && !wasCancelled }
 }

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A handler that was started: whether it still runs, and how to stop it.
-public final class KeyHandlerRun: Sendable {
+package final class KeyHandlerRun: Sendable {
     private struct State {
         var running = true
         var cancelled = false
@@ -12,13 +12,13 @@ public final class KeyHandlerRun: Sendable {
     init() {}
 
     /// True from `run` until just before the completion is called.
-    public var isRunning: Bool { state.withLock { $0.running } }
+    package var isRunning: Bool { state.withLock { $0.running } }
 
     var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     /// Stops the handler and what it started: SIGTERM to its process group, SIGKILL after the runner's
     /// `killGrace`. The completion still comes, with `wasCancelled` set.
-    public func cancel() {
+    package func cancel() {
         state.withLock { $0.cancelled = true }
     }
 

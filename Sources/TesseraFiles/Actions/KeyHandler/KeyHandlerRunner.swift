@@ -14,17 +14,17 @@ import TesseraCore
 /// The script's standard output goes to the viewer's standard error, so that `tessera -o` keeps standard
 /// output for the marked paths. `TESSERA_USING_NULL` is `1` when the paths are NUL-separated (as
 /// nsxiv's `NSXIV_USING_NULL`).
-public final class KeyHandlerRunner: Sendable {
+package final class KeyHandlerRunner: Sendable {
     /// `$XDG_CONFIG_HOME/tessera/key-handler`; nil without a config folder.
-    public let handlerPath: String?
+    package let handlerPath: String?
     /// How long a cancelled script has between SIGTERM and SIGKILL.
-    public let killGrace: Duration
+    package let killGrace: Duration
     private let startWorker: @Sendable (@escaping @Sendable () -> Void) -> Void
     private static let logger = Logger(label: "tessera.key-handler")
 
     /// `startWorker` runs the given work off the caller's thread (a new thread by default); the work
     /// blocks until the script ends.
-    public init(handlerPath: String?, killGrace: Duration = .seconds(2),
+    package init(handlerPath: String?, killGrace: Duration = .seconds(2),
                 startWorker: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = KeyHandlerRunner.newThread) {
         self.handlerPath = handlerPath
         self.killGrace = killGrace
@@ -32,19 +32,19 @@ public final class KeyHandlerRunner: Sendable {
     }
 
     /// The user's handler, from `XDG_CONFIG_HOME` or `HOME`.
-    public convenience init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package convenience init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.init(handlerPath: Self.handlerPath(environment: environment))
     }
 
     /// `$XDG_CONFIG_HOME/tessera/key-handler`, or `$HOME/.config/tessera/key-handler` when XDG_CONFIG_HOME
     /// is unset, empty or relative.
-    public static func handlerPath(environment: [String: String]) -> String? {
+    package static func handlerPath(environment: [String: String]) -> String? {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/tessera/key-handler" }
         guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
         return (home == "/" ? "" : home) + "/.config/tessera/key-handler"
     }
 
-    public static let newThread: @Sendable (@escaping @Sendable () -> Void) -> Void = { work in
+    package static let newThread: @Sendable (@escaping @Sendable () -> Void) -> Void = { work in
         let thread = Thread { work() }
         thread.name = "tessera.key-handler"
         thread.start()
@@ -54,7 +54,7 @@ public final class KeyHandlerRunner: Sendable {
     /// the handler's thread, when it has ended (or could not start): hand the result to the main thread
     /// through its inbox.
     @discardableResult
-    public func run(_ combo: KeyCombo, paths: [String], nulSeparated: Bool = false,
+    package func run(_ combo: KeyCombo, paths: [String], nulSeparated: Bool = false,
                     completion: @escaping @Sendable (Result<KeyHandlerResult, KeyHandlerError>) -> Void) -> KeyHandlerRun {
         let run = KeyHandlerRun()
         startWorker { [self] in

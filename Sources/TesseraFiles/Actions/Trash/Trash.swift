@@ -19,15 +19,15 @@ import TesseraCore
 ///   copied, so a file the trash cannot take stays where it is, with the reason.
 ///
 /// Blocking file I/O: call it from a worker.
-public struct Trash: Sendable {
+package struct Trash: Sendable {
     /// The home trash, or nil without a home folder (then only mounts' trashes are used).
-    public let homeTrash: String?
+    package let homeTrash: String?
     private let now: @Sendable () -> Date
     private let userID: uid_t
     private let logger: Logger
 
     /// `environment` gives `XDG_DATA_HOME` and `HOME`; `now` the deletion date written in each record.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment,
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment,
                 now: @escaping @Sendable () -> Date = { Date() },
                 logger: Logger = Logger(label: "tessera.trash")) {
         homeTrash = Self.homeTrashPath(environment: environment)
@@ -38,7 +38,7 @@ public struct Trash: Sendable {
 
     /// `$XDG_DATA_HOME/Trash`, or `$HOME/.local/share/Trash` when XDG_DATA_HOME is unset, empty or
     /// relative (which the XDG base directory specification says to ignore).
-    public static func homeTrashPath(environment: [String: String]) -> String? {
+    package static func homeTrashPath(environment: [String: String]) -> String? {
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/Trash" }
         guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
         return (home == "/" ? "" : home) + "/.local/share/Trash"
@@ -51,7 +51,7 @@ public struct Trash: Sendable {
     /// `stop` is asked before each file, and once it says so no further file is touched: a batch ends
     /// between two files, never with a record written and its file not moved. Then only the files tried
     /// have a result. `progress` hears how many files are done after each one.
-    public func trash(_ paths: [String], stop: () -> Bool = { false },
+    package func trash(_ paths: [String], stop: () -> Bool = { false },
                       progress: (Int) -> Void = { _ in }) -> [Result<TrashEntry, TrashError>] {
         let mounts = MountPoints.current()
         var folders: [String: TrashFolder] = [:]
@@ -212,7 +212,7 @@ public struct Trash: Sendable {
     /// Puts each trashed file back where it was and removes its record: for each, in order, the entry
     /// restored or why it stayed in the trash. A file whose original path is taken stays in the trash.
     /// `stop` and `progress` as for `trash`: the entries not tried stay in the trash with their records.
-    public func restore(_ entries: [TrashEntry], stop: () -> Bool = { false },
+    package func restore(_ entries: [TrashEntry], stop: () -> Bool = { false },
                         progress: (Int) -> Void = { _ in }) -> [Result<TrashEntry, TrashError>] {
         var results: [Result<TrashEntry, TrashError>] = []
         for entry in entries {
@@ -281,15 +281,15 @@ public struct Trash: Sendable {
 }
 
 /// Where a trashed file is, and where it came from: what `Trash.restore` needs to put it back.
-public struct TrashEntry: Sendable, Hashable, CustomStringConvertible {
+package struct TrashEntry: Sendable, Hashable, CustomStringConvertible {
     /// The path as it was given to `Trash.trash`, for the caller to recognise its item.
-    public let path: String
+    package let path: String
     /// Where the file was and is restored to: absolute, its folder's symbolic links resolved.
-    public let originalPath: String
+    package let originalPath: String
     /// `TRASH/files/NAME`.
-    public let trashedPath: String
+    package let trashedPath: String
     /// `TRASH/info/NAME.trashinfo`.
-    public let infoPath: String
+    package let infoPath: String
 
-    public var description: String { "\(originalPath) -> \(trashedPath)" }
+    package var description: String { "\(originalPath) -> \(trashedPath)" }
 }

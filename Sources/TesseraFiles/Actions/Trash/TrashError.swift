@@ -1,14 +1,14 @@
 /// Why a file was not moved to the trash, or not brought back, with its path. The file is where it was.
-public struct TrashError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    public var reason: Reason
+package struct TrashError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var path: String
+    package var reason: Reason
 
-    public init(path: String, reason: Reason) {
+    package init(path: String, reason: Reason) {
         self.path = path
         self.reason = reason
     }
 
-    public enum Reason: Error, Sendable, Equatable {
+    package enum Reason: Error, Sendable, Equatable {
         /// Nothing at the path.
         case missing
         /// A folder: the viewer trashes images only.
@@ -31,7 +31,7 @@ public struct TrashError: Error, Sendable, Equatable, CustomStringConvertible {
         case restoreFailed(String)
 
         /// One line for the overlay and the log.
-        public var text: String {
+        package var text: String {
             switch self {
             case .missing: "no such file"
             case .isFolder: "a folder, not moved to the trash"
@@ -47,5 +47,5 @@ public struct TrashError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(path): \(reason.text)" }
+    package var description: String { "\(path): \(reason.text)" }
 }

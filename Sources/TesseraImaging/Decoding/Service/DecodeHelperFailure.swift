@@ -1,6 +1,6 @@
 /// How a decode helper process failed a decode, as its error cell says it: each is that one image's
 /// failure, the helper is replaced and the viewer carries on.
-public enum DecodeHelperFailure: Error, Sendable, Equatable, CustomStringConvertible {
+package enum DecodeHelperFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// It died of a signal (a fault, an abort) other than the ones below.
     case crashed(signal: Int32)
     /// An allocation failed under its address-space limit (or the kernel's OOM killer took it).
@@ -12,7 +12,7 @@ public enum DecodeHelperFailure: Error, Sendable, Equatable, CustomStringConvert
     /// No helper could be started, or it broke the protocol; the text says how.
     case unavailable(String)
 
-    public var shortText: String {
+    package var shortText: String {
         switch self {
         case .crashed: "Decoder crashed"
         case .memoryLimit: "Decoder exceeded its memory limit"
@@ -22,7 +22,7 @@ public enum DecodeHelperFailure: Error, Sendable, Equatable, CustomStringConvert
         }
     }
 
-    public var description: String {
+    package var description: String {
         if case .crashed(let signal) = self { return "\(shortText) (signal \(signal))" }
         return shortText
     }

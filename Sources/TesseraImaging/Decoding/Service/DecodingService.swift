@@ -11,7 +11,7 @@ import TesseraFiles
 ///
 /// Written once against this, a loader or tile source has no second path: what differs between the two
 /// places is the implementation's business alone.
-public protocol DecodingService: Sendable {
+package protocol DecodingService: Sendable {
     /// Whether the C libraries read files outside this process: then this process parses a file's bytes with
     /// memory-safe Swift alone, and asks the service where a library is needed.
     var isolatesLibraries: Bool { get }
@@ -60,19 +60,19 @@ public protocol DecodingService: Sendable {
 
 extension DecodingService {
     /// `file`'s format, stored size and orientation.
-    public func header(of file: ImageFile) throws(ImageLoadError.Reason) -> HeaderFacts {
+    package func header(of file: ImageFile) throws(ImageLoadError.Reason) -> HeaderFacts {
         guard case .header(let facts) = try facts(.header, of: file) else { throw .helperFailed(.unavailable("a wrong answer")) }
         return facts
     }
 
     /// What the information overlay shows about `file`.
-    public func information(of file: ImageFile) throws(ImageLoadError.Reason) -> ImageInformation {
+    package func information(of file: ImageFile) throws(ImageLoadError.Reason) -> ImageInformation {
         guard case .information(let facts) = try facts(.information, of: file) else { throw .helperFailed(.unavailable("a wrong answer")) }
         return facts
     }
 
     /// The EXIF dates in `file`'s first bytes.
-    public func exifDates(of file: ImageFile) throws(ImageLoadError.Reason) -> ExifDates {
+    package func exifDates(of file: ImageFile) throws(ImageLoadError.Reason) -> ExifDates {
         guard case .exifDates(let facts) = try facts(.exifDates, of: file) else { throw .helperFailed(.unavailable("a wrong answer")) }
         return facts
     }
@@ -80,12 +80,12 @@ extension DecodingService {
 
 extension DecodingService where Self == InProcessDecoding {
     /// Decoding in this process, by the decoders themselves.
-    public static var inProcess: InProcessDecoding { InProcessDecoding() }
+    package static var inProcess: InProcessDecoding { InProcessDecoding() }
 }
 
 /// A tiled TIFF opened for the tiled view: its levels, and their regions read by libtiff on several threads
 /// at once.
-public protocol TiledTIFFReading: Sendable {
+package protocol TiledTIFFReading: Sendable {
     var facts: TiledTIFFFacts { get }
     /// `region` of the directory at `place`, reduced to `size` (CMYK turned into sRGB; the colour stage is
     /// the caller's).
@@ -94,21 +94,21 @@ public protocol TiledTIFFReading: Sendable {
 }
 
 /// An SVG opened for the tiled view: its own size, and its tiles drawn by librsvg on several threads at once.
-public protocol SVGTileDrawing: Sendable {
+package protocol SVGTileDrawing: Sendable {
     var size: PixelSize { get }
     /// `region` of the document drawn `drawing` pixels wide and high, as `SVGDocument.render` draws it.
     func draw(_ region: PixelRegion, ofDrawing drawing: (width: Double, height: Double)) throws(ImageLoadError.Reason) -> PixelBuffer
 }
 
 /// A sequential JPEG opened for the tiled view, its regions decoded by libjpeg on several threads at once.
-public protocol JPEGRegionDecoding: Sendable {
+package protocol JPEGRegionDecoding: Sendable {
     /// `region` of the JPEG decoded at 1/`denominator` of its size, stored orientation (CMYK turned into
     /// sRGB; the colour stage is the caller's, the profile comes with the pixels).
     func read(_ region: PixelRegion, denominator: Int) throws(ImageLoadError.Reason) -> PixelBuffer
 }
 
 /// A whole-slide image opened by OpenSlide: its format and levels, and their regions.
-public protocol SlideReading: Sendable {
+package protocol SlideReading: Sendable {
     var facts: SlideFacts { get }
     /// The region `width` x `height` of OpenSlide's level `level` at (`x`, `y`) in the full image's pixels,
     /// reduced to `size`; OpenSlide's refusal is `.decodeFailed`.

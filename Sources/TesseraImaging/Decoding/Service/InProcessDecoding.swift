@@ -4,32 +4,32 @@ import TesseraFiles
 
 /// Decoding in this process: the decoders, readers and libraries are called here, on the caller's thread.
 /// What a sandboxed helper runs on its side is this same code.
-public struct InProcessDecoding: DecodingService {
-    public init() {}
+package struct InProcessDecoding: DecodingService {
+    package init() {}
 
-    public var isolatesLibraries: Bool { false }
+    package var isolatesLibraries: Bool { false }
 
-    public func load(_ file: ImageFile, with loader: ImageLoader, fitting box: PixelSize?, convertingColour: Bool,
+    package func load(_ file: ImageFile, with loader: ImageLoader, fitting box: PixelSize?, convertingColour: Bool,
                      cancellation: DecodeCancellation?) throws(ImageLoadError.Reason) -> PixelBuffer {
         try loader.load(opened: file, fitting: box, cancellation: cancellation, convertingColour: convertingColour)
     }
 
-    public func load(data: Data, name: String, with loader: ImageLoader,
+    package func load(data: Data, name: String, with loader: ImageLoader,
                      fitting box: PixelSize?) throws(ImageLoadError.Reason) -> PixelBuffer {
         try loader.load(inMemory: data, name: name, fitting: box)
     }
 
-    public func facts(_ kind: ImageFacts.Kind, of file: ImageFile) throws(ImageLoadError.Reason) -> ImageFacts {
+    package func facts(_ kind: ImageFacts.Kind, of file: ImageFile) throws(ImageLoadError.Reason) -> ImageFacts {
         try ImageFacts.read(kind, of: file, name: file.path)
     }
 
-    public func rows(of file: ImageFile, fallbackDecoders: [any ImageDecoding], pixelLimitForWholeDecode: Int,
+    package func rows(of file: ImageFile, fallbackDecoders: [any ImageDecoding], pixelLimitForWholeDecode: Int,
                      priority: WorkerPriority,
                      isCancelled: (@Sendable () -> Bool)?) throws(TileCutError.Reason) -> any ScanlineSource {
         try ScanlineSources.open(file, fallbackDecoders: fallbackDecoders, pixelLimitForWholeDecode: pixelLimitForWholeDecode)
     }
 
-    public func animationPlays(path: String, options: AnimationFeed.Options) -> AnimationPlays {
+    package func animationPlays(path: String, options: AnimationFeed.Options) -> AnimationPlays {
         AnimationPlays.overBytes(readData: { () throws -> Data in
             // A PNG's, WebP's or JPEG XL's first bytes say whether it is animated: a still is not read whole.
             if options.onlyAnimations, let head = ImageFile.head(ofFileAt: path, count: AnimatedImage.headLength),
@@ -49,23 +49,23 @@ public struct InProcessDecoding: DecodingService {
         do throws(ImageFile.Failure) { return try file.readAll() } catch { throw ImageLoadError.Reason(error) }
     }
 
-    public func isAnimated(fileAt path: String, byteLimit: Int) -> Bool {
+    package func isAnimated(fileAt path: String, byteLimit: Int) -> Bool {
         AnimatedImage.isAnimated(fileAt: path, byteLimit: byteLimit)
     }
 
-    public func tiledTIFF(_ file: ImageFile) throws(ImageLoadError.Reason) -> any TiledTIFFReading {
+    package func tiledTIFF(_ file: ImageFile) throws(ImageLoadError.Reason) -> any TiledTIFFReading {
         try InProcessTiledTIFF(file)
     }
 
-    public func svgDrawing(_ file: ImageFile) throws(ImageLoadError.Reason) -> any SVGTileDrawing {
+    package func svgDrawing(_ file: ImageFile) throws(ImageLoadError.Reason) -> any SVGTileDrawing {
         try InProcessSVGDrawing(file)
     }
 
-    public func jpegRegions(_ file: ImageFile) -> any JPEGRegionDecoding {
+    package func jpegRegions(_ file: ImageFile) -> any JPEGRegionDecoding {
         InProcessJPEGRegions(file: SharedDescriptor(file))
     }
 
-    public func slide(at path: String, acceptGenericTIFF: Bool) throws(ImageLoadError.Reason) -> (any SlideReading)? {
+    package func slide(at path: String, acceptGenericTIFF: Bool) throws(ImageLoadError.Reason) -> (any SlideReading)? {
         do throws(SlideReader.Failure) {
             return try SlideReader.open(path: path, acceptGenericTIFF: acceptGenericTIFF).map(InProcessSlide.init)
         } catch {
@@ -73,7 +73,7 @@ public struct InProcessDecoding: DecodingService {
         }
     }
 
-    public func shutdown() {}
+    package func shutdown() {}
 }
 
 /// A sequential JPEG's regions decoded here, by every worker at once on the one descriptor, read with pread.
