@@ -1,8 +1,9 @@
 import Foundation
 import TesseraCore
 
-/// Decodes one animation's frames on a thread of its own, a few ahead of when they are shown, and hands
-/// them over in order, looping: the main thread only takes a ready frame and uploads it.
+/// Decodes one animation's frames on the process's executor, one job per frame on a serial lane of its
+/// own, a few ahead of when they are shown, and hands them over in order, looping: the main thread only
+/// takes a ready frame and uploads it.
 ///
 /// Memory is bounded by `Options.budgetBytes`: during the first play every frame is kept while the frames
 /// kept fit the budget; an animation that fits whole is then replayed from memory and never decoded
@@ -13,8 +14,7 @@ import TesseraCore
 /// A frame that fails after the first ends the play there (a truncated file plays the frames it has); a
 /// first frame that fails is the feed's `failure`, and so is a decode helper that fails at any frame: the
 /// animation stops there, and the host shows its still. At most `maxFrames` frames make a play, so a file of a
-/// million tiny frames is bounded too. Stopping (or dropping the feed) ends the thread's work at the next
-/// frame.
+/// million tiny frames is bounded too. Stopping (or dropping the feed) ends the work at the next frame.
 package final class AnimationFeed: Sendable {
     package struct Options: Sendable {
         /// Frames kept for replay, in bytes.
@@ -38,16 +38,20 @@ package final class AnimationFeed: Sendable {
         package var onlyAnimations = false
         /// Where the frames are decoded; a sandboxed service lends the feed a helper while it decodes.
         package var decoding: any DecodingService = .inProcess
+        /// Runs the frames' decodes, on a lane of this rank; nil gives the feed one worker of its own (tests,
+        /// and hosts without an executor).
+        package var executor: WorkExecutor?
+        package var rank = WorkRank.visible
 
         package init() {}
     }
 
-    private let thread: AnimationFeedThread
+    private let steps: AnimationFeedSteps
 
-    /// Plays the animation in the file at `path`; `onFrame` runs on the feed's thread after each frame is
-    /// ready (the host wakes its loop there).
+    /// Plays the animation in the file at `path`; `onFrame` runs on the worker after each frame is ready
+    /// (the host wakes its loop there).
     package init(path: String, options: Options = Options(), onFrame: @escaping @Sendable () -> Void) {
-        thread = AnimationFeedThread(path: path, options: options, onFrame: onFrame)
+        steps = AnimationFeedSteps(path: path, options: options, lane: Self.lane(options), onFrame: onFrame)
     }
 
     /// The feed over readers `makeReader` opens on `readData`'s bytes (read once), one per play that is
@@ -55,25 +59,30 @@ package final class AnimationFeed: Sendable {
     package init(name: String, options: Options, readData: @escaping @Sendable () throws -> Data,
                 makeReader: @escaping @Sendable (Data) throws(ImageLoadError.Reason) -> any AnimationReading,
                 onFrame: @escaping @Sendable () -> Void) {
-        thread = AnimationFeedThread(name: name, options: options, readData: readData, makeReader: makeReader,
-                                     onFrame: onFrame)
+        steps = AnimationFeedSteps(name: name, options: options, lane: Self.lane(options), readData: readData,
+                                   makeReader: makeReader, onFrame: onFrame)
     }
 
-    deinit { thread.stop() }
+    deinit { steps.stop() }
 
-    /// Ends the decoding: the thread stops before its next frame and lets go of what it holds.
-    package func stop() { thread.stop() }
+    private static func lane(_ options: Options) -> SerialWorkLane {
+        SerialWorkLane(rank: options.rank,
+                       on: options.executor ?? WorkExecutor(.threads(1), name: "tessera.animation", priority: .background))
+    }
 
-    /// The next frame in order, when it is decoded; taking it lets the thread decode one more.
-    package func takeFrame() -> AnimationFrame? { thread.takeFrame() }
+    /// Ends the decoding before its next frame; what it holds is let go.
+    package func stop() { steps.stop() }
+
+    /// The next frame in order, when it is decoded; taking it lets one more be decoded.
+    package func takeFrame() -> AnimationFrame? { steps.takeFrame() }
 
     /// Why not even the first frame could be read, or why the decode helper stopped; nil while frames
     /// come, or it is not known yet.
-    package var failure: ImageLoadError.Reason? { thread.failure }
+    package var failure: ImageLoadError.Reason? { steps.failure }
     /// How many times the file says the animation plays (0: forever), once its first frame is read.
-    package var plays: Int? { thread.plays }
+    package var plays: Int? { steps.plays }
     /// The whole animation is held and replays without decoding.
-    package var isReplayingFromMemory: Bool { thread.isReplayingFromMemory }
+    package var isReplayingFromMemory: Bool { steps.isReplayingFromMemory }
     /// The file is a still and the options ask for `onlyAnimations`: no frame comes.
-    package var isStill: Bool { thread.isStill }
+    package var isStill: Bool { steps.isStill }
 }

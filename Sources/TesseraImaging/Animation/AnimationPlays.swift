@@ -18,7 +18,7 @@ extension AnimationPlays {
     /// A still where only animations are wanted, thrown by a `readData` that tells so from the first bytes.
     struct NotAnimated: Error {}
 
-    /// The file's bytes, read once on the feed's thread, for every play's reader.
+    /// The file's bytes, read once in the feed's first step, for every play's reader.
     private final class HeldBytes { var data = Data() }
 
     /// Plays over readers `makeReader` opens on `readData`'s bytes (read once), one per play.

@@ -3,8 +3,8 @@ import TesseraCore
 import TesseraImaging
 import TesseraSDL
 
-/// One animation on screen: takes each frame from its feed (decoded on the feed's thread) when the player
-/// says it is due and copies it into one texture, updated in place. The main thread only uploads.
+/// One animation on screen: takes each frame from its feed (decoded on the executor's workers) when the
+/// player says it is due and copies it into one texture, updated in place. The main thread only uploads.
 ///
 /// The feed stops when this goes (the host left the image). Main thread only.
 final class AnimationPlayback {

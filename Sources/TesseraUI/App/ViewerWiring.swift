@@ -118,7 +118,8 @@ final class ViewerWiring {
                                       options: options.singleViewOptions(colour: colour, decoding: decoding),
                                       remote: remote)
         stripAnimation = SelectedCellAnimation(renderer: renderer, colour: colour, pixelLimit: options.pixelLimit,
-                                               decoding: decoding, waker: waker, observer: observer)
+                                               decoding: decoding, executor: executor, waker: waker,
+                                               observer: observer)
         // Named UI images and the overlay font load once here, not inside the first frames.
         carouselView.prepareIcons()
         carouselView.prepareCellTextures()

@@ -11,17 +11,20 @@ final class SelectedCellAnimation {
     private let pixelLimit: Int
     /// Where the frames are decoded.
     private let decoding: any DecodingService
+    /// Whose workers decode them.
+    private let executor: WorkExecutor
     private let waker: EventLoopWaker?
     private let observer: (any RunObserver)?
     /// What plays: the item and the picture size it was started for.
     private var current: (item: CarouselItem, size: PixelSize, playback: AnimationPlayback)?
 
-    init(renderer: Renderer, colour: ColourConversion?, pixelLimit: Int, decoding: any DecodingService = .inProcess,
-         waker: EventLoopWaker?, observer: (any RunObserver)?) {
+    init(renderer: Renderer, colour: ColourConversion?, pixelLimit: Int, decoding: any DecodingService,
+         executor: WorkExecutor, waker: EventLoopWaker?, observer: (any RunObserver)?) {
         self.renderer = renderer
         self.colour = colour
         self.pixelLimit = pixelLimit
         self.decoding = decoding
+        self.executor = executor
         self.waker = waker
         self.observer = observer
     }
@@ -52,6 +55,7 @@ final class SelectedCellAnimation {
             options.pixelLimit = pixelLimit
             options.onlyAnimations = true
             options.decoding = decoding
+            options.executor = executor
             let waker = self.waker
             let feed = AnimationFeed(path: item.path, options: options, onFrame: { waker?.wake() })
             current = (item, pixels.size, AnimationPlayback(feed: feed, renderer: renderer, observer: observer, view: .strip))

@@ -104,8 +104,10 @@ package final class TiledImageView {
         outputSize = renderer.outputSize
         painter = TiledViewPainter(renderer: renderer, text: text, assets: assets, pixelScale: pixelScale)
         if let preview { backdrop = TiledBackdrop(preview, renderer: renderer) }
-        animation = ViewAnimation { [path, renderer] in
+        // An animation plays only in the view shown, so its frames go at the visible rank.
+        animation = ViewAnimation { [path, renderer, executor] in
             var feed = AnimationFeed.Options()
+            feed.executor = executor
             feed.colour = options.colour
             feed.turn = options.turn
             feed.pixelLimit = options.pixelLimit

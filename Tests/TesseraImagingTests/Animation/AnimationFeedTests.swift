@@ -39,8 +39,10 @@ final class AnimationFeedTests: XCTestCase {
         }
     }
 
-    private func recordingFeed(frames: Int, budget: Int, maxFrames: Int = 4096, decodes: Decodes) -> AnimationFeed {
+    private func recordingFeed(frames: Int, budget: Int, maxFrames: Int = 4096, decodes: Decodes,
+                               executor: WorkExecutor? = nil) -> AnimationFeed {
         var options = AnimationFeed.Options()
+        options.executor = executor
         options.budgetBytes = budget
         options.maxFrames = maxFrames
         options.colour = nil
@@ -92,6 +94,25 @@ final class AnimationFeedTests: XCTestCase {
         _ = feed.takeFrame()
         Thread.sleep(forTimeInterval: 0.1)
         XCTAssertLessThanOrEqual(decodes.frameCount, after + 1, "stopped: no more decoding")
+    }
+
+    func testFramesAreJobsOnTheExecutorAndAFeedNobodyTakesFromHoldsNoWorker() {
+        let executor = WorkExecutor.manual()
+        let decodes = Decodes()
+        let feed = recordingFeed(frames: 100, budget: 0, decodes: decodes, executor: executor)
+        XCTAssertEqual(decodes.frameCount, 0, "nothing decodes until the executor runs the feed's jobs")
+        let lookahead = AnimationFeed.Options().lookahead
+        // Opening, then one job per frame until the lookahead waits.
+        XCTAssertEqual(executor.runPending(), 1 + lookahead)
+        XCTAssertEqual(decodes.frameCount, lookahead)
+        XCTAssertEqual(executor.runPending(), 0, "a feed whose frames wait queues no work: a paused animation holds no worker")
+        XCTAssertEqual(feed.takeFrame()?.index, 0)
+        XCTAssertEqual(executor.runPending(), 1, "taking a frame queues the decode of one more")
+        XCTAssertEqual(decodes.frameCount, lookahead + 1)
+        XCTAssertEqual(feed.takeFrame()?.index, 1)
+        feed.stop()
+        executor.runPending()
+        XCTAssertEqual(decodes.frameCount, lookahead + 1, "stopped: the queued decode is dropped")
     }
 
     func testAFrameCountBombIsCutToMaxFrames() {
