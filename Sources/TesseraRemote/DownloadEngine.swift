@@ -10,8 +10,8 @@ import Foundation
 import Logging
 import Synchronization
 import TesseraCore
-import TesseraImaging
 import TesseraFiles
+import TesseraImaging
 
 /// The moving part behind `RemoteImageStore`: the URLSession delegate that streams each body into a
 /// temporary file, enforces the limits, checks the result and reports it to the download table.

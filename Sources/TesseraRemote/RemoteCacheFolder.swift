@@ -5,8 +5,8 @@ import Darwin
 #endif
 import Foundation
 import TesseraCore
-import TesseraImaging
 import TesseraFiles
+import TesseraImaging
 
 /// What the server said about a cached copy, kept beside it so the next run can ask "changed since?".
 struct CachedResponseMetadata: Codable, Equatable, Sendable {

@@ -4,8 +4,8 @@ import FoundationNetworking
 import Foundation
 import Logging
 import TesseraCore
-import TesseraImaging
 import TesseraFiles
+import TesseraImaging
 
 /// Downloads remote images into a disk cache: LazyTableImages' download table over URLSession.
 ///

@@ -2,10 +2,10 @@ import ArgumentParser
 import Foundation
 import TesseraBench
 import TesseraCore
-import TesseraImaging
-import TesseraUI
 import TesseraFiles
+import TesseraImaging
 import TesseraSandbox
+import TesseraUI
 
 /// `tessera bench ...`: measurements of the pipeline outside the window, run by `TesseraBench`. A group,
 /// so that further benchmarks join as subcommands.

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import TesseraImaging
-import TesseraUI
 import TesseraSandbox
+import TesseraUI
 
 /// `tessera decode-helper`, hidden: a sandboxed decode helper the viewer starts (see `DecodeHelperPool`),
 /// serving requests on descriptor 3 until the viewer closes it; with `--slide`, a whole-slide image's own

@@ -4,8 +4,8 @@ import Glibc
 #endif
 import Foundation
 import TesseraCore
-import TesseraImaging
 import TesseraFiles
+import TesseraImaging
 
 /// Test-only, compiled into debug builds alone and switched on by `TESSERA_TEST_MISBEHAVING_DECODERS=1`
 /// in a decode helper's environment: a decoder that does what a broken or hostile library might when the

@@ -4,11 +4,11 @@ import Logging
 import TesseraCore
 import TesseraDesktop
 import TesseraExperiment
+import TesseraFiles
 import TesseraImaging
 import TesseraRemote
-import TesseraUI
-import TesseraFiles
 import TesseraSandbox
+import TesseraUI
 
 @main
 struct Tessera: ParsableCommand {

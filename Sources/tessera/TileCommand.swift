@@ -9,8 +9,8 @@ import Foundation
 import Synchronization
 import TesseraCore
 import TesseraImaging
-import TesseraTiling
 import TesseraSandbox
+import TesseraTiling
 
 /// `tessera tile`: cuts an image into Deep Zoom tiles (or the Core Animation book's flat tiles), streaming.
 struct Tile: ParsableCommand {

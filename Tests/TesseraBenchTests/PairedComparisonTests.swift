@@ -1,6 +1,6 @@
-import XCTest
 import TesseraBench
 import TesseraCore
+import XCTest
 
 /// The benchmark's verdict on two strategies' p99 must follow what their runs show: a gap larger than the
 /// runs' own spread is called, one within it is not, and the same runs give the same interval every time.

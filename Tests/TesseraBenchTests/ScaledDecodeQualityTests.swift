@@ -1,5 +1,5 @@
-import XCTest
 import TesseraCore
+import XCTest
 @testable import TesseraBench
 
 /// PSNR as `bench thumbs --quality` reports it: over the colour channels only, infinite for identical

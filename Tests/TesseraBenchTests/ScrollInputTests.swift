@@ -1,5 +1,5 @@
-import XCTest
 import TesseraUI
+import XCTest
 @testable import TesseraBench
 
 /// The scroll bench's inputs are scripts the viewer replays: each must parse as one.

@@ -1,7 +1,7 @@
-import XCTest
 import TesseraCore
 import TesseraImaging
 import TesseraTestSupport
+import XCTest
 @testable import TesseraBench
 
 /// `ThumbsBench` over JPEG samples (TurboJPEG only, so no SDL): every file is counted in every pass, the

@@ -1,9 +1,9 @@
 import Foundation
 import TesseraCore
 import TesseraImaging
+import TesseraSandbox
 import TesseraTestSupport
 import XCTest
-import TesseraSandbox
 
 /// Decoding in sandboxed helpers: a decoder that crashes, allocates without bound, never returns, writes a
 /// file or makes a system call decoding never needs costs its one image an error cell saying which, its helper is replaced,

@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import TesseraImaging
 import TesseraFiles
+import TesseraImaging
 import TesseraTestSupport
 import XCTest
 

@@ -1,10 +1,10 @@
 import Foundation
 import TesseraCore
 import TesseraImaging
-import TesseraTestSupport
-import XCTest
 import TesseraSandbox
+import TesseraTestSupport
 import TesseraTiling
+import XCTest
 
 /// What the viewer reads about a file without decoding it (`ImageFacts`: the tiled view's probe, the
 /// information overlay, the dates a sort reads, the decode-memory estimate) is, with helpers, read in a

@@ -1,6 +1,6 @@
 import Foundation
-@testable import TesseraDesktop
 import XCTest
+@testable import TesseraDesktop
 
 /// The file's settings go in front of the command line's own, for the command the arguments name.
 final class CommandLineDefaultsTests: XCTestCase {

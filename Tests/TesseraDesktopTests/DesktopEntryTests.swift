@@ -1,6 +1,6 @@
 import TesseraDesktop
-import TesseraImaging
 import TesseraFiles
+import TesseraImaging
 import XCTest
 
 /// The desktop entry offers Tessera for exactly the image types it opens.

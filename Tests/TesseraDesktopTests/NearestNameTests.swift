@@ -1,5 +1,5 @@
-@testable import TesseraDesktop
 import XCTest
+@testable import TesseraDesktop
 
 final class NearestNameTests: XCTestCase {
     func testASlipFindsTheNameAndAStrangerFindsNone() {

@@ -1,5 +1,5 @@
-@testable import TesseraDesktop
 import XCTest
+@testable import TesseraDesktop
 
 /// The line of each key, through what TOML lets span lines.
 final class TOMLKeyLinesTests: XCTestCase {

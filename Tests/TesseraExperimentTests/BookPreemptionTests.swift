@@ -1,8 +1,8 @@
 import Dispatch
 import Synchronization
+import TesseraExperiment
 import XCTest
 @testable import TesseraCore
-import TesseraExperiment
 
 /// The book's strategies let running decodes finish, as UIKit's operation queues did: flung far away
 /// from a decode in progress, the strip does not ask it to stop. A real worker, gated, nothing timed.

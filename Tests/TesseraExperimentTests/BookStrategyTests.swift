@@ -1,7 +1,7 @@
 import Foundation
+import TesseraExperiment
 import XCTest
 @testable import TesseraCore
-import TesseraExperiment
 
 /// Each of the book's strategies' defining behaviour, with a fake decoder and a stepped clock.
 final class BookStrategyTests: XCTestCase {

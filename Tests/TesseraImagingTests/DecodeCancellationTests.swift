@@ -1,8 +1,8 @@
 import Foundation
+import TesseraTestSupport
 import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
-import TesseraTestSupport
 
 /// Decodes asked to stop part way: PNG between batches of rows, WebP between slices of input, JPEG before
 /// it starts. Counted, not timed: `DecodeCancellation(cancellingAtCheck:)` sets itself at a known check.

@@ -1,8 +1,8 @@
 import Foundation
 import TesseraCore
 import TesseraImaging
-import XCTest
 import TesseraTestSupport
+import XCTest
 
 final class ImageFormatTests: XCTestCase {
     func testSniffsEveryFormatByMagicBytes() {

@@ -2,8 +2,8 @@ import CTurboJPEG
 import Foundation
 import TesseraBench
 import TesseraCore
-@testable import TesseraImaging
 import XCTest
+@testable import TesseraImaging
 
 final class TurboJPEGDecoderTests: XCTestCase {
     let decoder = TurboJPEGDecoder()

@@ -3,8 +3,8 @@ import FoundationNetworking
 #endif
 import Foundation
 import TesseraCore
-@testable import TesseraRemote
 import XCTest
+@testable import TesseraRemote
 
 /// The pure parts: the table's scheduling rules, the deadlines and the failure texts, without sockets.
 final class DownloadTableTests: XCTestCase {

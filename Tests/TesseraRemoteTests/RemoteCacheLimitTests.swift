@@ -5,11 +5,11 @@ import Darwin
 #endif
 import Foundation
 import TesseraCore
-import TesseraImaging
 import TesseraFiles
+import TesseraImaging
 import TesseraTestSupport
-@testable import TesseraRemote
 import XCTest
+@testable import TesseraRemote
 
 /// Downloads under the disk cache limit: a new copy asks for a sweep, which takes earlier runs' copies
 /// (least recently used first) and never one this run has fetched.

@@ -1,11 +1,11 @@
 import Foundation
 import Synchronization
 import TesseraCore
-import TesseraImaging
 import TesseraFiles
+import TesseraImaging
 import TesseraTestSupport
-@testable import TesseraRemote
 import XCTest
+@testable import TesseraRemote
 
 /// The store against a real HTTP server on the loopback interface: the network, the disk cache and the
 /// table together. Longer than most test files because every test shares the same loopback servers, stores

@@ -1,5 +1,5 @@
-import TesseraImaging
 import TesseraFiles
+import TesseraImaging
 
 /// The freedesktop desktop entry (`share/applications/tessera.desktop`) that puts Tessera in the
 /// application menu and under "Open With" for every image type it opens.

@@ -3,8 +3,9 @@ import TesseraCore
 /// One format's frames, in order, each composited onto the full canvas as the format says (disposal and
 /// blending done), as B, G, R, A at the file's canvas size; its own delay with it, as the file gives it.
 ///
-/// Per-file state over the format's library, used by one thread at a time (the feed's). Starting again from
-/// the first frame is a new reader: each frame builds on the one before, so no frame can be read alone.
+/// Per-file state over the format's library, used by one thread at a time (the feed's steps, one after
+/// another). Starting again from the first frame is a new reader: each frame builds on the one before, so
+/// no frame can be read alone.
 package protocol AnimationReading: AnyObject {
     /// The size every frame has.
     var canvasSize: PixelSize { get }

@@ -5,8 +5,8 @@ import CTesseraSandbox
 import Foundation
 import TesseraCore
 import TesseraFiles
-import TesseraTiling
 import TesseraImaging
+import TesseraTiling
 
 /// A frames exchange on the decode helper's side (the viewer's side is `HelperAnimationReader`): reads the
 /// file and opens it with `AnimatedImage.reader`, the code `--decode-in-process` runs in the viewer, sends

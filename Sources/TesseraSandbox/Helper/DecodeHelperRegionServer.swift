@@ -5,8 +5,8 @@ import CTesseraSandbox
 import Foundation
 import TesseraCore
 import TesseraFiles
-import TesseraTiling
 import TesseraImaging
+import TesseraTiling
 
 /// The tiled view's regions on the decode helper's side (the viewer's side is `DecodeHelperPool`'s
 /// `tiffRegion`, `svgTile` and `jpegRegion`): a tiled TIFF's region read by `TIFFRegionReader`, an SVG's tile

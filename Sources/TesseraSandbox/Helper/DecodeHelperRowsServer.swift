@@ -5,8 +5,8 @@ import CTesseraSandbox
 import Foundation
 import TesseraCore
 import TesseraFiles
-import TesseraTiling
 import TesseraImaging
+import TesseraTiling
 
 /// A rows exchange on the decode helper's side (the viewer's side is `HelperScanlineSource`): opens the
 /// image with `ScanlineSources.open`, the code the tile cutter runs in process, sends the rows' size and

@@ -6,8 +6,8 @@ import Foundation
 import Logging
 import TesseraCore
 import TesseraFiles
-import TesseraTiling
 import TesseraImaging
+import TesseraTiling
 
 /// The decode helper's side (`tessera decode-helper`): loads its libraries, decodes one tiny image of each
 /// format so that whatever they load lazily is loaded, locks itself down (no_new_privs, an address-space

@@ -6,8 +6,8 @@ import Foundation
 import Logging
 import TesseraCore
 import TesseraFiles
-import TesseraTiling
 import TesseraImaging
+import TesseraTiling
 
 /// A whole-slide image's own decode helper (`tessera decode-helper --slide PATH`; the viewer's side is
 /// `SlideHelper`). OpenSlide opens a slide by its path, and a MIRAX or VMS slide's companion files beside

@@ -2,8 +2,8 @@ import CTesseraSandbox
 import Foundation
 import TesseraCore
 import TesseraFiles
-import TesseraTiling
 import TesseraImaging
+import TesseraTiling
 
 /// The tiled view's regions read in helpers (the helper's side is `DecodeHelperRegionServer`): one request
 /// and one reply per tile, the file's descriptor attached each time, on whichever helper is idle. The

@@ -7,8 +7,8 @@ import Logging
 import Synchronization
 import TesseraCore
 import TesseraFiles
-import TesseraTiling
 import TesseraImaging
+import TesseraTiling
 
 /// Decoding in sandboxed helper processes, as GNOME's glycin does: a few long-lived helpers (the same
 /// binary, `tessera decode-helper`), one per decode worker, each used by one decode at a time. The viewer opens the file and passes its

@@ -5,8 +5,8 @@ import CTesseraSandbox
 import Foundation
 import TesseraCore
 import TesseraFiles
-import TesseraTiling
 import TesseraImaging
+import TesseraTiling
 
 /// One running decode helper, from the viewer's side: its process and its end of the socket. It answers
 /// one request at a time; `DecodeHelperPool` hands it to one caller at a time, hence `@unchecked Sendable`.

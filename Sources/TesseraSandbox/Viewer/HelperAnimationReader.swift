@@ -5,8 +5,8 @@ import CTesseraSandbox
 import Foundation
 import TesseraCore
 import TesseraFiles
-import TesseraTiling
 import TesseraImaging
+import TesseraTiling
 
 /// An animation's frames read in a decode helper: a frames exchange (see `tessera_sandbox.h`) on one helper
 /// taken from the pool for as long as the frames are decoded. The helper runs `AnimatedImage.reader`, the
@@ -19,9 +19,9 @@ import TesseraImaging
 ///
 /// Each wait has the pool's time limit. A helper that dies or runs out of time gives `.helperFailed` and
 /// is replaced; the exchange is then over and every later request fails at once. Nothing cancels a wait:
-/// as in process, a stopped feed's thread finishes the frame it is on, and a reader that goes away waits
+/// as in process, a stopped feed's step finishes the frame it is on, and a reader that goes away waits
 /// for the frame it asked ahead, ends the exchange and hands its helper back, so moving from one animation
-/// to the next costs no helper start. Used by one thread, the feed's.
+/// to the next costs no helper start. Used by the feed's steps, one at a time.
 final class HelperAnimationReader: AnimationReading {
     let canvasSize: PixelSize
     private(set) var plays: Int

@@ -5,8 +5,8 @@ import CTesseraSandbox
 import Foundation
 import TesseraCore
 import TesseraFiles
-import TesseraTiling
 import TesseraImaging
+import TesseraTiling
 
 /// The tile cutter's rows read in a decode helper: a rows exchange (see `tessera_sandbox.h`) on one helper
 /// taken from the pool for the cut's whole length. The helper runs `ScanlineSources.open` and the row

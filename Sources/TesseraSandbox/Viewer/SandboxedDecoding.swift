@@ -1,8 +1,8 @@
 import Foundation
 import TesseraCore
 import TesseraFiles
-import TesseraTiling
 import TesseraImaging
+import TesseraTiling
 
 /// Decoding in the sandboxed helpers of `pool`: every C library that reads a file runs there, and this
 /// process parses a file's bytes with memory-safe Swift alone. Each answer comes back as in process (the

@@ -2,9 +2,9 @@ import CTesseraSandbox
 import Foundation
 import Synchronization
 import TesseraCore
-import TesseraTiling
 import TesseraFiles
 import TesseraImaging
+import TesseraTiling
 
 /// A whole-slide image's own decode helper, from the viewer's side (the helper's side is
 /// `SlideHelperService`): started with the pool's configuration for one slide, which it opens by path under

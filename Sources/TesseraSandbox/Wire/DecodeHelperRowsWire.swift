@@ -1,9 +1,9 @@
 import CTesseraSandbox
 import Foundation
 import TesseraCore
-import TesseraTiling
 import TesseraFiles
 import TesseraImaging
+import TesseraTiling
 
 /// The messages of a rows exchange (the tile cutter's rows read in a decode helper): its requests, the
 /// opening's reply, and the cutter's reasons as numbers and text. The messages are `DecodeHelperWire`'s

@@ -1,9 +1,9 @@
 import CTesseraSandbox
 import Foundation
 import TesseraCore
-import TesseraTiling
 import TesseraFiles
 import TesseraImaging
+import TesseraTiling
 
 /// The two fixed messages between the viewer and a decode helper (`tessera_decode_request` and
 /// `tessera_decode_reply`, laid out in C so both ends agree byte for byte), the loader's refusals as

@@ -5,8 +5,8 @@ import Darwin
 #endif
 import Foundation
 import Synchronization
-import TesseraImaging
 import TesseraCore
+import TesseraImaging
 
 /// Makes a cut's output appear all at once, or not at all.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import TesseraCore
-import TesseraImaging
 import TesseraFiles
+import TesseraImaging
 
 /// What `TileCutter` writes.
 package struct TileCutterOptions: Sendable {

@@ -1,5 +1,5 @@
-import TesseraImaging
 import TesseraCore
+import TesseraImaging
 /// Mapping between a pyramid level and the full-resolution image, the one conversion the tiled view and
 /// its tests both need: a level pixel stands for 2^reduction full-resolution pixels, and the last row and
 /// column of a level stick out past the image (levels are rounded up), so results are clipped to it.

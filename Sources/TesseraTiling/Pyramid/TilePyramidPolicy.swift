@@ -1,5 +1,5 @@
-import TesseraImaging
 import TesseraCore
+import TesseraImaging
 /// Which pyramid levels the tiled view treats specially.
 ///
 /// - The **base level** is requested first, the moment a pyramid opens: small enough to decode in a

@@ -1,5 +1,5 @@
-import TesseraImaging
 import TesseraCore
+import TesseraImaging
 /// What the tile cache holds for one tile, as far as drawing is concerned.
 package enum TileAvailability: Sendable, Equatable {
     /// Not held (maybe loading).

@@ -1,5 +1,5 @@
-import TesseraImaging
 import TesseraCore
+import TesseraImaging
 /// CATiledLayer's fade for tiles: a tile that arrives while its place is on screen fades in over
 /// `timing.duration` (0.25 s by default, linear), over the coarser tile drawn under it; a tile that was
 /// already held, or arrived off screen, appears at once when it is drawn. (The view also shows at once a

@@ -1,5 +1,5 @@
-import TesseraImaging
 import TesseraCore
+import TesseraImaging
 /// One tile load the tiled view asks for: lower priorities run sooner.
 package struct TileRequest: Hashable, Sendable {
     package var tile: TileID

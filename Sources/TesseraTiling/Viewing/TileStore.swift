@@ -1,5 +1,5 @@
-import TesseraImaging
 import TesseraCore
+import TesseraImaging
 /// Which tiles are held right now (on the GPU, in the UI), bounded in bytes: vipsdisp's `tilecache.c`,
 /// kept apart from where tiles come from.
 ///

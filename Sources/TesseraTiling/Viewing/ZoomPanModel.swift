@@ -1,5 +1,5 @@
-import TesseraImaging
 import TesseraCore
+import TesseraImaging
 /// The tiled view's camera, as a value with no UI: which part of the image shows, at what zoom, and how it
 /// moves. `UIScrollView` with zooming, in two dimensions: each axis is a `ScrollModel` (drag with rubber
 /// band, fling with UIKit's 0.998/ms decay, animated key scrolls), and the zoom scales both contents.

@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import Synchronization
 import TesseraCore
-import TesseraImaging
 import TesseraFiles
+import TesseraImaging
 
 /// The trash and the turns (`Delete`, `<` `>` `|` `_`), run on a worker because they move and rewrite
 /// files, and `Ctrl-z`, which undoes the last of them: one stack of actions, as a user expects of undo.

@@ -1,7 +1,7 @@
 import Foundation
 import TesseraCore
-import TesseraImaging
 import TesseraFiles
+import TesseraImaging
 
 /// The key-handler as the viewer runs it (`Ctrl-x`, then a key): one run at a time, as in nsxiv, on its
 /// own thread so the viewer stays responsive; when it ends, what it changed and removed comes back

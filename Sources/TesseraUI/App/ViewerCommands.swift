@@ -1,9 +1,9 @@
 import Foundation
 import TesseraCore
+import TesseraFiles
 import TesseraImaging
 import TesseraRemote
 import TesseraSDL
-import TesseraFiles
 
 /// What keys do: each combo is looked up in the bindings for the view shown and its action carried out on
 /// the selection and the marks, the files (trash, turns, undo, the key-handler after its prefix), the

@@ -1,7 +1,7 @@
 import TesseraCore
+import TesseraFiles
 import TesseraImaging
 import TesseraRemote
-import TesseraFiles
 import TesseraSandbox
 
 /// Everything the viewer needs from the command line.

@@ -1,15 +1,17 @@
 import Foundation
 import Logging
 import TesseraCore
+import TesseraFiles
 import TesseraImaging
 import TesseraRemote
 import TesseraSDL
-import TesseraFiles
 
-/// What the strip viewer is made of, built once from the options: SDL's window and renderer, the UI's
-/// images and text, the image pipeline with its loader (files through the thumbnail cache, downloads from
-/// their cached copies), the download store, the folder watcher, and the carousel model and its view;
-/// and the observer of a measured run, handed to each part that tells it something. Main thread only.
+/// What the strip viewer is made of, built once from the options: the decoding service, the window host,
+/// the process's executor and the lanes on it (the image pipeline with its loader, files through the
+/// thumbnail cache and downloads from their cached copies; the file actions, the information, the sort
+/// facts), the download store, the folder watcher, the carousel model and its view, the maker of single
+/// views; and the observer of a measured run, handed to each part that tells it something. Main thread
+/// only.
 final class ViewerWiring {
     let options: ViewerOptions
     /// Hears the run when a report is asked for; nil otherwise.

@@ -1,7 +1,7 @@
 import Logging
 import TesseraCore
-import TesseraSDL
 import TesseraImaging
+import TesseraSDL
 import TesseraTiling
 
 /// The tiles of one open pyramid, from where they come to what is on the GPU (vipsdisp's tilecache, kept

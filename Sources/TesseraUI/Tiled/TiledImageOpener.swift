@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import Synchronization
 import TesseraCore
-import TesseraImaging
 import TesseraFiles
+import TesseraImaging
 import TesseraTiling
 
 /// What opening a path produced, delivered to the view through an inbox.

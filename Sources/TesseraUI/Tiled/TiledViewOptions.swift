@@ -1,7 +1,7 @@
 import Foundation
 import TesseraCore
-import TesseraImaging
 import TesseraFiles
+import TesseraImaging
 import TesseraTiling
 
 /// How the tiled view behaves; the command line fills it in.

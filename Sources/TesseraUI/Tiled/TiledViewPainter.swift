@@ -1,6 +1,6 @@
 import TesseraCore
-import TesseraSDL
 import TesseraImaging
+import TesseraSDL
 import TesseraTiling
 
 /// Draws the tiled view: the plan's layers coarse under fine, the backdrop where no tile can be, marks for

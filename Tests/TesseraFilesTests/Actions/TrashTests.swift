@@ -1,8 +1,8 @@
 import Foundation
 import TesseraCore
-@testable import TesseraFiles
-import XCTest
 import TesseraTestBasics
+import XCTest
+@testable import TesseraFiles
 
 /// The freedesktop Trash: files go in with a correct record and come back byte for byte with their
 /// mtime; a file the trash cannot take stays where it is. The second file system is a tmpfs mounted by

@@ -3,10 +3,10 @@ import CTesseraFiles
 import CTurboJPEG
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
-@testable import TesseraFiles
 import TesseraTestBasics
 import XCTest
+@testable import TesseraFiles
+@testable import TesseraImaging
 
 /// Rotation by the EXIF tag: the tag changes, the pixels and the scan data do not, and a file that cannot
 /// be rewritten is left exactly as it was.

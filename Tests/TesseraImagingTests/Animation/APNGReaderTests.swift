@@ -1,8 +1,8 @@
 import CZlib
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
 import XCTest
+@testable import TesseraImaging
 
 /// APNG: chunks walked here, each frame decoded by libpng as a PNG of its own, composited by its dispose
 /// and blend operations; on files written byte by byte.

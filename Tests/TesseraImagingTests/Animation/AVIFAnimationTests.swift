@@ -1,7 +1,7 @@
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
 import XCTest
+@testable import TesseraImaging
 
 /// An AVIF image sequence made by avifenc from PNG frames: libavif's frames and durations. libheif
 /// (the still decoder) shows the first.

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 import TesseraCore
-@testable import TesseraImaging
 import XCTest
+@testable import TesseraImaging
 
 /// The feed: frames in order and looping, the memory budget (counted decodes), truncated files, bombs,
 /// stopping.

@@ -3,9 +3,9 @@ import Glibc
 #endif
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
 import TesseraTestSupport
 import XCTest
+@testable import TesseraImaging
 @testable import TesseraSandbox
 
 /// Animations decoded in a sandboxed decode helper (`HelperAnimationReader`, a frames exchange): each

@@ -1,8 +1,8 @@
 import CGIF
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
 import XCTest
+@testable import TesseraImaging
 
 /// Each format's frames, composited, with their delays and loop counts, from files the tests write.
 final class AnimationReaderTests: XCTestCase {

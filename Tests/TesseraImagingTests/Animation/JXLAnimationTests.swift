@@ -1,7 +1,7 @@
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
 import XCTest
+@testable import TesseraImaging
 
 /// An animated JPEG XL made by cjxl from a GIF: libjxl's composited frames, their durations in ticks
 /// turned into time.

@@ -6,10 +6,10 @@ import Darwin
 import Foundation
 import Synchronization
 import TesseraCore
-@testable import TesseraFiles
-@testable import TesseraImaging
 import TesseraTestBasics
 import XCTest
+@testable import TesseraFiles
+@testable import TesseraImaging
 @testable import TesseraTiling
 
 /// The disk cache limit over real pyramids cut by the tile cutter and download entries named as the

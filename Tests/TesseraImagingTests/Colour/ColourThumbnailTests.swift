@@ -2,8 +2,8 @@ import Foundation
 import TesseraCore
 import TesseraTestSupport
 import XCTest
-@testable import TesseraImaging
 @testable import TesseraFiles
+@testable import TesseraImaging
 
 /// Thumbnails on disk are sRGB (the freedesktop standard's readers assume it): a tagged image's is
 /// converted before it is saved, and one read back is converted to the display's colour space.

@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import TesseraCore
+import XCTest
 @testable import TesseraImaging
 
 final class DecodeMemoryTests: XCTestCase {

@@ -3,8 +3,8 @@ import Synchronization
 import TesseraCore
 import TesseraTestSupport
 import XCTest
-@testable import TesseraImaging
 @testable import TesseraFiles
+@testable import TesseraImaging
 @testable import TesseraTiling
 
 /// Callers written against `DecodingService` ask the service they are given and decode nothing around it:

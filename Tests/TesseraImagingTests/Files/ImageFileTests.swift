@@ -5,8 +5,8 @@ import Foundation
 import TesseraCore
 import TesseraTestBasics
 import XCTest
-@testable import TesseraImaging
 @testable import TesseraFiles
+@testable import TesseraImaging
 @testable import TesseraTiling
 
 final class ImageFileTests: XCTestCase {

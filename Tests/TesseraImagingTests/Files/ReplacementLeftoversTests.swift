@@ -1,10 +1,10 @@
 import CTurboJPEG
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
-@testable import TesseraFiles
 import TesseraTestBasics
 import XCTest
+@testable import TesseraFiles
+@testable import TesseraImaging
 
 /// A crashed turn's temporary copy is removed by the next run over its folder; a file that only looks
 /// like one, and one a running viewer is writing, are not.

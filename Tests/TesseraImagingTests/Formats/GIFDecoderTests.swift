@@ -1,8 +1,8 @@
 import CGIF
-import TesseraTestSupport
 import Foundation
 import TesseraCore
 import TesseraImaging
+import TesseraTestSupport
 import XCTest
 
 /// GIF through giflib, on files written with giflib's own encoder.

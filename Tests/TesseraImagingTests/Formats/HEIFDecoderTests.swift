@@ -1,8 +1,8 @@
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
 import TesseraTestBasics
 import XCTest
+@testable import TesseraImaging
 
 /// HEIC and AVIF through libheif, on files heif-enc makes from the quadrants picture.
 final class HEIFDecoderTests: XCTestCase {

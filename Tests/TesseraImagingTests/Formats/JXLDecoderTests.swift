@@ -1,8 +1,8 @@
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
 import TesseraTestBasics
 import XCTest
+@testable import TesseraImaging
 
 /// JPEG XL through libjxl, on files cjxl makes from the quadrants picture.
 final class JXLDecoderTests: XCTestCase {

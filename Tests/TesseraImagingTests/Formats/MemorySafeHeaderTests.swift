@@ -1,8 +1,8 @@
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
 import TesseraTestSupport
 import XCTest
+@testable import TesseraImaging
 
 /// The Swift header readers the viewer uses for its decode-memory estimate when decodes run in helpers
 /// (`ImageHeader.Readers.memorySafe`) against the libraries they stand in for: TurboJPEG, libheif and

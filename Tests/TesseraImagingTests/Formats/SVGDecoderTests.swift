@@ -1,8 +1,8 @@
 import Foundation
 import TesseraCore
 import TesseraImaging
-import XCTest
 import TesseraTestSupport
+import XCTest
 
 /// SVG through librsvg: drawn at the size it is shown, its own size read from width and height or the
 /// viewBox, gzip-compressed files too.

@@ -1,8 +1,8 @@
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
 import TesseraTestBasics
 import XCTest
+@testable import TesseraImaging
 
 /// TIFF through libtiff: layouts, depths and compressions, orientation, reduced-resolution levels, colour
 /// profiles, cut and lying files.

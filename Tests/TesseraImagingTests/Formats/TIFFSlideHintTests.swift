@@ -1,8 +1,8 @@
 import Foundation
-@testable import TesseraImaging
-@testable import TesseraFiles
 import TesseraTestSupport
 import XCTest
+@testable import TesseraFiles
+@testable import TesseraImaging
 
 /// The viewer tells a plain pyramidal TIFF from a possible whole-slide image by the first directory's
 /// tags, wherever the directory lies, so that only a possible slide starts a slide's helper.

@@ -4,10 +4,10 @@ import Glibc
 import Foundation
 import Synchronization
 import TesseraCore
-@testable import TesseraImaging
-@testable import TesseraFiles
 import TesseraTestSupport
 import XCTest
+@testable import TesseraFiles
+@testable import TesseraImaging
 @testable import TesseraSandbox
 
 /// The pool after a burst of decodes: the helpers it was warmed with stay, the others stop once they have

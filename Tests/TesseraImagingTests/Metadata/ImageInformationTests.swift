@@ -2,9 +2,9 @@ import CLCMS2
 import CZlib
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
 import TesseraTestBasics
 import XCTest
+@testable import TesseraImaging
 
 /// The information overlay's data, from files whose tags the test writes with libexif and whose colour
 /// profile it makes with Little CMS.

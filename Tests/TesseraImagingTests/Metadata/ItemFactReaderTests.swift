@@ -3,9 +3,9 @@ import Glibc
 #endif
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
 import TesseraTestBasics
 import XCTest
+@testable import TesseraImaging
 
 /// The orders other than name from real files: modification times set with `utimensat`, sizes by the
 /// bytes written, dates taken written into small JPEGs with libexif; read as the strip's background

@@ -1,8 +1,8 @@
 import Foundation
 import TesseraCore
 import TesseraImaging
-import XCTest
 import TesseraTestSupport
+import XCTest
 
 /// The picture the format tests encode, and the Debian encoders (heif-enc, cjxl, tiffcp, ...) that turn
 /// it into files: four quadrants in distinct colours, so a mirrored, rotated or channel-swapped decode is

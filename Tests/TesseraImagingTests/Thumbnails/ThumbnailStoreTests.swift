@@ -2,8 +2,8 @@ import CPNG
 import Foundation
 import Synchronization
 import TesseraCore
-import TesseraImaging
 import TesseraFiles
+import TesseraImaging
 import TesseraTestSupport
 import XCTest
 

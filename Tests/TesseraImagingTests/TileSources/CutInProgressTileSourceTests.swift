@@ -1,7 +1,7 @@
-import XCTest
 import TesseraCore
-@testable import TesseraImaging
 import TesseraTestSupport
+import XCTest
+@testable import TesseraImaging
 @testable import TesseraTiling
 
 /// The tiles of a cut in progress: those written, and no other, until the cut hands over to its pyramid.

@@ -1,5 +1,5 @@
-import XCTest
 import TesseraCore
+import XCTest
 @testable import TesseraImaging
 @testable import TesseraTiling
 

@@ -1,9 +1,9 @@
 import CTurboJPEG
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
 import TesseraTestSupport
 import XCTest
+@testable import TesseraImaging
 @testable import TesseraSandbox
 @testable import TesseraTiling
 

@@ -1,7 +1,7 @@
-import XCTest
 import TesseraCore
-@testable import TesseraImaging
 import TesseraTestSupport
+import XCTest
+@testable import TesseraImaging
 @testable import TesseraTiling
 
 /// Whole-slide images through OpenSlide, tried on the one format a test can write: a generic tiled TIFF

@@ -1,8 +1,8 @@
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
 import TesseraTestSupport
 import XCTest
+@testable import TesseraImaging
 @testable import TesseraSandbox
 @testable import TesseraTiling
 

@@ -1,7 +1,7 @@
-import XCTest
 import TesseraCore
-@testable import TesseraImaging
 import TesseraTestSupport
+import XCTest
+@testable import TesseraImaging
 @testable import TesseraTiling
 
 final class TileSourceTests: XCTestCase {

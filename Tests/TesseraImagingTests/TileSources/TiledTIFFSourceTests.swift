@@ -1,7 +1,7 @@
-import XCTest
 import TesseraCore
-@testable import TesseraImaging
 import TesseraTestSupport
+import XCTest
+@testable import TesseraImaging
 @testable import TesseraTiling
 
 /// Tiled and pyramidal TIFFs read where they lie: each view level from the file's nearest level at least as

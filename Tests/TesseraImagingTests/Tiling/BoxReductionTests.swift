@@ -1,6 +1,6 @@
 import Foundation
-@testable import TesseraImaging
 import XCTest
+@testable import TesseraImaging
 @testable import TesseraTiling
 
 final class BoxReductionTests: XCTestCase {

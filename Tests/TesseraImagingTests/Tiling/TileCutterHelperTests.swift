@@ -4,9 +4,9 @@ import Glibc
 import Foundation
 import Synchronization
 import TesseraCore
-@testable import TesseraImaging
 import TesseraTestSupport
 import XCTest
+@testable import TesseraImaging
 @testable import TesseraSandbox
 @testable import TesseraTiling
 

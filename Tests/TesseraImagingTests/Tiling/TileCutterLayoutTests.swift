@@ -1,8 +1,8 @@
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
 import TesseraTestBasics
 import XCTest
+@testable import TesseraImaging
 @testable import TesseraTiling
 
 /// Which files a cut writes and how big each tile is: exactly what `DeepZoomGeometry` says.

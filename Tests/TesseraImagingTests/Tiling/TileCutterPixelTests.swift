@@ -1,8 +1,8 @@
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
 import TesseraTestBasics
 import XCTest
+@testable import TesseraImaging
 @testable import TesseraTiling
 
 /// The tiles' pixels: the source, and each level the one above halved with vips's 2x2 box.

@@ -5,9 +5,9 @@ import Darwin
 #endif
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
 import TesseraTestBasics
 import XCTest
+@testable import TesseraImaging
 @testable import TesseraTiling
 
 /// All or nothing: bad input, cancellation and existing output never leave partial files behind.

@@ -1,8 +1,8 @@
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
-import XCTest
 import TesseraTestSupport
+import XCTest
+@testable import TesseraImaging
 @testable import TesseraTiling
 
 /// Memory follows the image's width, not its area.

@@ -1,7 +1,7 @@
 import Foundation
 import TesseraImaging
-import XCTest
 import TesseraTiling
+import XCTest
 
 final class TileProgressLineTests: XCTestCase {
     func testDrawsAtMostTenTimesASecondButAlwaysTheEnd() {

@@ -6,8 +6,8 @@ import Darwin
 import CTurboJPEG
 import Foundation
 import TesseraCore
-@testable import TesseraImaging
 import XCTest
+@testable import TesseraImaging
 @testable import TesseraTiling
 
 /// Images, decoding and file listings for the tile cutter's tests. Everything is generated in memory.

@@ -4,12 +4,12 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import TesseraTestSupport
 import XCTest
 @testable import TesseraCore
-@testable import TesseraImaging
 @testable import TesseraFiles
+@testable import TesseraImaging
 @testable import TesseraUI
-import TesseraTestSupport
 
 /// The single view's cut of a giant image under the disk cache limit: the pyramid it shows is leased, so no
 /// sweep takes it away, and the cut of an edited image replaces the old image's pyramid.

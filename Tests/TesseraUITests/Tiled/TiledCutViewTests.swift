@@ -1,13 +1,13 @@
 import Foundation
 import Synchronization
 import TesseraSDL
+import TesseraTestSupport
 import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
-@testable import TesseraUI
-import TesseraTestSupport
 @testable import TesseraSandbox
 @testable import TesseraTiling
+@testable import TesseraUI
 
 /// A plain image too large to show whole, while the tile cutter works on it: its tiles show as they are
 /// written, the overview counts as sharp where it has the window's pixels, and the view asks for no tile

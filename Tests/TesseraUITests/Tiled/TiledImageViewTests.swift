@@ -3,8 +3,8 @@ import TesseraSDL
 import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
-@testable import TesseraUI
 @testable import TesseraTiling
+@testable import TesseraUI
 
 /// The tiled view headless, read back pixel by pixel.
 final class TiledImageViewTests: XCTestCase {

@@ -3,8 +3,8 @@ import TesseraSDL
 import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
-@testable import TesseraUI
 @testable import TesseraTiling
+@testable import TesseraUI
 
 /// The tiled view's script commands, the standalone viewer, and Enter / Esc from the strip.
 final class TiledIntegrationTests: XCTestCase {

@@ -5,8 +5,8 @@ import TesseraSDL
 import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
-@testable import TesseraUI
 @testable import TesseraTiling
+@testable import TesseraUI
 
 /// A JPEG larger than the window in the single view: decoded at the size shown, and at full resolution
 /// only where the view is, so its memory follows the screen rather than the photo.

@@ -1,12 +1,12 @@
 import Foundation
 import TesseraSDL
+import TesseraTestSupport
 import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
-@testable import TesseraUI
-import TesseraTestSupport
-@testable import TesseraTiling
 @testable import TesseraSandbox
+@testable import TesseraTiling
+@testable import TesseraUI
 
 /// Tiled and pyramidal TIFFs in the tiled view: read where they lie, level by level, nothing cut.
 final class TiledTIFFViewTests: XCTestCase {

@@ -1,11 +1,11 @@
 import Foundation
 import TesseraSDL
+import TesseraTestSupport
 import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
-@testable import TesseraUI
-import TesseraTestSupport
 @testable import TesseraTiling
+@testable import TesseraUI
 
 /// A headless SDL stack (dummy driver, software renderer) with one `TiledImageView`, driven frame by frame
 /// on the test's thread and measured by a `RunRecorder` on the test's clock, and the small pyramids the

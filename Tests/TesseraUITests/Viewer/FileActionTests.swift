@@ -1,8 +1,8 @@
 import Foundation
+import TesseraSDL
 import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
-import TesseraSDL
 @testable import TesseraUI
 
 /// Delete, the turns and Ctrl-z through the viewer, on real files: a trash inside the test's folder.

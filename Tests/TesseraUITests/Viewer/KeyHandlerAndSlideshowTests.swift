@@ -1,8 +1,8 @@
 import Foundation
+import TesseraSDL
 import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
-import TesseraSDL
 @testable import TesseraUI
 
 /// Ctrl-x and a key run the key-handler without stopping the viewer, which shows what the handler changed

@@ -1,8 +1,8 @@
 import Foundation
 import XCTest
 @testable import TesseraCore
-@testable import TesseraImaging
 @testable import TesseraFiles
+@testable import TesseraImaging
 @testable import TesseraSDL
 @testable import TesseraUI
 

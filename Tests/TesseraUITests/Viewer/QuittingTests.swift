@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 import XCTest
 @testable import TesseraCore
-@testable import TesseraImaging
 @testable import TesseraFiles
+@testable import TesseraImaging
 @testable import TesseraUI
 
 /// Quitting finishes what was started: the file actions and `Quitting` on their own, with the actions'

@@ -2,10 +2,10 @@ import Foundation
 import TesseraSDL
 import XCTest
 @testable import TesseraCore
-@testable import TesseraImaging
 @testable import TesseraFiles
-@testable import TesseraUI
+@testable import TesseraImaging
 @testable import TesseraTiling
+@testable import TesseraUI
 
 /// The whole viewer headless (dummy driver, software renderer), driven frame by frame on the test's
 /// thread at the time of a `ManualClock`: keys go in as the bindings spell them, frames run the same path

@@ -5,7 +5,7 @@ import TesseraFiles
 /// Everything the viewer asks of the C libraries that read image files, behind one door, as glycin gives
 /// Loupe one loader interface: decodes at a size, facts read without decoding, rows for the tile cutter,
 /// animation frames, and the tiled view's regions. Callers hold one service and never ask where it runs:
-/// `InProcessDecoding` calls the decoders here; the sandboxed implementation (in `Isolation`) runs them in
+/// `InProcessDecoding` calls the decoders here; the sandboxed implementation (in TesseraSandbox) runs them in
 /// locked-down helper processes and answers with the same values and the same refusals, a helper's own
 /// failure (`.helperFailed`) added.
 ///
@@ -33,8 +33,8 @@ package protocol DecodingService: Sendable {
     func rows(of file: ImageFile, fallbackDecoders: [any ImageDecoding], pixelLimitForWholeDecode: Int,
               priority: WorkerPriority, isCancelled: (@Sendable () -> Bool)?) throws(TileCutError.Reason) -> any ScanlineSource
 
-    /// How each play of the animation at `path` starts, with `options`' limits. Called on the feed's thread,
-    /// which the plays' readers stay on.
+    /// How each play of the animation at `path` starts, with `options`' limits. Called in the feed's first
+    /// step; the plays' readers are then used by its steps, one at a time.
     func animationPlays(path: String, options: AnimationFeed.Options) -> AnimationPlays
 
     /// Whether the file at `path` is an animation (more than one frame); false when it cannot be told.
