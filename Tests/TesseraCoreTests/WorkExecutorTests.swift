@@ -240,4 +240,45 @@ final class WorkExecutorTests: XCTestCase {
         XCTAssertTrue(scheduler.waitForWorkersToExit(timeout: Self.timeout))
         XCTAssertEqual(executor.liveWorkerCount, 0)
     }
+
+    /// Owns a lane of the executor, as an animation feed's steps do: its deinit closes that lane.
+    private final class LaneOwner: Sendable {
+        let lane: SerialWorkLane
+        init(on executor: WorkExecutor) { lane = SerialWorkLane(rank: .visible, on: executor) }
+    }
+
+    /// Runs `body` on another thread; false when it has not returned within the timeout (a deadlock).
+    private func returns(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            body()
+            done.signal()
+        }
+        return done.wait(timeout: .now() + Self.timeout) == .success
+    }
+
+    func testDroppingWorkThatHoldsTheLastReferenceToALaneOwnerDoesNotDeadlock() {
+        let executor = WorkExecutor.manual()
+        let lane = SerialWorkLane(rank: .visible, on: executor)
+        var owner: LaneOwner? = LaneOwner(on: executor)
+        lane.perform { [owner] in _ = owner }
+        owner = nil
+        XCTAssertTrue(returns { lane.cancelQueued() }, "the dropped work's owner closes its lane after the lock")
+
+        let other = SerialWorkLane(rank: .visible, on: executor)
+        var second: LaneOwner? = LaneOwner(on: executor)
+        other.perform { [second] in _ = second }
+        second = nil
+        XCTAssertTrue(returns { executor.shutdown() }, "shutting down lets go of queued work after the lock")
+    }
+
+    func testRunWorkThatHoldsTheLastReferenceToALaneOwnerIsLetGoAfterTheLock() {
+        let executor = WorkExecutor.manual()
+        let lane = SerialWorkLane(rank: .visible, on: executor)
+        var owner: LaneOwner? = LaneOwner(on: executor)
+        lane.perform { [owner] in _ = owner }
+        owner = nil
+        XCTAssertTrue(returns { _ = executor.runPending() })
+        XCTAssertEqual(lane.pendingCount, 0)
+    }
 }

@@ -199,30 +199,36 @@ extension WorkScheduler {
         /// either joins this execution or starts a new job, never falls between the two.
         func execute(_ job: Job) {
             let result = Result { try admitted(job) }
-            let completions = locked { state -> [Completion] in
+            let (completions, work) = locked { state -> ([Completion], CancellableWork?) in
                 state.jobsByKey[job.key] = nil
                 runningCount -= 1
                 state.stats.executed += 1
                 if case .failure(let error) = result, error is DecodeCancelled { state.stats.stoppedRunning += 1 }
                 let completions = job.completions
                 job.completions = []
-                return completions
+                let work = job.work
+                job.work = nil
+                return (completions, work)
             }
+            withExtendedLifetime(work) {}
             for completion in completions { completion(job.key, result) }
         }
 
         /// The job's work, once its estimated working memory fits the budget (at once without one). A job
         /// asked to stop while it waits ends with `DecodeCancelled`, its work never run.
         private func admitted(_ job: Job) throws -> Value {
-            guard let admission else { return try job.work(job.cancellation) }
+            // A running job is never dropped, so its work is there until `execute` takes it out.
+            let work = job.work!
+            guard let admission else { return try work(job.cancellation) }
             let bytes = admission.estimate(job.key)
             return try admission.budget.withAdmission(bytes: bytes, cancellation: job.cancellation) {
-                try job.work(job.cancellation)
+                try work(job.cancellation)
             }
         }
 
         /// A dropped job's key and completions, taken under the lock so they can be called after it.
-        private typealias DroppedJob = (key: Key, completions: [Completion])
+        /// The work rides along so that it is let go after the lock, with the completions.
+        private typealias DroppedJob = (key: Key, completions: [Completion], work: CancellableWork?)
 
         private static func remove(_ job: Job, from state: inout State) -> DroppedJob {
             state.jobsByKey[job.key] = nil
@@ -231,11 +237,13 @@ extension WorkScheduler {
             job.phase = .dropped  // any heap entry left for it is now stale
             let completions = job.completions
             job.completions = []
-            return (job.key, completions)
+            let work = job.work
+            job.work = nil
+            return (job.key, completions, work)
         }
 
         private static func failAsCancelled(_ dropped: [DroppedJob]) {
-            for (key, completions) in dropped {
+            for (key, completions, _) in dropped {
                 for completion in completions { completion(key, .failure(WorkSchedulerError.cancelled)) }
             }
         }

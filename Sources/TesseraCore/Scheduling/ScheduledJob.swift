@@ -5,7 +5,9 @@ extension WorkScheduler {
         enum Phase { case queued, running, dropped }
 
         let key: Key
-        let work: CancellableWork
+        /// Taken out, under the lock, when the job is dropped or has run, and let go after the lock: what
+        /// the work holds may be the last reference to something whose deinit asks the executor again.
+        var work: CancellableWork?
         /// Set when the job, already running, is asked to stop.
         let cancellation = DecodeCancellation()
         /// When a worker took it.
