@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""From exec to pixels: Tessera against nsxiv and feh on one X display, docs/PERFORMANCE-open.md's figures.
+
+    python3 bench/open.py [--runs N] [--geometry WxH] [--only NAMES] CASE...
+
+CASE is `photo:FILE` (one photo opened as from a file manager) or `folder:DIR` (the thumbnail screen of
+a folder: `tessera DIR --window WxH --rows 6 --cell 180x135` against `nsxiv -t`), with `folder-cold:DIR`
+emptying both viewers' thumbnail caches before every run. For each case every viewer runs once to settle
+and leave its reference picture, then the viewers run in turn, N times each (default 5), alternating,
+under tools/firstpaint.c on $DISPLAY (an X server with no window manager, e.g. `Xvfb :77 -screen 0
+1280x800x24`). Every window is WxH (default: the screen's size) at the top left. It prints each run's
+"first" (the screen changed) and "shown" (within 3 levels of the settled picture) and the medians, in ms.
+
+Needs python3, cc, libx11-dev, nsxiv and feh, and the release binary (TESSERA, default
+.build/release/tessera).
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TESSERA = os.environ.get("TESSERA", os.path.join(ROOT, ".build/release/tessera"))
+
+
+def build_firstpaint(folder):
+    binary = os.path.join(folder, "firstpaint")
+    subprocess.run(["cc", "-O2", "-o", binary, os.path.join(ROOT, "tools/firstpaint.c"), "-lX11"], check=True)
+    return binary
+
+
+def screen_size():
+    out = subprocess.run(["xdpyinfo"], capture_output=True, text=True).stdout if shutil.which("xdpyinfo") else ""
+    for line in out.splitlines():
+        if "dimensions:" in line:
+            w, h = line.split()[1].split("x")
+            return int(w), int(h)
+    return 1280, 800
+
+
+def commands(case, target, width, height, cache_home):
+    geometry = f"{width}x{height}+0+0"
+    tessera = [TESSERA, "--no-config", "--window", f"{width}x{height}"]
+    if case == "photo":
+        return {"tessera": tessera + [target],
+                "tessera-view": [TESSERA, "view", "--no-config", "--window", f"{width}x{height}", target],
+                "nsxiv": ["nsxiv", "-g", geometry, target],
+                "feh": ["feh", "-g", geometry, target]}
+    return {"tessera": tessera + ["--rows", "6", "--cell", "180x135", target],
+            "nsxiv": ["nsxiv", "-g", geometry, "-t", "-r", target]}
+
+
+def run_once(firstpaint, ref, width, height, command, env, timeout):
+    out = subprocess.run([firstpaint, ref, "0", "0", str(width), str(height), str(timeout), "--"] + command,
+                         capture_output=True, env=env)
+    if out.returncode != 0:
+        raise SystemExit(f"firstpaint failed ({out.stderr.decode().strip()}): {' '.join(command)}")
+    if ref == "-":
+        return out.stdout
+    words = out.stdout.decode().split()
+    return float(words[1]), float(words[3])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--geometry")
+    parser.add_argument("--only", help="comma-separated viewers: tessera,tessera-view,nsxiv,feh")
+    parser.add_argument("--settle", type=float, default=6, help="seconds a reference run waits")
+    parser.add_argument("cases", nargs="+")
+    args = parser.parse_args()
+    width, height = map(int, args.geometry.split("x")) if args.geometry else screen_size()
+    work = tempfile.mkdtemp(prefix="tessera-open-")
+    firstpaint = build_firstpaint(work)
+    for spec in args.cases:
+        kind, target = spec.split(":", 1)
+        cold = kind == "folder-cold"
+        cache_home = os.path.join(work, "cache")
+        env = dict(os.environ, XDG_CACHE_HOME=cache_home)
+        viewers = commands("photo" if kind == "photo" else "folder", os.path.abspath(target), width, height, cache_home)
+        if args.only:
+            viewers = {k: v for k, v in viewers.items() if k in args.only.split(",")}
+        timeout = 60 if kind != "photo" else 10
+        refs = {}
+        for name, command in viewers.items():
+            shutil.rmtree(cache_home, ignore_errors=True)
+            refs[name] = os.path.join(work, f"{name}.ppm")
+            with open(refs[name], "wb") as f:
+                f.write(run_once(firstpaint, "-", width, height, command, env, args.settle if kind == "photo" else 40))
+        results = {name: [] for name in viewers}
+        for run in range(args.runs):
+            for name, command in viewers.items():
+                if cold:
+                    shutil.rmtree(cache_home, ignore_errors=True)
+                first, shown = run_once(firstpaint, refs[name], width, height, command, env, timeout)
+                results[name].append((first, shown))
+                print(f"{spec} {name} run {run + 1}: first {first:.0f} shown {shown:.0f}", file=sys.stderr)
+        print(f"{spec} ({width}x{height}, {args.runs} runs, medians in ms)")
+        for name, pairs in results.items():
+            print(f"  {name:13} first {statistics.median(p[0] for p in pairs):7.0f}   shown {statistics.median(p[1] for p in pairs):7.0f}")
+    if not os.environ.get("KEEP"): shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
