@@ -8,9 +8,13 @@ package final class Window {
     /// Kept alive so SDL is not shut down under a live window.
     package let system: SDLSystem
 
-    package init(system: SDLSystem, title: String, width: Int, height: Int, resizable: Bool = true, hidden: Bool = false) throws {
+    /// - Parameter fullscreen: made filling the desktop, rather than made and then switched: the window
+    ///   comes up once, at its final size, even with no window manager to ask.
+    package init(system: SDLSystem, title: String, width: Int, height: Int, resizable: Bool = true, hidden: Bool = false,
+                 fullscreen: Bool = false) throws {
         var flags = SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if resizable { flags |= SDL_WINDOW_RESIZABLE.rawValue }
+        if fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
         if hidden { flags |= SDL_WINDOW_HIDDEN.rawValue }
         guard let window = SDL_CreateWindow(title, SDLMacros.windowPositionCentered, SDLMacros.windowPositionCentered,
                                             Int32(width), Int32(height), flags) else {

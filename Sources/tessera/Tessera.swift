@@ -22,6 +22,7 @@ struct Tessera: ParsableCommand {
     /// Runs the command line with the configuration file's settings in front of it; a file with a problem
     /// stops the program before anything starts.
     static func main() {
+        StartupTimeline.process.mark(.main)
         DecodeBufferRelease.apply()
         let commands = Set(configuration.subcommands.map { $0._commandName } + ["help"])
         let defaults = CommandLineDefaults(schema: TesseraSettings.schema, defaultCommand: .browse,
@@ -302,9 +303,11 @@ struct Browse: ParsableCommand {
             paths = [samples]
         }
         // A mistyped path is said at once, before a window opens; the rest is found while it does.
+        var namesOneFile = false
         for path in paths where !CarouselItem.isRemote(path) {
             var status = stat()
             guard POSIXFiles.stat(path, &status) == 0 else { throw fail("\(PathText.displayName(path)): no such file or folder") }
+            namesOneFile = paths.count == 1 && list == nil && status.st_mode & S_IFMT == S_IFREG
         }
         let helpers = display.startDecodeHelpers(
             helperCount: workers ?? WorkScheduler<ImageKey, PixelBuffer>.defaultWorkerCount,
@@ -312,6 +315,8 @@ struct Browse: ParsableCommand {
         var options = ViewerOptions(listing: ItemListing(paths: paths, list: list, nulSeparated: nulSeparated,
                                                           recursive: recursive))
         options.decodeHelpers = helpers
+        // One photo opened (from a file manager, most often) is shown as a photo, not as a strip of one.
+        if namesOneFile { options.singleViewAtStart = paths[0] }
         options.sort = sort
         options.reverse = reverse
         options.carousel.rows = rows

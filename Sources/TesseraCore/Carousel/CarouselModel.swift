@@ -70,6 +70,10 @@ package final class CarouselModel {
     /// Whether anything on screen will change without input: scrolling, fading, or waiting for decodes.
     package func isAnimating(now: Duration) -> Bool { cells.isAnimating(now: now) || loads.isWaiting }
 
+    /// Whether the screen changes without input or a worker's wake: scrolling, an upload waiting, a fade.
+    /// Decodes on their way change nothing until they land, and each landing wakes the frame loop.
+    package func changesOnScreen(now: Duration) -> Bool { cells.isAnimating(now: now) }
+
     /// Applies what the folder watcher saw: a changed file reloads its cell (the old image stays until
     /// the new one is decoded), a deleted file leaves the strip, a new file takes its place in sort order.
     /// What the user looks at does not move: the selected item (or the first visible one) keeps its place

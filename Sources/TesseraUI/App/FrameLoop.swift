@@ -11,6 +11,9 @@ protocol FrameLoopScreen: AnyObject {
     /// screen finishes what it started, as when the user quits, and then wants to quit.
     func requestQuit()
     func isIdle(now: Duration) -> Bool
+    /// Nothing on screen changes until input, a worker's wake or `nextWake`, though work may be under way
+    /// (decodes whose landing wakes the loop): an interactive loop draws no frame until then.
+    func isStill(now: Duration) -> Bool
     /// When an idle screen must be drawn again by itself (an animation's next frame); nil: only on input
     /// or a worker's wake.
     func nextWake(now: Duration) -> Duration?
@@ -18,6 +21,10 @@ protocol FrameLoopScreen: AnyObject {
     func handle(_ event: InputEvent, now: Duration)
     /// Updates and draws the frame (without presenting it).
     func renderFrame(now: Duration)
+}
+
+extension FrameLoopScreen {
+    func isStill(now: Duration) -> Bool { isIdle(now: now) }
 }
 
 /// The main-thread frame loop shared by the strip (`Viewer`) and the standalone tiled view
@@ -34,6 +41,8 @@ struct FrameLoop {
     let script: InputScript?
     let screenshotPath: String?
     let observer: (any RunObserver)?
+    /// Where the first frame and the first settled one are marked.
+    let startup: StartupTimeline
 
     init(system: SDLSystem, renderer: Renderer, clock: any FrameClock, options: ViewerOptions, observer: (any RunObserver)?) {
         self.system = system
@@ -44,6 +53,7 @@ struct FrameLoop {
         frameLimit = options.frameLimit
         script = options.script
         screenshotPath = options.screenshotPath
+        startup = .process
     }
 
     /// Runs until the screen wants to quit: the user asked, or the script ended, the frame limit was
@@ -53,15 +63,18 @@ struct FrameLoop {
         let player = script.map(ScriptPlayer.init)
         let input = InputReader(wakeType: system.wakeEventType)
         var frames = 0
-        var lastFrameWasIdle = false
+        var lastFrameWasStill = false
         var endRequested = false
         while !screen.wantsToQuit {
             // Nothing is loading before the first frame has asked for anything: that is not idle, or a
             // script's `wait-idle` would end the run on a screen of placeholders.
             let idle = frames > 0 && screen.isIdle(now: clock.now())
-            // An idle interactive viewer sleeps until input or a worker wakes it, or an animation's next
-            // frame is due; otherwise poll.
-            var wait: Int32? = (!headless && idle && lastFrameWasIdle) ? 500 : nil
+            let still = frames > 0 && (idle || screen.isStill(now: clock.now()))
+            // An interactive viewer whose last frame already showed a screen that will not change by itself
+            // sleeps until input or a worker wakes it, or an animation's next frame is due: frames that
+            // change nothing would take the CPU the decoders need (a software GL renderer draws on it).
+            // Otherwise poll.
+            var wait: Int32? = (!headless && still && lastFrameWasStill) ? 500 : nil
             if wait != nil, let wake = screen.nextWake(now: clock.now()) {
                 let ms = ((wake - clock.now()) / .milliseconds(1)).rounded(.up)
                 wait = Int32(min(max(ms, 0), 500))
@@ -86,8 +99,11 @@ struct FrameLoop {
             if isLastFrame, let screenshotPath { try PNGWriter.write(try renderer.readPixels(), to: screenshotPath) }
             renderer.present()
             observer?.frameEnded()
+            startup.mark(.firstFrame)
+            // Nothing loading, fading or moving after this frame: what it shows is what the user waited for.
+            if screen.isIdle(now: clock.now()) { startup.mark(.settled) }
             frames += 1
-            lastFrameWasIdle = idle
+            lastFrameWasStill = still
             if isLastFrame { break }
             if headless {
                 // Pace headless runs like a 60 Hz display so scrolling and decoding race as they would.

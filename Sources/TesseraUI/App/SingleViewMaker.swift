@@ -6,13 +6,25 @@ import TesseraSDL
 /// Opens an item of the strip in the single view (Enter, the slideshow's next image): one options value
 /// for every view the run opens, the viewer's (`ViewerOptions.singleViewOptions`), with the item's own
 /// turn. Main thread only.
-struct SingleViewMaker {
+final class SingleViewMaker {
     let host: WindowHost
     /// The process's executor, where each view's opening and tiles run on lanes of their own.
     let executor: WorkExecutor
     let options: TiledViewOptions
     /// Downloads, whose items open from their cached copies; nil when every item is a file.
     let remote: RemoteImageStore?
+    /// The opening of the image named at start, begun before the renderer existed; the first view of that
+    /// path takes it.
+    private var earlyOpening: TiledOpening?
+
+    init(host: WindowHost, executor: WorkExecutor, options: TiledViewOptions, remote: RemoteImageStore?,
+         earlyOpening: TiledOpening?) {
+        self.host = host
+        self.executor = executor
+        self.options = options
+        self.remote = remote
+        self.earlyOpening = earlyOpening
+    }
 
     /// A zoomable view of `item`, its work at `rank`, fading in as the strip's cells do, starting from
     /// `preview` (the strip's cell image) while its tiles load, heard by `observer` when measured; nil for a
@@ -27,9 +39,11 @@ struct SingleViewMaker {
         var tiled = options
         tiled.fade = fade
         tiled.turn = ImageOrientation(rawValue: item.sessionOrientation) ?? .up
+        let opening = earlyOpening
+        earlyOpening = nil
         return TiledImageView(path: path, displayName: item.displayName, renderer: host.renderer, text: host.text,
                               assets: host.assets, options: tiled, executor: executor, rank: rank,
                               pixelScale: pixelScale, now: now,
-                              preview: preview, waker: host.system.waker, observer: observer)
+                              preview: preview, waker: host.system.waker, observer: observer, opening: opening)
     }
 }

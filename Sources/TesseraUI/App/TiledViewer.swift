@@ -33,13 +33,22 @@ package final class TiledViewer: FrameLoopScreen {
         options.diskCache?.requestSweep()
         // Started first, so the helpers warm up and lock down while the window is made.
         let decoding = options.decodingService(helperCount: options.workerCount, pixelLimit: options.pixelLimit)
-        host = try WindowHost(options: options, logger: logger)
-        executor = WorkExecutor(.threads(options.workerCount), priority: .background,
-                                memoryBudget: DecodeMemoryBudget(limitBytes: options.decodeMemoryBytes))
+        let executor = WorkExecutor(.threads(options.workerCount), priority: .background,
+                                    memoryBudget: DecodeMemoryBudget(limitBytes: options.decodeMemoryBytes))
+        self.executor = executor
+        // The image opens, and its first screen of tiles is read, while the renderer is made.
+        var opening: TiledOpening?
+        host = try WindowHost(options: options, logger: logger) { window, colour, waker in
+            let expected = WindowHost.expectedViewport(of: window, options: options)
+            opening = TiledOpening.start(path: path, options: options.singleViewOptions(colour: colour, decoding: decoding),
+                                         executor: executor,
+                                         maxTextureSize: TiledOpening.assumedMaxTextureSize(softwareRenderer: options.headless),
+                                         viewport: expected.points, pixelScale: expected.scale, waker: waker)
+        }
         view = TiledImageView(path: path, renderer: host.renderer, text: host.text, assets: host.assets,
                               options: options.singleViewOptions(colour: host.colour, decoding: decoding),
-                              executor: executor, pixelScale: 1, now: clock.now(), waker: host.system.waker,
-                              observer: recorder)
+                              executor: executor, pixelScale: host.pixelScale, now: clock.now(), waker: host.system.waker,
+                              observer: recorder, opening: opening)
         view.pixelScale = host.pixelScale
         updateTitle()
     }

@@ -81,6 +81,8 @@ extension Viewer: FrameLoopScreen {
 
     func isIdle(now: Duration) -> Bool { modes.isIdle(now: now) && commands.isIdle(now: now) }
 
+    func isStill(now: Duration) -> Bool { modes.isStill(now: now) && commands.isIdle(now: now) }
+
     func nextWake(now: Duration) -> Duration? { modes.nextWake }
 
     func scriptContext(now: Duration, idle: Bool) -> ScriptContext { modes.scriptContext(now: now, idle: idle) }

@@ -32,6 +32,7 @@ final class ViewerCommands {
     /// The bindings, the key-handler's separator, the slideshow's delay and start.
     private let options: ViewerOptions
     private var startsSlideshow: Bool
+    private var opensSingleView: Bool
 
     init(model: CarouselModel, modes: ViewerModes, window: Window, fileActions: FileActions,
          keyHandler: KeyHandlerSession, quitting: Quitting, information: ImageInformationCache, sorting: StripSorting,
@@ -48,6 +49,7 @@ final class ViewerCommands {
         self.options = options
         slideshow = Slideshow(delay: options.slideshowDelay)
         startsSlideshow = options.startsSlideshow
+        opensSingleView = options.singleViewAtStart != nil
     }
 
     // MARK: Keys
@@ -232,6 +234,10 @@ final class ViewerCommands {
         if startsSlideshow {
             startsSlideshow = false
             startSlideshow(now: now)
+        }
+        if opensSingleView {
+            opensSingleView = false
+            if modes.mode == .strip { modes.open(now: now) }
         }
         switch sorting.update(model: model, now: now) {
         case .finished(let order)?:

@@ -96,6 +96,14 @@ final class ViewerModes {
         }
     }
 
+    /// Nothing on screen changes until input or a worker's wake (see `FrameLoopScreen.isStill`).
+    func isStill(now: Duration) -> Bool {
+        switch mode {
+        case .strip: return !model.changesOnScreen(now: now)
+        case .detail: return isIdle(now: now)
+        }
+    }
+
     func isIdle(now: Duration) -> Bool {
         switch mode {
         case .strip: return !model.isAnimating(now: now)

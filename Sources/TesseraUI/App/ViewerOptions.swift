@@ -73,6 +73,10 @@ package struct ViewerOptions: Sendable {
     package var slideshowDelay: Duration = .seconds(5)
     /// Start with the slideshow, in the single view.
     package var startsSlideshow = false
+    /// The one image file named on the command line (what a file manager passes when a photo is opened):
+    /// the viewer starts with it in the single view, opening it while the window is made. Nil starts in
+    /// the strip.
+    package var singleViewAtStart: String?
     /// Paths go to the key-handler separated by NUL instead of newlines (nsxiv's `-0`).
     package var nulSeparated = false
     /// Where `Delete` moves files: the user's trash (from XDG_DATA_HOME) unless a test names another.

@@ -58,8 +58,21 @@ final class ViewerWiring {
         self.options = options
         self.observer = observer
         // Started first, so the helpers warm up and lock down while the window is made.
-        decoding = options.decodingService(helperCount: max(1, options.workerCount), pixelLimit: options.pixelLimit)
-        host = try WindowHost(options: options, logger: logger)
+        let decoding = options.decodingService(helperCount: max(1, options.workerCount), pixelLimit: options.pixelLimit)
+        self.decoding = decoding
+        let decodeMemory = DecodeMemoryBudget(limitBytes: options.decodeMemoryBytes)
+        let executor = WorkExecutor(.threads(options.workerCount), priority: .background, memoryBudget: decodeMemory)
+        self.executor = executor
+        // The image named at start opens, and its first screen of tiles is read, while the renderer is made.
+        var earlyOpening: TiledOpening?
+        host = try WindowHost(options: options, logger: logger) { window, colour, waker in
+            guard let path = options.singleViewAtStart else { return }
+            let expected = WindowHost.expectedViewport(of: window, options: options)
+            earlyOpening = TiledOpening.start(path: path, options: options.singleViewOptions(colour: colour, decoding: decoding),
+                                              executor: executor,
+                                              maxTextureSize: TiledOpening.assumedMaxTextureSize(softwareRenderer: options.headless),
+                                              viewport: expected.points, pixelScale: expected.scale, waker: waker)
+        }
         let renderer = host.renderer
         let colour = host.colour
         let waker = host.system.waker
@@ -78,8 +91,6 @@ final class ViewerWiring {
         let remote = listed.table.hasRemoteItems
             ? RemoteImageStore(configuration: downloads, onChange: { waker.wake() }) : nil
         self.remote = remote
-        let decodeMemory = DecodeMemoryBudget(limitBytes: options.decodeMemoryBytes)
-        executor = WorkExecutor(.threads(options.workerCount), priority: .background, memoryBudget: decodeMemory)
         let imageLoader = Self.imageLoader(options: options, colour: colour, decoding: decoding)
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>(
             rank: .visible, on: executor,
@@ -118,7 +129,7 @@ final class ViewerWiring {
         overlay = OverlayPainter(renderer: renderer, text: host.text)
         singleViews = SingleViewMaker(host: host, executor: executor,
                                       options: options.singleViewOptions(colour: colour, decoding: decoding),
-                                      remote: remote)
+                                      remote: remote, earlyOpening: earlyOpening)
         stripAnimation = SelectedCellAnimation(renderer: renderer, colour: colour, pixelLimit: options.pixelLimit,
                                                decoding: decoding, executor: executor, waker: waker,
                                                observer: observer)

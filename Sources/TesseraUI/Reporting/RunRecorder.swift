@@ -12,6 +12,7 @@ package final class RunRecorder: RunObserver {
     /// The view the run is about: its uploads are the report's.
     private let host: MeasuredView
     private let recordsFrameTimes: Bool
+    private let startup: StartupTimeline
     private let tally = Mutex(Tally())
 
     private struct Tally: Sendable {
@@ -45,8 +46,11 @@ package final class RunRecorder: RunObserver {
     ///   - clock: the frame loop's clock: frames and phases are timed by it.
     ///   - host: what the run shows: the strip (with zoomable views opened from it) or one zoomable view.
     ///   - recordsFrameTimes: keep a row per frame (`--frame-times`); only then are phases timed.
-    package init(clock: any FrameClock, host: MeasuredView, recordsFrameTimes: Bool = false) {
+    ///   - startup: where the steps of starting up are marked; the report gives them.
+    package init(clock: any FrameClock, host: MeasuredView, recordsFrameTimes: Bool = false,
+                 startup: StartupTimeline = .process) {
         self.clock = clock
+        self.startup = startup
         self.host = host
         self.recordsFrameTimes = recordsFrameTimes
     }
@@ -167,6 +171,7 @@ package final class RunRecorder: RunObserver {
             return report
         }
         report.peakRSSBytes = RunReport.peakResidentBytes()
+        report.startupMs = startup.figures
         return report
     }
 

@@ -96,6 +96,8 @@ package struct RunReport: Codable, Sendable {
     package var holeFrames: Int?
     /// `frame_ms` of the frames during which the tiled view moved (panning).
     package var movingFrameMs: SampleSummary?
+    /// When each step of starting up was reached, ms since the process started (`StartupTimeline.Phase`).
+    package var startupMs: [String: Double]?
 
     enum CodingKeys: String, CodingKey {
         case frames, items, downloads, errors, mode
@@ -127,6 +129,7 @@ package struct RunReport: Codable, Sendable {
         case fadeMsObserved = "fade_ms_observed"
         case holeFrames = "hole_frames"
         case movingFrameMs = "moving_frame_ms"
+        case startupMs = "startup_ms"
     }
 
     package init() {}

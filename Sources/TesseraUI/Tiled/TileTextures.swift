@@ -9,7 +9,8 @@ import TesseraTiling
 /// (see `ImageTexture` for why).
 final class TileTexturePool {
     private let renderer: Renderer
-    /// The pooled size: the pyramid's largest tile (tile size plus both overlaps), within the renderer's limit.
+    /// The pooled size: the pyramid's largest tile (tile size plus both overlaps, within the image: a
+    /// pyramid of one tile a level has no tile larger than the image), within the renderer's limit.
     let pooledSize: PixelSize
     private var spare: [Bool: [Texture]] = [:]
     private let capacity: Int
@@ -17,9 +18,10 @@ final class TileTexturePool {
     init(renderer: Renderer, geometry: DeepZoomGeometry, capacity: Int = 64) {
         self.renderer = renderer
         let side = geometry.tileSize + 2 * geometry.overlap
+        let width = min(side, geometry.width), height = min(side, geometry.height)
         let limit = renderer.maxTextureSize
-        pooledSize = PixelSize(width: limit.width > 0 ? min(side, limit.width) : side,
-                               height: limit.height > 0 ? min(side, limit.height) : side)
+        pooledSize = PixelSize(width: limit.width > 0 ? min(width, limit.width) : width,
+                               height: limit.height > 0 ? min(height, limit.height) : height)
         self.capacity = capacity
     }
 
@@ -27,7 +29,10 @@ final class TileTexturePool {
     func make(from pixels: PixelBuffer) throws -> ImageTexture {
         let opaque = pixels.isOpaque
         let texture: Texture
-        if pixels.width <= pooledSize.width && pixels.height <= pooledSize.height {
+        // A tile much smaller than the pooled size (a coarse level of a one-tile pyramid) gets a texture of
+        // its own size: no texture is larger than what it holds by more than a tile's edge.
+        let fillsPooledSize = pixels.width * 2 > pooledSize.width && pixels.height * 2 > pooledSize.height
+        if fillsPooledSize, pixels.width <= pooledSize.width && pixels.height <= pooledSize.height {
             texture = try spare[opaque]?.popLast() ?? create(pooledSize, opaque: opaque)
         } else {
             texture = try create(pixels.size, opaque: opaque)

@@ -66,6 +66,12 @@ final class TiledImageOpener: Sendable {
         var cutStep: (@Sendable () -> Void)?
         /// Where images and tiles are decoded.
         var decoding: any DecodingService = .inProcess
+        /// The tiles the view will show first, given the source's geometry and magnification, when the
+        /// view is known before it exists: a few are read with the base level, so the first frame is sharp.
+        var firstViewTiles: (@Sendable (DeepZoomGeometry, Double) -> [TileID])?
+        /// At most this many first-view tiles are read that way; more are left to the view's workers, which
+        /// read them side by side.
+        var firstViewTileLimit = 8
     }
 
     /// Queues the opening on `lane` (whose rank the view sets); `onEvent` runs on the thread that queued
@@ -99,8 +105,21 @@ final class TiledImageOpener: Sendable {
         // The base level goes with the source, so the first frame can show the whole image.
         open(configuration) { source in
             var base: [TileID: PixelBuffer] = [:]
-            for tile in configuration.policy.baseTiles(in: source.geometry) where source.isAvailable(tile) {
-                base[tile] = try? Self.withinTextureLimit(source.loadTile(tile), limit: configuration.maxTextureSize)
+            var wanted = configuration.policy.baseTiles(in: source.geometry)
+            if let firstView = configuration.firstViewTiles?(source.geometry, Double(source.magnification)),
+               firstView.count <= configuration.firstViewTileLimit {
+                wanted += firstView.filter { !wanted.contains($0) }
+            }
+            let geometry = source.geometry
+            // Finest first: where a level is one tile (a plain image shown whole), a coarser one-tile level is
+            // the finer tile scaled down, a fraction of what decoding the file again costs.
+            for tile in wanted.sorted(by: { $0.level > $1.level }) where source.isAvailable(tile) {
+                if geometry.tileCount(tile.level) == 1,
+                   let finer = base.first(where: { $0.key.level > tile.level && geometry.tileCount($0.key.level) == 1 }) {
+                    base[tile] = PixelScaler.scaled(finer.value, to: geometry.levelSize(tile.level))
+                } else {
+                    base[tile] = try? Self.withinTextureLimit(source.loadTile(tile), limit: configuration.maxTextureSize)
+                }
             }
             emit(.source(source, base: base))
         } emit: { emit($0) }
@@ -390,5 +409,15 @@ private final class BackgroundCut: Sendable {
             }
         }
         if let ended { continuation(ended) }
+    }
+}
+
+extension TiledImageOpener.Configuration {
+    /// The configuration a view with `options` opens `path` with, deciding within `maxTextureSize`.
+    init(options: TiledViewOptions, path: String, maxTextureSize: PixelSize) {
+        self.init(path: path, decoders: ImageDecoders.viewer, colour: options.colour, pixelLimit: options.pixelLimit,
+                  maxTextureSize: maxTextureSize, pyramidCache: options.pyramidCache, diskCache: options.diskCache,
+                  policy: options.policy, turn: options.turn, maxMagnification: options.maxDeviceScale,
+                  cutStep: options.cutStep, decoding: options.decoding)
     }
 }

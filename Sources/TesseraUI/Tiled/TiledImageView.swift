@@ -83,17 +83,35 @@ package final class TiledImageView {
     ///   - observer: a measured run's observer; this view counts as a new opening in its report.
     ///   - executor: the process's executor, which runs the view's opening and tile loads.
     ///   - rank: where the view's work stands at first (see `rank`).
-    package init(path: String, displayName: String? = nil, renderer: Renderer, text: TextCache, assets: AssetCatalog?, options: TiledViewOptions,
-                executor: WorkExecutor, rank: WorkRank = .visible,
-                pixelScale: Double, now: Duration, preview: PixelBuffer? = nil, waker: EventLoopWaker? = nil,
-                observer: (any RunObserver)? = nil) {
+    ///   - opening: the opening of `path`, started before the view (at start, while the renderer was made);
+    ///     used when it decided within the renderer's texture limit, else the view opens the path anew.
+    package convenience init(path: String, displayName: String? = nil, renderer: Renderer, text: TextCache, assets: AssetCatalog?,
+                             options: TiledViewOptions, executor: WorkExecutor, rank: WorkRank = .visible,
+                             pixelScale: Double, now: Duration, preview: PixelBuffer? = nil, waker: EventLoopWaker? = nil,
+                             observer: (any RunObserver)? = nil) {
+        self.init(path: path, displayName: displayName, renderer: renderer, text: text, assets: assets, options: options,
+                  executor: executor, rank: rank, pixelScale: pixelScale, now: now, preview: preview, waker: waker,
+                  observer: observer, opening: nil)
+    }
+
+    init(path: String, displayName: String? = nil, renderer: Renderer, text: TextCache, assets: AssetCatalog?, options: TiledViewOptions,
+         executor: WorkExecutor, rank: WorkRank = .visible,
+         pixelScale: Double, now: Duration, preview: PixelBuffer? = nil, waker: EventLoopWaker? = nil,
+         observer: (any RunObserver)? = nil, opening: TiledOpening?) {
+        var opening = opening
+        if let early = opening, !(early.path == path && early.suits(maxTextureSize: renderer.maxTextureSize)) {
+            early.opener.cancel()
+            opening = nil
+            Logger(label: "tessera.view").debug("the opening begun at start is not used: \(early.path == path ? "the renderer's texture limit is smaller" : "another path")")
+        }
         self.path = path
         name = displayName ?? PathText.displayName(path.split(separator: "/").last.map(String.init) ?? path)
         self.renderer = renderer
         self.options = options
         self.executor = executor
         self.rank = rank
-        openingLane = SerialWorkLane(rank: rank, on: executor)
+        openingLane = opening?.lane ?? SerialWorkLane(rank: rank, on: executor)
+        openingLane.rank = rank
         self.pixelScale = pixelScale
         fade = TileFade(timing: options.fade)
         requestPolicy = TileRequestPolicy(lookahead: options.preloadLookahead, marginScreens: options.preloadMarginScreens)
@@ -115,14 +133,9 @@ package final class TiledImageView {
             return AnimationPlayback(feed: AnimationFeed(path: path, options: feed, onFrame: { waker?.wake() }),
                                      renderer: renderer, observer: observer, view: .tiled)
         }
-        opener = TiledImageOpener(.init(path: path, decoders: ImageDecoders.viewer, colour: options.colour,
-                                        pixelLimit: options.pixelLimit,
-                                        maxTextureSize: renderer.maxTextureSize, pyramidCache: options.pyramidCache,
-                                        diskCache: options.diskCache,
-                                        policy: options.policy, turn: options.turn,
-                                        maxMagnification: options.maxDeviceScale, cutStep: options.cutStep,
-                                        decoding: options.decoding),
-                                  lane: openingLane, memoryBudget: executor.memoryBudget, onEvent: { waker?.wake() })
+        opener = opening?.opener ?? TiledImageOpener(
+            .init(options: options, path: path, maxTextureSize: renderer.maxTextureSize),
+            lane: openingLane, memoryBudget: executor.memoryBudget, onEvent: { waker?.wake() })
     }
 
     deinit { opener?.cancel() }
@@ -312,13 +325,8 @@ package final class TiledImageView {
 
     /// The camera an image opens with: fitted, or where `TiledViewOptions.openAt` says.
     private func openingCamera(imageSize: PixelSize, magnification: Double, now: Duration) -> ZoomPanModel {
-        var camera = ZoomPanModel(imageSize: imageSize, viewportSize: viewportPoints, pixelScale: pixelScale,
-                                  maxDeviceScale: options.maxDeviceScale, magnification: magnification)
-        if let start = options.openAt {
-            camera.show(imagePoint: Point(x: start.x * Double(imageSize.width), y: start.y * Double(imageSize.height)),
-                        atZoom: camera.nativeZoom * start.pictureScale, time: now)
-        }
-        return camera
+        options.openingCamera(imageSize: imageSize, magnification: magnification, viewport: viewportPoints,
+                              pixelScale: pixelScale, time: now)
     }
 
     // MARK: - Drawing
