@@ -14,6 +14,8 @@ package enum InputEvent: Equatable, Sendable {
     case mouseMotion(x: Double, y: Double, isLeftDown: Bool)
     /// Wheel or touchpad: `dx`, `dy` in wheel units (touchpads give fractions; positive dy scrolls up).
     case wheel(dx: Double, dy: Double, x: Double, y: Double)
+    /// The window's size in points or in pixels changed (a resize, or a move to an output of another
+    /// scale): the viewport and the pixel scale are to be read again.
     case resized
     /// A worker finished something; nothing else to do but run a frame.
     case wake
@@ -44,7 +46,10 @@ extension InputEvent {
                           x: Double(mx), y: Double(my))
         case SDL_WINDOWEVENT.rawValue:
             let id = SDL_WindowEventID(UInt32(event.window.event))
-            guard id == SDL_WINDOWEVENT_SIZE_CHANGED || id == SDL_WINDOWEVENT_RESIZED else { return nil }
+            // Wayland reports a new output scale as a resize with the same size in points; the display
+            // change covers drivers that move a window to another display without one.
+            guard id == SDL_WINDOWEVENT_SIZE_CHANGED || id == SDL_WINDOWEVENT_RESIZED
+                || id == SDL_WINDOWEVENT_DISPLAY_CHANGED else { return nil }
             self = .resized
         case wakeType:
             self = .wake

@@ -72,6 +72,8 @@ package enum TesseraManual {
         .init(term: "XDG_DATA_HOME", text: "Its Trash folder takes what Delete moves away (default ~/.local/share)."),
         .init(term: "TESSERA_RESOURCES", text: "A folder to use instead of PREFIX/share/tessera."),
         .init(term: "TESSERA_LOG", text: "The log level on standard error: trace, debug, info, notice, warning (the default), error, critical."),
-        .init(term: "SDL_VIDEODRIVER", text: "SDL's video driver; dummy draws without a display, as --headless does."),
+        .init(term: "WAYLAND_DISPLAY", text: "When set, the window is a Wayland one (X11 if Wayland cannot start); otherwise X11."),
+        .init(term: "SDL_VIDEODRIVER",
+              text: "SDL's video driver, over the choice above and --headless's: wayland, x11, or dummy to draw without a display."),
     ])
 }

@@ -67,7 +67,8 @@ package final class TiledViewer: FrameLoopScreen {
         // A sweep of the disk cache under way is seen through, within a bound: removing is quick.
         _ = options.diskCache?.waitForSweeps(timeout: .seconds(2))
         guard let recorder else { return nil }
-        let report = recorder.report()
+        var report = recorder.report()
+        host.addDisplay(to: &report)
         if let path = options.report?.path { try report.write(to: path) }
         return report
     }

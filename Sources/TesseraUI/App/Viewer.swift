@@ -71,6 +71,7 @@ package final class Viewer {
                              peakCostBytes: stats.peakCost, costLimitBytes: options.cacheLimitBytes)
         report.cellsCreated = model.cellsCreated
         report.strategy = model.strategy.name
+        parts.host.addDisplay(to: &report)
     }
 }
 

@@ -56,6 +56,12 @@ final class WindowHost {
         forcedScale ?? max(1, Double(renderer.outputSize.width) / Double(max(1, window.size.width)))
     }
 
+    /// What the report says of the display: the video driver and the pixel scale at exit.
+    func addDisplay(to report: inout RunReport) {
+        report.videoDriver = system.videoDriver
+        report.pixelScale = pixelScale
+    }
+
     /// The viewport in points and the device pixels per point, now.
     var viewportPoints: (width: Double, height: Double, scale: Double) {
         let output = renderer.outputSize

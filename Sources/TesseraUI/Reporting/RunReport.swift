@@ -74,6 +74,10 @@ package struct RunReport: Codable, Sendable {
     /// Bytes of pixels the decoders produced (after scaling).
     package var decodedBytes = 0
     package var strategy: String?
+    /// The SDL video driver the window was made with (`wayland`, `x11`, `dummy`).
+    package var videoDriver: String?
+    /// Device pixels per point at exit: the output's scale, or the one `--pixel-scale` forced.
+    package var pixelScale: Double?
     /// Per frame (`--frame-times`): seconds since the run started, the frame's main-thread milliseconds,
     /// the placeholder cells it drew, and the milliseconds of its model update, texture uploads and draw
     /// calls (the zoom view has no separate uploads: 0). The rest of a frame is SDL drawing what the
@@ -117,6 +121,8 @@ package struct RunReport: Codable, Sendable {
         case cellTexturesMadeInFrames = "cell_textures_made_in_frames"
         case decodedBytes = "decoded_bytes"
         case strategy
+        case videoDriver = "video_driver"
+        case pixelScale = "pixel_scale"
         case frameTimes = "frame_times"
         case uploadBytes = "upload_bytes"
         case peakRSSBytes = "peak_rss_bytes"

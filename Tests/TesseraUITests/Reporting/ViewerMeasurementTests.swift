@@ -78,6 +78,8 @@ final class ViewerMeasurementTests: XCTestCase {
         XCTAssertGreaterThan(report.cellTexturesMadeInFrames, 0)
         XCTAssertGreaterThan(report.uploadBytes, 0)
         XCTAssertEqual(report.strategy, "adaptive")
+        XCTAssertEqual(report.videoDriver, "dummy")
+        XCTAssertEqual(report.pixelScale, 1)
         XCTAssertGreaterThan(report.peakRSSBytes, 0)
         XCTAssertEqual(report.fileChanges, 0)
         // The single view the script opened.
@@ -95,5 +97,22 @@ final class ViewerMeasurementTests: XCTestCase {
         XCTAssertEqual(written.frames, report.frames)
         XCTAssertEqual(written.frameTimes?.count, report.frames)
         XCTAssertEqual(written.uploadBytes, report.uploadBytes)
+    }
+
+    /// The report names the driver the window was made with and the scale it drew at, under the names
+    /// the benchmarks read.
+    func testTheReportCarriesTheVideoDriverAndTheForcedPixelScale() throws {
+        let reportPath = folder.appendingPathComponent("scaled.json").path
+        var options = try options(report: ReportOptions(path: reportPath, frameTimes: false))
+        options.script = nil
+        options.frameLimit = 5
+        options.pixelScale = 2
+        let report = try XCTUnwrap(try Viewer(options: options).run())
+        XCTAssertEqual(report.videoDriver, "dummy")
+        XCTAssertEqual(report.pixelScale, 2)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath)))
+            as? [String: Any])
+        XCTAssertEqual(json["video_driver"] as? String, "dummy")
+        XCTAssertEqual(json["pixel_scale"] as? Double, 2)
     }
 }

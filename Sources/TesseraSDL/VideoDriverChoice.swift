@@ -1,0 +1,15 @@
+/// Which of SDL's video drivers Tessera asks for, read from the environment alone.
+///
+/// SDL 2 tries X11 before Wayland, so on a Wayland desktop it would draw through XWayland at one scale,
+/// blurred on a HiDPI output. Tessera asks for Wayland where a Wayland display is named, with X11 after
+/// it in SDL's list so that a failed Wayland start still gets a window.
+package enum VideoDriverChoice {
+    /// SDL_HINT_VIDEODRIVER's value: `dummy` for a headless run, `wayland,x11` under Wayland. Nil leaves
+    /// SDL's own order (X11 first), and always when `SDL_VIDEODRIVER` is set: the user's choice stands.
+    package static func hint(headless: Bool, environment: [String: String]) -> String? {
+        if let forced = environment["SDL_VIDEODRIVER"], !forced.isEmpty { return nil }
+        if headless { return "dummy" }
+        if let display = environment["WAYLAND_DISPLAY"], !display.isEmpty { return "wayland,x11" }
+        return nil
+    }
+}
