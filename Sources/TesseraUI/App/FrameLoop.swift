@@ -14,6 +14,9 @@ protocol FrameLoopScreen: AnyObject {
     /// Nothing on screen changes until input, a worker's wake or `nextWake`, though work may be under way
     /// (decodes whose landing wakes the loop): an interactive loop draws no frame until then.
     func isStill(now: Duration) -> Bool
+    /// The next frame would only step fades while workers decode: the loop may space such frames out so
+    /// drawing them leaves the decoders most of the CPU.
+    func mayPaceFrames(now: Duration) -> Bool
     /// When an idle screen must be drawn again by itself (an animation's next frame); nil: only on input
     /// or a worker's wake.
     func nextWake(now: Duration) -> Duration?
@@ -25,6 +28,7 @@ protocol FrameLoopScreen: AnyObject {
 
 extension FrameLoopScreen {
     func isStill(now: Duration) -> Bool { isIdle(now: now) }
+    func mayPaceFrames(now: Duration) -> Bool { false }
 }
 
 /// The main-thread frame loop shared by the strip (`Viewer`) and the standalone tiled view
@@ -56,6 +60,12 @@ struct FrameLoop {
         startup = .process
     }
 
+    /// The interval between paced frames: twice what the last one cost, so drawing takes at most half the
+    /// time, and no more often than 30 times a second.
+    static func pacedInterval(afterFrameCosting cost: Duration) -> Duration {
+        max(.milliseconds(33), cost * 2)
+    }
+
     /// Runs until the screen wants to quit: the user asked, or the script ended, the frame limit was
     /// reached, or (headless, with neither script nor limit) the screen went idle, and in each case what
     /// the screen had started is finished.
@@ -64,6 +74,7 @@ struct FrameLoop {
         let input = InputReader(wakeType: system.wakeEventType)
         var frames = 0
         var lastFrameWasStill = false
+        var lastFrame: (start: Duration, cost: Duration)?
         var endRequested = false
         while !screen.wantsToQuit {
             // Nothing is loading before the first frame has asked for anything: that is not idle, or a
@@ -78,6 +89,14 @@ struct FrameLoop {
             if wait != nil, let wake = screen.nextWake(now: clock.now()) {
                 let ms = ((wake - clock.now()) / .milliseconds(1)).rounded(.up)
                 wait = Int32(min(max(ms, 0), 500))
+            }
+            // A fade while the screen fills goes at the pace its frames cost: a frame at most every
+            // `Self.pacedInterval(afterFrameCosting:)`, a new picture's arrival still drawn at once (a
+            // worker's wake ends the wait).
+            if wait == nil, !headless, let lastFrame, screen.mayPaceFrames(now: clock.now()) {
+                let due = lastFrame.start + Self.pacedInterval(afterFrameCosting: lastFrame.cost)
+                let ms = ((due - clock.now()) / .milliseconds(1)).rounded(.up)
+                if ms > 0 { wait = Int32(min(ms, 500)) }
             }
             var events = input.poll(waitMs: wait)
             let frameStart = clock.now()
@@ -104,6 +123,7 @@ struct FrameLoop {
             if screen.isIdle(now: clock.now()) { startup.mark(.settled) }
             frames += 1
             lastFrameWasStill = still
+            lastFrame = (frameStart, clock.now() - frameStart)
             if isLastFrame { break }
             if headless {
                 // Pace headless runs like a 60 Hz display so scrolling and decoding race as they would.

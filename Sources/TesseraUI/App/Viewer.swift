@@ -84,6 +84,8 @@ extension Viewer: FrameLoopScreen {
 
     func isStill(now: Duration) -> Bool { modes.isStill(now: now) && commands.isIdle(now: now) }
 
+    func mayPaceFrames(now: Duration) -> Bool { modes.mayPaceFrames(now: now) }
+
     func nextWake(now: Duration) -> Duration? { modes.nextWake }
 
     func scriptContext(now: Duration, idle: Bool) -> ScriptContext { modes.scriptContext(now: now, idle: idle) }

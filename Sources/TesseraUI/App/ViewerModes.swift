@@ -96,6 +96,9 @@ final class ViewerModes {
         }
     }
 
+    /// The strip fills: its frames only step fades while decodes run (see `FrameLoopScreen.mayPaceFrames`).
+    func mayPaceFrames(now: Duration) -> Bool { mode == .strip && model.onlyFadesWhileLoading(now: now) }
+
     /// Nothing on screen changes until input or a worker's wake (see `FrameLoopScreen.isStill`).
     func isStill(now: Duration) -> Bool {
         switch mode {
