@@ -80,7 +80,7 @@ final class CarouselCells {
     // MARK: Viewport
 
     /// Follows the window. The rows and the cell size follow it too where the configuration does not fix
-    /// them; the selected item then keeps its place on screen as far as it can, and stays in view. Cells
+    /// them; the selected item keeps its place on screen as far as it can, and stays in view. Cells
     /// showing images decoded for another pixel scale go back to the pool, so they load again at the new
     /// one; cells of another size keep their image until one decoded for the new size replaces it, so a
     /// window made larger shows sharp thumbnails rather than blurry enlarged ones. Returns whether the
@@ -92,8 +92,7 @@ final class CarouselCells {
         let viewport = Size(width: viewportWidth, height: viewportHeight)
         let grid = configuration.fit.grid(viewportSize: viewport, spacing: configuration.spacing,
                                           inset: configuration.inset, bottomBar: configuration.bottomBar)
-        let gridChanged = grid.rows != layout.rows || grid.cellSize != layout.cellSize
-        let anchor = gridChanged ? resizeAnchor() : nil
+        let anchor = resizeAnchor()
         self.pixelScale = pixelScale
         layout.viewportSize = viewport
         layout.rows = grid.rows

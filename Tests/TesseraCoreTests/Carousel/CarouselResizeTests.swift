@@ -78,13 +78,18 @@ final class CarouselResizeTests: XCTestCase {
         XCTAssertFalse(cell.isForOtherCellSize)
     }
 
-    /// A fixed grid (both `--rows` and `--cell`) does not change with the window.
-    func testAFixedGridStaysAsGiven() {
+    /// A fixed grid (both `--rows` and `--cell`) does not change with the window; a narrower window still
+    /// keeps the selection in view.
+    func testAFixedGridStaysAsGivenAndKeepsTheSelectionInView() {
         let model = CarouselModel(items: Fixture.items(50), configuration: CarouselConfiguration(),
                                   pipeline: .fixture(.inline(), loader: Fixture.loader()),
-                                  viewportWidth: 1280, viewportHeight: 720)
-        model.resize(viewportWidth: 1920, viewportHeight: 1080, pixelScale: 1)
+                                  viewportWidth: 1920, viewportHeight: 1080)
+        model.select(3, time: .zero, animated: false)
+        model.update(now: .zero)
+        XCTAssertEqual(model.scroll.offset, 0, "the fourth cell shows in a 1920-point window")
+        model.resize(viewportWidth: 800, viewportHeight: 600, pixelScale: 1)
         XCTAssertEqual(model.layout.rows, 1)
         XCTAssertEqual(model.layout.cellSize, Size(width: 400, height: 300))
+        assertSelectionWhollyInView(model)
     }
 }
