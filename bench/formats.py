@@ -413,8 +413,9 @@ def memory(base, extra):
     open(script, "w").write("wait 0.5\nwait-idle\n" + "key n\nwait-idle\n" * 99 + "fling-to-start\nwait-idle\nquit\n")
     report = os.path.join(work, "report.json")
     env = dict(os.environ, XDG_CACHE_HOME=os.path.join(work, "cache"), SDL_VIDEODRIVER="dummy")
-    run(TESSERA, "browse", folder, "--headless", "--no-config", "--no-watch", "--script", script,
-        "--report", report, *extra, env=env)
+    # One row of 400x300 cells, as the figures in docs/PERFORMANCE-formats.md were measured.
+    run(TESSERA, "browse", folder, "--headless", "--no-config", "--no-watch", "--rows", "1", "--cell", "400x300",
+        "--script", script, "--report", report, *extra, env=env)
     text = open(report).read()
     figures = {key: int(re.search(r'"%s"\s*:\s*(\d+)' % key, text).group(1))
                for key in ("peak_rss_bytes", "peak_cost_bytes", "cost_limit_bytes")}

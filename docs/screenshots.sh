@@ -12,7 +12,7 @@ printf 'wait-idle\nkey Right\nkey Right\nwait-idle\nwait 0.5\nquit\n' > "$OUT/st
 printf 'wait-idle\nkey Right\nkey Right\nkey Right\nkey Down\nwait-idle\nwait 0.5\nquit\n' > "$OUT/grid.txt"
 printf 'wait-idle\nzoom in\nzoom in\nwait-idle\npan 200 80\nwait-idle\nwait 0.5\nquit\n' > "$OUT/tiled.txt"
 
-"$TESSERA" browse "$CORPUS/photos" --window 1280x480 --script "$OUT/strip.txt" --screenshot "$OUT/strip.png"
+"$TESSERA" browse "$CORPUS/photos" --window 1280x720 --script "$OUT/strip.txt" --screenshot "$OUT/strip.png"
 "$TESSERA" browse "$CORPUS/photos" --rows 3 --cell 240x180 --window 1280x720 --script "$OUT/grid.txt" \
     --screenshot "$OUT/grid.png"
 "$TESSERA" view "$CORPUS/giant/mosaic.jpg" --window 1280x720 --script "$OUT/tiled.txt" --screenshot "$OUT/tiled.png"

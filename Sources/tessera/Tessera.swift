@@ -240,10 +240,10 @@ struct Browse: ParsableCommand {
     var sort = StripOrder.name
     @Flag(inversion: .prefixedNo, help: "Reverse the order: last name, newest or largest first.")
     var reverse = false
-    @Option(help: "Rows of cells (a grid that scrolls horizontally).")
-    var rows = 1
-    @Option(help: "Cell size in points.")
-    var cell = Size(argument: "400x300")!
+    @Option(help: "Rows of cells (a grid that scrolls horizontally). Default: as few as keep the cells, which fill the window's height, at most 400 points tall.")
+    var rows: Int?
+    @Option(help: "Cell size in points. Default: 4:3 cells that fill the window's height in the rows there are.")
+    var cell: Size?
     @Option(help: "Decoded-image cache limit in MB.")
     var cacheMb = 256
     @Option(help: "Most decoded images kept in the cache; 0: no count limit, only --cache-mb.")
@@ -271,7 +271,7 @@ struct Browse: ParsableCommand {
     @OptionGroup var display: RunOptions
 
     func validate() throws {
-        if !(1...32).contains(rows) { throw ValidationError("--rows must be between 1 and 32") }
+        if let rows, !(1...32).contains(rows) { throw ValidationError("--rows must be between 1 and 32") }
         if !(1...1_048_576).contains(cacheMb) { throw ValidationError("--cache-mb must be between 1 and 1048576") }
         if !(1...100_000).contains(pixelLimitMp) { throw ValidationError("--pixel-limit-mp must be between 1 and 100000") }
         if !FadeOption.isValid(fade) { throw ValidationError(FadeOption.outOfRange) }
@@ -319,9 +319,9 @@ struct Browse: ParsableCommand {
         if namesOneFile { options.singleViewAtStart = paths[0] }
         options.sort = sort
         options.reverse = reverse
+        // What the command line and the configuration file leave out follows the window.
         options.carousel.rows = rows
-        options.carousel.cellWidth = Double(cell.width)
-        options.carousel.cellHeight = Double(cell.height)
+        options.carousel.cellSize = cell.map { TesseraCore.Size(width: Double($0.width), height: Double($0.height)) }
         options.carousel.fade = FadeOption.timing(fade)
         options.carousel.preload = PreloadPolicy(ahead: preloadAhead, behind: preloadBehind)
         options.cacheLimitBytes = cacheMb << 20

@@ -115,7 +115,8 @@ final class CommandLineTests: XCTestCase {
                                "\(command): default \(value)")
             }
         }
-        XCTAssertTrue(helps["browse"]!.contains("Cell size in points. (default: 400x300)"), helps["browse"]!)
+        XCTAssertTrue(helps["browse"]!.contains("Cell size in points. Default: 4:3 cells that fill the window's height"),
+                      helps["browse"]!)
         XCTAssertTrue(helps["browse"]!.contains("Window size in points. (default: 1280x720)"), helps["browse"]!)
         XCTAssertTrue(helps["view"]!.contains("Window size in points. (default: 1280x720)"), helps["view"]!)
         XCTAssertTrue(helps["browse"]!.contains("without data. (default: 15)"), helps["browse"]!)

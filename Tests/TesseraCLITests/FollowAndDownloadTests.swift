@@ -165,8 +165,10 @@ final class FollowAndDownloadTests: XCTestCase {
                 asked.withLock { $0 += 1; return $0 } == 1 ? .init(status: 503) : .init(body: png)
             }
         }
+        // One row of 400x300 cells, whatever the window: the click lands on the second.
         let script = "wait 0.2\nwait-idle\nkey enter\nwait 0.2\nwait-idle\nclick 632 360\nwait 0.2\nwait-idle\nquit\n"
-        let result = try run([server.url("/first.png"), server.url("/second.png")], script: script)
+        let result = try run([server.url("/first.png"), server.url("/second.png"), "--rows", "1", "--cell", "400x300"],
+                             script: script)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(server.requestCount("/first.png"), 2, "Enter on the selected error cell retried it")
         XCTAssertEqual(server.requestCount("/second.png"), 2, "a click on the error cell retried it")

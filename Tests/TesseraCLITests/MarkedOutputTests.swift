@@ -89,7 +89,7 @@ final class MarkedOutputTests: XCTestCase {
 
     func testTheReportSaysWhichViewWasShownWhatWasSelectedAndWhatWasMarked() throws {
         let report = folder.appendingPathComponent("run.json")
-        let result = try run(["--report", report.path], script: "wait-idle\nkey m\nkey l\nkey enter\nwait 0.2\n")
+        let result = try run(["--report", report.path], script: "wait-idle\nkey m\nkey n\nkey enter\nwait 0.2\n")
         XCTAssertEqual(result.status, 0, result.stderr)
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as! [String: Any]
         XCTAssertEqual(json["mode"] as? String, "single")

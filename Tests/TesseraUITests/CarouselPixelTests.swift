@@ -50,10 +50,13 @@ final class CarouselPixelTests: XCTestCase {
     }
 
     private func centre(of index: Int, options: ViewerOptions, scale: Double = 1) -> (x: Int, y: Int) {
-        let layout = StripLayout(itemCount: options.items.count, rows: options.carousel.rows,
-                                 cellSize: Size(width: options.carousel.cellWidth, height: options.carousel.cellHeight),
-                                 spacing: options.carousel.spacing, inset: options.carousel.inset,
-                                 viewportSize: Size(width: Double(options.windowWidth), height: Double(options.windowHeight)))
+        let carousel = options.carousel
+        let viewport = Size(width: Double(options.windowWidth), height: Double(options.windowHeight))
+        let grid = carousel.fit.grid(viewportSize: viewport, spacing: carousel.spacing, inset: carousel.inset,
+                                     bottomBar: carousel.bottomBar)
+        let layout = StripLayout(itemCount: options.items.count, rows: grid.rows, cellSize: grid.cellSize,
+                                 spacing: carousel.spacing, inset: carousel.inset, bottomBar: carousel.bottomBar,
+                                 viewportSize: viewport)
         let frame = layout.frame(of: index)
         return (Int(frame.midX * scale), Int(frame.midY * scale))
     }
@@ -103,6 +106,27 @@ final class CarouselPixelTests: XCTestCase {
         }
         let c = centre(of: 1, options: options)
         XCTAssertTrue(frame.pixel(x: c.x, y: c.y).isClose(to: teal, tolerance: 2), "\(frame.pixel(x: c.x, y: c.y))")
+    }
+
+    /// The command line's default, neither `--rows` nor `--cell` given: in a 1280x720 window the cells
+    /// cover most of the height above the name bar, in rows of their own pictures.
+    func testByDefaultTheCellsFillTheWindowsHeight() throws {
+        let colours = [RGBA(r: 230, g: 40, b: 40), RGBA(r: 40, g: 210, b: 60), RGBA(r: 50, g: 80, b: 240)]
+        let paths = try (0..<12).map { try solidPNG("f\($0).png", colours[$0 % 3], width: 800, height: 600) }
+        let (frame, _, options) = try runViewer(paths) { options in
+            options.carousel.rows = nil
+            options.carousel.cellSize = nil
+        }
+        XCTAssertEqual(frame.height, 720)
+        let above = frame.height - Int(options.carousel.bottomBar)
+        for index in 0..<4 {
+            let c = centre(of: index, options: options)
+            XCTAssertTrue(frame.pixel(x: c.x, y: c.y).isClose(to: colours[index % 3]), "picture \(index) in its cell")
+        }
+        // Down the middle of the first column, only the margins and the gap between rows are window background.
+        let x = centre(of: 0, options: options).x
+        let covered = (0..<above).filter { !frame.pixel(x: x, y: $0).isClose(to: Theme.background) }.count
+        XCTAssertGreaterThan(Double(covered), 0.85 * Double(above), "\(covered) of \(above) rows of pixels")
     }
 
     /// The strip paints the window background only between cells and a cell's background only around an
@@ -180,8 +204,7 @@ final class CarouselPixelTests: XCTestCase {
         ]
         let (frame, _, options) = try runViewer(paths) { options in
             options.carousel.rows = 2
-            options.carousel.cellWidth = 240
-            options.carousel.cellHeight = 200
+            options.carousel.cellSize = Size(width: 240, height: 200)
         }
         for bad in 0..<5 {
             XCTAssertGreaterThan(errorPixels(in: frame, around: centre(of: bad, options: options), halfWidth: 100, halfHeight: 90), 100,

@@ -34,6 +34,9 @@ package final class CarouselCell {
     /// The file changed since `content` was decoded: the old image stays on screen (no flash of the
     /// placeholder) until the new one arrives, but any variant of the new content replaces it.
     package internal(set) var isStale = false
+    /// The image was decoded for another cell size (the window changed the cells'): it stays on screen,
+    /// drawn at the new size, until the image decoded for the new size replaces it.
+    package internal(set) var isForOtherCellSize = false
 
     /// The variant shown, unless it is stale (then every variant of the new content is better).
     var freshVariant: ImageVariant? { isStale ? nil : shownVariant }
@@ -53,11 +56,21 @@ package final class CarouselCell {
         fadesIn = false
         shownAt = nil
         isStale = false
+        isForOtherCellSize = false
     }
 
     /// The file behind this cell changed: keep the image until the new one comes, retry a failure.
     func contentChanged() {
         if hasImage { isStale = true } else { content = .placeholder }
+    }
+
+    /// The cells' size changed: an image fitted to the old size stays until the one decoded for the new
+    /// size replaces it; an unscaled image needs nothing new; a failure stays (the new size's load fails
+    /// again or replaces it).
+    func cellSizeChanged() {
+        guard hasImage, shownVariant != .original else { return }
+        isStale = true
+        isForOtherCellSize = true
     }
 
     func show(_ pixels: PixelBuffer, variant: ImageVariant, fade: Bool) {
@@ -66,6 +79,7 @@ package final class CarouselCell {
         content = .image(pixels)
         shownVariant = variant
         isStale = false
+        isForOtherCellSize = false
         needsUpload = true
         fadesIn = fade && !wasShowing
         if !wasShowing { shownAt = nil }

@@ -17,10 +17,12 @@ final class CarouselCells {
          pixelScale: Double) {
         self.configuration = configuration
         self.pixelScale = pixelScale
-        layout = StripLayout(itemCount: itemCount, rows: configuration.rows,
-                             cellSize: Size(width: configuration.cellWidth, height: configuration.cellHeight),
+        let viewport = Size(width: viewportWidth, height: viewportHeight)
+        let grid = configuration.fit.grid(viewportSize: viewport, spacing: configuration.spacing,
+                                          inset: configuration.inset, bottomBar: configuration.bottomBar)
+        layout = StripLayout(itemCount: itemCount, rows: grid.rows, cellSize: grid.cellSize,
                              spacing: configuration.spacing, inset: configuration.inset,
-                             viewportSize: Size(width: viewportWidth, height: viewportHeight))
+                             bottomBar: configuration.bottomBar, viewportSize: viewport)
         scroll = ScrollModel(contentLength: layout.contentWidth, viewportLength: viewportWidth)
         var nextID = 0
         pool = ReusePool {
@@ -39,8 +41,8 @@ final class CarouselCells {
 
     /// The size, in device pixels, that images are decoded and scaled to for a cell (HiDPI aware).
     var cellPixelSize: PixelSize {
-        PixelSize(width: Int((configuration.cellWidth * pixelScale).rounded()),
-                  height: Int((configuration.cellHeight * pixelScale).rounded()))
+        PixelSize(width: Int((layout.cellSize.width * pixelScale).rounded()),
+                  height: Int((layout.cellSize.height * pixelScale).rounded()))
     }
 
     /// The items on screen now.
@@ -54,6 +56,9 @@ final class CarouselCells {
     func displaySize(of cell: CarouselCell) -> PixelSize? {
         guard case .image(let pixels) = cell.content, let variant = cell.shownVariant else { return nil }
         switch variant {
+        case .cell where cell.isForOtherCellSize:
+            // Until the image decoded for the new cell size comes, the old one takes the place it will.
+            return (pixels.sourceSize ?? pixels.size).aspectFit(in: cellPixelSize, allowUpscale: pixels.sourceSize == nil)
         case .cell:
             return pixels.size
         case .original:
@@ -74,19 +79,50 @@ final class CarouselCells {
 
     // MARK: Viewport
 
-    /// Follows the window. Cells showing images decoded for another pixel scale go back to the pool, so
-    /// they load again at the new one; returns whether the scale changed.
+    /// Follows the window. The rows and the cell size follow it too where the configuration does not fix
+    /// them; the selected item keeps its place on screen as far as it can, and stays in view. Cells
+    /// showing images decoded for another pixel scale go back to the pool, so they load again at the new
+    /// one; cells of another size keep their image until one decoded for the new size replaces it, so a
+    /// window made larger shows sharp thumbnails rather than blurry enlarged ones. Returns whether the
+    /// size in pixels that images are decoded at changed.
     @discardableResult
     func resize(viewportWidth: Double, viewportHeight: Double, pixelScale: Double) -> Bool {
+        let oldPixelSize = cellPixelSize
         let scaleChanged = pixelScale != self.pixelScale
+        let viewport = Size(width: viewportWidth, height: viewportHeight)
+        let grid = configuration.fit.grid(viewportSize: viewport, spacing: configuration.spacing,
+                                          inset: configuration.inset, bottomBar: configuration.bottomBar)
+        let anchor = resizeAnchor()
         self.pixelScale = pixelScale
-        layout.viewportSize = Size(width: viewportWidth, height: viewportHeight)
+        layout.viewportSize = viewport
+        layout.rows = grid.rows
+        layout.cellSize = grid.cellSize
         scroll.resize(contentLength: layout.contentWidth, viewportLength: viewportWidth)
+        if let anchor {
+            // The anchor item's cell keeps its x on screen; a motion in progress moves with the content.
+            let kept = layout.frame(of: anchor.index).x - anchor.x
+            scroll.shiftContent(by: kept - scroll.offset, contentLength: layout.contentWidth)
+        }
+        if anchor?.index == selectedIndex {
+            let shown = layout.offsetToShow(index: selectedIndex, offset: scroll.offset)
+            scroll.shiftContent(by: shown - scroll.offset, contentLength: layout.contentWidth)
+        }
         if scaleChanged {
             for cell in visibleCells { recycle(cell) }
             visibleCells.removeAll()
+        } else if cellPixelSize != oldPixelSize {
+            for cell in visibleCells { cell.cellSizeChanged() }
         }
-        return scaleChanged
+        return cellPixelSize != oldPixelSize
+    }
+
+    /// The item whose cell keeps its place on screen as the grid changes, with its x on screen: the
+    /// selected item when it is in view, else the first item in view.
+    private func resizeAnchor() -> (index: Int, x: Double)? {
+        guard itemCount > 0 else { return nil }
+        let visible = visibleRange
+        guard let index = visible.contains(selectedIndex) ? selectedIndex : visible.first else { return nil }
+        return (index, layout.frame(of: index).x - scroll.offset)
     }
 
     // MARK: Scrolling and selection

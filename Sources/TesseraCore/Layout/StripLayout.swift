@@ -6,7 +6,8 @@ import Foundation
 /// the scroll direction, a column is the unit that scrolls in and out of view, and every visible set is a
 /// contiguous index range (cheap to compute and to hand to the preloader). The grid is centred vertically
 /// because the strip only scrolls horizontally: extra height becomes even margins rather than a gap
-/// at the bottom.
+/// at the bottom. It is centred in the height above `bottomBar`, the band the overlay's name bar covers,
+/// so the bar hides no part of the bottom row.
 ///
 /// Coordinates: *content* coordinates run along the whole strip (x = 0 at its leading edge); *viewport*
 /// coordinates are what is on screen, content x minus the scroll `offset`. All in logical points.
@@ -20,19 +21,22 @@ package struct StripLayout: Equatable, Sendable {
     /// Padding between the grid and the ends of the strip (left/right), and the minimum margin the
     /// centring aims for (top/bottom).
     package var inset: Double
+    /// Points at the bottom of the viewport that the name bar covers.
+    package var bottomBar: Double
     package var viewportSize: Size
 
     package init(itemCount: Int, rows: Int = 1, cellSize: Size, spacing: Double = 16, inset: Double = 16,
-                viewportSize: Size) {
+                bottomBar: Double = 0, viewportSize: Size) {
         precondition(itemCount >= 0, "StripLayout: negative itemCount \(itemCount)")
         precondition(rows >= 1, "StripLayout: rows must be at least 1, got \(rows)")
         precondition(cellSize.width > 0 && cellSize.height > 0, "StripLayout: empty cell size \(cellSize)")
-        precondition(spacing >= 0 && inset >= 0, "StripLayout: negative spacing or inset")
+        precondition(spacing >= 0 && inset >= 0 && bottomBar >= 0, "StripLayout: negative spacing, inset or bar")
         self.itemCount = itemCount
         self.rows = rows
         self.cellSize = cellSize
         self.spacing = spacing
         self.inset = inset
+        self.bottomBar = bottomBar
         self.viewportSize = viewportSize
     }
 
@@ -57,9 +61,9 @@ package struct StripLayout: Equatable, Sendable {
     /// Height of the rows and the gaps between them.
     package var gridHeight: Double { Double(rows) * cellSize.height + Double(rows - 1) * spacing }
 
-    /// Top of the first row: centred, but never above the viewport's top when the grid is too tall (it
-    /// then overflows at the bottom, where clipping is least disturbing).
-    package var gridTop: Double { max(0, (viewportSize.height - gridHeight) / 2) }
+    /// Top of the first row: centred above the name bar, but never above the viewport's top when the grid
+    /// is too tall (it then overflows at the bottom, where clipping is least disturbing).
+    package var gridTop: Double { max(0, (viewportSize.height - bottomBar - gridHeight) / 2) }
 
     /// How many whole columns fit in the viewport (at least 1): a "page" for PageUp/PageDown.
     package var columnsPerPage: Int {

@@ -35,7 +35,7 @@ final class OverlayPainter {
 
     /// Returns the bar's top.
     private func drawBar(name: String, right: String, output: PixelSize, margin: Int, scale: Double) -> Int {
-        let barHeight = Int(36 * scale)
+        let barHeight = Int(CarouselConfiguration.nameBarHeight * scale)
         let top = output.height - barHeight
         renderer.fill(PixelRect(x: 0, y: top, width: output.width, height: barHeight), Theme.overlayBar)
         let size = Int(16 * scale)
