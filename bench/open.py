@@ -3,7 +3,8 @@
 
     python3 bench/open.py [--runs N] [--geometry WxH] [--only NAMES] CASE...
 
-CASE is `photo:FILE` (one photo opened as from a file manager) or `folder:DIR` (the thumbnail screen of
+CASE is `photo:FILE` (one photo opened as from a file manager, `tessera FILE` and `tessera view FILE`, with
+tools/bare-sdl.c, a window with a GL renderer and one clear, as the floor) or `folder:DIR` (the thumbnail screen of
 a folder: `tessera DIR --window WxH --rows 6 --cell 180x135` against `nsxiv -t`), with `folder-cold:DIR`
 emptying both viewers' thumbnail caches before every run. For each case every viewer runs once to settle
 and leave its reference picture, then the viewers run in turn, N times each (default 5), alternating,
@@ -26,10 +27,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESSERA = os.environ.get("TESSERA", os.path.join(ROOT, ".build/release/tessera"))
 
 
-def build_firstpaint(folder):
-    binary = os.path.join(folder, "firstpaint")
-    subprocess.run(["cc", "-O2", "-o", binary, os.path.join(ROOT, "tools/firstpaint.c"), "-lX11"], check=True)
-    return binary
+def build_tools(folder):
+    firstpaint = os.path.join(folder, "firstpaint")
+    subprocess.run(["cc", "-O2", "-o", firstpaint, os.path.join(ROOT, "tools/firstpaint.c"), "-lX11"], check=True)
+    bare = os.path.join(folder, "bare-sdl")
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "sdl2"], capture_output=True, text=True, check=True).stdout.split()
+    subprocess.run(["cc", "-O2", "-o", bare, os.path.join(ROOT, "tools/bare-sdl.c")] + flags, check=True)
+    return firstpaint, bare
 
 
 def screen_size():
@@ -41,11 +45,12 @@ def screen_size():
     return 1280, 800
 
 
-def commands(case, target, width, height, cache_home):
+def commands(case, target, width, height, bare):
     geometry = f"{width}x{height}+0+0"
     tessera = [TESSERA, "--no-config", "--window", f"{width}x{height}"]
     if case == "photo":
-        return {"tessera": tessera + [target],
+        return {"bare-sdl": [bare, f"{width}x{height}"],
+                "tessera": tessera + [target],
                 "tessera-view": [TESSERA, "view", "--no-config", "--window", f"{width}x{height}", target],
                 "nsxiv": ["nsxiv", "-g", geometry, target],
                 "feh": ["feh", "-g", geometry, target]}
@@ -68,19 +73,19 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--geometry")
-    parser.add_argument("--only", help="comma-separated viewers: tessera,tessera-view,nsxiv,feh")
+    parser.add_argument("--only", help="comma-separated viewers: bare-sdl,tessera,tessera-view,nsxiv,feh")
     parser.add_argument("--settle", type=float, default=6, help="seconds a reference run waits")
     parser.add_argument("cases", nargs="+")
     args = parser.parse_args()
     width, height = map(int, args.geometry.split("x")) if args.geometry else screen_size()
     work = tempfile.mkdtemp(prefix="tessera-open-")
-    firstpaint = build_firstpaint(work)
+    firstpaint, bare = build_tools(work)
     for spec in args.cases:
         kind, target = spec.split(":", 1)
         cold = kind == "folder-cold"
         cache_home = os.path.join(work, "cache")
         env = dict(os.environ, XDG_CACHE_HOME=cache_home)
-        viewers = commands("photo" if kind == "photo" else "folder", os.path.abspath(target), width, height, cache_home)
+        viewers = commands("photo" if kind == "photo" else "folder", os.path.abspath(target), width, height, bare)
         if args.only:
             viewers = {k: v for k, v in viewers.items() if k in args.only.split(",")}
         timeout = 60 if kind != "photo" else 10

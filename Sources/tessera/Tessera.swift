@@ -183,7 +183,8 @@ struct Browse: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Browse images in a horizontally scrolling strip (the default command).",
         discussion: """
-        With no paths, shows the bundled samples. Folders are listed in natural order
+        With no paths, shows the bundled samples. One image file alone (what a file
+        manager passes) opens in the single view; Esc shows the strip. Folders are listed in natural order
         (img2 before img10) and watched: a changed image reloads, a deleted one leaves
         the strip, a new one appears in order. --sort mtime, size and taken read the
         files in the background: the strip shows name order until they are in (taken

@@ -1,0 +1,59 @@
+import Foundation
+import TesseraTestSupport
+import XCTest
+
+/// Opening one photo, as a file manager does (`tessera FILE`): it is shown in the single view, opened while
+/// the window is made, sharp in the first frame that shows it; `--report` says where start-up went.
+final class FrontDoorTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-front-door-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func run(_ arguments: [String]) throws -> [String: Any] {
+        let report = folder.appendingPathComponent("run-\(UUID().uuidString).json"), script = folder.appendingPathComponent("script")
+        try Data("wait-idle\nquit\n".utf8).write(to: script)
+        let run = try ChildProcess.tessera(arguments + ["--headless", "--no-thumbnail-cache", "--script", script.path,
+                                                        "--report", report.path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+    }
+
+    /// A baseline JPEG read tile by tile (four tiles at fit) and a progressive one read whole: each is sharp
+    /// in the first frame that shows it, never a coarse level first.
+    func testOneFileOpensInTheSingleViewSharpInItsFirstFrame() throws {
+        for name in ["img22-uhd.jpg", "img19-progressive.jpg"] {
+            let photo = folder.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: SampleImages.url(name), to: photo)
+            let json = try run([photo.path])
+            XCTAssertEqual(json["mode"] as? String, "single", "\(name): \(json)")
+            let complete = try XCTUnwrap(json["first_frame_ms"] as? Double, "\(name): \(json)")
+            let sharp = try XCTUnwrap(json["sharp_ms"] as? Double, "\(name): \(json)")
+            XCTAssertEqual(complete, sharp, "\(name): the first frame showing the photo is sharp")
+        }
+    }
+
+    func testTheReportGivesTheStartupPhasesInOrder() throws {
+        let photo = folder.appendingPathComponent("img1-baseline.jpg")
+        try FileManager.default.copyItem(at: SampleImages.url("img1-baseline.jpg"), to: photo)
+        let json = try run([photo.path])
+        let startup = try XCTUnwrap(json["startup_ms"] as? [String: Double], "\(json)")
+        let phases = ["main", "sdl", "window", "renderer", "first_frame", "settled"]
+        let times = try phases.map { try XCTUnwrap(startup[$0], "\($0) missing: \(startup)") }
+        XCTAssertEqual(times, times.sorted(), "phases out of order: \(startup)")
+        XCTAssertGreaterThan(times[0], 0, "the process started before main")
+    }
+
+    func testAFolderOrTwoFilesOpenInTheStrip() throws {
+        for name in ["img1-baseline.jpg", "img25-small.jpg"] {
+            try FileManager.default.copyItem(at: SampleImages.url(name), to: folder.appendingPathComponent(name))
+        }
+        XCTAssertEqual(try run([folder.path])["mode"] as? String, "strip")
+        XCTAssertEqual(try run([folder.appendingPathComponent("img1-baseline.jpg").path,
+                                folder.appendingPathComponent("img25-small.jpg").path])["mode"] as? String, "strip")
+    }
+}
