@@ -12,4 +12,13 @@ package enum VideoDriverChoice {
         if let display = environment["WAYLAND_DISPLAY"], !display.isEmpty { return "wayland,x11" }
         return nil
     }
+
+    /// Whether SDL will draw through X11: no Wayland display named (or X11 forced), not headless, and an X
+    /// display named. What X11 says of the display can then be read before SDL starts.
+    package static func usesX11(headless: Bool, environment: [String: String]) -> Bool {
+        if headless { return false }
+        if let forced = environment["SDL_VIDEODRIVER"], !forced.isEmpty { return forced == "x11" && environment["DISPLAY"] != nil }
+        if let display = environment["WAYLAND_DISPLAY"], !display.isEmpty { return false }
+        return !(environment["DISPLAY"] ?? "").isEmpty
+    }
 }

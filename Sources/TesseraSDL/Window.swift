@@ -1,5 +1,4 @@
 import CSDL2
-import CTesseraX11
 import Foundation
 
 /// An SDL window. Its size is in logical points; the renderer's output size is in pixels (HiDPI).
@@ -46,15 +45,4 @@ package final class Window {
     }
 
     package func setTitle(_ title: String) { SDL_SetWindowTitle(pointer, title) }
-
-    /// The ICC profile of the display the window is on, as the window system publishes it (X11's
-    /// `_ICC_PROFILE` on the screen's root window, which colord and KDE set); nil when none is set or
-    /// the window system has no such thing (SDL's dummy driver, Wayland). Read on the main thread.
-    package var displayColourProfile: [UInt8]? {
-        var data: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        guard tessera_window_icc_profile(pointer, &data, &size) != 0, let data else { return nil }
-        defer { free(data) }
-        return Array(UnsafeBufferPointer(start: data, count: size))
-    }
 }

@@ -1,23 +1,14 @@
-/* _ICC_PROFILE through SDL's window-manager info and Xlib (see tessera_x11.h). */
+/* The X display's size and _ICC_PROFILE through Xlib (see tessera_x11.h). */
 
 #include "tessera_x11.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include <SDL2/SDL.h>
-#include <SDL2/SDL_syswm.h>
+#include <X11/Xlib.h>
 
-int tessera_window_icc_profile(struct SDL_Window *window, uint8_t **data, size_t *size) {
-    *data = NULL;
-    *size = 0;
-    SDL_SysWMinfo info;
-    SDL_VERSION(&info.version);
-    if (!SDL_GetWindowWMInfo(window, &info) || info.subsystem != SDL_SYSWM_X11) return 0;
-    Display *display = info.info.x11.display;
-    XWindowAttributes attributes;
-    if (display == NULL || !XGetWindowAttributes(display, info.info.x11.window, &attributes)) return 0;
-
+/* _ICC_PROFILE of `root` on `display`: 1 with *data (malloc'ed) and *size when set and not empty. */
+static int root_icc_profile(Display *display, Window root, uint8_t **data, size_t *size) {
     /* Only if some program has made the atom: nobody set the property otherwise. */
     Atom atom = XInternAtom(display, "_ICC_PROFILE", True);
     if (atom == None) return 0;
@@ -26,7 +17,7 @@ int tessera_window_icc_profile(struct SDL_Window *window, uint8_t **data, size_t
     unsigned long count = 0, remaining = 0;
     unsigned char *value = NULL;
     /* The length is in 32-bit units: ask for all of it at once. */
-    int status = XGetWindowProperty(display, attributes.root, atom, 0, 0x7fffffff / 4, False, AnyPropertyType,
+    int status = XGetWindowProperty(display, root, atom, 0, 0x7fffffff / 4, False, AnyPropertyType,
                                     &type, &format, &count, &remaining, &value);
     int found = 0;
     if (status == Success && value != NULL && format == 8 && count > 0) {
@@ -39,4 +30,19 @@ int tessera_window_icc_profile(struct SDL_Window *window, uint8_t **data, size_t
     }
     if (value != NULL) XFree(value);
     return found;
+}
+
+int tessera_x11_display_facts(uint8_t **data, size_t *size, int *width, int *height) {
+    *data = NULL;
+    *size = 0;
+    *width = 0;
+    *height = 0;
+    Display *display = XOpenDisplay(NULL);
+    if (display == NULL) return 0;
+    int screen = DefaultScreen(display);
+    *width = DisplayWidth(display, screen);
+    *height = DisplayHeight(display, screen);
+    root_icc_profile(display, RootWindow(display, screen), data, size);
+    XCloseDisplay(display);
+    return 1;
 }

@@ -5,8 +5,8 @@ import TesseraSDL
 /// thread, which owns SDL). The loaders get the conversion it gives, or nil when colour management is
 /// turned off (`--no-colour-management`).
 enum DisplayColour {
-    static func conversion(for window: Window, enabled: Bool) -> ColourConversion? {
+    static func conversion(for display: DisplayFacts, enabled: Bool) -> ColourConversion? {
         guard enabled else { return nil }
-        return ColourConversion(displayProfile: window.displayColourProfile)
+        return ColourConversion(displayProfile: display.colourProfile)
     }
 }

@@ -38,12 +38,11 @@ package final class TiledViewer: FrameLoopScreen {
         self.executor = executor
         // The image opens, and its first screen of tiles is read, while the renderer is made.
         var opening: TiledOpening?
-        host = try WindowHost(options: options, logger: logger) { window, colour, waker in
-            let expected = WindowHost.expectedViewport(of: window, options: options)
-            opening = TiledOpening.start(path: path, options: options.singleViewOptions(colour: colour, decoding: decoding),
+        host = try WindowHost(options: options, logger: logger) { early in
+            opening = TiledOpening.start(path: path, options: options.singleViewOptions(colour: early.colour, decoding: decoding),
                                          executor: executor,
                                          maxTextureSize: TiledOpening.assumedMaxTextureSize(softwareRenderer: options.headless),
-                                         viewport: expected.points, pixelScale: expected.scale, waker: waker)
+                                         viewport: early.viewport, pixelScale: early.pixelScale, wake: early.wake)
         }
         view = TiledImageView(path: path, renderer: host.renderer, text: host.text, assets: host.assets,
                               options: options.singleViewOptions(colour: host.colour, decoding: decoding),

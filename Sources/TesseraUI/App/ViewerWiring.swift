@@ -65,13 +65,12 @@ final class ViewerWiring {
         self.executor = executor
         // The image named at start opens, and its first screen of tiles is read, while the renderer is made.
         var earlyOpening: TiledOpening?
-        host = try WindowHost(options: options, logger: logger) { window, colour, waker in
+        host = try WindowHost(options: options, logger: logger) { early in
             guard let path = options.singleViewAtStart else { return }
-            let expected = WindowHost.expectedViewport(of: window, options: options)
-            earlyOpening = TiledOpening.start(path: path, options: options.singleViewOptions(colour: colour, decoding: decoding),
+            earlyOpening = TiledOpening.start(path: path, options: options.singleViewOptions(colour: early.colour, decoding: decoding),
                                               executor: executor,
                                               maxTextureSize: TiledOpening.assumedMaxTextureSize(softwareRenderer: options.headless),
-                                              viewport: expected.points, pixelScale: expected.scale, waker: waker)
+                                              viewport: early.viewport, pixelScale: early.pixelScale, wake: early.wake)
         }
         let renderer = host.renderer
         let colour = host.colour

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import TesseraCore
 import TesseraImaging
 import TesseraSDL
@@ -19,22 +20,37 @@ final class WindowHost {
     /// Device pixels per point when forced (headless runs test HiDPI with 2); nil asks the window.
     private let forcedScale: Double?
 
-    /// - Parameter beforeRenderer: runs once the window and the display's colour are known and before the
-    ///   renderer is made (the slowest step of starting: a GL context), so work that needs neither SDL nor
-    ///   the renderer (opening the first image) runs beside it.
-    init(options: ViewerOptions, logger: Logger,
-         beforeRenderer: (_ window: Window, _ colour: ColourConversion?, _ waker: EventLoopWaker) -> Void = { _, _, _ in }) throws {
+    /// What work started before SDL knows of the window it will have.
+    struct EarlyStart {
+        /// From the images' colour spaces to the display's, as `colour` will be.
+        var colour: ColourConversion?
+        /// The viewport the window will have, in points, at `pixelScale` device pixels a point (taken as 1
+        /// unless forced: the window says once it exists).
+        var viewport: Size
+        var pixelScale: Double
+        /// Wakes the frame loop once SDL is up; before, nothing (the first frame looks anyway).
+        var wake: @Sendable () -> Void
+    }
+
+    /// - Parameter beforeSDL: runs once the display's colour is known and before SDL, the window and the
+    ///   renderer are made (the slowest steps of starting: SDL's connection, a GL context), so work that
+    ///   needs none of them (opening the first image) runs beside them.
+    init(options: ViewerOptions, logger: Logger, beforeSDL: (EarlyStart) -> Void = { _ in }) throws {
         forcedScale = options.pixelScale
         let startup = StartupTimeline.process
+        let display = DisplayFacts.beforeSDL(headless: options.headless)
+        colour = DisplayColour.conversion(for: display, enabled: options.colourManagement)
+        let waker = LateWaker()
+        beforeSDL(EarlyStart(colour: colour, viewport: Self.expectedViewport(options: options, screen: display.screenSize),
+                             pixelScale: options.pixelScale ?? 1, wake: { waker.wake() }))
         system = try SDLSystem(headless: options.headless)
+        waker.set(system.waker)
         startup.mark(.sdl)
         // With a forced scale the window is made in pixels and points are derived from it.
         let sizeFactor = options.pixelScale ?? 1
         window = try Window(system: system, title: "Tessera", width: Int(Double(options.windowWidth) * sizeFactor),
                             height: Int(Double(options.windowHeight) * sizeFactor), fullscreen: options.fullscreen)
         startup.mark(.window)
-        colour = DisplayColour.conversion(for: window, enabled: options.colourManagement)
-        beforeRenderer(window, colour, system.waker)
         renderer = try Renderer(window: window, software: options.headless, vsync: !options.headless)
         startup.mark(.renderer)
         assets = AssetCatalog(folder: ResourceLocator.resourcesFolder()?.appendingPathComponent("UI"), renderer: renderer)
@@ -42,13 +58,14 @@ final class WindowHost {
         if !text.hasFont { logger.warning("no TrueType font found (install fonts-dejavu-core); text is hidden") }
     }
 
-    /// The window's size in points before a renderer exists (the pixel scale is then the forced one, or
-    /// taken as 1): where an image opened at start expects to be shown.
-    static func expectedViewport(of window: Window, options: ViewerOptions) -> (points: Size, scale: Double) {
-        let size = window.size
-        let scale = options.pixelScale ?? 1
-        let pointsPerUnit = options.pixelScale ?? 1
-        return (Size(width: Double(size.width) / pointsPerUnit, height: Double(size.height) / pointsPerUnit), scale)
+    /// The viewport in points the window will have: the size asked for, or the screen's when fullscreen
+    /// (at the forced pixel scale, else 1).
+    static func expectedViewport(options: ViewerOptions, screen: (width: Int, height: Int)?) -> Size {
+        if options.fullscreen, let screen {
+            let scale = options.pixelScale ?? 1
+            return Size(width: Double(screen.width) / scale, height: Double(screen.height) / scale)
+        }
+        return Size(width: Double(options.windowWidth), height: Double(options.windowHeight))
     }
 
     /// Device pixels per point: forced by the options, or the window's (HiDPI).
@@ -68,4 +85,13 @@ final class WindowHost {
         let scale = pixelScale
         return (Double(output.width) / scale, Double(output.height) / scale, scale)
     }
+}
+
+/// A waker for work started before SDL: it wakes nobody until SDL's waker is set.
+private final class LateWaker: Sendable {
+    private let waker = Mutex<EventLoopWaker?>(nil)
+
+    func set(_ waker: EventLoopWaker) { self.waker.withLock { $0 = waker } }
+
+    func wake() { waker.withLock { $0 }?.wake() }
 }

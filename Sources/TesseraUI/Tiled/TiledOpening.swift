@@ -21,9 +21,10 @@ struct TiledOpening {
     }
 
     /// Starts opening `path` for a view of `viewport` points at `pixelScale`, on a lane of `executor`;
-    /// `waker` wakes the frame loop as each step ends.
+    /// `wake` wakes the frame loop as each step ends.
     static func start(path: String, options: TiledViewOptions, executor: WorkExecutor, maxTextureSize: PixelSize,
-                      viewport: Size?, pixelScale: Double, waker: EventLoopWaker?, rank: WorkRank = .visible) -> TiledOpening {
+                      viewport: Size?, pixelScale: Double, wake: @escaping @Sendable () -> Void,
+                      rank: WorkRank = .visible) -> TiledOpening {
         let lane = SerialWorkLane(rank: rank, on: executor)
         var configuration = TiledImageOpener.Configuration(options: options, path: path, maxTextureSize: maxTextureSize)
         if let viewport {
@@ -38,7 +39,7 @@ struct TiledOpening {
             }
         }
         let opener = TiledImageOpener(configuration, lane: lane, memoryBudget: executor.memoryBudget,
-                                      onEvent: { waker?.wake() })
+                                      onEvent: wake)
         return TiledOpening(path: path, opener: opener, lane: lane, assumedMaxTextureSize: maxTextureSize)
     }
 

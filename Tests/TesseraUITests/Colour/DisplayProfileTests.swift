@@ -5,19 +5,26 @@ import TesseraSDL
 import XCTest
 @testable import TesseraUI
 
-/// The display's colour profile: X11's `_ICC_PROFILE` on the root window, read through SDL's window
-/// info on a real X server (Xvfb), handed to the loaders as their destination; none under SDL's dummy
-/// driver or when the property is not set.
+/// The display's colour profile: X11's `_ICC_PROFILE` on the root window, read before SDL starts on a
+/// real X server (Xvfb), handed to the loaders as their destination; none under SDL's dummy driver or
+/// when the property is not set.
 final class DisplayProfileTests: XCTestCase {
     /// An RGB profile that is not sRGB (Ghostscript's Adobe RGB, from libgs-common).
     private static let adobeRGBPath = "/usr/share/color/icc/ghostscript/a98.icc"
 
     func testTheDummyDriverHasNoProfileAndGivesSRGB() throws {
-        let system = try SDLSystem(headless: true)
-        let window = try TesseraSDL.Window(system: system, title: "t", width: 32, height: 32, hidden: true)
-        XCTAssertNil(window.displayColourProfile)
-        XCTAssertEqual(DisplayColour.conversion(for: window, enabled: true)?.destination, .sRGB)
-        XCTAssertNil(DisplayColour.conversion(for: window, enabled: false), "--no-colour-management")
+        let display = DisplayFacts.beforeSDL(headless: true)
+        XCTAssertNil(display.colourProfile)
+        XCTAssertEqual(DisplayColour.conversion(for: display, enabled: true)?.destination, .sRGB)
+        XCTAssertNil(DisplayColour.conversion(for: display, enabled: false), "--no-colour-management")
+    }
+
+    func testAWaylandDisplayIsNotAskedThroughX11() {
+        XCTAssertFalse(VideoDriverChoice.usesX11(headless: false, environment: ["WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"]))
+        XCTAssertTrue(VideoDriverChoice.usesX11(headless: false, environment: ["DISPLAY": ":0"]))
+        XCTAssertTrue(VideoDriverChoice.usesX11(headless: false, environment: ["WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0",
+                                                                             "SDL_VIDEODRIVER": "x11"]))
+        XCTAssertFalse(VideoDriverChoice.usesX11(headless: true, environment: ["DISPLAY": ":0"]))
     }
 
     func testTheRootWindowsProfileReachesTheLoaders() throws {
@@ -27,19 +34,22 @@ final class DisplayProfileTests: XCTestCase {
         let server = try XvfbServer()
         defer { server.stop() }
         try withEnvironment(["DISPLAY": server.name, "SDL_VIDEODRIVER": "x11"]) {
-            let system = try SDLSystem(headless: false)
-            let window = try TesseraSDL.Window(system: system, title: "t", width: 32, height: 32, hidden: true)
-            XCTAssertNil(window.displayColourProfile, "no profile set yet")
-            XCTAssertEqual(DisplayColour.conversion(for: window, enabled: true)?.destination, .sRGB)
+            var display = DisplayFacts.beforeSDL(headless: false)
+            XCTAssertNil(display.colourProfile, "no profile set yet")
+            XCTAssertEqual(display.screenSize?.width, 320)
+            XCTAssertEqual(display.screenSize?.height, 240)
+            XCTAssertEqual(DisplayColour.conversion(for: display, enabled: true)?.destination, .sRGB)
 
             try server.setRootProfile(profile)
-            XCTAssertEqual(window.displayColourProfile, profile)
-            XCTAssertEqual(DisplayColour.conversion(for: window, enabled: true)?.destination, .icc(ICCProfile(profile)))
+            display = DisplayFacts.beforeSDL(headless: false)
+            XCTAssertEqual(display.colourProfile, profile)
+            XCTAssertEqual(DisplayColour.conversion(for: display, enabled: true)?.destination, .icc(ICCProfile(profile)))
 
             // A property that is no profile: logged, sRGB.
             try server.setRootProfile([1, 2, 3, 4])
-            XCTAssertEqual(window.displayColourProfile, [1, 2, 3, 4])
-            XCTAssertEqual(DisplayColour.conversion(for: window, enabled: true)?.destination, .sRGB)
+            display = DisplayFacts.beforeSDL(headless: false)
+            XCTAssertEqual(display.colourProfile, [1, 2, 3, 4])
+            XCTAssertEqual(DisplayColour.conversion(for: display, enabled: true)?.destination, .sRGB)
         }
     }
 

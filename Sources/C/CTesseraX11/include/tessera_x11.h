@@ -1,12 +1,11 @@
 #ifndef TESSERA_X11_H
 #define TESSERA_X11_H
 
-/* The display's colour profile as X11 publishes it: the _ICC_PROFILE property of the root window of the
- * window's screen (the ICC Profiles in X Specification), which colord and KDE set.
+/* The X display as it stands before SDL starts: its default screen's size and colour profile, the
+ * _ICC_PROFILE property of its root window (the ICC Profiles in X Specification), which colord and KDE set.
  *
- * Why C: SDL hands out the window's X11 Display and Window through SDL_SysWMinfo, whose header pulls in
- * Xlib, whose names (Window, Display, Font, Bool...) would collide with Tessera's in Swift. Here they stay
- * behind one function that takes an SDL_Window. */
+ * Why C: Xlib's names (Window, Display, Font, Bool...) would collide with Tessera's in Swift. Here they
+ * stay behind one function. */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -15,12 +14,11 @@
 extern "C" {
 #endif
 
-struct SDL_Window;
-
-/* The bytes of _ICC_PROFILE for `window`'s screen: returns 1 with *data (malloc'ed: release with free())
- * and *size when the property is set and not empty, 0 when it is not, or the window is not an X11 one
- * (Wayland, SDL's dummy driver). Call on the thread that owns SDL. */
-int tessera_window_icc_profile(struct SDL_Window *window, uint8_t **data, size_t *size);
+/* Opens $DISPLAY on a connection of its own: the size of its default screen in *width and *height, and
+ * the bytes of _ICC_PROFILE in *data (malloc'ed: release with free()) and *size when the property is set
+ * and not empty (*data NULL otherwise). Returns 0, with nothing set, when the display cannot be opened.
+ * Any thread. */
+int tessera_x11_display_facts(uint8_t **data, size_t *size, int *width, int *height);
 
 #ifdef __cplusplus
 }
