@@ -22,6 +22,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESSERA = os.environ.get("TESSERA", os.path.join(ROOT, ".build/release/tessera"))
@@ -59,8 +60,13 @@ def commands(case, target, width, height, bare):
 
 
 def run_once(firstpaint, ref, width, height, command, env, timeout):
-    out = subprocess.run([firstpaint, ref, "0", "0", str(width), str(height), str(timeout), "--"] + command,
-                         capture_output=True, env=env)
+    for attempt in range(3):
+        out = subprocess.run([firstpaint, ref, "0", "0", str(width), str(height), str(timeout), "--"] + command,
+                             capture_output=True, env=env)
+        # Xvfb now and then refuses a connection right after a client went: try again after a pause.
+        if b"no display" not in out.stderr:
+            break
+        time.sleep(1)
     if out.returncode != 0:
         raise SystemExit(f"firstpaint failed ({out.stderr.decode().strip()}): {' '.join(command)}")
     if ref == "-":

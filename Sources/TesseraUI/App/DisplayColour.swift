@@ -1,9 +1,9 @@
 import TesseraImaging
 import TesseraSDL
 
-/// The one place the display's colour profile is read: from the window, once, at start (on the main
-/// thread, which owns SDL). The loaders get the conversion it gives, or nil when colour management is
-/// turned off (`--no-colour-management`).
+/// The one place the display's colour profile becomes a conversion: from what the display said before SDL
+/// started (`DisplayFacts`), once. The loaders get the conversion it gives, or nil when colour management
+/// is turned off (`--no-colour-management`).
 enum DisplayColour {
     static func conversion(for display: DisplayFacts, enabled: Bool) -> ColourConversion? {
         guard enabled else { return nil }

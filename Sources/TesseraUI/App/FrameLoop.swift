@@ -60,10 +60,10 @@ struct FrameLoop {
         startup = .process
     }
 
-    /// The interval between paced frames: twice what the last one cost, so drawing takes at most half the
-    /// time, and no more often than 30 times a second.
+    /// The interval between paced frames: four times what the last one cost, so drawing takes at most a
+    /// quarter of the time, and no more often than 25 times a second (a 0.25 s fade still shows in steps).
     static func pacedInterval(afterFrameCosting cost: Duration) -> Duration {
-        max(.milliseconds(33), cost * 2)
+        max(.milliseconds(40), cost * 4)
     }
 
     /// Runs until the screen wants to quit: the user asked, or the script ended, the frame limit was
