@@ -31,6 +31,8 @@ package final class CarouselCell {
     package internal(set) var fadesIn = false
     /// When the image was first drawn (uploaded); the fade runs from here.
     package internal(set) var shownAt: Duration?
+    /// The first frame the cell was on screen for its item, waiting or not.
+    package internal(set) var placedAt: Duration?
     /// The file changed since `content` was decoded: the old image stays on screen (no flash of the
     /// placeholder) until the new one arrives, but any variant of the new content replaces it.
     package internal(set) var isStale = false
@@ -55,6 +57,7 @@ package final class CarouselCell {
         needsUpload = false
         fadesIn = false
         shownAt = nil
+        placedAt = nil
         isStale = false
         isForOtherCellSize = false
     }

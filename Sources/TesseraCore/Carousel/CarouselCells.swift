@@ -245,6 +245,11 @@ final class CarouselCells {
         }
     }
 
+    /// Notes when each cell new on screen came: how long its placeholder has been seen.
+    func notePlacement(now: Duration) {
+        for cell in visibleCells where cell.placedAt == nil { cell.placedAt = now }
+    }
+
     func didUpload(_ cell: CarouselCell, now: Duration) {
         cell.needsUpload = false
         cell.shownAt = now

@@ -14,6 +14,10 @@ package struct CarouselConfiguration: Sendable {
     /// Columns to preload beyond the visible ones, ahead of and behind the scroll direction.
     package var preload = PreloadPolicy(ahead: 2, behind: 1)
     package var fade = FadeTiming()
+    /// A picture that lands within this time of its cell coming on screen appears at once, as a cached one
+    /// does: its placeholder was hardly seen, and a fade would only hold it back (a warm thumbnail cache
+    /// fills a screen so). One that kept the user looking at a placeholder fades in.
+    package var quickArrival: Duration = .milliseconds(100)
 
     /// The name bar's height in points, as the overlay draws it.
     package static let nameBarHeight = 36.0

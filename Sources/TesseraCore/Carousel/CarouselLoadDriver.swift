@@ -97,7 +97,7 @@ final class CarouselLoadDriver {
     /// The tag check: only the cell still showing a delivered item takes it, and only in a variant it
     /// wants and that is better than what it has. The key must match in size and file version: an image
     /// decoded before the file changed (or for another pixel scale) is not this item's image any more.
-    func apply(_ deliveries: [ImagePipeline.Delivery]) {
+    func apply(_ deliveries: [ImagePipeline.Delivery], now: Duration) {
         guard !deliveries.isEmpty else { return }
         let acceptable = acceptableVariants
         for delivery in deliveries {
@@ -109,7 +109,8 @@ final class CarouselLoadDriver {
                 let variant = delivery.key.variant
                 guard acceptable.contains(variant) else { continue }
                 if let shown = cell.freshVariant, rank(of: variant, in: acceptable) >= rank(of: shown, in: acceptable) { continue }
-                cell.show(pixels, variant: variant, fade: true)
+                let arrivedQuickly = cell.placedAt.map { now - $0 <= cells.configuration.quickArrival } ?? false
+                cell.show(pixels, variant: variant, fade: strategy.fadesCachedImages || !arrivedQuickly)
             case .failure(let failure):
                 if !cell.hasImage { cell.content = .failed(failure) }
             }

@@ -61,7 +61,8 @@ package final class CarouselModel {
         let events = cells.step(to: now)
         let deliveries = loads.drain()
         cells.layoutCells(fill: loads.fill)
-        loads.apply(deliveries)
+        cells.notePlacement(now: now)
+        loads.apply(deliveries, now: now)
         loads.upgradeFromCache()
         loads.requestLoads(now: now, events: events)
         return events

@@ -138,13 +138,28 @@ final class CarouselModelTests: XCTestCase {
         XCTAssertEqual(loads.strip.mainThreadLoads, 1, "the inline executor runs on this (main) thread")
     }
 
+    /// A picture landing within `CarouselConfiguration.quickArrival` of its cell coming on screen appears at
+    /// once (a later one fades in: the test after this one).
+    func testAQuickArrivalAppearsAtOnce() {
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
+        let (model, _) = makeModel(count: 30, scheduler: scheduler, loader: Fixture.loader())
+        let clock = ManualClock()
+        model.update(now: clock.now())
+        scheduler.runPending()
+        clock.advance(by: .milliseconds(40))
+        model.update(now: clock.now())
+        XCTAssertFalse(model.visibleCells.isEmpty)
+        XCTAssertTrue(model.visibleCells.allSatisfy { $0.needsUpload && !$0.fadesIn })
+    }
+
+    /// A picture that kept its placeholder on screen past `quickArrival` fades in; a cached one appears at once.
     func testArrivingImageFadesInAndCachedImageAppearsAtOnce() {
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
         let (model, _) = makeModel(count: 30, scheduler: scheduler, loader: Fixture.loader())
         let clock = ManualClock()
         model.update(now: clock.now())
         scheduler.runPending()
-        clock.advance(by: .milliseconds(10))
+        clock.advance(by: .milliseconds(150))
         model.update(now: clock.now())
         let cell = model.visibleCells[0]
         XCTAssertTrue(cell.needsUpload && cell.fadesIn)

@@ -82,7 +82,9 @@ private final class XvfbServer {
         }
         name = ":\(number)"
         process.executableURL = URL(fileURLWithPath: xvfb)
-        process.arguments = [name, "-screen", "0", "320x240x24", "-nolisten", "tcp"]
+        // -noreset: the root window's properties stay when the last client goes (each read and write here
+        // is a connection of its own).
+        process.arguments = [name, "-screen", "0", "320x240x24", "-nolisten", "tcp", "-noreset"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -33,6 +33,8 @@ final class ViewerMeasurementTests: XCTestCase {
         var options = ViewerOptions(items: (paths + [clear, broken]).map { CarouselItem(path: $0) })
         options.headless = true
         options.useThumbnailCache = false
+        // Every picture fades in, however soon it lands, so the report has fades to count.
+        options.carousel.quickArrival = .zero
         let back = staysAlone ? "" : "key escape\nwait 0.05\nwait-idle\n"
         options.script = try InputScript.parse("wait-idle\nkey right\nwait 0.3\nkey enter\nwait 0.05\nwait-idle\n" + back)
         options.report = report
