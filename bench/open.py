@@ -96,8 +96,9 @@ def main():
             viewers = {k: v for k, v in viewers.items() if k in args.only.split(",")}
         timeout = 60 if kind != "photo" else 10
         refs = {}
+        # Each viewer's thumbnail cache is its own folder in it: the reference runs leave them warm.
+        shutil.rmtree(cache_home, ignore_errors=True)
         for name, command in viewers.items():
-            shutil.rmtree(cache_home, ignore_errors=True)
             refs[name] = os.path.join(work, f"{name}.ppm")
             with open(refs[name], "wb") as f:
                 f.write(run_once(firstpaint, "-", width, height, command, env, args.settle if kind == "photo" else 40))
