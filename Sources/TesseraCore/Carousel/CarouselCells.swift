@@ -255,12 +255,7 @@ final class CarouselCells {
         cell.shownAt = now
     }
 
-    /// Whether the one change on screen is cells fading in: nothing scrolls and no picture waits for its
-    /// upload.
-    func isOnlyFading(now: Duration) -> Bool {
-        !scroll.isMoving && !visibleCells.contains(where: \.needsUpload)
-            && visibleCells.contains { $0.shownAt != nil && $0.imageAlpha(now: now, fade: configuration.fade) < 1 }
-    }
+    var isScrolling: Bool { scroll.isMoving }
 
     /// Whether the cells will change without input: scrolling, waiting for an upload, or fading in.
     func isAnimating(now: Duration) -> Bool {

@@ -75,8 +75,8 @@ package final class CarouselModel {
     /// Decodes on their way change nothing until they land, and each landing wakes the frame loop.
     package func changesOnScreen(now: Duration) -> Bool { cells.isAnimating(now: now) }
 
-    /// Whether the screen changes only by cells fading in while decodes are under way (a screen filling).
-    package func onlyFadesWhileLoading(now: Duration) -> Bool { loads.isWaiting && cells.isOnlyFading(now: now) }
+    /// Whether the screen is filling: decodes for it under way, nothing scrolling.
+    package func isFilling(now: Duration) -> Bool { loads.isWaiting && !cells.isScrolling }
 
     /// Applies what the folder watcher saw: a changed file reloads its cell (the old image stays until
     /// the new one is decoded), a deleted file leaves the strip, a new file takes its place in sort order.

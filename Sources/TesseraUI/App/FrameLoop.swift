@@ -14,8 +14,8 @@ protocol FrameLoopScreen: AnyObject {
     /// Nothing on screen changes until input, a worker's wake or `nextWake`, though work may be under way
     /// (decodes whose landing wakes the loop): an interactive loop draws no frame until then.
     func isStill(now: Duration) -> Bool
-    /// The next frame would only step fades while workers decode: the loop may space such frames out so
-    /// drawing them leaves the decoders most of the CPU.
+    /// The next frame would only show pictures landing and step fades while workers decode, nothing moving:
+    /// the loop may space such frames out so drawing them leaves the decoders most of the CPU.
     func mayPaceFrames(now: Duration) -> Bool
     /// When an idle screen must be drawn again by itself (an animation's next frame); nil: only on input
     /// or a worker's wake.
@@ -90,15 +90,21 @@ struct FrameLoop {
                 let ms = ((wake - clock.now()) / .milliseconds(1)).rounded(.up)
                 wait = Int32(min(max(ms, 0), 500))
             }
-            // A fade while the screen fills goes at the pace its frames cost: a frame at most every
-            // `Self.pacedInterval(afterFrameCosting:)`, a new picture's arrival still drawn at once (a
-            // worker's wake ends the wait).
-            if wait == nil, !headless, let lastFrame, screen.mayPaceFrames(now: clock.now()) {
-                let due = lastFrame.start + Self.pacedInterval(afterFrameCosting: lastFrame.cost)
-                let ms = ((due - clock.now()) / .milliseconds(1)).rounded(.up)
-                if ms > 0 { wait = Int32(min(ms, 500)) }
+            // While the screen fills, frames go at the pace they cost: one at most every
+            // `Self.pacedInterval(afterFrameCosting:)`, the pictures landing meanwhile (each a worker's
+            // wake) drawn together in it. Input is drawn at once.
+            var due: Duration?
+            if !headless, let lastFrame, screen.mayPaceFrames(now: clock.now()) {
+                due = lastFrame.start + Self.pacedInterval(afterFrameCosting: lastFrame.cost)
             }
+            func msUntil(_ time: Duration) -> Int32 {
+                Int32(min(max(((time - clock.now()) / .milliseconds(1)).rounded(.up), 0), 500))
+            }
+            if wait == nil, let due { wait = msUntil(due) }
             var events = input.poll(waitMs: wait)
+            while let due, clock.now() < due, events.allSatisfy({ if case .wake = $0 { true } else { false } }) {
+                events += input.poll(waitMs: msUntil(due))
+            }
             let frameStart = clock.now()
             observer?.frameBegan(at: frameStart)
             if let player {

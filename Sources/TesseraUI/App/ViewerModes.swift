@@ -96,8 +96,9 @@ final class ViewerModes {
         }
     }
 
-    /// The strip fills: its frames only step fades while decodes run (see `FrameLoopScreen.mayPaceFrames`).
-    func mayPaceFrames(now: Duration) -> Bool { mode == .strip && model.onlyFadesWhileLoading(now: now) }
+    /// The strip fills, nothing moving: its frames only show pictures landing and fades while decodes run
+    /// (see `FrameLoopScreen.mayPaceFrames`).
+    func mayPaceFrames(now: Duration) -> Bool { mode == .strip && model.isFilling(now: now) }
 
     /// Nothing on screen changes until input or a worker's wake (see `FrameLoopScreen.isStill`).
     func isStill(now: Duration) -> Bool {
