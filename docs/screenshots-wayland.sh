@@ -1,6 +1,6 @@
 #!/bin/sh
 # Writes the README's Wayland screenshots: the strip and the single view at scale 2, as sway's output shows
-# them (grim), not as the viewer drew them. Run inside a sway session, e.g. headless as an unprivileged user:
+# them (grim), not as the viewer drew them. Run with sway running, e.g. headless as an unprivileged user:
 #   WLR_BACKENDS=headless WLR_RENDERER=pixman sway &
 #   SWAYSOCK=$(ls $XDG_RUNTIME_DIR/sway-ipc.*.sock) WAYLAND_DISPLAY=wayland-1 docs/screenshots-wayland.sh
 # Needs grim and the corpus (`../shared/corpus/make-corpus.sh /tmp/tessera-corpus`).

@@ -75,6 +75,7 @@ struct FrameLoop {
         var frames = 0
         var lastFrameWasStill = false
         var lastFrame: (start: Duration, cost: Duration)?
+        var settled = false
         var endRequested = false
         while !screen.wantsToQuit {
             // Nothing is loading before the first frame has asked for anything: that is not idle, or a
@@ -126,7 +127,10 @@ struct FrameLoop {
             observer?.frameEnded()
             startup.mark(.firstFrame)
             // Nothing loading, fading or moving after this frame: what it shows is what the user waited for.
-            if screen.isIdle(now: clock.now()) { startup.mark(.settled) }
+            if !settled, screen.isIdle(now: clock.now()) {
+                startup.mark(.settled)
+                settled = true
+            }
             frames += 1
             lastFrameWasStill = still
             lastFrame = (frameStart, clock.now() - frameStart)

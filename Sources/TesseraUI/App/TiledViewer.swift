@@ -39,10 +39,7 @@ package final class TiledViewer: FrameLoopScreen {
         // The image opens, and its first screen of tiles is read, while the renderer is made.
         var opening: TiledOpening?
         host = try WindowHost(options: options, logger: logger) { early in
-            opening = TiledOpening.start(path: path, options: options.singleViewOptions(colour: early.colour, decoding: decoding),
-                                         executor: executor,
-                                         maxTextureSize: TiledOpening.assumedMaxTextureSize(softwareRenderer: options.headless),
-                                         viewport: early.viewport, pixelScale: early.pixelScale, wake: early.wake)
+            opening = TiledOpening.atStart(path: path, early: early, options: options, decoding: decoding, executor: executor)
         }
         view = TiledImageView(path: path, renderer: host.renderer, text: host.text, assets: host.assets,
                               options: options.singleViewOptions(colour: host.colour, decoding: decoding),

@@ -67,10 +67,8 @@ final class ViewerWiring {
         var earlyOpening: TiledOpening?
         host = try WindowHost(options: options, logger: logger) { early in
             guard let path = options.singleViewAtStart else { return }
-            earlyOpening = TiledOpening.start(path: path, options: options.singleViewOptions(colour: early.colour, decoding: decoding),
-                                              executor: executor,
-                                              maxTextureSize: TiledOpening.assumedMaxTextureSize(softwareRenderer: options.headless),
-                                              viewport: early.viewport, pixelScale: early.pixelScale, wake: early.wake)
+            earlyOpening = TiledOpening.atStart(path: path, early: early, options: options, decoding: decoding,
+                                                executor: executor)
         }
         let renderer = host.renderer
         let colour = host.colour

@@ -85,19 +85,10 @@ package final class TiledImageView {
     ///   - rank: where the view's work stands at first (see `rank`).
     ///   - opening: the opening of `path`, started before the view (at start, while the renderer was made);
     ///     used when it decided within the renderer's texture limit, else the view opens the path anew.
-    package convenience init(path: String, displayName: String? = nil, renderer: Renderer, text: TextCache, assets: AssetCatalog?,
-                             options: TiledViewOptions, executor: WorkExecutor, rank: WorkRank = .visible,
-                             pixelScale: Double, now: Duration, preview: PixelBuffer? = nil, waker: EventLoopWaker? = nil,
-                             observer: (any RunObserver)? = nil) {
-        self.init(path: path, displayName: displayName, renderer: renderer, text: text, assets: assets, options: options,
-                  executor: executor, rank: rank, pixelScale: pixelScale, now: now, preview: preview, waker: waker,
-                  observer: observer, opening: nil)
-    }
-
     init(path: String, displayName: String? = nil, renderer: Renderer, text: TextCache, assets: AssetCatalog?, options: TiledViewOptions,
          executor: WorkExecutor, rank: WorkRank = .visible,
          pixelScale: Double, now: Duration, preview: PixelBuffer? = nil, waker: EventLoopWaker? = nil,
-         observer: (any RunObserver)? = nil, opening: TiledOpening?) {
+         observer: (any RunObserver)? = nil, opening: TiledOpening? = nil) {
         var opening = opening
         if let early = opening, !(early.path == path && early.suits(maxTextureSize: renderer.maxTextureSize)) {
             early.opener.cancel()

@@ -1,4 +1,5 @@
 import TesseraCore
+import TesseraImaging
 import TesseraSDL
 import TesseraTiling
 
@@ -41,6 +42,16 @@ struct TiledOpening {
         let opener = TiledImageOpener(configuration, lane: lane, memoryBudget: executor.memoryBudget,
                                       onEvent: wake)
         return TiledOpening(path: path, opener: opener, lane: lane, assumedMaxTextureSize: maxTextureSize)
+    }
+
+    /// The opening of the image named at start, begun before SDL (`WindowHost`'s `beforeSDL`): for the
+    /// viewport the window will have, deciding within the limit the renderer about to be made is assumed to
+    /// have.
+    static func atStart(path: String, early: WindowHost.EarlyStart, options: ViewerOptions,
+                        decoding: any DecodingService, executor: WorkExecutor) -> TiledOpening {
+        start(path: path, options: options.singleViewOptions(colour: early.colour, decoding: decoding), executor: executor,
+              maxTextureSize: assumedMaxTextureSize(softwareRenderer: options.headless),
+              viewport: early.viewport, pixelScale: early.pixelScale, wake: early.wake)
     }
 
     /// Whether a renderer whose limit is `limit` (0: none) can show what this opening decided.
