@@ -37,6 +37,21 @@ final class FrontDoorTests: XCTestCase {
         }
     }
 
+    /// A file that cannot be shown, opened alone, says why in the probe's words, not in a slide reader's.
+    func testAnEmptyFileOrTextOpenedAloneSaysWhatIsWrongWithIt() throws {
+        let empty = folder.appendingPathComponent("empty.jpg"), text = folder.appendingPathComponent("notes.png")
+        try Data().write(to: empty)
+        try Data("just some words\n".utf8).write(to: text)
+        for (file, reason) in [(empty, "Empty file"), (text, "Not an image")] {
+            let script = folder.appendingPathComponent("script")
+            try Data("wait-idle\nquit\n".utf8).write(to: script)
+            let run = try ChildProcess.tessera([file.path, "--headless", "--no-thumbnail-cache", "--script", script.path])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertTrue(run.stderr.contains("\(file.lastPathComponent): \(reason)"), run.stderr)
+            XCTAssertFalse(run.stderr.contains("forbidden"), run.stderr)
+        }
+    }
+
     func testTheReportGivesTheStartupPhasesInOrder() throws {
         let photo = folder.appendingPathComponent("img1-baseline.jpg")
         try FileManager.default.copyItem(at: SampleImages.url("img1-baseline.jpg"), to: photo)

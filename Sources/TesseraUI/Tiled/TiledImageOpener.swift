@@ -204,10 +204,12 @@ final class TiledImageOpener: Sendable {
         do {
             probe = try ImageProbe.probe(path, decoding: configuration.decoding)
         } catch {
-            // Slides in formats of their own (MIRAX, Hamamatsu VMS) are no image to the probe.
-            if let slide = try OpenSlideTileSource.open(path: path, colour: configuration.colour,
-                                                        maxCoarsestSide: configuration.overviewSide,
-                                                        decoding: configuration.decoding) {
+            // Slides in formats of their own (MIRAX, Hamamatsu VMS) are no image to the probe. A file that
+            // is no slide either is refused for what the probe found in it (empty, not an image): how
+            // OpenSlide fails on such a file says nothing of it.
+            if let slide = try? OpenSlideTileSource.open(path: path, colour: configuration.colour,
+                                                         maxCoarsestSide: configuration.overviewSide,
+                                                         decoding: configuration.decoding) {
                 opened(slide)
                 return
             }
