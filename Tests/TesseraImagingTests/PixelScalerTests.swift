@@ -1,6 +1,6 @@
 import Foundation
 import TesseraCore
-import TesseraImaging
+@testable import TesseraImaging
 import XCTest
 
 final class PixelScalerTests: XCTestCase {
@@ -86,6 +86,31 @@ final class PixelScalerTests: XCTestCase {
     func testDegenerateTargetsClampToOnePixel() {
         let src = PixelBuffer(width: 5, height: 5, filledWith: RGBA(r: 9, g: 9, b: 9))
         XCTAssertEqual(PixelScaler.scaled(src, to: PixelSize(width: 0, height: -3)).size, PixelSize(width: 1, height: 1))
+    }
+
+    /// Halving, quartering and an eighth (pyramid levels, DCT-scaled decodes) take the integer block
+    /// path: it must give what the weighted kernel gives, byte for byte, on opaque, translucent and fully
+    /// transparent pixels alike.
+    func testExactReductionsMatchTheKernel() {
+        var state: UInt32 = 12345
+        func next() -> UInt8 { state = state &* 1_664_525 &+ 1_013_904_223; return UInt8(truncatingIfNeeded: state >> 24) }
+        for (factor, opaque) in [(2, true), (2, false), (4, false), (8, false), (8, true)] {
+            let width = 9 * factor, height = 5 * factor
+            var bytes = [UInt8](repeating: 0, count: width * height * 4)
+            for i in stride(from: 0, to: bytes.count, by: 4) {
+                bytes[i] = next(); bytes[i + 1] = next(); bytes[i + 2] = next()
+                let alpha = next()
+                // Opaque, clear and in between, so blocks of each kind and mixed ones occur.
+                bytes[i + 3] = opaque ? 255 : (alpha < 60 ? 0 : alpha > 190 ? 255 : alpha)
+            }
+            let source = PixelBuffer(width: width, height: height, bytes: bytes)
+            let size = PixelSize(width: 9, height: 5)
+            XCTAssertEqual(PixelScaler.exactReduction(from: source.size, to: size), factor)
+            XCTAssertEqual(PixelScaler.scaled(source, to: size).bytes, PixelScaler.resampled(source, to: size).bytes,
+                           "1/\(factor), \(opaque ? "opaque" : "with alpha")")
+        }
+        XCTAssertNil(PixelScaler.exactReduction(from: PixelSize(width: 2561, height: 1600), to: PixelSize(width: 1281, height: 800)))
+        XCTAssertNil(PixelScaler.exactReduction(from: PixelSize(width: 30, height: 30), to: PixelSize(width: 10, height: 10)))
     }
 
     /// Timing of the documented case. Only meaningful (and only run) in release builds:

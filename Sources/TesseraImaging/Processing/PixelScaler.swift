@@ -23,6 +23,17 @@ package enum PixelScaler {
         guard buffer.width > 0, buffer.height > 0 else {
             return PixelBuffer(width: dw, height: dh, bytes: [UInt8](repeating: 0, count: dw * dh * 4))
         }
+        if let factor = exactReduction(from: buffer.size, to: PixelSize(width: dw, height: dh)) {
+            var reduced = reduced(buffer, by: factor)
+            reduced.knownOpaque = buffer.knownOpaque
+            return reduced
+        }
+        return resampled(buffer, to: PixelSize(width: dw, height: dh))
+    }
+
+    /// `buffer` through the weighted kernel, whatever the sizes (`size` at least 1x1, `buffer` not empty).
+    static func resampled(_ buffer: PixelBuffer, to size: PixelSize) -> PixelBuffer {
+        let dw = size.width, dh = size.height
         let xs = AxisWeights(source: buffer.width, destination: dw)
         let ys = AxisWeights(source: buffer.height, destination: dh)
         let bytes = buffer.bytes.withUnsafeBufferPointer { src in
@@ -40,6 +51,60 @@ package enum PixelScaler {
         let target = buffer.size.aspectFit(in: box)
         if target == buffer.size { return buffer }
         return scaled(buffer, to: target)
+    }
+
+    // MARK: - Exact reductions
+
+    /// The factor when `destination` is `source` divided by 2, 4 or 8 in both directions: each destination
+    /// pixel is then the plain mean of a square block, which integers give exactly as the weighted kernel
+    /// does (its weights are powers of two) at a fraction of the cost. Pyramid levels and DCT-scaled
+    /// decodes halve images this way all the time.
+    static func exactReduction(from source: PixelSize, to destination: PixelSize) -> Int? {
+        for factor in [2, 4, 8] where destination.width * factor == source.width && destination.height * factor == source.height {
+            return factor
+        }
+        return nil
+    }
+
+    /// `buffer` reduced by `factor` (2, 4 or 8; its sides multiples of it): block means of premultiplied
+    /// values, un-premultiplied and rounded as `writeUnpremultiplied` does.
+    static func reduced(_ buffer: PixelBuffer, by factor: Int) -> PixelBuffer {
+        let dw = buffer.width / factor, dh = buffer.height / factor, sw = buffer.width
+        let shift = factor.trailingZeroBitCount * 2
+        let count = UInt32(factor * factor), half = count / 2
+        let bytes = buffer.bytes.withUnsafeBufferPointer { src in
+            [UInt8](unsafeUninitializedCapacity: dw * dh * 4) { out, initialized in
+                let s = src.baseAddress!, o = out.baseAddress!
+                for dy in 0..<dh {
+                    for dx in 0..<dw {
+                        var b: UInt32 = 0, g: UInt32 = 0, r: UInt32 = 0, a: UInt32 = 0
+                        var ab: UInt32 = 0, ag: UInt32 = 0, ar: UInt32 = 0
+                        for y in 0..<factor {
+                            var p = s + ((dy * factor + y) * sw + dx * factor) * 4
+                            for _ in 0..<factor {
+                                let pa = UInt32(p[3])
+                                b &+= UInt32(p[0]); g &+= UInt32(p[1]); r &+= UInt32(p[2]); a &+= pa
+                                ab &+= UInt32(p[0]) &* pa; ag &+= UInt32(p[1]) &* pa; ar &+= UInt32(p[2]) &* pa
+                                p += 4
+                            }
+                        }
+                        let q = o + (dy * dw + dx) * 4
+                        if a == 255 * count {
+                            q[0] = UInt8((b + half) >> shift); q[1] = UInt8((g + half) >> shift)
+                            q[2] = UInt8((r + half) >> shift); q[3] = 255
+                        } else if a == 0 {
+                            q[0] = 0; q[1] = 0; q[2] = 0; q[3] = 0
+                        } else {
+                            // C = sum(A*C)/sum(A) and A = sum(A)/n, each rounded half up.
+                            q[0] = UInt8((2 * ab + a) / (2 * a)); q[1] = UInt8((2 * ag + a) / (2 * a))
+                            q[2] = UInt8((2 * ar + a) / (2 * a)); q[3] = UInt8((a + half) >> shift)
+                        }
+                    }
+                }
+                initialized = dw * dh * 4
+            }
+        }
+        return PixelBuffer(width: dw, height: dh, bytes: bytes)
     }
 
     // MARK: - Kernel
