@@ -13,7 +13,8 @@ under tools/firstpaint.c on $DISPLAY (an X server with no window manager, e.g. `
 "first" (the screen changed) and "shown" (within 3 levels of the settled picture) and the medians, in ms.
 
 Needs python3, cc, libx11-dev, nsxiv and feh, and the release binary (TESSERA, default
-.build/release/tessera).
+.build/release/tessera). With TESSERA_B set to another build's binary, it runs as "tessera-b" beside the first,
+so two builds are compared in one sitting.
 """
 import argparse
 import os
@@ -48,15 +49,22 @@ def screen_size():
 
 def commands(case, target, width, height, bare):
     geometry = f"{width}x{height}+0+0"
-    tessera = [TESSERA, "--no-config", "--window", f"{width}x{height}"]
+    builds = {"tessera": TESSERA}
+    if os.environ.get("TESSERA_B"):
+        builds["tessera-b"] = os.environ["TESSERA_B"]
+    viewers = {}
     if case == "photo":
-        return {"bare-sdl": [bare, f"{width}x{height}"],
-                "tessera": tessera + [target],
-                "tessera-view": [TESSERA, "view", "--no-config", "--window", f"{width}x{height}", target],
-                "nsxiv": ["nsxiv", "-g", geometry, target],
-                "feh": ["feh", "-g", geometry, target]}
-    return {"tessera": tessera + ["--rows", "6", "--cell", "180x135", target],
-            "nsxiv": ["nsxiv", "-g", geometry, "-t", "-r", target]}
+        viewers["bare-sdl"] = [bare, f"{width}x{height}"]
+        for name, binary in builds.items():
+            viewers[name] = [binary, "--no-config", "--window", f"{width}x{height}", target]
+        viewers["tessera-view"] = [TESSERA, "view", "--no-config", "--window", f"{width}x{height}", target]
+        viewers["nsxiv"] = ["nsxiv", "-g", geometry, target]
+        viewers["feh"] = ["feh", "-g", geometry, target]
+        return viewers
+    for name, binary in builds.items():
+        viewers[name] = [binary, "--no-config", "--window", f"{width}x{height}", "--rows", "6", "--cell", "180x135", target]
+    viewers["nsxiv"] = ["nsxiv", "-g", geometry, "-t", "-r", target]
+    return viewers
 
 
 def run_once(firstpaint, ref, width, height, command, env, timeout):

@@ -131,6 +131,31 @@ final class DecodeHelperTests: XCTestCase {
         XCTAssertEqual(Set(replacements.values), [lowered], "its replacement")
     }
 
+    /// The viewer's helpers start at its own priority, so the first screen it opens decodes at once, and
+    /// step back behind it once that screen is shown: the idle ones then, a replacement from its start.
+    func testAPoolLoweredAfterTheFirstScreenLowersItsHelpersAndTheirReplacements() throws {
+        var configuration = DecodeHelperPool.Configuration(executable: BuiltBinary.url(named: "tessera").path,
+                                                           helperCount: 1, memoryLimit: 256 << 20)
+        configuration.environment = ["TESSERA_TEST_MISBEHAVING_DECODERS": "1"]
+        configuration.priority = .normal
+        let helpers = DecodeHelperPool(configuration: configuration)
+        defer { helpers.shutdown() }
+        helpers.waitUntilReady()
+        let own = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        let first = Self.childNiceValues()
+        XCTAssertFalse(first.isEmpty)
+        XCTAssertEqual(Set(first.values), [own], "at the viewer's own priority at start")
+        helpers.lowerPriority(to: .background)
+        let lowered = min(19, own + 10)
+        XCTAssertEqual(Set(Self.childNiceValues().values), [lowered], "the idle helper steps down")
+        let loader = ImageLoader(decoders: ImageDecoders.standard(), decoding: SandboxedDecoding.service(in: helpers))
+        XCTAssertEqual(reason(loader, try image("crash.png", misbehaviour: "crash")), .helperFailed(.crashed(signal: SIGSEGV)))
+        XCTAssertNil(reason(loader, try image("good.png", misbehaviour: nil)))
+        let replacements = Self.childNiceValues().filter { first[$0.key] == nil }
+        XCTAssertFalse(replacements.isEmpty, "the crashed helper is replaced")
+        XCTAssertEqual(Set(replacements.values), [lowered], "its replacement")
+    }
+
     /// This process's children and their nice values, from /proc.
     private static func childNiceValues() -> [pid_t: Int32] {
         let tasks = "/proc/self/task"

@@ -442,4 +442,30 @@ final class WorkSchedulerTests: XCTestCase {
         XCTAssertEqual(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), processNice)
     }
 
+    /// The viewer's workers decode the first screen at its own priority, then step back behind it: each
+    /// worker lowers itself before its next job, and a priority never goes back up.
+    func testLoweredWorkersStepDownBeforeTheirNextJobAndNeverBackUp() {
+        let processNice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        let executor = WorkExecutor(.threads(1), name: "tlower", priority: .normal)
+        defer { executor.shutdown() }
+        let lane = SerialWorkLane(rank: .visible, on: executor)
+        func niceOfNextJob() -> Int32? {
+            let seen = Shared<Int32?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            lane.perform {
+                seen.mutate { $0 = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+                done.signal()
+            }
+            XCTAssertEqual(done.wait(timeout: .now() + Self.timeout), .success)
+            return seen.value
+        }
+        XCTAssertEqual(niceOfNextJob(), processNice)
+        executor.lowerPriority(to: .background)
+        XCTAssertEqual(niceOfNextJob(), min(19, processNice + 10))
+        executor.lowerPriority(to: .normal)
+        XCTAssertEqual(niceOfNextJob(), min(19, processNice + 10), "not raised again")
+        executor.lowerPriority(to: .idle)
+        XCTAssertEqual(niceOfNextJob(), min(19, processNice + 19))
+    }
+
 }

@@ -68,6 +68,14 @@ package final class CarouselModel {
         return events
     }
 
+    /// Asks for the pictures of the cells on screen before the first frame (at start, while the window and
+    /// renderer are made), so that frame shows those decoded meanwhile. No cell counts as seen until a frame
+    /// draws it: what lands before then appears without a fade.
+    package func requestFirstScreen(now: Duration) {
+        cells.layoutCells(fill: loads.fill)
+        loads.requestLoads(now: now, events: [])
+    }
+
     /// Whether anything on screen will change without input: scrolling, fading, or waiting for decodes.
     package func isAnimating(now: Duration) -> Bool { cells.isAnimating(now: now) || loads.isWaiting }
 

@@ -64,6 +64,14 @@ package final class WorkExecutor: Sendable {
         }
     }
 
+    /// Lowers the workers to `priority` (never raises them: see `WorkerPriority.applyToCurrentThread`), each
+    /// before the next job it takes.
+    package func lowerPriority(to priority: WorkerPriority) {
+        core.locked {
+            if priority.isLower(than: core.workerPriority) { core.workerPriority = priority }
+        }
+    }
+
     /// Worker threads that have not exited yet (0 for `.manual`).
     package var liveWorkerCount: Int { core.locked { core.liveWorkers } }
 
@@ -103,6 +111,8 @@ final class ExecutorCore: @unchecked Sendable {
     /// Submission order across lanes: equal ranks and priorities run first come, first served.
     var nextSequence = 0
     var liveWorkers = 0
+    /// The priority workers run their next jobs at.
+    var workerPriority = WorkerPriority.normal
     private(set) var isShutDown = false
 
     func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
@@ -145,7 +155,10 @@ final class ExecutorCore: @unchecked Sendable {
     // MARK: Workers
 
     func startWorkers(count: Int, name: String, priority: WorkerPriority) {
-        locked { liveWorkers = count }
+        locked {
+            liveWorkers = count
+            workerPriority = priority
+        }
         for index in 0..<count {
             let threadName = Self.threadName(name, index: index)
             let launched = DispatchSemaphore(value: 0)
@@ -156,7 +169,15 @@ final class ExecutorCore: @unchecked Sendable {
                 launched.wait()
                 Thread.current.name = threadName
                 priority.applyToCurrentThread()
+                var applied = priority
                 while let next = waitForNextJob() {
+                    // Lowered since this worker last looked (`WorkExecutor.lowerPriority`): it steps down
+                    // before the job, for good.
+                    let wanted = locked { workerPriority }
+                    if wanted.isLower(than: applied) {
+                        wanted.applyToCurrentThread(from: applied)
+                        applied = wanted
+                    }
                     next.lane.run(next.job)
                 }
             }

@@ -16,9 +16,9 @@ package enum WorkerPriority: Sendable, Equatable {
     /// Nice levels added to the process's own (capped at 19, the lowest).
     package var niceIncrement: Int32 {
         switch self {
-        case .normal: 0
-        case .background: 10
-        case .idle: 19
+        case .normal: return 0
+        case .background: return 10
+        case .idle: return 19
         }
     }
 
@@ -34,13 +34,18 @@ package enum WorkerPriority: Sendable, Equatable {
         #endif
     }
 
-    /// Lowers the calling thread's priority by `niceIncrement`. On Linux the nice value belongs to the
-    /// thread, not the process (setpriority(2), NOTES), and lowering it needs no privilege.
-    package func applyToCurrentThread() {
-        guard niceIncrement > 0 else { return }
+    /// Whether this priority is below `other` (further from the process's own).
+    package func isLower(than other: WorkerPriority) -> Bool { niceIncrement > other.niceIncrement }
+
+    /// Lowers the calling thread from `applied` (the priority it runs at) to this one. On Linux the nice
+    /// value belongs to the thread, not the process (setpriority(2), NOTES), and lowering it needs no
+    /// privilege; raising it back would, so a priority only ever goes down.
+    package func applyToCurrentThread(from applied: WorkerPriority = .normal) {
+        let increment = niceIncrement - applied.niceIncrement
+        guard increment > 0 else { return }
         #if os(Linux)
         let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(19, current + niceIncrement))
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(19, current + increment))
         #endif
     }
 }

@@ -67,6 +67,11 @@ package final class ItemListing: Sendable {
         thread.start()
     }
 
+    /// Whether the listing has ended, waiting at most `limit` for it.
+    package func hasEnded(within limit: Duration) -> Bool {
+        done.wait(timeout: limit)
+    }
+
     /// Waits for the listing.
     package func wait() throws(Failure) -> Outcome {
         _ = done.wait(timeout: nil)

@@ -100,6 +100,8 @@ package final class DecodeHelperPool: Sendable {
 
     package let configuration: Configuration
     private let idle = Mutex(Idle())
+    /// The priority helpers run at: the configuration's, until lowered.
+    private let priority: Mutex<WorkerPriority>
     private static let logger = Logger(label: "tessera.decode-helper")
 
     /// Starts `configuration.helperCount` helpers. With `service` (the helper's own code, run on
@@ -109,6 +111,7 @@ package final class DecodeHelperPool: Sendable {
     /// `tessera_fork_helper`); the helpers that replace them later are always started from the executable.
     package init(configuration: Configuration, forkingFirstHelpersWith service: ((_ memoryLimit: Int) -> Int32)? = nil) {
         self.configuration = configuration
+        priority = Mutex(configuration.priority)
         for _ in 0..<configuration.helperCount {
             let helper: DecodeHelperProcess?
             if let service {
@@ -193,6 +196,8 @@ package final class DecodeHelperPool: Sendable {
     /// A borrowed helper that answered its last request and waits for the next.
     func giveBack(_ helper: DecodeHelperProcess) {
         let now = configuration.idleClock.now()
+        // One busy when the pool was lowered steps down now.
+        _ = prioritised(helper)
         let schedules = idle.withLock { idle -> Bool in
             idle.helpers.append((helper, now))
             guard idle.helpers.count > configuration.helperCount, !idle.checkScheduled else { return false }
@@ -292,7 +297,23 @@ package final class DecodeHelperPool: Sendable {
     /// `helper`, set to the configuration's priority. A process inherits the nice value of the thread that
     /// starts it, which for the viewer is a worker's or the main thread's, so each is set explicitly.
     private func prioritised(_ helper: DecodeHelperProcess) -> DecodeHelperProcess {
-        _ = configuration.priority.apply(toProcess: helper.pid)
+        let wanted = priority.withLock { $0 }
+        if helper.priority != wanted {
+            _ = wanted.apply(toProcess: helper.pid)
+            helper.priority = wanted
+        }
         return helper
+    }
+
+    /// Lowers the helpers to `priority` (never raises them: that needs a privilege the viewer lacks): the
+    /// idle ones now, a busy one when it comes back, those started later from the start.
+    package func lowerPriority(to lower: WorkerPriority) {
+        let lowered = priority.withLock { current -> Bool in
+            guard lower.isLower(than: current) else { return false }
+            current = lower
+            return true
+        }
+        guard lowered else { return }
+        for helper in idle.withLock({ $0.helpers.map(\.process) }) { _ = prioritised(helper) }
     }
 }

@@ -26,6 +26,8 @@ final class DecodeHelperProcess: @unchecked Sendable {
     private var reaped = false
     /// Whether its first message (locked down and ready) has been read.
     private var ready = false
+    /// The priority it was set to (`DecodeHelperPool` sets it); it starts at the viewer's own.
+    var priority = WorkerPriority.normal
 
     /// The file descriptor number the helper finds its socket at.
     static let helperSocketNumber: Int32 = 3

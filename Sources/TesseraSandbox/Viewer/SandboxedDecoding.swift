@@ -83,6 +83,8 @@ package struct SandboxedDecoding: DecodingService {
     }
 
     package func shutdown() { pool.shutdown() }
+
+    package func lowerPriority(to priority: WorkerPriority) { pool.lowerPriority(to: priority) }
 }
 
 /// A tiled TIFF's regions read by the pool's helpers, the file (kept open here) attached to each request.

@@ -24,11 +24,16 @@ protocol FrameLoopScreen: AnyObject {
     func handle(_ event: InputEvent, now: Duration)
     /// Updates and draws the frame (without presenting it).
     func renderFrame(now: Duration)
+    /// Called once, when the first screen is shown (the first frame with nothing left to load, fade or
+    /// move), or the user starts doing something, or `FrameLoop.firstScreenWait` after the first frame:
+    /// what runs beside the interface may step back behind it (`StartPriority`).
+    func firstScreenShown()
 }
 
 extension FrameLoopScreen {
     func isStill(now: Duration) -> Bool { isIdle(now: now) }
     func mayPaceFrames(now: Duration) -> Bool { false }
+    func firstScreenShown() {}
 }
 
 /// The main-thread frame loop shared by the strip (`Viewer`) and the standalone tiled view
@@ -66,6 +71,18 @@ struct FrameLoop {
         max(.milliseconds(40), cost * 4)
     }
 
+    /// Input from the user (not a worker's wake, nor the window's own resize).
+    private static func isUserInput(_ event: InputEvent) -> Bool {
+        switch event {
+        case .keyDown, .mouseDown, .mouseUp, .wheel, .quit: return true
+        case .mouseMotion, .resized, .wake: return false
+        }
+    }
+
+    /// How long after the first frame the first screen counts as shown at the latest: an animation or a
+    /// cut never settles, and a decode may hang until its time limit.
+    static let firstScreenWait = Duration.seconds(2)
+
     /// Runs until the screen wants to quit: the user asked, or the script ended, the frame limit was
     /// reached, or (headless, with neither script nor limit) the screen went idle, and in each case what
     /// the screen had started is finished.
@@ -76,6 +93,7 @@ struct FrameLoop {
         var lastFrameWasStill = false
         var lastFrame: (start: Duration, cost: Duration)?
         var settled = false
+        var firstScreen: (frameAt: Duration?, shown: Bool) = (nil, false)
         var endRequested = false
         while !screen.wantsToQuit {
             // Nothing is loading before the first frame has asked for anything: that is not idle, or a
@@ -112,6 +130,10 @@ struct FrameLoop {
                 events += player.events(screen.scriptContext(now: frameStart, idle: idle))
             }
             for event in events { screen.handle(event, now: frameStart) }
+            if !firstScreen.shown, events.contains(where: Self.isUserInput) {
+                firstScreen.shown = true
+                screen.firstScreenShown()
+            }
 
             let runIsOver = (frameLimit.map { frames + 1 >= $0 } ?? false)
                 || (player?.isFinished ?? false)
@@ -130,6 +152,11 @@ struct FrameLoop {
             if !settled, screen.isIdle(now: clock.now()) {
                 startup.mark(.settled)
                 settled = true
+            }
+            if firstScreen.frameAt == nil { firstScreen.frameAt = frameStart }
+            if !firstScreen.shown, settled || firstScreen.frameAt.map({ frameStart - $0 >= Self.firstScreenWait }) == true {
+                firstScreen.shown = true
+                screen.firstScreenShown()
             }
             frames += 1
             lastFrameWasStill = still

@@ -13,6 +13,8 @@ package final class TiledViewer: FrameLoopScreen {
     private let view: TiledImageView
     /// Runs the view's work: the process's one executor.
     private let executor: WorkExecutor
+    /// Where the view's images are decoded.
+    private let decoding: any DecodingService
     private let clock: MonotonicClock
     /// Hears the run when a report is asked for; nil otherwise, and then nothing is measured.
     let recorder: RunRecorder?
@@ -33,7 +35,8 @@ package final class TiledViewer: FrameLoopScreen {
         options.diskCache?.requestSweep()
         // Started first, so the helpers warm up and lock down while the window is made.
         let decoding = options.decodingService(helperCount: options.workerCount, pixelLimit: options.pixelLimit)
-        let executor = WorkExecutor(.threads(options.workerCount), priority: .background,
+        self.decoding = decoding
+        let executor = WorkExecutor(.threads(options.workerCount), priority: StartPriority.atStart,
                                     memoryBudget: DecodeMemoryBudget(limitBytes: options.decodeMemoryBytes))
         self.executor = executor
         // The image opens, and its first screen of tiles is read, while the renderer is made.
@@ -77,7 +80,9 @@ package final class TiledViewer: FrameLoopScreen {
 
     func isIdle(now: Duration) -> Bool { view.isIdle(now: now) }
 
-    func nextWake(now: Duration) -> Duration? { view.nextAnimationFrameAt }
+    func isStill(now: Duration) -> Bool { view.isStill(now: now) }
+    func firstScreenShown() { StartPriority.stepBack(executor: executor, decoding: decoding) }
+    func nextWake(now: Duration) -> Duration? { view.nextWake(now: now) }
 
     func scriptContext(now: Duration, idle: Bool) -> ScriptContext {
         let viewport = host.viewportPoints

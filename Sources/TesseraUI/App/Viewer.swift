@@ -20,7 +20,7 @@ package final class Viewer {
         self.options = options
         self.clock = clock
         recorder = options.report.map { RunRecorder(clock: clock, host: .strip, recordsFrameTimes: $0.frameTimes) }
-        parts = try ViewerWiring(options: options, observer: recorder)
+        parts = try ViewerWiring(options: options, observer: recorder, clock: clock)
         modes = ViewerModes(host: parts.host, model: parts.model, carouselView: parts.carouselView,
                             pipeline: parts.pipeline, quitting: parts.quitting, fileChanges: parts.fileChanges,
                             singleViews: parts.singleViews, stripAnimation: parts.stripAnimation, observer: recorder)
@@ -86,7 +86,8 @@ extension Viewer: FrameLoopScreen {
 
     func mayPaceFrames(now: Duration) -> Bool { modes.mayPaceFrames(now: now) }
 
-    func nextWake(now: Duration) -> Duration? { modes.nextWake }
+    func nextWake(now: Duration) -> Duration? { modes.nextWake(now: now) }
+    func firstScreenShown() { StartPriority.stepBack(executor: parts.executor, decoding: parts.decoding) }
 
     func scriptContext(now: Duration, idle: Bool) -> ScriptContext { modes.scriptContext(now: now, idle: idle) }
 

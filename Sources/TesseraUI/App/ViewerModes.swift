@@ -104,7 +104,7 @@ final class ViewerModes {
     func isStill(now: Duration) -> Bool {
         switch mode {
         case .strip: return !model.changesOnScreen(now: now)
-        case .detail: return isIdle(now: now)
+        case .detail: return detail?.isStill(now: now) ?? true
         }
     }
 
@@ -119,10 +119,10 @@ final class ViewerModes {
     var stripAnimationFramesShown: Int { stripAnimation.framesShown }
 
     /// When the animation shown must move on by itself (the loop sleeps until then when idle).
-    var nextWake: Duration? {
+    func nextWake(now: Duration) -> Duration? {
         switch mode {
         case .strip: return stripAnimation.nextWake
-        case .detail: return detail?.nextAnimationFrameAt
+        case .detail: return detail?.nextWake(now: now)
         }
     }
 

@@ -112,7 +112,7 @@ package struct ViewerOptions: Sendable {
             executable: decodeHelperExecutable, helperCount: helperCount,
             memoryLimit: DecodeHelperPool.Configuration.memoryLimit(pixelLimit: pixelLimit, byteLimit: 512 << 20))
         configuration.timeLimit = decodeTimeLimit
-        configuration.priority = .background
+        configuration.priority = StartPriority.atStart
         return DecodeHelperPool(configuration: configuration, forkingFirstHelpersWith: service)
     }
 

@@ -52,63 +52,62 @@ final class ViewerWiring {
     let listingDuration: Duration?
     /// Reads what the strip's order needs of its files, in the background.
     let sorting: StripSorting
-    private let logger = Logger(label: "tessera.viewer")
+    private static let logger = Logger(label: "tessera.viewer")
 
-    init(options: ViewerOptions, observer: (any RunObserver)?) throws {
+    /// - Parameter clock: the time frames run at; the first screen's decodes are asked for at its time.
+    init(options: ViewerOptions, observer: (any RunObserver)?, clock: any FrameClock) throws {
         self.options = options
         self.observer = observer
         // Started first, so the helpers warm up and lock down while the window is made.
         let decoding = options.decodingService(helperCount: max(1, options.workerCount), pixelLimit: options.pixelLimit)
         self.decoding = decoding
         let decodeMemory = DecodeMemoryBudget(limitBytes: options.decodeMemoryBytes)
-        let executor = WorkExecutor(.threads(options.workerCount), priority: .background, memoryBudget: decodeMemory)
+        let executor = WorkExecutor(.threads(options.workerCount), priority: StartPriority.atStart, memoryBudget: decodeMemory)
         self.executor = executor
-        // The image named at start opens, and its first screen of tiles is read, while the renderer is made.
+        let logger = Self.logger
+        func makeStrip(colour: ColourConversion?, viewport: Size, pixelScale: Double,
+                       wake: @escaping @Sendable () -> Void) throws -> StripParts {
+            try StripParts(options: options, colour: colour, viewport: viewport, pixelScale: pixelScale, wake: wake,
+                           decoding: decoding, executor: executor, decodeMemory: decodeMemory, observer: observer,
+                           logger: logger)
+        }
+        // While the renderer is made: the image named at start opens and its first screen of tiles is
+        // read; or, once the listing is in, the strip's first screen of files is decoded, so the first
+        // frame shows what is ready by then (thumbnails read from the cache, most often all of them).
         var earlyOpening: TiledOpening?
+        var earlyStrip: Result<StripParts, any Error>?
         host = try WindowHost(options: options, logger: logger) { early in
-            guard let path = options.singleViewAtStart else { return }
-            earlyOpening = TiledOpening.atStart(path: path, early: early, options: options, decoding: decoding,
-                                                executor: executor)
+            if let path = options.singleViewAtStart {
+                earlyOpening = TiledOpening.atStart(path: path, early: early, options: options, decoding: decoding,
+                                                    executor: executor)
+                return
+            }
+            // A folder listed in a moment starts now; the window waits for no longer listing.
+            guard options.listing?.hasEnded(within: Self.listingWaitBeforeWindow) ?? true else { return }
+            earlyStrip = Result {
+                try makeStrip(colour: early.colour, viewport: early.viewport, pixelScale: early.pixelScale, wake: early.wake)
+            }
+            // Downloads wait for the first frame: a drag that begins in it starts none.
+            if case .success(let strip)? = earlyStrip, strip.remote == nil { strip.model.requestFirstScreen(now: clock.now()) }
         }
         let renderer = host.renderer
         let colour = host.colour
         let waker = host.system.waker
-        // The listing has run beside all of the above; the strip needs it from here on.
-        let listed = try Self.items(from: options)
-        listingDuration = listed.duration
-        watchTargets = listed.watch
-        let listedTable = listed.duration == nil ? nil : listed.table
-        var downloads = options.downloads
-        if let diskCache = options.diskCache {
-            downloads.cacheFolder = diskCache.remoteFolder
-            downloads.diskCache = diskCache
-            // At start, off the main thread: what earlier runs left over the limit goes now.
-            diskCache.requestSweep()
-        }
-        let remote = listed.table.hasRemoteItems
-            ? RemoteImageStore(configuration: downloads, onChange: { waker.wake() }) : nil
-        self.remote = remote
-        let imageLoader = Self.imageLoader(options: options, colour: colour, decoding: decoding)
-        let scheduler = WorkScheduler<ImageKey, PixelBuffer>(
-            rank: .visible, on: executor,
-            memory: .init(budget: decodeMemory, estimate: Self.decodeMemoryEstimate(loader: imageLoader, remote: remote)))
-        let workers = scheduler.workerCount
-        let strategy = options.makeStrategy(options.carousel.preload, workers)
-        let decodeTimes = DecodeTimeEstimator()
-        pipeline = .strip(strategy: strategy, scheduler: scheduler,
-                          cacheCountLimit: options.cacheCountLimit, cacheCostLimit: options.cacheLimitBytes,
-                          decodeTimes: decodeTimes,
-                          decode: Self.decoder(loader: imageLoader, remote: remote, logger: logger),
-                          waker: { waker.wake() }, observer: observer)
-
         let points = host.viewportPoints
-        model = CarouselModel(table: listed.table, versions: listed.versions, order: options.sort, reversed: options.reverse,
-                              shuffleSeed: options.shuffleSeed, configuration: options.carousel, pipeline: pipeline,
-                              decodeTimes: decodeTimes, remote: remote, strategy: strategy,
-                              viewportWidth: points.width, viewportHeight: points.height, pixelScale: points.scale)
-        for (index, item) in options.items.enumerated() where listed.duration == nil && item.sessionOrientation != 1 {
-            model.setSessionOrientation(item.sessionOrientation, of: model.items.path(at: index))
+        // The listing has run beside all of the above; the strip needs it from here on.
+        let strip = try earlyStrip?.get()
+            ?? makeStrip(colour: colour, viewport: Size(width: points.width, height: points.height),
+                         pixelScale: points.scale, wake: { waker.wake() })
+        if strip.viewport != Size(width: points.width, height: points.height) || strip.pixelScale != points.scale {
+            strip.model.resize(viewportWidth: points.width, viewportHeight: points.height, pixelScale: points.scale)
         }
+        listingDuration = strip.listed.duration
+        watchTargets = strip.listed.watch
+        let listedTable = strip.listed.duration == nil ? nil : strip.listed.table
+        remote = strip.remote
+        let remote = strip.remote
+        pipeline = strip.pipeline
+        model = strip.model
         carouselView = CarouselView(model: model, renderer: renderer, assets: host.assets, text: host.text,
                                     uploadBudgetBytes: options.uploadBudgetBytes, observer: observer)
         let wake: @Sendable () -> Void = { waker.wake() }
@@ -135,6 +134,60 @@ final class ViewerWiring {
         carouselView.prepareCellTextures()
         _ = host.text.texture("0123456789 / ", size: Int(16 * points.scale), color: Theme.dimText)
         startWatching(listed: listedTable)
+    }
+
+    /// How long the window waits for the listing to start the strip's first decodes before it: a folder
+    /// is listed well within it; a huge one goes on beside the window, and its decodes start after.
+    static let listingWaitBeforeWindow = Duration.milliseconds(10)
+
+    /// The strip's items, downloads, pipeline and model: made before the window when the listing is in
+    /// by then, after it otherwise.
+    struct StripParts {
+        typealias Listed = (table: ItemTable, versions: [UInt32: FileVersion], duration: Duration?, watch: WatchTargets?)
+        let listed: Listed
+        let remote: RemoteImageStore?
+        let pipeline: ImagePipeline
+        let model: CarouselModel
+        /// The viewport in points and the pixel scale the model was laid out for.
+        let viewport: Size
+        let pixelScale: Double
+
+        init(options: ViewerOptions, colour: ColourConversion?, viewport: Size, pixelScale: Double,
+             wake: @escaping @Sendable () -> Void, decoding: any DecodingService, executor: WorkExecutor,
+             decodeMemory: DecodeMemoryBudget, observer: (any RunObserver)?, logger: Logger) throws {
+            listed = try ViewerWiring.items(from: options)
+            self.viewport = viewport
+            self.pixelScale = pixelScale
+            var downloads = options.downloads
+            if let diskCache = options.diskCache {
+                downloads.cacheFolder = diskCache.remoteFolder
+                downloads.diskCache = diskCache
+                // At start, off the main thread: what earlier runs left over the limit goes now.
+                diskCache.requestSweep()
+            }
+            let remote = listed.table.hasRemoteItems ? RemoteImageStore(configuration: downloads, onChange: wake) : nil
+            self.remote = remote
+            let imageLoader = ViewerWiring.imageLoader(options: options, colour: colour, decoding: decoding)
+            let scheduler = WorkScheduler<ImageKey, PixelBuffer>(
+                rank: .visible, on: executor,
+                memory: .init(budget: decodeMemory,
+                              estimate: ViewerWiring.decodeMemoryEstimate(loader: imageLoader, remote: remote)))
+            let strategy = options.makeStrategy(options.carousel.preload, scheduler.workerCount)
+            let decodeTimes = DecodeTimeEstimator()
+            pipeline = .strip(strategy: strategy, scheduler: scheduler,
+                              cacheCountLimit: options.cacheCountLimit, cacheCostLimit: options.cacheLimitBytes,
+                              decodeTimes: decodeTimes,
+                              decode: ViewerWiring.decoder(loader: imageLoader, remote: remote, logger: logger),
+                              waker: wake, observer: observer)
+            model = CarouselModel(table: listed.table, versions: listed.versions, order: options.sort,
+                                  reversed: options.reverse, shuffleSeed: options.shuffleSeed,
+                                  configuration: options.carousel, pipeline: pipeline, decodeTimes: decodeTimes,
+                                  remote: remote, strategy: strategy, viewportWidth: viewport.width,
+                                  viewportHeight: viewport.height, pixelScale: pixelScale)
+            for (index, item) in options.items.enumerated() where listed.duration == nil && item.sessionOrientation != 1 {
+                model.setSessionOrientation(item.sessionOrientation, of: model.items.path(at: index))
+            }
+        }
     }
 
     deinit {
@@ -230,9 +283,9 @@ final class ViewerWiring {
                 for change in changes { inbox.push(change) }
                 waker.wake()
             }
-            logger.info("watching \(targets.folders.count) folder(s) and \(targets.files.count) file(s) for changes")
+            Self.logger.info("watching \(targets.folders.count) folder(s) and \(targets.files.count) file(s) for changes")
         } catch {
-            logger.warning("not watching for changes: \(error)")
+            Self.logger.warning("not watching for changes: \(error)")
         }
     }
 }

@@ -152,6 +152,35 @@ package final class TiledImageView {
         }
     }
 
+    /// Nothing this view shows changes until a worker's wake (an opening step, a tile landing) or
+    /// `nextWake`, though work may be under way: the frame loop draws no frame meanwhile, so a software GL
+    /// renderer leaves the CPU to the decode the user waits for. A cut's progress comes without a wake, so
+    /// a cut keeps frames coming.
+    package func isStill(now: Duration) -> Bool {
+        switch phase {
+        case .opening, .failed: return true
+        case .cutting: return false
+        case .showing:
+            if cut.running { return false }
+            guard let tiles, let camera else { return true }
+            return !camera.isMoving && !tiles.isFading
+        }
+    }
+
+    /// When the frame loop must draw again by itself: the animation's next frame, or the moment an opening
+    /// with nothing to show yet says what it opens (nil when neither is due).
+    package func nextWake(now: Duration) -> Duration? {
+        if case .opening = phase, backdrop == nil {
+            let caption = openedAt + Self.openingCaptionDelay
+            if caption > now { return caption }
+        }
+        return animation.nextWake
+    }
+
+    /// How long an opening shows nothing before it names the file: most openings end sooner, and a caption
+    /// that flashes up and away would only distract.
+    static let openingCaptionDelay = Duration.milliseconds(250)
+
     package var isMoving: Bool { camera?.isMoving ?? false }
     package var isAtLeftEdge: Bool { camera?.isAtLeftEdge ?? true }
     package var isAtRightEdge: Bool { camera?.isAtRightEdge ?? true }
@@ -330,7 +359,7 @@ package final class TiledImageView {
         case .opening:
             if let backdrop {
                 painter.drawFittedPreview(backdrop, maxDeviceScale: options.maxDeviceScale)
-            } else if (now - openedAt) > .milliseconds(250) {
+            } else if (now - openedAt) > Self.openingCaptionDelay {
                 painter.drawCentred("Opening \(name)…", color: Theme.dimText)
             }
         case .failed(let reason):

@@ -152,6 +152,22 @@ final class CarouselModelTests: XCTestCase {
         XCTAssertTrue(model.visibleCells.allSatisfy { $0.needsUpload && !$0.fadesIn })
     }
 
+    /// The first screen's pictures are asked for before any frame: those that land before the first frame,
+    /// however long the window took, appear in it at once.
+    func testTheFirstScreenIsRequestedBeforeTheFirstFrameAndAppearsWithoutAFade() {
+        let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()
+        let (model, _) = makeModel(count: 30, scheduler: scheduler, loader: Fixture.loader())
+        let clock = ManualClock()
+        model.requestFirstScreen(now: clock.now())
+        XCTAssertGreaterThan(scheduler.queuedCount, 0, "asked for before the first frame")
+        scheduler.runPending()
+        // The window and renderer take longer than a quick arrival.
+        clock.advance(by: .milliseconds(400))
+        model.update(now: clock.now())
+        XCTAssertFalse(model.visibleCells.isEmpty)
+        XCTAssertTrue(model.visibleCells.allSatisfy { $0.needsUpload && !$0.fadesIn })
+    }
+
     /// A picture that kept its placeholder on screen past `quickArrival` fades in; a cached one appears at once.
     func testArrivingImageFadesInAndCachedImageAppearsAtOnce() {
         let scheduler = WorkScheduler<ImageKey, PixelBuffer>.inline()

@@ -79,6 +79,7 @@ final class DecodingServiceTests: XCTestCase {
         }
 
         func shutdown() {}
+        func lowerPriority(to priority: WorkerPriority) {}
     }
 
     private var folder: URL!

@@ -87,7 +87,7 @@ final class AnimationPlaybackTests: XCTestCase {
         try FileManager.default.copyItem(atPath: first, toPath: second)
         let viewer = try ViewerHarness(files.options([first, second]))
         // Time stands still while the cells load and the selected one's first two frames are decoded.
-        try viewer.run(until: { viewer.modes.stripAnimationFramesShown == 1 && viewer.modes.nextWake != nil }, advance: .zero)
+        try viewer.run(until: { viewer.modes.stripAnimationFramesShown == 1 && viewer.modes.nextWake(now: viewer.now) != nil }, advance: .zero)
         XCTAssertEqual(viewer.model.selectedIndex, 0)
         let cell0 = try XCTUnwrap(viewer.cellRect(0)), cell1 = try XCTUnwrap(viewer.cellRect(1))
         func centre(_ pixels: PixelBuffer, _ rect: PixelRect) -> RGBA { pixels.pixel(x: rect.x + rect.width / 2, y: rect.y + rect.height / 2) }
@@ -102,8 +102,8 @@ final class AnimationPlaybackTests: XCTestCase {
         // The selection moves: the second cell plays, the first is its first frame again.
         viewer.press("Right")
         // The strip scrolls to it (time moves), then its first frame is up and the second decoded.
-        try viewer.run(until: { viewer.modes.stripAnimationFramesShown == 1 && viewer.modes.nextWake != nil })
-        let due = try XCTUnwrap(viewer.modes.nextWake)
+        try viewer.run(until: { viewer.modes.stripAnimationFramesShown == 1 && viewer.modes.nextWake(now: viewer.now) != nil })
+        let due = try XCTUnwrap(viewer.modes.nextWake(now: viewer.now))
         pixels = try viewer.frame(advance: due - viewer.now)
         XCTAssertTrue(centre(pixels, cell1).isClose(to: green, tolerance: 6), "\(centre(pixels, cell1))")
         XCTAssertTrue(centre(pixels, cell0).isClose(to: red, tolerance: 6))

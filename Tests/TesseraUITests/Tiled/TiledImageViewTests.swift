@@ -214,9 +214,33 @@ final class TiledImageViewTests: XCTestCase {
         XCTAssertTrue(frame.pixel(x: 128, y: 128).isClose(to: RGBA(r: 128, g: 0, b: 128), tolerance: 3),
                       "half way at 0.125 s: \(frame.pixel(x: 128, y: 128))")
         XCTAssertFalse(view.isIdle(now: harness.clock.now()))
+        XCTAssertFalse(view.isStill(now: harness.clock.now()), "a fade needs its frames")
         frame = try harness.frame(advance: .milliseconds(125))
         XCTAssertTrue(frame.pixel(x: 128, y: 128).isClose(to: blue, tolerance: 1), "opaque at 0.25 s")
+        XCTAssertTrue(view.isStill(now: harness.clock.now()))
         XCTAssertEqual(harness.recorder.tiledViews.map(\.fadeSamplesMs), [[250]])
+    }
+
+    /// While the image opens, nothing on screen changes until the opening's wake, so the frame loop draws
+    /// no frame meanwhile; it wakes by itself only when the view is to name the file it opens.
+    func testAnOpeningIsStillUntilItsCaptionIsDue() throws {
+        let image = TiledFixtures.gradient(width: 512, height: 512)
+        let path = try TiledFixtures.writeDeepZoom(image, tileSize: 256, overlap: 0, in: folder)
+        let executor = WorkExecutor.manual()
+        let harness = try TiledViewHarness(path: path, width: 256, height: 256, executor: executor)
+        let view = harness.view
+        let opened = harness.clock.now()
+        try harness.frame(advance: .zero)
+        XCTAssertFalse(view.isIdle(now: harness.clock.now()), "work is under way")
+        XCTAssertTrue(view.isStill(now: harness.clock.now()))
+        XCTAssertEqual(view.nextWake(now: harness.clock.now()), opened + TiledImageView.openingCaptionDelay)
+        harness.clock.advance(by: .milliseconds(300))
+        XCTAssertNil(view.nextWake(now: harness.clock.now()), "the caption is up: nothing more to wake for")
+        try harness.run(until: {
+            executor.runPending()
+            return view.isSharp && view.isIdle(now: harness.clock.now())
+        })
+        XCTAssertTrue(view.isStill(now: harness.clock.now()))
     }
 
     func testTextureCacheKeepsCoarseLevelsWhilePanningFar() throws {

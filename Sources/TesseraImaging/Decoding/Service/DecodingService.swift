@@ -56,6 +56,10 @@ package protocol DecodingService: Sendable {
 
     /// Stops whatever the service runs beside this process (a sandboxed service's idle helpers).
     func shutdown()
+
+    /// Lowers the processes the service decodes in to `priority`, for good (nothing to lower in process:
+    /// the work runs on the caller's threads).
+    func lowerPriority(to priority: WorkerPriority)
 }
 
 extension DecodingService {
