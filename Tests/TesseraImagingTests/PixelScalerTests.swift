@@ -109,6 +109,21 @@ final class PixelScalerTests: XCTestCase {
             XCTAssertEqual(PixelScaler.scaled(source, to: size).bytes, PixelScaler.resampled(source, to: size).bytes,
                            "1/\(factor), \(opaque ? "opaque" : "with alpha")")
         }
+        // Every pair of equal alphas over two clear pixels, with neighbouring colours, and opaque blocks of
+        // neighbouring colours: the sums whose mean is an exact half, where the kernel's reciprocal can
+        // round down.
+        var pairs: [UInt8] = []
+        for alpha in 1...255 { for colour in 0..<255 {
+            pairs += [UInt8(colour), UInt8(colour), UInt8(colour), UInt8(alpha), UInt8(colour + 1), UInt8(colour + 1), UInt8(colour + 1), UInt8(alpha)]
+            pairs += [0, 0, 0, 0, 0, 0, 0, 0]
+        } }
+        for colour in 0..<255 {
+            let c = UInt8(colour), d = UInt8(colour + 1)
+            pairs += [c, c, c, 255, d, d, d, 255, c, c, c, 255, d, d, d, 255]
+        }
+        let halves = PixelBuffer(width: 2, height: pairs.count / 8, bytes: pairs)
+        let halved = PixelSize(width: 1, height: halves.height / 2)
+        XCTAssertEqual(PixelScaler.scaled(halves, to: halved).bytes, PixelScaler.resampled(halves, to: halved).bytes)
         XCTAssertNil(PixelScaler.exactReduction(from: PixelSize(width: 2561, height: 1600), to: PixelSize(width: 1281, height: 800)))
         XCTAssertNil(PixelScaler.exactReduction(from: PixelSize(width: 30, height: 30), to: PixelSize(width: 10, height: 10)))
     }

@@ -67,7 +67,9 @@ package enum PixelScaler {
     }
 
     /// `buffer` reduced by `factor` (2, 4 or 8; its sides multiples of it): block means of premultiplied
-    /// values, un-premultiplied and rounded as `writeUnpremultiplied` does.
+    /// values, un-premultiplied and rounded as `writeUnpremultiplied` does. The kernel's sums are exact
+    /// here (integers times powers of two), so a translucent block repeats its last steps in Float, where
+    /// dividing by way of a reciprocal can round an exact half down.
     static func reduced(_ buffer: PixelBuffer, by factor: Int) -> PixelBuffer {
         let dw = buffer.width / factor, dh = buffer.height / factor, sw = buffer.width
         let shift = factor.trailingZeroBitCount * 2
@@ -95,9 +97,9 @@ package enum PixelScaler {
                         } else if a == 0 {
                             q[0] = 0; q[1] = 0; q[2] = 0; q[3] = 0
                         } else {
-                            // C = sum(A*C)/sum(A) and A = sum(A)/n, each rounded half up.
-                            q[0] = UInt8((2 * ab + a) / (2 * a)); q[1] = UInt8((2 * ag + a) / (2 * a))
-                            q[2] = UInt8((2 * ar + a) / (2 * a)); q[3] = UInt8((a + half) >> shift)
+                            let n = Float(count), alpha = Float(a) / n, inverse = 1 / alpha
+                            q[0] = toByte(Float(ab) / n * inverse); q[1] = toByte(Float(ag) / n * inverse)
+                            q[2] = toByte(Float(ar) / n * inverse); q[3] = toByte(alpha)
                         }
                     }
                 }

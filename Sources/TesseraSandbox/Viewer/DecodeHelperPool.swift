@@ -44,8 +44,9 @@ package final class DecodeHelperPool: Sendable {
         package var memoryLimit: Int
         /// A decode running longer than this has its helper killed.
         package var timeLimit: Duration
-        /// The helpers' share of the CPU: the viewer's are `.background`, as its decode workers are, since a
-        /// helper does the decode's work while the worker that asked only waits for the reply.
+        /// The helpers' share of the CPU at start (`lowerPriority` lowers it later): the viewer's follow its
+        /// decode workers (`StartPriority`), since a helper does the decode's work while the worker that
+        /// asked only waits for the reply.
         package var priority = WorkerPriority.normal
 
         package init(executable: String, arguments: [String] = ["decode-helper"], helperCount: Int,
@@ -102,6 +103,9 @@ package final class DecodeHelperPool: Sendable {
     private let idle = Mutex(Idle())
     /// The priority helpers run at: the configuration's, until lowered.
     private let priority: Mutex<WorkerPriority>
+    /// Every helper started, idle or lent (a decode's, an animation's, a slide's), for lowering them all.
+    private let started = Mutex<[WeakHelper]>([])
+    private struct WeakHelper { weak var process: DecodeHelperProcess? }
     private static let logger = Logger(label: "tessera.decode-helper")
 
     /// Starts `configuration.helperCount` helpers. With `service` (the helper's own code, run on
@@ -196,8 +200,6 @@ package final class DecodeHelperPool: Sendable {
     /// A borrowed helper that answered its last request and waits for the next.
     func giveBack(_ helper: DecodeHelperProcess) {
         let now = configuration.idleClock.now()
-        // One busy when the pool was lowered steps down now.
-        _ = prioritised(helper)
         let schedules = idle.withLock { idle -> Bool in
             idle.helpers.append((helper, now))
             guard idle.helpers.count > configuration.helperCount, !idle.checkScheduled else { return false }
@@ -294,19 +296,20 @@ package final class DecodeHelperPool: Sendable {
                                                    environment: environment))
     }
 
-    /// `helper`, set to the configuration's priority. A process inherits the nice value of the thread that
-    /// starts it, which for the viewer is a worker's or the main thread's, so each is set explicitly.
+    /// `helper`, set to the pool's priority. A process inherits the nice value of the thread that starts
+    /// it, which for the viewer is a worker's or the main thread's, so each is set explicitly.
     private func prioritised(_ helper: DecodeHelperProcess) -> DecodeHelperProcess {
-        let wanted = priority.withLock { $0 }
-        if helper.priority != wanted {
-            _ = wanted.apply(toProcess: helper.pid)
-            helper.priority = wanted
+        // Noted before its priority is set: a lowering meanwhile finds it, and setting twice is harmless.
+        started.withLock { helpers in
+            helpers.removeAll { $0.process == nil }
+            helpers.append(WeakHelper(process: helper))
         }
+        helper.setPriority(priority.withLock { $0 })
         return helper
     }
 
-    /// Lowers the helpers to `priority` (never raises them: that needs a privilege the viewer lacks): the
-    /// idle ones now, a busy one when it comes back, those started later from the start.
+    /// Lowers every helper to `priority`, whether idle or lent, and those started later (never raises
+    /// them: that needs a privilege the viewer lacks).
     package func lowerPriority(to lower: WorkerPriority) {
         let lowered = priority.withLock { current -> Bool in
             guard lower.isLower(than: current) else { return false }
@@ -314,6 +317,6 @@ package final class DecodeHelperPool: Sendable {
             return true
         }
         guard lowered else { return }
-        for helper in idle.withLock({ $0.helpers.map(\.process) }) { _ = prioritised(helper) }
+        for helper in started.withLock({ $0.compactMap(\.process) }) { helper.setPriority(lower) }
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CTesseraSandbox
 import Foundation
+import Synchronization
 import TesseraCore
 import TesseraFiles
 import TesseraImaging
@@ -23,11 +24,15 @@ final class DecodeHelperProcess: @unchecked Sendable {
 
     let pid: pid_t
     private let socket: Int32
-    private var reaped = false
+    /// Whether it has been waited for, and the priority it was set to, under one lock: its pid names it
+    /// only until it is reaped, so a priority is set on it only before.
+    private let lifecycle = Mutex(Lifecycle())
+    private struct Lifecycle {
+        var reaped = false
+        var priority = WorkerPriority.normal
+    }
     /// Whether its first message (locked down and ready) has been read.
     private var ready = false
-    /// The priority it was set to (`DecodeHelperPool` sets it); it starts at the viewer's own.
-    var priority = WorkerPriority.normal
 
     /// The file descriptor number the helper finds its socket at.
     static let helperSocketNumber: Int32 = 3
@@ -86,11 +91,22 @@ final class DecodeHelperProcess: @unchecked Sendable {
 
     /// Stops the helper (if it still runs) and reaps it.
     func terminate() {
-        guard !reaped else { return }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        reaped = true
+        lifecycle.withLock { state in
+            guard !state.reaped else { return }
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            state.reaped = true
+        }
+    }
+
+    /// Lowers the running helper to `priority` (it starts at the viewer's own), from any thread.
+    func setPriority(_ priority: WorkerPriority) {
+        lifecycle.withLock { state in
+            guard !state.reaped, priority.isLower(than: state.priority) else { return }
+            _ = priority.apply(toProcess: pid)
+            state.priority = priority
+        }
     }
 
     /// Sends one request with the image's descriptor and waits for the reply, killing the helper after
@@ -255,7 +271,11 @@ final class DecodeHelperProcess: @unchecked Sendable {
         var status: Int32 = 0
         var exited = false
         for _ in 0..<200 {
-            let rc = waitpid(pid, &status, WNOHANG)
+            let rc = lifecycle.withLock { state -> pid_t in
+                let rc = waitpid(pid, &status, WNOHANG)
+                if rc == pid { state.reaped = true }
+                return rc
+            }
             if rc == pid { exited = true; break }
             if rc < 0 && errno != EINTR { break }
             usleep(10_000)
@@ -264,7 +284,6 @@ final class DecodeHelperProcess: @unchecked Sendable {
             terminate()
             return .unavailable("the helper stopped answering")
         }
-        reaped = true
         let signal = status & 0x7f
         if signal == 0 {
             let code = (status >> 8) & 0xff

@@ -17,8 +17,8 @@ protocol FrameLoopScreen: AnyObject {
     /// The next frame would only show pictures landing and step fades while workers decode, nothing moving:
     /// the loop may space such frames out so drawing them leaves the decoders most of the CPU.
     func mayPaceFrames(now: Duration) -> Bool
-    /// When an idle screen must be drawn again by itself (an animation's next frame); nil: only on input
-    /// or a worker's wake.
+    /// When an idle screen must be drawn again by itself (an animation's next frame, an opening's caption);
+    /// nil: only on input or a worker's wake.
     func nextWake(now: Duration) -> Duration?
     func scriptContext(now: Duration, idle: Bool) -> ScriptContext
     func handle(_ event: InputEvent, now: Duration)

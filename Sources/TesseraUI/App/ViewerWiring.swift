@@ -82,6 +82,8 @@ final class ViewerWiring {
                                                     executor: executor)
                 return
             }
+            // Headless, SDL starts at once; where the pixel scale is still unknown, the cells' sizes are.
+            guard !options.headless, early.pixelScaleIsKnown else { return }
             // A folder listed in a moment starts now; the window waits for no longer listing.
             guard options.listing?.hasEnded(within: Self.listingWaitBeforeWindow) ?? true else { return }
             earlyStrip = Result {

@@ -28,6 +28,9 @@ final class WindowHost {
         /// unless forced: the window says once it exists).
         var viewport: Size
         var pixelScale: Double
+        /// Whether `pixelScale` is what the window will have: forced, or on X11 (SDL2 draws one pixel a
+        /// point there); on Wayland only the window tells.
+        var pixelScaleIsKnown: Bool
         /// Wakes the frame loop once SDL is up; before, nothing (the first frame looks anyway).
         var wake: @Sendable () -> Void
     }
@@ -42,7 +45,9 @@ final class WindowHost {
         colour = DisplayColour.conversion(for: display, enabled: options.colourManagement)
         let waker = LateWaker()
         beforeSDL(EarlyStart(colour: colour, viewport: Self.expectedViewport(options: options, screen: display.screenSize),
-                             pixelScale: options.pixelScale ?? 1, wake: { waker.wake() }))
+                             pixelScale: options.pixelScale ?? 1,
+                             pixelScaleIsKnown: options.pixelScale != nil || display.screenSize != nil,
+                             wake: { waker.wake() }))
         system = try SDLSystem(headless: options.headless)
         waker.set(system.waker)
         startup.mark(.sdl)

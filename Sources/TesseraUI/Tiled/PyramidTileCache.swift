@@ -86,6 +86,9 @@ final class PyramidTileCache {
     var loadObservation: LoadObservation? { pipeline.observation }
     /// Nothing is loading or waiting to be uploaded.
     var isSettled: Bool { !pipeline.isLoading && arrivals.isEmpty }
+    /// Tiles landed but not uploaded yet (past a frame's upload budget): the next frames take them up
+    /// without a worker's wake.
+    var hasArrivalsWaiting: Bool { !arrivals.isEmpty }
 
     /// Puts a tile in a texture and in the store (the store may let it or others go at once).
     func hold(_ pixels: PixelBuffer, for tile: TileID, fadeStart: Duration) throws {

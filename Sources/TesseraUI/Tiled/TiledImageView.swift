@@ -163,7 +163,7 @@ package final class TiledImageView {
         case .showing:
             if cut.running { return false }
             guard let tiles, let camera else { return true }
-            return !camera.isMoving && !tiles.isFading
+            return !camera.isMoving && !tiles.isFading && !tiles.hasArrivalsWaiting
         }
     }
 
@@ -359,7 +359,7 @@ package final class TiledImageView {
         case .opening:
             if let backdrop {
                 painter.drawFittedPreview(backdrop, maxDeviceScale: options.maxDeviceScale)
-            } else if (now - openedAt) > Self.openingCaptionDelay {
+            } else if (now - openedAt) >= Self.openingCaptionDelay {
                 painter.drawCentred("Opening \(name)…", color: Theme.dimText)
             }
         case .failed(let reason):
