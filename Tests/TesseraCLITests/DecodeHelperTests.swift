@@ -112,11 +112,7 @@ final class DecodeHelperTests: XCTestCase {
     /// A helper does the decode's work while the worker that asked waits, so a background pool's helpers run
     /// as far below the viewer as its decode workers do: the main thread keeps its frames while both cores decode.
     func testABackgroundPoolsHelpersRunBelowTheViewerAndSoDoTheirReplacements() throws {
-        var configuration = DecodeHelperPool.Configuration(executable: BuiltBinary.url(named: "tessera").path,
-                                                           helperCount: 1, memoryLimit: 256 << 20)
-        configuration.environment = ["TESSERA_TEST_MISBEHAVING_DECODERS": "1"]
-        configuration.priority = .background
-        let helpers = DecodeHelperPool(configuration: configuration)
+        let helpers = misbehavingPool(priority: .background)
         defer { helpers.shutdown() }
         helpers.waitUntilReady()
         let lowered = min(19, getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) + 10)
@@ -134,11 +130,7 @@ final class DecodeHelperTests: XCTestCase {
     /// The viewer's helpers start at its own priority, so the first screen it opens decodes at once, and
     /// step back behind it once that screen is shown: the idle ones then, a replacement from its start.
     func testAPoolLoweredAfterTheFirstScreenLowersItsHelpersAndTheirReplacements() throws {
-        var configuration = DecodeHelperPool.Configuration(executable: BuiltBinary.url(named: "tessera").path,
-                                                           helperCount: 1, memoryLimit: 256 << 20)
-        configuration.environment = ["TESSERA_TEST_MISBEHAVING_DECODERS": "1"]
-        configuration.priority = .normal
-        let helpers = DecodeHelperPool(configuration: configuration)
+        let helpers = misbehavingPool(priority: .normal)
         defer { helpers.shutdown() }
         helpers.waitUntilReady()
         let own = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
@@ -154,6 +146,15 @@ final class DecodeHelperTests: XCTestCase {
         let replacements = Self.childNiceValues().filter { first[$0.key] == nil }
         XCTAssertFalse(replacements.isEmpty, "the crashed helper is replaced")
         XCTAssertEqual(Set(replacements.values), [lowered], "its replacement")
+    }
+
+    /// One helper whose decoders misbehave on request, at `priority`.
+    private func misbehavingPool(priority: WorkerPriority) -> DecodeHelperPool {
+        var configuration = DecodeHelperPool.Configuration(executable: BuiltBinary.url(named: "tessera").path,
+                                                           helperCount: 1, memoryLimit: 256 << 20)
+        configuration.environment = ["TESSERA_TEST_MISBEHAVING_DECODERS": "1"]
+        configuration.priority = priority
+        return DecodeHelperPool(configuration: configuration)
     }
 
     /// This process's children and their nice values, from /proc.
