@@ -14,9 +14,9 @@ final class FrontDoorTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
-    private func run(_ arguments: [String]) throws -> [String: Any] {
+    private func run(_ arguments: [String], script text: String = "wait-idle\nquit\n") throws -> [String: Any] {
         let report = folder.appendingPathComponent("run-\(UUID().uuidString).json"), script = folder.appendingPathComponent("script")
-        try Data("wait-idle\nquit\n".utf8).write(to: script)
+        try Data(text.utf8).write(to: script)
         let run = try ChildProcess.tessera(arguments + ["--headless", "--no-thumbnail-cache", "--script", script.path,
                                                         "--report", report.path])
         XCTAssertEqual(run.status, 0, run.stderr)
@@ -35,6 +35,18 @@ final class FrontDoorTests: XCTestCase {
             let sharp = try XCTUnwrap(json["sharp_ms"] as? Double, "\(name): \(json)")
             XCTAssertEqual(complete, sharp, "\(name): the first frame showing the photo is sharp")
         }
+    }
+
+    /// The strip behind a photo opened alone is made ready when Esc first shows it, not before the photo:
+    /// its cells then take textures made ahead of the frame, as a strip shown first does.
+    func testEscapeFromAPhotoOpenedAloneShowsItsStripReady() throws {
+        let photo = folder.appendingPathComponent("img1-baseline.jpg")
+        try FileManager.default.copyItem(at: SampleImages.url("img1-baseline.jpg"), to: photo)
+        let json = try run([photo.path], script: "wait-idle\nkey escape\nwait 0.05\nwait-idle\nquit\n")
+        XCTAssertEqual(json["mode"] as? String, "strip", "\(json)")
+        XCTAssertGreaterThan(json["visible_cell_frames"] as? Int ?? 0, 0, "\(json)")
+        XCTAssertEqual(json["cell_textures_made_in_frames"] as? Int, 0, "\(json)")
+        XCTAssertEqual((json["errors"] as? [Any])?.count, 0, "\(json)")
     }
 
     /// A file that cannot be shown, opened alone, says why in the probe's words, not in a slide reader's.

@@ -254,6 +254,9 @@ final class ViewerModes {
         upcoming = nil
         model.select(model.selectedIndex, time: now, animated: false)
         model.refreshVisibleCells()
+        // Made here when the single view came first; nothing to do once made.
+        carouselView.prepareIcons()
+        carouselView.prepareCellTextures()
         updateTitle()
     }
 

@@ -131,9 +131,12 @@ final class ViewerWiring {
         stripAnimation = SelectedCellAnimation(renderer: renderer, colour: colour, pixelLimit: options.pixelLimit,
                                                decoding: decoding, executor: executor, waker: waker,
                                                observer: observer)
-        // Named UI images and the overlay font load once here, not inside the first frames.
-        carouselView.prepareIcons()
-        carouselView.prepareCellTextures()
+        // Named UI images and the overlay font load once here, not inside the first frames. A photo opened
+        // alone shows the single view first: the strip's are made when the strip is first shown.
+        if options.singleViewAtStart == nil {
+            carouselView.prepareIcons()
+            carouselView.prepareCellTextures()
+        }
         _ = host.text.texture("0123456789 / ", size: Int(16 * points.scale), color: Theme.dimText)
         startWatching(listed: listedTable)
     }
