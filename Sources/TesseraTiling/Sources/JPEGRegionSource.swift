@@ -109,6 +109,22 @@ package final class JPEGRegionSource: TileSource {
         }
     }
 
+    /// All of `level`, upright, in one decode: what a view showing the whole level needs, at the cost of one
+    /// of its tiles, since each tile reads the file down to its last row.
+    package func wholeLevel(_ level: Int) throws(TileSourceError) -> PixelBuffer {
+        guard (0...geometry.maxLevel).contains(level) else { throw TileSourceError(path: path, reason: .noSuchTile) }
+        let size = geometry.levelSize(level)
+        let (denominator, _) = decodeScale(of: level)
+        do throws(ImageLoadError.Reason) {
+            let whole = denominator < 1 << Self.coarsestDenominatorShift
+                ? try decodeUpright(PixelRegion(x: 0, y: 0, width: size.width, height: size.height), denominator: denominator)
+                : try eighthImage()
+            return whole.size == size ? whole : PixelScaler.scaled(whole, to: size)
+        } catch {
+            throw TileSourceError(path: path, reason: .unreadableTile(error.shortText))
+        }
+    }
+
     /// `region` of the upright image at 1/`denominator`, decoded from the part of the file it comes from.
     private func decodeUpright(_ region: PixelRegion, denominator: Int) throws(ImageLoadError.Reason) -> PixelBuffer {
         let stored = orientation.storedRegion(of: region, storedSize: storedSize(atDenominator: denominator))
@@ -131,7 +147,7 @@ package final class JPEGRegionSource: TileSource {
     }
 
     /// The pixels of `region` of `pixels` (which holds all of it), in a buffer of their own.
-    static func crop(_ pixels: PixelBuffer, to region: PixelRegion) -> PixelBuffer {
+    package static func crop(_ pixels: PixelBuffer, to region: PixelRegion) -> PixelBuffer {
         if region == PixelRegion(x: 0, y: 0, width: pixels.width, height: pixels.height) { return pixels }
         var bytes = [UInt8](repeating: 0, count: region.width * region.height * 4)
         let rowBytes = region.width * 4

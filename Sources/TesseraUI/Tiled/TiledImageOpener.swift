@@ -111,10 +111,24 @@ final class TiledImageOpener: Sendable {
                 wanted += firstView.filter { !wanted.contains($0) }
             }
             let geometry = source.geometry
+            // A JPEG's level the first view shows whole is read in one decode, not tile by tile: each tile
+            // would read the file down to its last row.
+            var whole: (level: Int, pixels: PixelBuffer)?
+            if let jpeg = source as? JPEGRegionSource, let level = wanted.map(\.level).max(),
+               geometry.tileCount(level) > 1, wanted.filter({ $0.level == level }).count == geometry.tileCount(level) {
+                whole = (try? jpeg.wholeLevel(level)).map { (level, $0) }
+            }
             // Finest first: where a level is one tile (a plain image shown whole), a coarser one-tile level is
-            // the finer tile scaled down, a fraction of what decoding the file again costs.
+            // the finer tile scaled down, a fraction of what decoding the file again costs; so is any level
+            // below one read whole.
             for tile in wanted.sorted(by: { $0.level > $1.level }) where source.isAvailable(tile) {
-                if geometry.tileCount(tile.level) == 1,
+                if let finest = whole, tile.level <= finest.level {
+                    if tile.level < finest.level {
+                        whole = (tile.level, PixelScaler.scaled(finest.pixels, to: geometry.levelSize(tile.level)))
+                    }
+                    let pixels = JPEGRegionSource.crop(whole!.pixels, to: geometry.region(of: tile))
+                    base[tile] = Self.withinTextureLimit(pixels, limit: configuration.maxTextureSize)
+                } else if geometry.tileCount(tile.level) == 1,
                    let finer = base.first(where: { $0.key.level > tile.level && geometry.tileCount($0.key.level) == 1 }) {
                     base[tile] = PixelScaler.scaled(finer.value, to: geometry.levelSize(tile.level))
                 } else {

@@ -84,6 +84,29 @@ final class JPEGRegionSourceTests: XCTestCase {
         }
     }
 
+    /// A level read whole in one decode (what a view showing all of it asks for first) holds each of its
+    /// tiles where the tile lies, turned as the tiles are.
+    func testAWholeLevelHoldsEachOfItsTiles() throws {
+        for (orientation, pool) in [(1, helpers), (6, nil)] as [(UInt16, DecodeHelperPool?)] {
+            let path = try write(orientation: orientation)
+            let probe = try ImageProbe.probe(path)
+            let source = try XCTUnwrap(JPEGRegionSource.open(path: path, probe: probe, turn: .up, colour: nil,
+                                                             decoding: SandboxedDecoding.service(in: pool)))
+            let geometry = source.geometry
+            for level in (geometry.maxLevel - 3)...geometry.maxLevel {
+                let size = geometry.levelSize(level)
+                let whole = try source.wholeLevel(level)
+                XCTAssertEqual(whole.size, size)
+                for tile in geometry.tiles(in: level, intersecting: PixelRegion(x: 0, y: 0, width: size.width, height: size.height)) {
+                    let part = JPEGRegionSource.crop(whole, to: geometry.region(of: tile))
+                    XCTAssertLessThanOrEqual(Self.largestDifference(part, try source.loadTile(tile)), 3,
+                                             "orientation \(orientation), tile \(tile)")
+                }
+            }
+            XCTAssertThrowsError(try source.wholeLevel(geometry.maxLevel + 1))
+        }
+    }
+
     /// Tiles side by side are the level decoded whole, to the last pixel of each, also where the chroma
     /// changes at every pixel: a tile's edge column is upsampled with its true neighbours.
     func testTilesMeetWithoutSeams() throws {
