@@ -37,14 +37,17 @@ final class FrontDoorTests: XCTestCase {
         }
     }
 
-    /// The strip behind a photo opened alone is made ready when Esc first shows it, not before the photo:
-    /// its cells then take textures made ahead of the frame, as a strip shown first does.
+    /// The strip behind a photo opened alone is decoded once the photo is shown, and made ready when Esc
+    /// first shows it: its cell shows the picture at once, in a texture made ahead of the frame, as a strip
+    /// shown first does.
     func testEscapeFromAPhotoOpenedAloneShowsItsStripReady() throws {
         let photo = folder.appendingPathComponent("img1-baseline.jpg")
         try FileManager.default.copyItem(at: SampleImages.url("img1-baseline.jpg"), to: photo)
-        let json = try run([photo.path], script: "wait-idle\nkey escape\nwait 0.05\nwait-idle\nquit\n")
+        let json = try run([photo.path], script: "wait-idle\nwait 1\nkey escape\nwait 0.05\nwait-idle\nquit\n")
         XCTAssertEqual(json["mode"] as? String, "strip", "\(json)")
         XCTAssertGreaterThan(json["visible_cell_frames"] as? Int ?? 0, 0, "\(json)")
+        XCTAssertEqual(json["placeholder_cell_frames"] as? Int, 0, "\(json)")
+        XCTAssertEqual(json["fading_frames"] as? Int, 0, "\(json)")
         XCTAssertEqual(json["cell_textures_made_in_frames"] as? Int, 0, "\(json)")
         XCTAssertEqual((json["errors"] as? [Any])?.count, 0, "\(json)")
     }

@@ -87,7 +87,11 @@ extension Viewer: FrameLoopScreen {
     func mayPaceFrames(now: Duration) -> Bool { modes.mayPaceFrames(now: now) }
 
     func nextWake(now: Duration) -> Duration? { modes.nextWake(now: now) }
-    func firstScreenShown() { StartPriority.stepBack(executor: parts.executor, decoding: parts.decoding) }
+    func firstScreenShown() {
+        StartPriority.stepBack(executor: parts.executor, decoding: parts.decoding)
+        // Behind a photo opened alone, the strip's first screen is decoded now, so Esc finds it ready.
+        if modes.mode == .detail { parts.model.requestFirstScreen(now: clock.now()) }
+    }
 
     func scriptContext(now: Duration, idle: Bool) -> ScriptContext { modes.scriptContext(now: now, idle: idle) }
 
