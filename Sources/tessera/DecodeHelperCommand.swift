@@ -36,7 +36,7 @@ struct DecodeHelperCommand: ParsableCommand {
 
     /// The helper's service on descriptor 3, in this process: what `decode-helper` runs, and what a helper
     /// forked from the viewer runs (never a slide's). Returns the exit status.
-    static func serve(memoryLimit: Int, slide: String? = nil, acceptGenericTIFF: Bool = false) -> Int32 {
+    static func serve(memoryLimit: Int, turn: WarmUpTurn = .now, slide: String? = nil, acceptGenericTIFF: Bool = false) -> Int32 {
         var decoders = ImageDecoders.viewer
         var rowsHook: DecodeHelperService.RowsHook?
         var regionHook: DecodeHelperService.RegionHook?
@@ -53,7 +53,7 @@ struct DecodeHelperCommand: ParsableCommand {
             return SlideHelperService.run(socket: 3, path: slide, acceptGenericTIFF: acceptGenericTIFF,
                                           decoders: decoders, memoryLimit: memoryLimit, regionHook: regionHook)
         }
-        return DecodeHelperService.run(socket: 3, decoders: decoders, memoryLimit: memoryLimit, rowsHook: rowsHook,
-                                       regionHook: regionHook, readFacts: readFacts)
+        return DecodeHelperService.run(socket: 3, decoders: decoders, memoryLimit: memoryLimit, turn: turn,
+                                       rowsHook: rowsHook, regionHook: regionHook, readFacts: readFacts)
     }
 }

@@ -143,7 +143,7 @@ struct RunOptions: ParsableArguments {
         options.decodeHelperExecutable = decodeInProcess ? nil : DecodeHelperExecutable.path
         options.decodeTimeLimit = decodeTimeLimit.duration
         return options.decodeHelperPool(helperCount: max(1, helperCount), pixelLimit: pixelLimit,
-                                        forkingWith: { DecodeHelperCommand.serve(memoryLimit: $0) })
+                                        forkingWith: { DecodeHelperCommand.serve(memoryLimit: $0, turn: $1) })
     }
 
     func apply(to options: inout ViewerOptions) throws {

@@ -23,7 +23,18 @@ int tessera_socketpair_cloexec(int fds[2]) {
     return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds);
 }
 
-int tessera_fork_helper(int *socket_out) {
+/* `fd` onto `target` in a forked child, or `target` closed when `fd` is -1. */
+static void place(int fd, int target) {
+    if (fd < 0) {
+        close(target);
+    } else if (fd == target) {
+        fcntl(target, F_SETFD, 0);
+    } else {
+        dup2(fd, target);
+    }
+}
+
+int tessera_fork_helper(int *socket_out, int keep_a, int keep_b) {
     int pair[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) return -1;
     pid_t pid = fork();
@@ -40,19 +51,20 @@ int tessera_fork_helper(int *socket_out) {
         return pid;
     }
     close(pair[0]);
-    if (pair[1] == 3) {
-        fcntl(3, F_SETFD, 0);
-    } else {
-        dup2(pair[1], 3);
-        close(pair[1]);
-    }
+    /* Out of the way of 3, 4 and 5 first, so no dup2 below overwrites one still to be moved. */
+    int socket = fcntl(pair[1], F_DUPFD_CLOEXEC, 16);
+    int a = keep_a < 0 ? -1 : fcntl(keep_a, F_DUPFD_CLOEXEC, 16);
+    int b = keep_b < 0 ? -1 : fcntl(keep_b, F_DUPFD_CLOEXEC, 16);
+    place(socket, 3);
+    place(a, 4);
+    place(b, 5);
     int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (null >= 0 && null != 0) {
         dup2(null, 0);
         close(null);
     }
     dup2(2, 1);
-    close_range(4, ~0U, 0);
+    close_range(6, ~0U, 0);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);

@@ -37,11 +37,12 @@ package enum DecodeHelperService {
     /// top of what the warmed-up helper maps (0: no limit); `rowsHook` and `regionHook` only in tests. Returns
     /// the process's exit status.
     package static func run(socket: Int32, decoders: [any ImageDecoding], memoryLimit: Int, lockDown: Bool = true,
-                           rowsHook: RowsHook? = nil, regionHook: RegionHook? = nil,
+                           turn: WarmUpTurn = .now, rowsHook: RowsHook? = nil, regionHook: RegionHook? = nil,
                            readFacts: FactsReader = ImageFacts.read) -> Int32 {
         tessera_classify_crashes()
         // One malloc arena: each thread's own would reserve address space the limit is meant for.
         tessera_one_malloc_arena()
+        turn.waitForTheWord()
         warmUp(decoders)
         // The log's timestamps read the time zone once, here, not from a file after the lock-down.
         tzset()

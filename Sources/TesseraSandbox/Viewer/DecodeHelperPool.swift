@@ -109,22 +109,34 @@ package final class DecodeHelperPool: Sendable {
     private static let logger = Logger(label: "tessera.decode-helper")
 
     /// Starts `configuration.helperCount` helpers. With `service` (the helper's own code, run on
-    /// descriptor 3 with the configuration's memory limit), they are forked from this process rather than
-    /// started from the executable: ready in the time their warm-up takes, with no program to load and link,
-    /// which is most of a helper's start. Only while this process still runs one thread (see
-    /// `tessera_fork_helper`); the helpers that replace them later are always started from the executable.
-    package init(configuration: Configuration, forkingFirstHelpersWith service: ((_ memoryLimit: Int) -> Int32)? = nil) {
+    /// descriptor 3 with the configuration's memory limit and its warm-up turn), they are forked from this
+    /// process rather than started from the executable: ready in the time their warm-up takes, with no
+    /// program to load and link, which is most of a helper's start; all but the first warm up only once
+    /// lent or woken (`WarmUpTurn`). Only while this process still runs one thread (see `tessera_fork_helper`); the
+    /// helpers that replace them later are always started from the executable.
+    package init(configuration: Configuration,
+                 forkingFirstHelpersWith service: ((_ memoryLimit: Int, _ turn: WarmUpTurn) -> Int32)? = nil) {
         self.configuration = configuration
         priority = Mutex(configuration.priority)
-        for _ in 0..<configuration.helperCount {
+        var made: [DecodeHelperProcess] = []
+        for index in 0..<configuration.helperCount {
             let helper: DecodeHelperProcess?
             if let service {
-                helper = (try? DecodeHelperProcess(forking: { service(configuration.memoryLimit) })).map(prioritised)
+                helper = (try? DecodeHelperProcess(forking: { service(configuration.memoryLimit, $0) },
+                                                   dormant: index > 0)).map(prioritised)
             } else {
                 helper = try? start()
             }
-            if let helper { giveBack(helper) }
+            if let helper { made.append(helper) }
         }
+        // The first, awake, is lent first (`borrow` takes the last given back); a dormant one wakes when lent.
+        for helper in made.reversed() { giveBack(helper) }
+    }
+
+    /// Lets every dormant helper warm up, as the viewer's first screen is shown: the next decodes find
+    /// them ready.
+    package func wakeDormantHelpers() {
+        for helper in started.withLock({ $0.compactMap(\.process) }) { helper.wake() }
     }
 
     deinit { shutdown() }
@@ -189,7 +201,10 @@ package final class DecodeHelperPool: Sendable {
     func borrow() throws(DecodeHelperFailure) -> DecodeHelperProcess {
         // The helper that waited least: the others keep aging towards the limit, so a pool past a burst
         // shrinks even while a few decodes go on.
-        if let waiting = idle.withLock({ $0.helpers.popLast() }) { return waiting.process }
+        if let waiting = idle.withLock({ $0.helpers.popLast() }) {
+            waiting.process.wake()
+            return waiting.process
+        }
         return try start()
     }
 

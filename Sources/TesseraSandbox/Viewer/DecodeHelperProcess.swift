@@ -30,6 +30,8 @@ final class DecodeHelperProcess: @unchecked Sendable {
     private struct Lifecycle {
         var reaped = false
         var priority = WorkerPriority.normal
+        /// The viewer's end of a dormant helper's wake-up socket, -1 once woken (see `WarmUpTurn`).
+        var wakeDescriptor: Int32 = -1
     }
     /// Whether its first message (locked down and ready) has been read.
     private var ready = false
@@ -73,15 +75,33 @@ final class DecodeHelperProcess: @unchecked Sendable {
     }
 
     /// Forks a helper from this process, without exec, which runs `service` on descriptor 3 and exits with
-    /// what it returns: no program to load and link, so it is ready in the time its warm-up takes. Only
-    /// while this process runs one thread (see `tessera_fork_helper`).
-    init(forking service: () -> Int32) throws(DecodeHelperFailure) {
+    /// what it returns: no program to load and link, so it is ready in the time its warm-up takes. With
+    /// `dormant`, it warms up only once woken (`wake()`, see `WarmUpTurn`). Only while this process runs one
+    /// thread (see `tessera_fork_helper`).
+    init(forking service: (WarmUpTurn) -> Int32, dormant: Bool = false) throws(DecodeHelperFailure) {
+        var word: [Int32] = [-1, -1]
+        if dormant, tessera_socketpair_cloexec(&word) != 0 { word = [-1, -1] }
         var parentEnd: Int32 = -1
-        let child = tessera_fork_helper(&parentEnd)
-        if child == 0 { _exit(service()) }
-        guard child > 0 else { throw .unavailable("fork: \(POSIXFiles.errorText(errno))") }
+        let child = tessera_fork_helper(&parentEnd, word[1], -1)
+        if child == 0 { _exit(service(.forked(waits: word[1] >= 0))) }
+        let failure = errno
+        if word[1] >= 0 { close(word[1]) }
+        guard child > 0 else {
+            if word[0] >= 0 { close(word[0]) }
+            throw .unavailable("fork: \(POSIXFiles.errorText(failure))")
+        }
         pid = child
         socket = parentEnd
+        lifecycle.withLock { $0.wakeDescriptor = word[0] }
+    }
+
+    /// Lets a dormant helper warm up (nothing for one awake), from any thread.
+    func wake() {
+        lifecycle.withLock { state in
+            guard state.wakeDescriptor >= 0 else { return }
+            WarmUpTurn.wake(through: state.wakeDescriptor)
+            state.wakeDescriptor = -1
+        }
     }
 
     deinit {
@@ -92,6 +112,10 @@ final class DecodeHelperProcess: @unchecked Sendable {
     /// Stops the helper (if it still runs) and reaps it.
     func terminate() {
         lifecycle.withLock { state in
+            if state.wakeDescriptor >= 0 {
+                close(state.wakeDescriptor)
+                state.wakeDescriptor = -1
+            }
             guard !state.reaped else { return }
             kill(pid, SIGKILL)
             var status: Int32 = 0

@@ -84,7 +84,10 @@ package struct SandboxedDecoding: DecodingService {
 
     package func shutdown() { pool.shutdown() }
 
-    package func lowerPriority(to priority: WorkerPriority) { pool.lowerPriority(to: priority) }
+    package func stepBack(to priority: WorkerPriority) {
+        pool.lowerPriority(to: priority)
+        pool.wakeDormantHelpers()
+    }
 }
 
 /// A tiled TIFF's regions read by the pool's helpers, the file (kept open here) attached to each request.

@@ -9,9 +9,10 @@ enum StartPriority {
     static let atStart = WorkerPriority.normal
     static let afterFirstScreen = WorkerPriority.background
 
-    /// Lowers `executor`'s workers and `decoding`'s helpers once the first screen is shown.
+    /// Lowers `executor`'s workers and `decoding`'s helpers once the first screen is shown (and wakes the
+    /// helpers still dormant, see `WarmUpTurn`).
     static func stepBack(executor: WorkExecutor, decoding: any DecodingService) {
         executor.lowerPriority(to: afterFirstScreen)
-        decoding.lowerPriority(to: afterFirstScreen)
+        decoding.stepBack(to: afterFirstScreen)
     }
 }

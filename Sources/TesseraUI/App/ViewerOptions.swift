@@ -105,7 +105,7 @@ package struct ViewerOptions: Sendable {
     /// `decodeHelpers` when already started, nil without `decodeHelperExecutable`. With `service` the first
     /// ones are forked from this process (see `DecodeHelperPool.init`).
     package func decodeHelperPool(helperCount: Int, pixelLimit: Int,
-                                 forkingWith service: ((_ memoryLimit: Int) -> Int32)? = nil) -> DecodeHelperPool? {
+                                 forkingWith service: ((_ memoryLimit: Int, _ turn: WarmUpTurn) -> Int32)? = nil) -> DecodeHelperPool? {
         if let decodeHelpers { return decodeHelpers }
         guard let decodeHelperExecutable else { return nil }
         var configuration = DecodeHelperPool.Configuration(

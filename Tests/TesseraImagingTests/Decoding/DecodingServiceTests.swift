@@ -79,7 +79,7 @@ final class DecodingServiceTests: XCTestCase {
         }
 
         func shutdown() {}
-        func lowerPriority(to priority: WorkerPriority) {}
+        func stepBack(to priority: WorkerPriority) {}
     }
 
     private var folder: URL!

@@ -18,10 +18,11 @@ extern "C" {
 int tessera_socketpair_cloexec(int fds[2]);
 
 /* Forks a helper from this process, without exec: to the parent, the child's pid, with the parent's end
- * of a new socket pair in `*socket_out`; in the child, 0, with the other end as descriptor 3, stdin from
- * /dev/null, stdout onto stderr, every other descriptor closed and no signal blocked. -1 with errno on
- * failure. Safe only while this process runs one thread: a lock another thread held would stay held. */
-int tessera_fork_helper(int *socket_out);
+ * of a new socket pair in `*socket_out`; in the child, 0, with the other end as descriptor 3, `keep_a` and
+ * `keep_b` (when not -1) as descriptors 4 and 5, stdin from /dev/null, stdout onto stderr, every other
+ * descriptor closed and no signal blocked. -1 with errno on failure. Safe only while this process runs
+ * one thread: a lock another thread held would stay held. */
+int tessera_fork_helper(int *socket_out, int keep_a, int keep_b);
 
 /* Sends `length` bytes from `bytes` on `socket`, with `fd` attached (none when negative), in one sendmsg;
  * retries EINTR and short writes. 0 on success, -1 on failure. */

@@ -57,9 +57,10 @@ package protocol DecodingService: Sendable {
     /// Stops whatever the service runs beside this process (a sandboxed service's idle helpers).
     func shutdown()
 
-    /// Lowers the processes the service decodes in to `priority`, for good (nothing to lower in process:
-    /// the work runs on the caller's threads).
-    func lowerPriority(to priority: WorkerPriority)
+    /// The viewer's first screen is shown: the processes the service decodes in step down to `priority`
+    /// for good, and those not warmed up yet warm up now (nothing to do in process: the work runs on the
+    /// caller's threads).
+    func stepBack(to priority: WorkerPriority)
 }
 
 extension DecodingService {

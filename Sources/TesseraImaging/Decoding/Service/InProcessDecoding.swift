@@ -75,7 +75,7 @@ package struct InProcessDecoding: DecodingService {
 
     package func shutdown() {}
 
-    package func lowerPriority(to priority: WorkerPriority) {}
+    package func stepBack(to priority: WorkerPriority) {}
 }
 
 /// A sequential JPEG's regions decoded here, by every worker at once on the one descriptor, read with pread.
