@@ -119,12 +119,7 @@ final class DecodeHelperTests: XCTestCase {
         let first = Self.childNiceValues()
         XCTAssertFalse(first.isEmpty)
         XCTAssertEqual(Set(first.values), [lowered], "the first helper")
-        let loader = ImageLoader(decoders: ImageDecoders.standard(), decoding: SandboxedDecoding.service(in: helpers))
-        XCTAssertEqual(reason(loader, try image("crash.png", misbehaviour: "crash")), .helperFailed(.crashed(signal: SIGSEGV)))
-        XCTAssertNil(reason(loader, try image("good.png", misbehaviour: nil)))
-        let replacements = Self.childNiceValues().filter { first[$0.key] == nil }
-        XCTAssertFalse(replacements.isEmpty, "the crashed helper is replaced")
-        XCTAssertEqual(Set(replacements.values), [lowered], "its replacement")
+        try assertTheReplacementOfACrashedHelperRuns(at: lowered, in: helpers, besides: first)
     }
 
     /// The viewer's helpers start at its own priority, so the first screen it opens decodes at once, and
@@ -140,12 +135,21 @@ final class DecodeHelperTests: XCTestCase {
         helpers.lowerPriority(to: .background)
         let lowered = min(19, own + 10)
         XCTAssertEqual(Set(Self.childNiceValues().values), [lowered], "the idle helper steps down")
+        try assertTheReplacementOfACrashedHelperRuns(at: lowered, in: helpers, besides: first)
+    }
+
+    /// Crashes a helper of `helpers` and checks that its replacement, the one child not in `first`, runs at
+    /// nice value `nice`.
+    private func assertTheReplacementOfACrashedHelperRuns(at nice: Int32, in helpers: DecodeHelperPool,
+                                                          besides first: [pid_t: Int32],
+                                                          file: StaticString = #filePath, line: UInt = #line) throws {
         let loader = ImageLoader(decoders: ImageDecoders.standard(), decoding: SandboxedDecoding.service(in: helpers))
-        XCTAssertEqual(reason(loader, try image("crash.png", misbehaviour: "crash")), .helperFailed(.crashed(signal: SIGSEGV)))
-        XCTAssertNil(reason(loader, try image("good.png", misbehaviour: nil)))
+        XCTAssertEqual(reason(loader, try image("crash.png", misbehaviour: "crash")), .helperFailed(.crashed(signal: SIGSEGV)),
+                       file: file, line: line)
+        XCTAssertNil(reason(loader, try image("good.png", misbehaviour: nil)), file: file, line: line)
         let replacements = Self.childNiceValues().filter { first[$0.key] == nil }
-        XCTAssertFalse(replacements.isEmpty, "the crashed helper is replaced")
-        XCTAssertEqual(Set(replacements.values), [lowered], "its replacement")
+        XCTAssertFalse(replacements.isEmpty, "the crashed helper is replaced", file: file, line: line)
+        XCTAssertEqual(Set(replacements.values), [nice], "its replacement", file: file, line: line)
     }
 
     /// One helper whose decoders misbehave on request, at `priority`.

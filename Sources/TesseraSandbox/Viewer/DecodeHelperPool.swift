@@ -157,6 +157,8 @@ package final class DecodeHelperPool: Sendable {
             defer { idle.helpers.removeAll() }
             return idle.helpers.map(\.process)
         }
+        // A dormant one is woken first: it is ready only after its warm-up.
+        for helper in waiting { helper.wake() }
         for helper in waiting {
             if let failure = helper.awaitReady(timeLimit: configuration.timeLimit) {
                 Self.logger.warning("decode helper \(helper.pid) not ready: \(failure)")
