@@ -118,21 +118,19 @@ final class TiledImageOpener: Sendable {
                geometry.tileCount(level) > 1, wanted.filter({ $0.level == level }).count == geometry.tileCount(level) {
                 whole = (try? jpeg.wholeLevel(level)).map { (level, $0) }
             }
-            // Finest first: where a level is one tile (a plain image shown whole), a coarser one-tile level is
-            // the finer tile scaled down, a fraction of what decoding the file again costs; so is any level
-            // below one read whole.
+            // Finest first. Below a level held whole (a one-tile level, a plain image shown whole, or the JPEG
+            // level above), each level is that picture scaled down and cut, a fraction of what decoding the
+            // file again costs.
             for tile in wanted.sorted(by: { $0.level > $1.level }) where source.isAvailable(tile) {
-                if let finest = whole, tile.level <= finest.level {
-                    if tile.level < finest.level {
-                        whole = (tile.level, PixelScaler.scaled(finest.pixels, to: geometry.levelSize(tile.level)))
-                    }
-                    let pixels = JPEGRegionSource.crop(whole!.pixels, to: geometry.region(of: tile))
+                if let finer = whole, tile.level <= finer.level {
+                    let level: (level: Int, pixels: PixelBuffer) = tile.level == finer.level
+                        ? finer : (tile.level, PixelScaler.scaled(finer.pixels, to: geometry.levelSize(tile.level)))
+                    whole = level
+                    base[tile] = Self.withinTextureLimit(JPEGRegionSource.crop(level.pixels, to: geometry.region(of: tile)),
+                                                         limit: configuration.maxTextureSize)
+                } else if let pixels = try? source.loadTile(tile) {
                     base[tile] = Self.withinTextureLimit(pixels, limit: configuration.maxTextureSize)
-                } else if geometry.tileCount(tile.level) == 1,
-                   let finer = base.first(where: { $0.key.level > tile.level && geometry.tileCount($0.key.level) == 1 }) {
-                    base[tile] = PixelScaler.scaled(finer.value, to: geometry.levelSize(tile.level))
-                } else {
-                    base[tile] = try? Self.withinTextureLimit(source.loadTile(tile), limit: configuration.maxTextureSize)
+                    if geometry.tileCount(tile.level) == 1 { whole = (tile.level, pixels) }
                 }
             }
             emit(.source(source, base: base))
