@@ -15,5 +15,7 @@ static const cmsUInt32Number TESSERA_TYPE_GRAY_8_IN_BGRA =
 static const cmsUInt32Number TESSERA_TYPE_CMYK_8 = TYPE_CMYK_8;
 /* C, M, Y, K bytes, 255 = no ink: what Adobe's JPEGs store (APP14 "Adobe" marker). */
 static const cmsUInt32Number TESSERA_TYPE_CMYK_8_REV = TYPE_CMYK_8_REV;
+/* R, G, B floats: for reading a linear-light matrix out of a transform. */
+static const cmsUInt32Number TESSERA_TYPE_RGB_FLT = TYPE_RGB_FLT;
 
 #endif

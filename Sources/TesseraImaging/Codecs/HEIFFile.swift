@@ -96,8 +96,13 @@ final class HEIFImage {
         return profile
     }
 
-    /// The colour space of an `nclx` colour box that is not sRGB (phones write Display P3 this way); nil
-    /// for sRGB, unspecified values or no box.
+    /// Whether the image has a colour box of its own (a thumbnail without one shares its primary's).
+    var hasColourBox: Bool {
+        heif_image_handle_get_color_profile_type(handle) != heif_color_profile_type_not_present
+    }
+
+    /// The colour space of an `nclx` colour box that is not sRGB (phones write Display P3 this way, HDR
+    /// photos BT.2020 with PQ or HLG); nil for sRGB, unspecified values or no box.
     var colourCodePoints: ColourCodePoints? {
         guard heif_image_handle_get_color_profile_type(handle) == heif_color_profile_type_nclx else { return nil }
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
@@ -112,17 +117,13 @@ final class HEIFImage {
         return sRGB ? nil : points
     }
 
-    /// Decodes to 8-bit B, G, R, A (higher bit depths rounded down to 8 by libheif), with the rotation and
-    /// mirroring the file asks for applied.
-    func decode() throws(ImageLoadError.Reason) -> PixelBuffer {
-        guard let options = heif_decoding_options_alloc() else { throw .decodeFailed("out of memory") }
-        defer { heif_decoding_options_free(options) }
-        options.pointee.convert_hdr_to_8bit = 1
-        // A file cut short is an error, not a picture with a grey lower half.
-        options.pointee.strict_decoding = 1
-        var image: OpaquePointer?
-        try HEIFFile.check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options))
-        guard let image else { throw .decodeFailed("libheif returned no image") }
+    /// Decodes to 8-bit B, G, R, A, with the rotation and mirroring the file asks for applied. Pixels whose
+    /// colour `points` declare an HDR transfer are decoded at their full depth and rendered for the screen
+    /// (`HDRRendering`): they come out sRGB, without code points, and only as many as `target` needs
+    /// (reduced by a power of two, never below it). Other depths above 8 are rounded down to 8 by libheif.
+    func decode(colour points: ColourCodePoints?, target: PixelSize? = nil) throws(ImageLoadError.Reason) -> PixelBuffer {
+        let fullDepth = HDRRendering.isHDR(points) && heif_image_handle_get_luma_bits_per_pixel(handle) > 8
+        let image = try decodedImage(chroma: fullDepth ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RGBA)
         defer { heif_image_release(image) }
         let width = Int(heif_image_get_width(image, heif_channel_interleaved))
         let height = Int(heif_image_get_height(image, heif_channel_interleaved))
@@ -130,7 +131,47 @@ final class HEIFImage {
         guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
             throw .decodeFailed("libheif returned no pixels")
         }
-        return PixelBuffer(width: width, height: height,
-                           bytes: PixelConversion.bgra(fromRGBA: plane, stride: Int(stride), width: width, height: height))
+        guard let points, HDRRendering.isHDR(points) else {
+            return PixelBuffer(width: width, height: height,
+                               bytes: PixelConversion.bgra(fromRGBA: plane, stride: Int(stride), width: width, height: height))
+        }
+        var contentPeak: Float?
+        if heif_image_has_content_light_level(image) != 0 {
+            var level = heif_content_light_level()
+            heif_image_get_content_light_level(image, &level)
+            if level.max_content_light_level > 0 { contentPeak = Float(level.max_content_light_level) }
+        }
+        let size = PixelSize(width: width, height: height)
+        let factor = HDRRendering.reduction(of: size, covering: target)
+        if fullDepth {
+            let bits = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
+            guard let rendering = HDRRendering(points: points, bits: bits, contentPeak: contentPeak) else {
+                throw .decodeFailed("HDR colour that cannot be shown (H.273 primaries \(points.primaries))")
+            }
+            let samples = UnsafeRawPointer(plane).assumingMemoryBound(to: UInt16.self)
+            return rendering.render(samples, size: size, stride: Int(stride) / 2, channels: 4, reducedBy: factor)
+        }
+        // An 8-bit HDR picture: its samples widened, rendered the same way.
+        guard let rendering = HDRRendering(points: points, bits: 8, contentPeak: contentPeak) else {
+            throw .decodeFailed("HDR colour that cannot be shown (H.273 primaries \(points.primaries))")
+        }
+        var wide = [UInt16](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            let row = plane + y * Int(stride)
+            for i in 0..<(width * 4) { wide[y * width * 4 + i] = UInt16(row[i]) }
+        }
+        return rendering.render(wide, size: size, stride: width * 4, channels: 4, reducedBy: factor)
+    }
+
+    private func decodedImage(chroma: heif_chroma) throws(ImageLoadError.Reason) -> OpaquePointer {
+        guard let options = heif_decoding_options_alloc() else { throw .decodeFailed("out of memory") }
+        defer { heif_decoding_options_free(options) }
+        options.pointee.convert_hdr_to_8bit = chroma == heif_chroma_interleaved_RGBA ? 1 : 0
+        // A file cut short is an error, not a picture with a grey lower half.
+        options.pointee.strict_decoding = 1
+        var image: OpaquePointer?
+        try HEIFFile.check(heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options))
+        guard let image else { throw .decodeFailed("libheif returned no image") }
+        return image
     }
 }

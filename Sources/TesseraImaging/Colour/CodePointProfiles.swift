@@ -24,8 +24,30 @@ enum CodePointProfiles {
         return .success(profile)
     }
 
-    /// Whether `points` name a transfer this table knows (the rest are shown with the sRGB curve).
+    /// Whether `points` name a transfer this table knows (the rest are shown with the sRGB curve; the
+    /// HDR ones, PQ and HLG, reach the colour stage already rendered by `HDRRendering`).
     static func knowsTransfer(_ points: ColourCodePoints) -> Bool { transfers[points.transfer] != nil }
+
+    /// The 3x3 matrix (row-major) from linear light in `source` primaries to linear light in
+    /// `destination` primaries, as lcms2 converts them (relative colorimetric, white adapted); nil when
+    /// either set is unknown.
+    static func linearMatrix(from source: UInt16, to destination: UInt16) -> [Float]? {
+        let linear: UInt16 = 8
+        let points = { (primaries: UInt16) in ColourCodePoints(primaries: primaries, transfer: linear, matrix: 0, fullRange: true) }
+        guard case .success(let from) = make(points(source)) else { return nil }
+        defer { cmsCloseProfile(from) }
+        guard case .success(let to) = make(points(destination)) else { return nil }
+        defer { cmsCloseProfile(to) }
+        guard let transform = cmsCreateTransform(from, TESSERA_TYPE_RGB_FLT, to, TESSERA_TYPE_RGB_FLT,
+                                                 cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC),
+                                                 cmsUInt32Number(cmsFLAGS_NOCACHE)) else { return nil }
+        defer { cmsDeleteTransform(transform) }
+        // The three unit colours come out as the matrix's columns.
+        var units: [Float] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
+        var columns = [Float](repeating: 0, count: 9)
+        cmsDoTransform(transform, &units, &columns, 3)
+        return (0..<3).flatMap { row in (0..<3).map { column in columns[column * 3 + row] } }
+    }
 
     private struct Chromaticities {
         var red: (x: Double, y: Double)

@@ -5,8 +5,10 @@ import TesseraCore
 ///
 /// Shrinks on load with the thumbnail the file stores: when one is at least the target size in both
 /// dimensions, the smallest such is decoded instead of the full picture (a phone's 12 MP HEIC is a grid
-/// of dozens of HEVC tiles; its thumbnail is one small picture). The colour of the full image (an ICC
-/// profile, or `nclx` code points that are not sRGB) goes with the pixels either way.
+/// of dozens of HEVC tiles; its thumbnail is one small picture). The colour of the image decoded (an ICC
+/// profile, or `nclx` code points that are not sRGB; a thumbnail without a colour box has its primary
+/// image's) goes with the pixels, except that an HDR picture (PQ or HLG) comes out already rendered for
+/// the screen (`HDRRendering`).
 package struct HEIFDecoder: ImageDecoding {
     package init() {}
 
@@ -17,9 +19,13 @@ package struct HEIFDecoder: ImageDecoding {
             let file = try HEIFFile(raw)
             let primary = try file.primaryImage()
             let chosen = targetSize.flatMap { Self.smallestThumbnail(of: primary, covering: $0) } ?? primary
-            var pixels = try chosen.decode()
-            pixels.colourProfile = chosen.iccProfile ?? primary.iccProfile
-            if pixels.colourProfile == nil { pixels.colourCodePoints = primary.colourCodePoints }
+            let own = chosen.hasColourBox ? chosen : primary
+            let profile = own.iccProfile
+            let points = profile == nil ? own.colourCodePoints : nil
+            var pixels = try chosen.decode(colour: points, target: targetSize)
+            pixels.colourProfile = profile
+            // HDR pixels come out rendered for the screen, in sRGB.
+            if !HDRRendering.isHDR(points) { pixels.colourCodePoints = points }
             return pixels
         }
     }

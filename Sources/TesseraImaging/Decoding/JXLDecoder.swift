@@ -2,9 +2,10 @@ import CJXL
 import Foundation
 import TesseraCore
 
-/// JPEG XL through libjxl: the first frame of an animation, turned upright as the file says, at full size.
+/// JPEG XL through libjxl: the first frame of an animation, turned upright as the file says, at full size
+/// (an HDR frame, rendered for the screen, at the power-of-two reduction the target allows).
 ///
-/// No shrinking on load: libjxl 0.7 can stop at the 1/8 resolution (DC) image that lossy frames code
+/// No shrinking in libjxl: libjxl 0.7 can stop at the 1/8 resolution (DC) image that lossy frames code
 /// first, but it hands that image out only upsampled to full size, and rendering it so costs more than
 /// decoding the whole frame (docs/FORMATS.md has the count).
 package struct JXLDecoder: ImageDecoding {
@@ -16,7 +17,7 @@ package struct JXLDecoder: ImageDecoding {
         try data.withUnsafeBytes { raw -> PixelBuffer in
             let session = try JXLDecodeSession(raw, events: JXL_DEC_COLOR_ENCODING, JXL_DEC_FULL_IMAGE)
             try session.readBasicInfo()
-            return try session.decodeFirstFrame()
+            return try session.decodeFirstFrame(target: targetSize)
         }
     }
 

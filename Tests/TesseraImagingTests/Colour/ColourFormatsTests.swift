@@ -145,6 +145,26 @@ final class ColourFormatsTests: XCTestCase {
 
     // MARK: - JPEG XL
 
+    /// A CMYK JPEG XL (C, M, Y in the colour channels, K in a black extra channel, a CMYK profile) goes
+    /// through `CMYKConversion` with its own profile, black included.
+    func testCMYKJPEGXLWithItsBlackChannel() throws {
+        let (w, h) = (40, 24)
+        let values = Self.cmykValues(width: w, height: h)
+        let swop = try ColourFixtures.ghostscriptCMYK()
+        let path = try dir.write(JXLFixtures.cmyk(values, width: w, height: h, profile: swop), to: "cmyk.jxl")
+        let reference = ColourFixtures.referenceCMYK(values, width: w, height: h, profile: swop, inverted: false)
+        for colour in [ColourConversion.sRGB, nil] {
+            let ours = try loader(colour).load(path: path, fitting: nil)
+            XCTAssertLessThan(ColourFixtures.meanAbsoluteDifference(ours, reference), 0.5)
+            XCTAssertTrue(ours.isOpaque)
+            XCTAssertNil(ours.colourProfile, "converted to sRGB, nothing left to declare")
+        }
+        var withoutBlack = values
+        for i in stride(from: 3, to: withoutBlack.count, by: 4) { withoutBlack[i] = 0 }
+        let noBlack = ColourFixtures.referenceCMYK(withoutBlack, width: w, height: h, profile: swop, inverted: false)
+        XCTAssertGreaterThan(ColourFixtures.meanAbsoluteDifference(noBlack, reference), 5, "the black channel must matter")
+    }
+
     /// A lossless JPEG XL of a Display P3 PNG keeps the profile (or the enumerated colour space libjxl
     /// recognises in it), and is converted like the PNG.
     func testICCTaggedJPEGXL() throws {
