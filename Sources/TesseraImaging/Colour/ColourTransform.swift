@@ -27,15 +27,23 @@ package final class ColourTransform: @unchecked Sendable {
     let input: Input
     private let handle: cmsHTRANSFORM
 
-    /// Relative colorimetric without black-point compensation, as libvips converts (see docs/COLOUR.md):
-    /// for the matrix-and-curve profiles of RGB images the intents and compensation give the same pixels;
-    /// for CMYK they do not, and libvips is the reference. Alpha is copied where both sides have it.
+    /// RGB and grey images convert with the intent their profile's header asks for (a v4 profile's
+    /// perceptual tables are how its author means it to be seen), with black-point compensation, which
+    /// lcms2 recommends with the perceptual and relative intents; matrix-and-curve profiles give the same
+    /// pixels whatever the intent. CMYK converts relative colorimetric without compensation, as libvips
+    /// does, the reference for CMYK (see docs/COLOUR.md). Alpha is copied where both sides have it.
     init?(from source: LCMSProfile, input: Input, to destination: LCMSProfile) {
         var flags = cmsUInt32Number(cmsFLAGS_NOCACHE)
         if input == .bgra { flags |= cmsUInt32Number(cmsFLAGS_COPY_ALPHA) }
+        var intent = cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC)
+        if case .cmyk = input {} else {
+            intent = source.headerIntent
+            if intent != cmsUInt32Number(INTENT_ABSOLUTE_COLORIMETRIC) {
+                flags |= cmsUInt32Number(cmsFLAGS_BLACKPOINTCOMPENSATION)
+            }
+        }
         guard let handle = cmsCreateTransform(source.handle, input.lcmsFormat, destination.handle,
-                                              TESSERA_TYPE_BGRA_8, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC),
-                                              flags) else { return nil }
+                                              TESSERA_TYPE_BGRA_8, intent, flags) else { return nil }
         self.handle = handle
         self.input = input
     }

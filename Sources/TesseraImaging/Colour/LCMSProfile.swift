@@ -29,6 +29,13 @@ final class LCMSProfile {
     }
 
     var colourSpace: cmsColorSpaceSignature { cmsGetColorSpace(handle) }
+
+    /// The rendering intent the profile's header asks for; one lcms2 does not know reads as perceptual,
+    /// the ICC's default.
+    var headerIntent: cmsUInt32Number {
+        let intent = cmsGetHeaderRenderingIntent(handle)
+        return intent <= cmsUInt32Number(INTENT_ABSOLUTE_COLORIMETRIC) ? intent : cmsUInt32Number(INTENT_PERCEPTUAL)
+    }
     var isRGB: Bool { colourSpace == cmsSigRgbData }
     var isGrey: Bool { colourSpace == cmsSigGrayData }
     var isCMYK: Bool { colourSpace == cmsSigCmykData }

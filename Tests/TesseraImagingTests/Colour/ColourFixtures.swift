@@ -39,6 +39,42 @@ enum ColourFixtures {
         return [UInt8](data)
     }
 
+    /// A v4 RGB profile (sRGB's primaries and curve) whose perceptual table (A2B0) renders darker than its
+    /// colorimetric one (A2B1), as a LUT profile's author means it to be seen, with a header asking for
+    /// `intent`.
+    static func perceptualTableProfile(intent: UInt32) -> [UInt8] {
+        var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
+        var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: 0.64, y: 0.33, Y: 1), Green: cmsCIExyY(x: 0.30, y: 0.60, Y: 1),
+                                        Blue: cmsCIExyY(x: 0.15, y: 0.06, Y: 1))
+        let curve = cmsBuildParametricToneCurve(nil, 4, [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045])!
+        let darker = cmsBuildGamma(nil, 3.0)!
+        defer { cmsFreeToneCurve(curve); cmsFreeToneCurve(darker) }
+        var curves: [OpaquePointer?] = [curve, curve, curve]
+        let profile = cmsCreateRGBProfile(&white, &primaries, &curves)!
+        // The tables: a curve, then the profile's own colorants to XYZ, in lcms2's float encoding of XYZ
+        // (1 + 32767/32768 is the largest value the PCS holds). The colorimetric table (A2B1) has the
+        // profile's own curve; the perceptual one (A2B0) the darker curve.
+        let colorants = [cmsSigRedColorantTag, cmsSigGreenColorantTag, cmsSigBlueColorantTag].map {
+            cmsReadTag(profile, $0)!.assumingMemoryBound(to: cmsCIEXYZ.self).pointee
+        }
+        let encoding = 1 + 32767.0 / 32768
+        for (tag, tone) in [(cmsSigAToB0Tag, darker), (cmsSigAToB1Tag, curve)] {
+            var matrix = [colorants[0].X, colorants[1].X, colorants[2].X, colorants[0].Y, colorants[1].Y, colorants[2].Y,
+                          colorants[0].Z, colorants[1].Z, colorants[2].Z].map { $0 / encoding }
+            var tables: [OpaquePointer?] = [tone, tone, tone]
+            let pipeline = cmsPipelineAlloc(nil, 3, 3)!
+            defer { cmsPipelineFree(pipeline) }
+            cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, &tables))
+            cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocMatrix(nil, 3, 3, &matrix, nil))
+            // Identity B curves: the tag's layout is M curves, matrix, B curves.
+            cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil))
+            cmsWriteTag(profile, tag, UnsafeMutableRawPointer(pipeline))
+        }
+        cmsSetProfileVersion(profile, 4.3)
+        cmsSetHeaderRenderingIntent(profile, intent)
+        return save(profile)
+    }
+
     private static func rgbProfile(white: inout cmsCIExyY, primaries: inout cmsCIExyYTRIPLE, description: String) -> [UInt8] {
         let curve = cmsBuildParametricToneCurve(nil, 4, [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045])!
         defer { cmsFreeToneCurve(curve) }
@@ -62,17 +98,18 @@ enum ColourFixtures {
 
     // MARK: - References
 
-    /// `pixels` (BGRA) converted from `profile` to `destination` (sRGB when nil) by lcms2 directly:
-    /// relative colorimetric, out of place.
+    /// `pixels` (BGRA) converted from `profile` to `destination` (sRGB when nil) by lcms2 directly, out
+    /// of place: relative colorimetric unless `intent` says otherwise.
     /// A grey profile reads the green byte, as one grey sample per pixel.
-    static func reference(_ pixels: PixelBuffer, from profile: [UInt8]?, to destination: [UInt8]? = nil) -> PixelBuffer {
+    static func reference(_ pixels: PixelBuffer, from profile: [UInt8]?, to destination: [UInt8]? = nil,
+                          intent: UInt32 = UInt32(INTENT_RELATIVE_COLORIMETRIC), flags: UInt32 = 0) -> PixelBuffer {
         let source = open(profile), target = open(destination)
         defer { cmsCloseProfile(source); cmsCloseProfile(target) }
         let grey = cmsGetColorSpace(source) == cmsSigGrayData
         // TYPE_GRAY_8: one byte a pixel.
         let greyFormat = cmsUInt32Number((3 << 16) | (1 << 3) | 1)
         let transform = cmsCreateTransform(source, grey ? greyFormat : TESSERA_TYPE_BGRA_8, target, TESSERA_TYPE_BGRA_8,
-                                           cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), 0)!
+                                           intent, flags)!
         defer { cmsDeleteTransform(transform) }
         let input = grey ? stride(from: 1, to: pixels.bytes.count, by: 4).map { pixels.bytes[$0] } : pixels.bytes
         var out = pixels.bytes

@@ -1,3 +1,4 @@
+import CLCMS2
 import Foundation
 import TesseraCore
 import TesseraTestSupport
@@ -89,6 +90,25 @@ final class ColourLoadingTests: XCTestCase {
         let ours = try loader(conversion()).load(path: tagged, fitting: nil)
         XCTAssertLessThan(ColourFixtures.meanAbsoluteDifference(ours, ColourFixtures.reference(raw, from: ColourFixtures.greyGamma22)), 0.5)
         XCTAssertGreaterThan(ColourFixtures.meanAbsoluteDifference(ours, raw), 1, "gamma 2.2 is not the sRGB curve")
+    }
+
+    /// A profile with a perceptual table whose header asks for perceptual is converted with that table
+    /// and black-point compensation, as lcms2 converts it; one whose header asks for relative colorimetric
+    /// with its matrix and curves.
+    func testTheIntentTheProfilesHeaderAsksForIsUsed() throws {
+        let (plain, _) = try jpegs(ColourFixtures.sRGB)
+        let pixels = try loader(nil).load(path: plain, fitting: nil)
+        let perceptual = ColourFixtures.perceptualTableProfile(intent: UInt32(INTENT_PERCEPTUAL))
+        let relative = ColourFixtures.perceptualTableProfile(intent: UInt32(INTENT_RELATIVE_COLORIMETRIC))
+        let byTable = ColourFixtures.reference(pixels, from: perceptual, intent: UInt32(INTENT_PERCEPTUAL),
+                                               flags: UInt32(cmsFLAGS_BLACKPOINTCOMPENSATION))
+        let byMatrix = ColourFixtures.reference(pixels, from: relative)
+        XCTAssertGreaterThan(ColourFixtures.meanAbsoluteDifference(byTable, byMatrix), 3, "the table must matter")
+
+        let asksPerceptual = try loader(conversion()).load(path: try jpegs(perceptual).tagged, fitting: nil)
+        XCTAssertLessThan(ColourFixtures.meanAbsoluteDifference(asksPerceptual, byTable), 0.5, "perceptual, by the table")
+        let asksRelative = try loader(conversion()).load(path: try jpegs(relative).tagged, fitting: nil)
+        XCTAssertLessThan(ColourFixtures.meanAbsoluteDifference(asksRelative, byMatrix), 0.5, "relative, by the matrix")
     }
 
     func testUntaggedImagesPassThroughUntouchedWithoutATransform() throws {
