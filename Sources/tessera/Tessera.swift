@@ -314,7 +314,8 @@ struct Browse: ParsableCommand {
             helperCount: workers ?? WorkScheduler<ImageKey, PixelBuffer>.defaultWorkerCount,
             pixelLimit: pixelLimitMp * 1_000_000)
         var options = ViewerOptions(listing: ItemListing(paths: paths, list: list, nulSeparated: nulSeparated,
-                                                          recursive: recursive))
+                                                          recursive: recursive,
+                                                          contentCheck: { ImageFormat.sniff($0) != .unknown }))
         options.decodeHelpers = helpers
         // One photo opened (from a file manager, most often) is shown as a photo, not as a strip of one.
         if namesOneFile { options.singleViewAtStart = paths[0] }

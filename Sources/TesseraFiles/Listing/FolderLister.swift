@@ -7,7 +7,8 @@ import Foundation
 import TesseraCore
 
 /// What Tessera takes from a folder, decided in one place for the browser's listing and the watcher: its
-/// images, by extension, and its subfolders; hidden entries (a leading dot) never.
+/// images, by extension, and its subfolders; hidden entries (a leading dot) never. Files whose names say
+/// nothing of an image are set apart for a look at their first bytes (`others`).
 ///
 /// Listed with `readdir`, whose entry types spare a `stat` per file; only symbolic links (followed) and
 /// filesystems that do not fill in the type are stat'ed. A link that leads nowhere is left out. Image
@@ -28,7 +29,25 @@ package enum FolderLister {
         package var opened = false
         /// Names of `FileReplacement`'s temporary files, for `ReplacementLeftovers` to look at.
         package var leftovers: [String] = []
+        /// Regular files whose names say nothing of an image (no extension, or one Tessera does not
+        /// know, other than `notImageExtensions`): an image among them is found by its content
+        /// (`ImagePathCollector`).
+        package var others = NameList()
     }
+
+    /// Whether the first bytes of a file (`headLength` of them, fewer for a shorter file) are an image's.
+    package typealias ContentCheck = @Sendable (UnsafeRawBufferPointer) -> Bool
+
+    /// How much of a file a content check reads.
+    package static let headLength = 64
+
+    /// Extensions of what photo folders hold beside their images (sidecars, notes, videos, archives):
+    /// never read to look for an image, so a folder with a sidecar beside every photo is listed without
+    /// opening them.
+    package static let notImageExtensions: Set<String> = [
+        "xmp", "pp3", "dop", "txt", "md", "json", "xml", "csv", "log", "pdf", "html",
+        "mp4", "mov", "mkv", "avi", "m4v", "webm", "mp3", "wav", "zip", "gz", "xz", "db",
+    ]
 
     /// Extensions taken from folders. A file named on the command line is taken whatever its name; the
     /// decoder sniffs its real type.
@@ -54,6 +73,28 @@ package enum FolderLister {
             lowered = lowered << 8 | UInt32(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
         }
         return packedExtensions.contains(lowered)
+    }
+
+    /// Whether a file whose name is not an image's may still hold one: its extension is not one of
+    /// `notImageExtensions`.
+    static func mayBeAnImage(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return true }
+        let length = name.count - dot - 1
+        guard length >= 1, length <= 4 else { return true }
+        let lowered = String(decoding: name[(dot + 1)...].map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+        return !notImageExtensions.contains(lowered)
+    }
+
+    /// The first `headLength` bytes of the file at `path` (fewer when it is shorter); nil when it cannot be
+    /// opened or read. Opened without blocking, so a FIFO that replaced a file does not hang the listing.
+    package static func head(of path: String) -> [UInt8]? {
+        let descriptor = POSIXFiles.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: headLength)
+        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, headLength, 0) }
+        guard count > 0 else { return nil }
+        return Array(bytes.prefix(count))
     }
 
     /// `imageExtensions`, each packed into an integer as `isImageName` packs a name's (all are 3 or 4 bytes).
@@ -92,9 +133,17 @@ package enum FolderLister {
                     names.subfolders.append(PathText.text(of: name))
                 } else if isImageName(name) {
                     names.images.append(name)
+                } else if status.st_mode & S_IFMT == S_IFREG, mayBeAnImage(name) {
+                    names.others.append(name)
+                }
+            case Int32(DT_REG):
+                if isImageName(name) {
+                    names.images.append(name)
+                } else if mayBeAnImage(name) {
+                    names.others.append(name)
                 }
             default:
-                if isImageName(name) { names.images.append(name) }
+                continue
             }
         }
         return names

@@ -42,8 +42,18 @@ package struct ImagePathCollector {
     }
 
     package var recursive = false
+    /// Looks at the first bytes of a folder's files whose names say nothing of an image (`FolderLister`'s
+    /// `others`), so that an image without an extension, or with one Tessera does not know, is listed;
+    /// nil lists by name alone.
+    package var contentCheck: FolderLister.ContentCheck?
+    /// Most files a folder has read for `contentCheck`: a folder of thousands of files of some other kind
+    /// is listed without opening them all.
+    package static let contentCheckLimit = 1000
 
-    package init(recursive: Bool = false) { self.recursive = recursive }
+    package init(recursive: Bool = false, contentCheck: FolderLister.ContentCheck? = nil) {
+        self.recursive = recursive
+        self.contentCheck = contentCheck
+    }
 
     /// Collects `paths` (the command line's) and then `listed` (a list's entries, as they come).
     package func collect(_ paths: [String], listed: some Sequence<String> = [String]()) throws(CollectError) -> Collected {
@@ -100,8 +110,16 @@ package struct ImagePathCollector {
             guard POSIXFiles.stat(folder, &status) == 0,
                   visited.insert(FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))).inserted else { return }
         }
-        let listing = FolderLister.names(in: folder)
+        var listing = FolderLister.names(in: folder)
         ReplacementLeftovers.remove(listing.leftovers, in: folder)
+        if let contentCheck {
+            for index in 0..<min(listing.others.count, Self.contentCheckLimit) {
+                let name = listing.others[index]
+                guard let head = FolderLister.head(of: FolderLister.path(of: name, in: folder)),
+                      head.withUnsafeBytes(contentCheck) else { continue }
+                listing.images.append(name)
+            }
+        }
         let prefix = table.prefix(forFolder: folder)
         table.reserveCapacity(items: listing.images.count, bytes: listing.images.bytes.count)
         listing.images.bytes.withUnsafeBufferPointer { bytes in

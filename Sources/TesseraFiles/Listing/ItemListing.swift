@@ -52,11 +52,14 @@ package final class ItemListing: Sendable {
     private let outcome = Mutex<Result<Outcome, Failure>?>(nil)
     private let done = Latch()
 
-    /// Starts listing `paths` and then the entries of `list`, walking subfolders when `recursive`.
-    package init(paths: [String], list: ListSource? = nil, nulSeparated: Bool = false, recursive: Bool) {
+    /// Starts listing `paths` and then the entries of `list`, walking subfolders when `recursive`; a
+    /// folder's files whose names say nothing of an image are listed when `contentCheck` finds one.
+    package init(paths: [String], list: ListSource? = nil, nulSeparated: Bool = false, recursive: Bool,
+                 contentCheck: FolderLister.ContentCheck? = nil) {
         self.recursive = recursive
         let thread = Thread { [self] in
-            let result = Self.collect(paths: paths, list: list, nulSeparated: nulSeparated, recursive: recursive)
+            let collector = ImagePathCollector(recursive: recursive, contentCheck: contentCheck)
+            let result = Self.collect(paths: paths, list: list, nulSeparated: nulSeparated, collector: collector)
             outcome.withLock { $0 = result }
             done.open()
             // After the hand-over, so the window waits for none of it.
@@ -94,9 +97,8 @@ package final class ItemListing: Sendable {
     }
 
     private static func collect(paths: [String], list: ListSource?, nulSeparated: Bool,
-                                recursive: Bool) -> Result<Outcome, Failure> {
+                                collector: ImagePathCollector) -> Result<Outcome, Failure> {
         let start = ContinuousClock.now
-        let collector = ImagePathCollector(recursive: recursive)
         do throws(Failure) {
             var collected: ImagePathCollector.Collected
             if let list {
