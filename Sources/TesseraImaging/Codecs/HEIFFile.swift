@@ -96,6 +96,25 @@ final class HEIFImage {
         return profile
     }
 
+    /// The types of the image's auxiliary images (alpha, depth, gain maps), as their URNs.
+    var auxiliaryTypes: [String] {
+        let filter = Int32(LIBHEIF_AUX_IMAGE_FILTER_OMIT_ALPHA | LIBHEIF_AUX_IMAGE_FILTER_OMIT_DEPTH)
+        let count = Int(heif_image_handle_get_number_of_auxiliary_images(handle, filter))
+        guard count > 0 else { return [] }
+        var ids = [heif_item_id](repeating: 0, count: count)
+        let listed = Int(heif_image_handle_get_list_of_auxiliary_image_IDs(handle, filter, &ids, Int32(count)))
+        return ids.prefix(listed).compactMap { id -> String? in
+            var auxiliary: OpaquePointer?
+            guard heif_image_handle_get_auxiliary_image_handle(handle, id, &auxiliary).code == heif_error_Ok,
+                  let auxiliary else { return nil }
+            defer { heif_image_handle_release(auxiliary) }
+            var type: UnsafePointer<CChar>?
+            guard heif_image_handle_get_auxiliary_type(auxiliary, &type).code == heif_error_Ok, let text = type else { return nil }
+            defer { heif_image_handle_free_auxiliary_types(auxiliary, &type) }
+            return String(cString: text)
+        }
+    }
+
     /// Whether the image has a colour box of its own (a thumbnail without one shares its primary's).
     var hasColourBox: Bool {
         heif_image_handle_get_color_profile_type(handle) != heif_color_profile_type_not_present

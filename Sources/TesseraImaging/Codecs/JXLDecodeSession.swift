@@ -162,6 +162,22 @@ final class JXLDecodeSession {
         }
     }
 
+    /// Runs to the colour encoding and returns the original's as code points (see `codePoints`); call
+    /// after `readBasicInfo`.
+    func readColourCodePoints() throws(ImageLoadError.Reason) -> ColourCodePoints? {
+        while true {
+            switch try next() {
+            case JXL_DEC_COLOR_ENCODING:
+                var encoding = JxlColorEncoding()
+                guard JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_ORIGINAL, &encoding)
+                        == JXL_DEC_SUCCESS else { return nil }
+                return Self.codePoints(encoding)
+            case JXL_DEC_SUCCESS: return nil
+            default: continue
+            }
+        }
+    }
+
     /// Takes in the colour encoding event: the frames' profile, and whether they are HDR or CMYK.
     private func readColourEncoding() {
         profile = dataProfile()

@@ -21,6 +21,14 @@ package struct JXLDecoder: ImageDecoding {
         }
     }
 
+    /// The colour encoding of the file as H.273 code points, from the headers alone; nil when it is an ICC
+    /// profile libjxl does not name, or the file cannot be read.
+    static func colourCodePoints(_ bytes: UnsafeRawBufferPointer) -> ColourCodePoints? {
+        guard let session = try? JXLDecodeSession(bytes, events: JXL_DEC_COLOR_ENCODING),
+              (try? session.readBasicInfo()) != nil else { return nil }
+        return try? session.readColourCodePoints()
+    }
+
     /// The ICC profile `decode` hands on with the pixels (see `JXLDecodeSession.readColourProfile`),
     /// from the headers alone; nil for sRGB or a file libjxl cannot read.
     static func iccProfile(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {

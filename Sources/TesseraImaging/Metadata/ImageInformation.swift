@@ -17,6 +17,8 @@ package struct ImageInformation: Sendable, Equatable, Codable {
     /// `hasColourProfile` tells the two apart).
     package var colourProfile: String?
     package var hasColourProfile: Bool
+    /// How the image holds light above SDR white; nil for SDR.
+    package var dynamicRange: DynamicRange?
     /// DateTimeOriginal (else DateTimeDigitized) as "YYYY-MM-DD hh:mm:ss", with its UTC offset when the
     /// camera recorded one ("+02:00").
     package var dateTaken: String?
@@ -52,6 +54,7 @@ package struct ImageInformation: Sendable, Equatable, Codable {
         lines.append(("File size", Self.byteText(fileSize)))
         lines.append(("Format", format == .unknown ? "unknown" : format.displayName))
         lines.append(("Colour profile", colourProfile ?? (hasColourProfile ? "embedded, no description" : "none")))
+        if let dynamicRange { lines.append(("Dynamic range", dynamicRange.rawValue)) }
         if let dateTaken { lines.append(("Taken", dateTaken)) }
         if let camera { lines.append(("Camera", camera)) }
         if let lens { lines.append(("Lens", lens)) }

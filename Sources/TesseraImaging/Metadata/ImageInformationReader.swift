@@ -42,6 +42,7 @@ extension ImageInformation {
             if let block = ExifReader.exifBlock(in: raw, format: format), let tags = ExifTags(block: block) {
                 readExif(tags)
             }
+            dynamicRange = DynamicRange.of(raw, format: format)
         }
     }
 

@@ -201,6 +201,33 @@ final class ImageInformationTests: XCTestCase {
         XCTAssertFalse(try ImageInformation.read(path: plainJXL).hasColourProfile)
     }
 
+    /// PQ and HLG pictures, and JPEGs with a gain map (Ultra HDR's XMP, ISO 21496-1's APP2), are named.
+    func testHDRPhotosAreNamed() throws {
+        let pixels = TestPixels.gradient(width: 32, height: 24)
+        let pq = folder.path("pq.avif"), hlg = folder.path("hlg.jxl")
+        HDRTests.png16(HDRTests.hdrSamples(pixels, .pq), width: 32, height: 24, to: folder.path("pq.png"))
+        try FormatFixtureTools.run("avifenc", ["-d", "10", "--cicp", "9/16/9", folder.path("pq.png"), pq], package: "libavif-bin")
+        HDRTests.png16(HDRTests.hdrSamples(pixels, .hlg), width: 32, height: 24, to: folder.path("hlg.png"))
+        try FormatFixtureTools.run("cjxl", [folder.path("hlg.png"), hlg, "-d", "0", "-x", "color_space=RGB_D65_202_Rel_HLG"],
+                                   package: "libjxl-tools")
+        XCTAssertEqual(try ImageInformation.read(path: pq).dynamicRange, .pq)
+        let named = try ImageInformation.read(path: hlg)
+        XCTAssertEqual(named.fields.first { $0.label == "Dynamic range" }?.value, "HDR (HLG)")
+
+        let xmp = Array("http://ns.adobe.com/xap/1.0/\0".utf8) + Array("""
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+            <rdf:Description xmlns:hdrgm="http://ns.adobe.com/hdr-gain-map/1.0/" hdrgm:Version="1.0"/></rdf:RDF></x:xmpmeta>
+            """.utf8)
+        let iso = Array("urn:iso:std:iso:ts:21496:-1\0".utf8) + [0, 0, 0, 0]
+        for (marker, payload, name) in [(UInt8(0xE1), xmp, "ultra-hdr.jpg"), (UInt8(0xE2), iso, "iso-gain-map.jpg")] {
+            let length = payload.count + 2
+            let segment = [0xFF, marker, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+            let jpeg = Data(photo.prefix(2) + segment + photo.dropFirst(2))
+            XCTAssertEqual(try ImageInformation.read(path: try folder.write(jpeg, to: name)).dynamicRange, .gainMap, name)
+        }
+        XCTAssertNil(try ImageInformation.read(path: try folder.write(photo, to: "plain.jpg")).dynamicRange)
+    }
+
     // MARK: - Bad input
 
     func testBadFiles() throws {
