@@ -37,11 +37,22 @@ package struct HEIFDecoder: ImageDecoding {
         return primary.iccProfile
     }
 
-    /// The smallest thumbnail at least `target` (fitted to the primary image) in both dimensions.
+    /// The smallest thumbnail at least `target` (fitted to the primary image) in both dimensions, framed as
+    /// the primary image is: a thumbnail of another shape (cropped, or padded to a square) would show
+    /// another picture in the cell than the single view shows.
     static func smallestThumbnail(of primary: HEIFImage, covering target: PixelSize) -> HEIFImage? {
         let wanted = primary.size.aspectFit(in: target)
         return primary.thumbnails()
-            .filter { $0.size.width >= wanted.width && $0.size.height >= wanted.height }
+            .filter { $0.size.width >= wanted.width && $0.size.height >= wanted.height && sameFraming($0.size, primary.size) }
             .min { $0.size.area < $1.size.area }
+    }
+
+    /// Whether `thumbnail` is `primary` scaled, to within the rounding of its smaller side.
+    static func sameFraming(_ thumbnail: PixelSize, _ primary: PixelSize) -> Bool {
+        guard thumbnail.width > 0, thumbnail.height > 0, primary.width > 0, primary.height > 0 else { return false }
+        // The height the thumbnail's width gives at the primary's shape, and the other way round.
+        let height = Double(thumbnail.width) * Double(primary.height) / Double(primary.width)
+        let width = Double(thumbnail.height) * Double(primary.width) / Double(primary.height)
+        return abs(height - Double(thumbnail.height)) <= 1 || abs(width - Double(thumbnail.width)) <= 1
     }
 }

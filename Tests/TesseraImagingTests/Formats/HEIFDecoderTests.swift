@@ -59,6 +59,17 @@ final class HEIFDecoderTests: XCTestCase {
         XCTAssertEqual(recorder.calls.last?.resultSize, PixelSize(width: 256, height: 192))
     }
 
+    /// A stored thumbnail of another shape than its image (cropped, or padded to a square, as some
+    /// encoders write them) is not taken for the cell: it would frame another picture.
+    func testAThumbnailFramedOtherwiseIsNotUsed() {
+        let primary = PixelSize(width: 4032, height: 3024)
+        XCTAssertTrue(HEIFDecoder.sameFraming(PixelSize(width: 320, height: 240), primary))
+        XCTAssertTrue(HEIFDecoder.sameFraming(PixelSize(width: 321, height: 240), primary), "rounding")
+        XCTAssertFalse(HEIFDecoder.sameFraming(PixelSize(width: 240, height: 240), primary), "padded to a square")
+        XCTAssertFalse(HEIFDecoder.sameFraming(PixelSize(width: 320, height: 180), primary), "cropped to 16:9")
+        XCTAssertFalse(HEIFDecoder.sameFraming(PixelSize(width: 240, height: 320), primary), "turned")
+    }
+
     /// Display P3 named by code points, as phones write it, travels with the pixels for the colour stage.
     func testNonSRGBCodePointsGoWithThePixels() throws {
         // heif-enc 1.15 writes an nclx box of unspecified primaries and transfer whatever it is asked;
