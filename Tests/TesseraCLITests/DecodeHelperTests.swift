@@ -78,8 +78,14 @@ final class DecodeHelperTests: XCTestCase {
             let got = try sandboxed.load(path: path, fitting: box)
             XCTAssertEqual(got.size, expected.size, name)
             XCTAssertEqual(got.sourceSize, expected.sourceSize, name)
+            XCTAssertEqual(got.damage, expected.damage, name)
             XCTAssertTrue(got.bytes == expected.bytes, "\(name): the same pixels from the same code")
         }
+        // A damaged file's reason comes back with its pixels.
+        let jpeg = try Data(contentsOf: SampleImages.url("img1-baseline.jpg"))
+        let cut = folder.appendingPathComponent("cut.jpg")
+        try jpeg.prefix(jpeg.count * 2 / 3).write(to: cut)
+        XCTAssertEqual(try sandboxed.load(path: cut.path, fitting: nil).damage, "Premature end of JPEG file")
         // Bytes in memory reach the helper in a memfd.
         let bytes = try Data(contentsOf: SampleImages.url("img8-lossy.webp"))
         let box = PixelSize(width: 120, height: 120)

@@ -144,15 +144,43 @@ final class ImageLoaderTests: XCTestCase {
 
     // MARK: - Truncation
 
-    func testTruncatedJPEGIsRefused() throws {
+    /// A JPEG cut in its data is shown as far as it goes (libjpeg pads the rest with grey), saying why.
+    func testATruncatedJPEGIsShownAsFarAsItGoesAndSaysSo() throws {
         let dir = try TemporaryDirectory()
         let jpeg = TestJPEG.encode(.bgra(TestPixels.gradient(width: 256, height: 256)), quality: 90)
-        let half = jpeg.prefix(jpeg.count / 2)
-        let path = try dir.write(Data(half), to: "half.jpg")
+        let path = try dir.write(Data(jpeg.prefix(jpeg.count / 2)), to: "half.jpg")
         let loader = ImageLoader(decoders: [TurboJPEGDecoder()])
-        XCTAssertEqual(reason { () throws(ImageLoadError) in try loader.load(path: path, fitting: nil) }, .truncated)
-        XCTAssertEqual(reason { () throws(ImageLoadError) in try loader.load(path: path, fitting: PixelSize(width: 32, height: 32)) },
-                       .truncated, "scaled decoding must notice truncation too")
+        let whole = try loader.load(data: jpeg, name: "whole.jpg", fitting: nil)
+        XCTAssertNil(whole.damage)
+        let half = try loader.load(path: path, fitting: nil)
+        XCTAssertEqual(half.size, PixelSize(width: 256, height: 256))
+        XCTAssertEqual(half.damage, "Premature end of JPEG file")
+        XCTAssertEqual(half.bytes.prefix(256 * 4 * 32), whole.bytes.prefix(256 * 4 * 32), "the top is the picture")
+        XCTAssertNotEqual(half.bytes.suffix(256 * 4 * 32), whole.bytes.suffix(256 * 4 * 32), "the rest could not be read")
+        XCTAssertNotNil(try loader.load(path: path, fitting: PixelSize(width: 32, height: 32)).damage,
+                        "scaled decoding notices the damage too")
+    }
+
+    /// A header that is all there but names no size, or that its library refuses, is damaged, not
+    /// "truncated".
+    func testADamagedHeaderIsNotCalledTruncated() throws {
+        let loader = ImageLoader(decoders: ImageDecoders.standard())
+        let jpeg = [UInt8](TestJPEG.encode(.bgra(TestPixels.gradient(width: 64, height: 48)), quality: 90))
+        var unknownComponent = jpeg
+        let scan = try XCTUnwrap(jpeg.indices.first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
+        unknownComponent[scan + 5] = 9
+        guard case .decodeFailed(let why)? = reason({ () throws(ImageLoadError) in
+            try loader.load(data: Data(unknownComponent), name: "x.jpg", fitting: nil)
+        }) else { return XCTFail("a damaged JPEG header") }
+        XCTAssertTrue(why.hasPrefix("damaged header: "), why)
+
+        var noSize = [UInt8](TestHeaders.png(width: 1, height: 1))
+        noSize.replaceSubrange(16..<24, with: [0, 0, 0, 0, 0, 0, 0, 0])
+        XCTAssertEqual(reason { () throws(ImageLoadError) in try loader.load(data: Data(noSize), name: "x.png", fitting: nil) },
+                       .decodeFailed("the header gives the image no size (0 × 0)"))
+        XCTAssertEqual(reason { () throws(ImageLoadError) in
+            try loader.load(data: Data(jpeg.prefix(40)), name: "x.jpg", fitting: nil)
+        }, .truncated, "a file that ends in its headers is truncated")
     }
 
     func testHeaderCutShortIsTruncated() {

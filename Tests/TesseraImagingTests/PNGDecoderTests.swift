@@ -11,6 +11,19 @@ final class PNGDecoderTests: XCTestCase {
         }
     }
 
+    /// Opaque pixels that compress little, so half the file holds about half the rows.
+    private func noise(_ w: Int, _ h: Int) -> PixelBuffer {
+        var state: UInt32 = 12345
+        var bytes = [UInt8](repeating: 255, count: w * h * 4)
+        for i in 0..<(w * h) {
+            for c in 0..<3 {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                bytes[i * 4 + c] = UInt8(state >> 24)
+            }
+        }
+        return PixelBuffer(width: w, height: h, bytes: bytes)
+    }
+
     private func gradient(_ w: Int, _ h: Int) -> PixelBuffer {
         var bytes = [UInt8](repeating: 0, count: w * h * 4)
         for y in 0..<h {
@@ -40,6 +53,22 @@ final class PNGDecoderTests: XCTestCase {
     func testRGBWithoutAlphaIsOpaque() throws {
         let decoded = try PNGDecoder().decode(png(gradient(8, 8), channels: .rgb), format: .png, targetSize: nil)
         XCTAssertTrue((0..<64).allSatisfy { decoded.bytes[$0 * 4 + 3] == 255 })
+    }
+
+    /// A PNG cut in its image data is shown as far as its rows go, the rest transparent, saying why;
+    /// whole and shrunk on load.
+    func testAPNGCutInItsDataIsShownAsFarAsItGoes() throws {
+        let picture = noise(64, 256)
+        let data = png(picture, channels: .rgb)
+        let cut = data.prefix(data.count / 2)
+        let shown = try PNGDecoder().decode(cut, format: .png, targetSize: nil)
+        XCTAssertEqual(shown.size, PixelSize(width: 64, height: 256))
+        XCTAssertEqual(shown.damage, "Truncated file")
+        XCTAssertEqual(shown.bytes.prefix(64 * 4 * 32), picture.bytes.prefix(64 * 4 * 32), "the first rows as they are")
+        XCTAssertEqual(shown.bytes.last, 0, "rows not read are transparent")
+        let small = try PNGDecoder().decode(cut, format: .png, targetSize: PixelSize(width: 16, height: 64))
+        XCTAssertEqual(small.damage, "Truncated file")
+        XCTAssertEqual(small.size, PixelSize(width: 16, height: 64))
     }
 
     func testTruncatedAndCorruptPNGsAreReported() throws {

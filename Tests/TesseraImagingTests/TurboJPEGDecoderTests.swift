@@ -99,10 +99,19 @@ final class TurboJPEGDecoderTests: XCTestCase {
             guard case .decodeFailed(let text)? = $0 as? ImageLoadError.Reason else { return XCTFail("\($0)") }
             XCTAssertFalse(text.isEmpty)
         }
+    }
+
+    /// Damaged data is shown with libjpeg's words for it; a file cut short says so.
+    func testDamageIsNamed() throws {
         let jpeg = TestJPEG.encode(.bgra(TestPixels.gradient(width: 200, height: 200)), quality: 90)
-        XCTAssertThrowsError(try decoder.decode(jpeg.prefix(jpeg.count * 2 / 3), format: .jpeg, targetSize: nil)) {
-            XCTAssertEqual($0 as? ImageLoadError.Reason, .truncated)
-        }
+        let cut = try decoder.decode(jpeg.prefix(jpeg.count * 2 / 3), format: .jpeg, targetSize: nil)
+        XCTAssertEqual(cut.damage, "Premature end of JPEG file")
+        var scrambled = jpeg
+        let scan = try XCTUnwrap(scrambled.indices.first { scrambled[$0] == 0xFF && scrambled[$0 + 1] == 0xDA })
+        for i in stride(from: scan + 40, to: scrambled.count - 200, by: 5) { scrambled[i] = 0xFF; scrambled[i + 1] = 0xD3 }
+        let damaged = try decoder.decode(scrambled, format: .jpeg, targetSize: nil)
+        XCTAssertTrue(damaged.damage?.hasPrefix("Corrupt JPEG data") == true, "\(damaged.damage ?? "none")")
+        XCTAssertNil(try decoder.decode(jpeg, format: .jpeg, targetSize: nil).damage)
     }
 
     /// Trailing garbage after EOI makes libjpeg warn, but the image is complete and must be shown.

@@ -170,6 +170,13 @@ package final class CarouselModel {
     package var items: CarouselItems { list.items }
     /// The images the user marked, by path.
     package var marks = ItemMarks()
+    /// Why the picture the strip shows for item `index` is only part of its image (its decoder's words);
+    /// nil when it is whole or not on screen.
+    package func damage(of index: Int) -> String? {
+        guard case .image(let pixels)? = cells.cell(showing: index)?.content else { return nil }
+        return pixels.damage
+    }
+
     /// Whether item `index` is marked.
     package func isMarked(_ index: Int) -> Bool {
         !marks.isEmpty && list.indices.contains(index) && marks.contains(list.path(at: index))

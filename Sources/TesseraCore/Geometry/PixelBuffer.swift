@@ -62,6 +62,11 @@ package struct PixelBuffer: Sendable {
     /// `bytes` afterwards is the changer's business: set it back to nil.
     package var knownOpaque: Bool?
 
+    /// Why the picture is only part of the image, when its decoder could read only part of the file (a
+    /// file cut short, damaged data): the decoder's own words. What could not be read is grey or
+    /// transparent; the strip marks such a cell and the overlay says why.
+    package var damage: String?
+
     /// Whether every pixel's alpha is 255: `knownOpaque`, or a scan of the alpha bytes.
     package var isOpaque: Bool { knownOpaque ?? scanIsOpaque() }
 

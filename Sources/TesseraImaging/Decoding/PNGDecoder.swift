@@ -27,6 +27,10 @@ package struct PNGDecoder: ImageDecoding {
                 let output = targetSize.map { full.aspectFit(in: $0) } ?? full
                 let rowBytes = full.width * 4
 
+                // Rows that cannot be read (a file cut short, damaged data) stay transparent, and the picture
+                // is shown as far as it goes, with libpng's reason; a file whose first rows cannot be read
+                // is refused.
+                var damage: String?
                 if output == full {
                     var bytes = [UInt8](repeating: 0, count: full.area * 4)
                     try bytes.withUnsafeMutableBytes { (out: UnsafeMutableRawBufferPointer) in
@@ -34,12 +38,19 @@ package struct PNGDecoder: ImageDecoding {
                         while row < full.height {
                             try cancellation.check()
                             let count = min(Self.batchRows, full.height - row)
-                            try reader.readRows(into: out.baseAddress! + row * rowBytes, stride: rowBytes, count: count)
+                            do {
+                                try reader.readRows(into: out.baseAddress! + row * rowBytes, stride: rowBytes, count: count)
+                            } catch {
+                                guard row > 0, let reason = Self.damage(error) else { throw error }
+                                damage = reason
+                                break
+                            }
                             row += count
                         }
                     }
                     var pixels = PixelBuffer(width: full.width, height: full.height, bytes: bytes)
                     pixels.colourProfile = reader.colourProfile
+                    pixels.damage = damage
                     return pixels
                 }
 
@@ -49,8 +60,16 @@ package struct PNGDecoder: ImageDecoding {
                 while row < full.height {
                     try cancellation.check()
                     let count = min(Self.batchRows, full.height - row)
-                    try batch.withUnsafeMutableBytes { (out: UnsafeMutableRawBufferPointer) in
-                        try reader.readRows(into: out.baseAddress!, stride: rowBytes, count: count)
+                    if damage == nil {
+                        do {
+                            try batch.withUnsafeMutableBytes { (out: UnsafeMutableRawBufferPointer) in
+                                try reader.readRows(into: out.baseAddress!, stride: rowBytes, count: count)
+                            }
+                        } catch {
+                            guard row > 0, let reason = Self.damage(error) else { throw error }
+                            damage = reason
+                            batch = [UInt8](repeating: 0, count: batch.count)
+                        }
                     }
                     batch.withUnsafeBufferPointer { rows in
                         for i in 0..<count {
@@ -61,10 +80,22 @@ package struct PNGDecoder: ImageDecoding {
                 }
                 var pixels = scaler.result()
                 pixels.colourProfile = reader.colourProfile
+                pixels.damage = damage
                 return pixels
             }
         } catch let reason as TileCutError.Reason {
             throw Self.reason(reason)
+        }
+    }
+
+    /// What a failure part-way through the rows says of the picture: nil when it is no damage of the
+    /// file's (a cancellation).
+    private static func damage(_ error: any Error) -> String? {
+        guard let reason = error as? TileCutError.Reason else { return nil }
+        switch reason {
+        case .truncated: return "Truncated file"
+        case .unreadable(let message), .corrupt(let message): return message
+        default: return "\(reason)"
         }
     }
 

@@ -18,10 +18,10 @@ import TesseraCore
 /// A TurboJPEG handle is not thread-safe, so every `decode` call creates and destroys its own; that costs
 /// microseconds against milliseconds of decoding, and keeps this type a stateless `Sendable` value.
 ///
-/// Truncation policy: libjpeg "decodes" a file that ends early by padding the rest with grey and raising
-/// a warning. We refuse such files with `.truncated` rather than show a half-grey picture that looks like
-/// a rendering bug. Other warnings (e.g. "extraneous bytes before marker", common in camera files) are
-/// tolerated, because those images display correctly.
+/// Damage: libjpeg "decodes" a file that ends early or whose data is corrupt by padding what it cannot
+/// read with grey and raising a warning. Such a picture is shown as far as it goes, with libjpeg's words
+/// as its `damage` (the strip marks the cell, the overlay says why). Warnings that leave the picture whole
+/// ("extraneous bytes before marker", common in camera files; a bad ICC marker) are not damage.
 package struct TurboJPEGDecoder: ImageDecoding {
     package init() {}
 
@@ -65,15 +65,16 @@ package struct TurboJPEGDecoder: ImageDecoding {
                     conversion.apply(buffer.baseAddress!, count: out.area)
                 }
             }
+            var damage: String?
             if rc != 0 {
                 let warning = Self.lastWasWarning(handle)
                 let text = Self.message(handle)
                 guard warning else { throw ImageLoadError.Reason.decodeFailed(text) }
-                if Self.looksTruncated(text, src) { throw ImageLoadError.Reason.truncated }
-                // A benign warning: the pixels are fine.
+                damage = Self.damage(warning: text, src)
             }
             var pixels = PixelBuffer(width: out.width, height: out.height, bytes: bytes)
             if !cmyk { pixels.colourProfile = colour?.profile }
+            pixels.damage = damage
             return pixels
         }
     }
@@ -116,6 +117,18 @@ package struct TurboJPEGDecoder: ImageDecoding {
     private static func message(_ handle: tjhandle) -> String {
         guard let cString = tjGetErrorStr2(handle) else { return "unknown TurboJPEG error" }
         return String(cString: cString)
+    }
+
+    /// What a warning says of the picture: nil when it is whole, else why it is not, in libjpeg's words
+    /// where it has them.
+    static func damage(warning: String, _ data: UnsafeBufferPointer<UInt8>) -> String? {
+        let lowered = warning.lowercased()
+        if looksTruncated(warning, data) {
+            return lowered.contains("premature end of jpeg file") ? warning : "Truncated file: no end marker"
+        }
+        let harmless = ["extraneous bytes before marker", "bad icc marker"]
+        if harmless.contains(where: lowered.contains) { return nil }
+        return lowered.hasPrefix("corrupt jpeg data") || lowered.contains("premature end") ? warning : nil
     }
 
     /// libjpeg reports running out of data as "Premature end of JPEG file". TurboJPEG only keeps the

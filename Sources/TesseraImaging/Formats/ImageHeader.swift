@@ -65,6 +65,33 @@ package struct ImageHeader: Sendable, Equatable {
             return ImageHeader(format: format, width: w, height: h)
         }
         if !isWholeFile && [.heif, .avif, .svg, .raw].contains(format) { return nil }
+        guard let (w, h) = dimensions(data, format: format), w > 0, h > 0 else { return nil }
+        return ImageHeader(format: format, width: w, height: h)
+    }
+
+    /// Why `read` finds no header in `data`, a whole file that sniffs as an image: a file that ends in
+    /// its headers is truncated; a header that is all there but names no size, or that its library
+    /// refuses, is damaged, in the library's words where it has them.
+    static func problem(_ data: Data) -> ImageLoadError.Reason {
+        let format = ImageFormat.sniff(data)
+        if format == .jpeg {
+            let end = data.withUnsafeBytes { JPEGSegments.walk($0) { _ in true } }
+            switch end {
+            case .malformed(let why) where why.contains("ends"): return .truncated
+            case .malformed(let why): return .decodeFailed("damaged header: \(why)")
+            case .scan, .stopped:
+                return .decodeFailed("damaged header: \(jpegHeaderMessage(data) ?? "TurboJPEG cannot read it")")
+            }
+        }
+        if let (w, h) = dimensions(data, format: format), w <= 0 || h <= 0 {
+            return .decodeFailed("the header gives the image no size (\(w) × \(h))")
+        }
+        return .truncated
+    }
+
+    /// The width and height `format`'s header gives, whatever they are; nil when it cannot be read.
+    private static func dimensions(_ data: Data, format: ImageFormat) -> (Int, Int)? {
+        let dims: (Int, Int)?
         switch format {
         case .jpeg: dims = jpegSize(data)
         case .heif, .avif: dims = data.withUnsafeBytes { HEIFFile.primarySize($0) }
@@ -85,8 +112,20 @@ package struct ImageHeader: Sendable, Equatable {
                 }
             }
         }
-        guard let (w, h) = dims, w > 0, h > 0 else { return nil }
-        return ImageHeader(format: format, width: w, height: h)
+        return dims
+    }
+
+    /// TurboJPEG's words for a JPEG header it refuses.
+    private static func jpegHeaderMessage(_ data: Data) -> String? {
+        guard data.count <= Int(Int32.max), let handle = tjInitDecompress() else { return nil }
+        defer { tjDestroy(handle) }
+        var w: Int32 = 0, h: Int32 = 0, subsamp: Int32 = 0, colorspace: Int32 = 0
+        let rc = data.withUnsafeBytes { raw -> Int32 in
+            tjDecompressHeader3(handle, raw.bindMemory(to: UInt8.self).baseAddress, UInt(raw.count),
+                                &w, &h, &subsamp, &colorspace)
+        }
+        guard rc != 0, let message = tjGetErrorStr2(handle) else { return nil }
+        return String(cString: message)
     }
 
     // MARK: - Per-format parsers

@@ -155,9 +155,8 @@ package struct ImageLoader: Sendable {
         guard let decoder = decoders.first(where: { $0.canDecode(format) }) else {
             throw .unsupportedFormat(format.displayName)
         }
-        // The bytes said "image" but the header can't be read: the file was cut short (or is garbage
-        // after a valid signature, which the user can't tell apart from that either).
-        guard let header = known ?? ImageHeader.read(data) else { throw .truncated }
+        // The bytes said "image" but the header can't be read: cut short, or damaged (`problem` says which).
+        guard let header = known ?? ImageHeader.read(data) else { throw ImageHeader.problem(data) }
         try checkPixelLimit(header)
 
         // The pixel limit above is on width x height, which turning does not change.
@@ -192,6 +191,7 @@ package struct ImageLoader: Sendable {
         result.sourceSize = orientation.orientedSize(header.size)
         result.colourProfile = decoded.colourProfile
         result.colourCodePoints = decoded.colourCodePoints
+        result.damage = decoded.damage
         return result
     }
 

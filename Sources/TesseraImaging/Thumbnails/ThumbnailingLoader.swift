@@ -54,23 +54,35 @@ package struct ThumbnailingLoader: Sendable {
             if let record = Self.record(for: error.reason) { store.recordFailure(for: original, reason: record) }
             throw error
         }
+        // A damaged file's picture is not kept: decoded again next time, its cell says again that it is
+        // damaged, and a repaired file is seen whole.
+        let keeps = thumbnail.damage == nil
         guard let colour = loader.colour else {
-            if !thumbnail.declaresColourSpace { store.save(thumbnail, for: original, size: size) }
-            return PixelScaler.fit(thumbnail, in: box)
+            if keeps && !thumbnail.declaresColourSpace { store.save(thumbnail, for: original, size: size) }
+            return Self.fit(thumbnail, in: box)
         }
         if loaderConverts {
-            store.save(thumbnail, for: original, size: size)
-            return PixelScaler.fit(thumbnail, in: box)
+            if keeps { store.save(thumbnail, for: original, size: size) }
+            return Self.fit(thumbnail, in: box)
         }
         let declared = thumbnail.declaredColourSpace
         // Another display: sRGB for the disk and the display's own from the same decode, each converted
         // once from the image's colour space, so the display keeps colours sRGB cannot hold.
-        var stored = thumbnail
-        colour.toSRGB.convert(&stored, from: declared, name: path)
-        store.save(stored, for: original, size: size)
-        var shown = PixelScaler.fit(thumbnail, in: box)
+        if keeps {
+            var stored = thumbnail
+            colour.toSRGB.convert(&stored, from: declared, name: path)
+            store.save(stored, for: original, size: size)
+        }
+        var shown = Self.fit(thumbnail, in: box)
         colour.convert(&shown, from: declared, name: path)
         return shown
+    }
+
+    /// `pixels` fitted to `box`, still saying whether they are damaged.
+    private static func fit(_ pixels: PixelBuffer, in box: PixelSize) -> PixelBuffer {
+        var fitted = PixelScaler.fit(pixels, in: box)
+        fitted.damage = pixels.damage
+        return fitted
     }
 
     /// The working memory `load(path:fitting:)` is estimated to hold (see `DecodeMemory`): little when a

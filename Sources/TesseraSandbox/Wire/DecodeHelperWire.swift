@@ -105,8 +105,15 @@ enum DecodeHelperWire {
         reply.profile_length = UInt32(pixels.colourProfile?.count ?? 0)
         reply.known_opaque = pixels.knownOpaque.map { $0 ? 1 : 0 } ?? -1
         if let points = pixels.colourCodePoints { describe(points, in: &reply) }
+        if let damage = pixels.damage {
+            reply.reason = damagedReason
+            setText(damage, of: &reply)
+        }
         return reply
     }
+
+    /// A pixel reply's `reason` when the pixels are only part of the image; `text` says why.
+    static let damagedReason: Int32 = 1
 
     /// Puts colour code points (a CICP declaration) into `reply`.
     static func describe(_ points: ColourCodePoints, in reply: inout tessera_decode_reply) {
@@ -133,6 +140,7 @@ enum DecodeHelperWire {
                                                        matrix: reply.matrix, fullRange: reply.full_range != 0)
         }
         pixels.knownOpaque = reply.known_opaque < 0 ? nil : reply.known_opaque == 1
+        if reply.reason == damagedReason { pixels.damage = text(of: reply) }
         return pixels
     }
 

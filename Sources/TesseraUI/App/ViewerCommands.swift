@@ -320,6 +320,8 @@ final class ViewerCommands {
             content.tags.append("\(markedCount) marked")
         }
         if item.sessionOrientation != 1 { content.tags.append("turned, not saved") }
+        let damage = model.damage(of: index)
+        if damage != nil { content.tags.append("damaged") }
         if let progress = sorting.progress {
             content.tags.append("sorting by \(progress.order.label) \(progress.done * 100 / max(1, progress.total)) %")
         } else if model.sortOrder != .name || model.isReversed {
@@ -329,7 +331,10 @@ final class ViewerCommands {
         if modes.mode == .detail, let scale = modes.detail?.pictureScale {
             content.tags.append("\(Int((scale * 100).rounded())) %")
         }
-        if overlayLevel == .information { content.information = informationLines(for: item, from: information) }
+        if overlayLevel == .information {
+            content.information = informationLines(for: item, from: information)
+            if let damage { content.information.append(("Damaged", damage)) }
+        }
         return content
     }
 

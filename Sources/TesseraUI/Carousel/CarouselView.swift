@@ -142,6 +142,7 @@ package final class CarouselView {
                 drawContent(of: cell, in: rect, alpha: alpha, scale: scale)
             }
             if model.isMarked(index) { drawMarkBadge(in: rect, scale: scale) }
+            if case .image(let pixels) = cell.content, pixels.damage != nil { drawDamageBadge(in: rect, scale: scale) }
             if index == model.selectedIndex {
                 renderer.outline(rect.insetBy(-Int(3 * scale)), Theme.selection, thickness: max(2, Int(3 * scale)))
             }
@@ -296,6 +297,20 @@ package final class CarouselView {
         let badge = PixelRect(x: rect.x + rect.width - side - inset, y: rect.y + inset, width: side, height: side)
         renderer.fill(badge.insetBy(-ring), Theme.background)
         renderer.fill(badge, Theme.mark)
+    }
+}
+
+extension CarouselView {
+    /// A damaged picture's badge: a red square with an exclamation mark in its top-left corner, ringed in
+    /// the background colour; the overlay says what is wrong.
+    fileprivate func drawDamageBadge(in rect: PixelRect, scale: Double) {
+        let side = Int(22 * scale), inset = Int(8 * scale), ring = max(1, Int(2 * scale))
+        let badge = PixelRect(x: rect.x + inset, y: rect.y + inset, width: side, height: side)
+        renderer.fill(badge.insetBy(-ring), Theme.background)
+        renderer.fill(badge, Theme.damage)
+        let stroke = max(2, side / 7), middle = badge.x + (side - stroke) / 2
+        renderer.fill(PixelRect(x: middle, y: badge.y + side / 5, width: stroke, height: side * 2 / 5), Theme.background)
+        renderer.fill(PixelRect(x: middle, y: badge.y + side * 7 / 10, width: stroke, height: stroke), Theme.background)
     }
 }
 

@@ -282,16 +282,35 @@ final class ThumbnailStoreTests: XCTestCase {
         XCTAssertEqual(recorder.calls.count, 1)
     }
 
-    func testBrokenOriginalIsRecordedAsAFailureUntilItChanges() throws {
+    /// A damaged file's picture is shown, with its damage, and not kept: its next load decodes it again.
+    func testADamagedOriginalIsNotThumbnailed() throws {
         let good = TestJPEG.encode(.bgra(TestPixels.gradient(width: 300, height: 200)), quality: 90)
         let path = try dir.write(good.prefix(good.count * 2 / 3), to: "cut.jpg")
+        let recorder = RecordingDecoder(.forward(TurboJPEGDecoder()))
+        let loader = ThumbnailingLoader(loader: ImageLoader(decoders: [recorder]), store: makeStore())
+        for _ in 0..<2 {
+            let shown = try loader.load(path: path, fitting: PixelSize(width: 100, height: 100))
+            XCTAssertEqual(shown.size, PixelSize(width: 100, height: 66))
+            XCTAssertEqual(shown.damage, "Premature end of JPEG file")
+        }
+        XCTAssertEqual(recorder.calls.count, 2)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: thumbnailPath(path, .normal)))
+    }
+
+    func testBrokenOriginalIsRecordedAsAFailureUntilItChanges() throws {
+        let good = TestJPEG.encode(.bgra(TestPixels.gradient(width: 300, height: 200)), quality: 90)
+        // A scan asking for Huffman tables the file does not define: the header reads, the decode fails.
+        var broken = [UInt8](good)
+        let scan = try XCTUnwrap(broken.indices.first { broken[$0] == 0xFF && broken[$0 + 1] == 0xDA })
+        broken[scan + 6] = 0x33
+        let path = try dir.write(Data(broken), to: "broken.jpg")
         let recorder = RecordingDecoder(.forward(TurboJPEGDecoder()))
         let store = makeStore()
         let loader = ThumbnailingLoader(loader: ImageLoader(decoders: [recorder]), store: store)
         let box = PixelSize(width: 100, height: 100)
         for _ in 0..<2 {
             XCTAssertThrowsError(try loader.load(path: path, fitting: box)) {
-                XCTAssertEqual(($0 as? ImageLoadError)?.reason, .truncated)
+                guard case .decodeFailed? = ($0 as? ImageLoadError)?.reason else { return XCTFail("\($0)") }
             }
         }
         XCTAssertEqual(recorder.calls.count, 1, "the failure is remembered")

@@ -1,0 +1,40 @@
+import Foundation
+import XCTest
+@testable import TesseraCore
+@testable import TesseraImaging
+@testable import TesseraSDL
+@testable import TesseraUI
+
+/// A file that decodes only in part is shown as far as it goes, with a badge on its cell, "damaged" in the
+/// overlay and the decoder's reason in the information overlay.
+final class DamageTests: XCTestCase {
+    private var files: ViewerFixtures!
+
+    override func setUpWithError() throws { files = try ViewerFixtures() }
+    override func tearDown() { files = nil }
+
+    func testADamagedFileIsShownWithABadgeAndItsReason() throws {
+        let whole = try files.halvesJPEG("whole.jpg", top: RGBA(r: 200, g: 30, b: 30), bottom: RGBA(r: 30, g: 30, b: 200))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        let cut = files.path("cut.jpg")
+        try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: cut))
+        let viewer = try ViewerHarness(files.options([whole, cut]))
+        let frame = try viewer.settle()
+
+        // The badge's red in the damaged cell's top-left corner, beside its exclamation mark; none on the whole one.
+        func badge(_ index: Int) throws -> Double {
+            let cell = try XCTUnwrap(viewer.cellRect(index))
+            return frame.share(of: RGBA(r: 240, g: 90, b: 60), in: PixelRect(x: cell.x + 9, y: cell.y + 9, width: 5, height: 5))
+        }
+        XCTAssertEqual(try badge(0), 0, accuracy: 0.01)
+        XCTAssertEqual(try badge(1), 1, accuracy: 0.01)
+        XCTAssertFalse(viewer.overlay.tags.contains("damaged"))
+
+        viewer.press("Right")
+        try viewer.frame()
+        XCTAssertTrue(viewer.overlay.tags.contains("damaged"))
+        viewer.press("i")
+        try viewer.run(until: { viewer.overlay.information.contains { $0.label == "Dimensions" } })
+        XCTAssertEqual(viewer.overlay.information.first { $0.label == "Damaged" }?.value, "Premature end of JPEG file")
+    }
+}
