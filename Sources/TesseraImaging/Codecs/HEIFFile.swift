@@ -35,6 +35,10 @@ final class HEIFFile {
         return (image.size.width, image.size.height)
     }
 
+    /// How many images the file holds at its top level (a collection's; thumbnails and auxiliary images
+    /// belong to theirs).
+    var topLevelImageCount: Int { Int(heif_context_get_number_of_top_level_images(context)) }
+
     /// The image the file shows (the first of a collection; the first frame of a sequence).
     func primaryImage() throws(ImageLoadError.Reason) -> HEIFImage {
         var handle: OpaquePointer?

@@ -68,6 +68,16 @@ package final class TIFFReader: @unchecked Sendable {
         return try? reader.select(.top(0))
     }
 
+    /// The top-level directories that are images of their own (pages), not reduced-resolution versions
+    /// of another, up to `limit` directories looked at.
+    func pageCount(limit: Int) -> Int {
+        let count = min(Int(tessera_tiff_directory_count(tiff)), limit)
+        return (0..<count).reduce(0) { pages, index in
+            guard let directory = try? select(.top(index)), !directory.isReduced else { return pages }
+            return pages + 1
+        }
+    }
+
     /// The first directory (the main image), then every top-level directory and SubIFD of the first that
     /// is a reduced-resolution version of it: the levels a pyramidal TIFF offers, and a thumbnail directory.
     func mainAndReducedLevels() throws(ImageLoadError.Reason) -> [Directory] {

@@ -19,6 +19,8 @@ package struct ImageInformation: Sendable, Equatable, Codable {
     package var hasColourProfile: Bool
     /// How the image holds light above SDR white; nil for SDR.
     package var dynamicRange: DynamicRange?
+    /// The file's images beyond the one shown; nil when it holds one.
+    package var pages: ImagePages?
     /// DateTimeOriginal (else DateTimeDigitized) as "YYYY-MM-DD hh:mm:ss", with its UTC offset when the
     /// camera recorded one ("+02:00").
     package var dateTaken: String?
@@ -55,6 +57,7 @@ package struct ImageInformation: Sendable, Equatable, Codable {
         lines.append(("Format", format == .unknown ? "unknown" : format.displayName))
         lines.append(("Colour profile", colourProfile ?? (hasColourProfile ? "embedded, no description" : "none")))
         if let dynamicRange { lines.append(("Dynamic range", dynamicRange.rawValue)) }
+        if let pages { lines.append(("Images", pages.description)) }
         if let dateTaken { lines.append(("Taken", dateTaken)) }
         if let camera { lines.append(("Camera", camera)) }
         if let lens { lines.append(("Lens", lens)) }

@@ -43,6 +43,7 @@ extension ImageInformation {
                 readExif(tags)
             }
             dynamicRange = DynamicRange.of(raw, format: format)
+            pages = ImagePages.of(raw, format: format)
         }
     }
 

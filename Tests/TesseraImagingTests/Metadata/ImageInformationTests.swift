@@ -3,6 +3,7 @@ import CZlib
 import Foundation
 import TesseraCore
 import TesseraTestBasics
+import TesseraTestSupport
 import XCTest
 @testable import TesseraImaging
 
@@ -226,6 +227,28 @@ final class ImageInformationTests: XCTestCase {
             XCTAssertEqual(try ImageInformation.read(path: try folder.write(jpeg, to: name)).dynamicRange, .gainMap, name)
         }
         XCTAssertNil(try ImageInformation.read(path: try folder.write(photo, to: "plain.jpg")).dynamicRange)
+    }
+
+    /// A multi-page TIFF and a HEIF collection say how many images they hold; a pyramid's levels are no
+    /// pages, and a file of one image says nothing.
+    func testFilesOfSeveralImagesSaySo() throws {
+        let pixels = TestPixels.gradient(width: 32, height: 24)
+        let samples = stride(from: 0, to: pixels.bytes.count, by: 4).flatMap {
+            [UInt16(pixels.bytes[$0 + 2]), UInt16(pixels.bytes[$0 + 1]), UInt16(pixels.bytes[$0])]
+        }
+        let page = TestTIFF.Page(width: 32, height: 24, samples: samples, samplesPerPixel: 3, photometric: 2)
+        let scan = try ImageInformation.read(path: try folder.write(TestTIFF.file([page, page, page]), to: "scan.tif"))
+        XCTAssertEqual(scan.pages?.count, 3)
+        XCTAssertEqual(scan.fields.first { $0.label == "Images" }?.value, "3; the first is shown")
+        XCTAssertNil(try ImageInformation.read(path: try folder.write(TestTIFF.file([page]), to: "one.tif")).pages)
+        let pyramid = folder.path("pyramid.tif")
+        try TIFFFixtures.write(TIFFFixtures.pyramid(of: TestPixels.gradient(width: 256, height: 192), downTo: 32), to: pyramid)
+        XCTAssertNil(try ImageInformation.read(path: pyramid).pages, "levels are not pages")
+
+        let a = try folder.write(TilingFixtures.png(pixels), to: "a.png"), b = try folder.write(TilingFixtures.png(pixels), to: "b.png")
+        let collection = folder.path("two.heic")
+        try FormatFixtureTools.run("heif-enc", ["-q", "60", a, b, "-o", collection], package: "libheif-examples")
+        XCTAssertEqual(try ImageInformation.read(path: collection).pages?.count, 2)
     }
 
     // MARK: - Bad input
