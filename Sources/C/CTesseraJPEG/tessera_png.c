@@ -23,6 +23,8 @@ struct tessera_png_reader {
     uint8_t *whole;
     png_bytep *whole_rows;
     int next_row;
+    /* 16-bit R, G, B, A rows instead of 8-bit B, G, R, A. */
+    int wide;
     char message[256];
 };
 
@@ -69,14 +71,28 @@ tessera_png_reader *tessera_png_open(int fd, tessera_image_info *info, tessera_i
     return finish_open(reader, info, status, message, message_size);
 }
 
+static tessera_png_reader *open_memory(const uint8_t *data, size_t size, int wide, tessera_image_info *info,
+                                       tessera_image_status *status, char *message, size_t message_size);
+
 tessera_png_reader *tessera_png_open_memory(const uint8_t *data, size_t size, tessera_image_info *info,
                                             tessera_image_status *status, char *message, size_t message_size) {
+    return open_memory(data, size, 0, info, status, message, message_size);
+}
+
+tessera_png_reader *tessera_png_open_memory_wide(const uint8_t *data, size_t size, tessera_image_info *info,
+                                                 tessera_image_status *status, char *message, size_t message_size) {
+    return open_memory(data, size, 1, info, status, message, message_size);
+}
+
+static tessera_png_reader *open_memory(const uint8_t *data, size_t size, int wide, tessera_image_info *info,
+                                       tessera_image_status *status, char *message, size_t message_size) {
     tessera_png_reader *reader = calloc(1, sizeof(*reader));
     if (reader == NULL) {
         *status = TESSERA_IMAGE_SYSTEM;
         copy_text(message, message_size, "out of memory");
         return NULL;
     }
+    reader->wide = wide;
     /* A read-only stream over the caller's bytes, so the stdio reader (and its end-of-file test for
      * truncation) serves both sources. */
     reader->file = size > 0 ? fmemopen((void *)data, size, "rb") : NULL;
@@ -122,14 +138,24 @@ static tessera_png_reader *finish_open(tessera_png_reader *reader, tessera_image
      * samples rounded to the nearest 8-bit level (v * 255 / 65535; keeping the high byte would be up to a
      * level too bright). */
     png_set_expand(reader->png);
-    png_set_scale_16(reader->png);
-    if (grey) png_set_gray_to_rgb(reader->png);
-    png_set_bgr(reader->png);
-    if (!has_alpha) png_set_filler(reader->png, 0xFF, PNG_FILLER_AFTER);
+    if (reader->wide) {
+        /* 16-bit R, G, B, A in the machine's byte order. */
+        png_set_expand_16(reader->png);
+        if (grey) png_set_gray_to_rgb(reader->png);
+        if (!has_alpha) png_set_filler(reader->png, 0xFFFF, PNG_FILLER_AFTER);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        png_set_swap(reader->png); /* PNG stores samples big-endian */
+#endif
+    } else {
+        png_set_scale_16(reader->png);
+        if (grey) png_set_gray_to_rgb(reader->png);
+        png_set_bgr(reader->png);
+        if (!has_alpha) png_set_filler(reader->png, 0xFF, PNG_FILLER_AFTER);
+    }
     reader->interlaced = interlace != PNG_INTERLACE_NONE;
     if (reader->interlaced) png_set_interlace_handling(reader->png);
     png_read_update_info(reader->png, reader->info);
-    if (png_get_rowbytes(reader->png, reader->info) != (size_t)width * 4) {
+    if (png_get_rowbytes(reader->png, reader->info) != (size_t)width * (reader->wide ? 8 : 4)) {
         *status = TESSERA_IMAGE_ERROR;
         copy_text(message, message_size, "unexpected PNG row layout");
         tessera_png_close(reader);
@@ -150,7 +176,7 @@ static tessera_png_reader *finish_open(tessera_png_reader *reader, tessera_image
 tessera_image_status tessera_png_read_rows(tessera_png_reader *reader, uint8_t *first_row, size_t stride,
                                            int count) {
     if (setjmp(reader->jump)) return failure_status(reader);
-    size_t row_bytes = (size_t)reader->width * 4;
+    size_t row_bytes = (size_t)reader->width * (reader->wide ? 8 : 4);
     if (reader->interlaced && reader->whole == NULL) {
         /* Both live in the reader, so a longjmp out of png_read_image cannot leak them. */
         reader->whole = malloc(row_bytes * (size_t)reader->height);

@@ -17,11 +17,13 @@ final class PNGRowReader: ScanlineSource, WholeImageNeeding {
         })
     }
 
-    /// Reads from `bytes`, which must outlive the reader.
-    convenience init(bytes: UnsafeRawBufferPointer) throws(TileCutError.Reason) {
+    /// Reads from `bytes`, which must outlive the reader; with `wide`, rows are 16-bit R, G, B, A samples
+    /// in native byte order (8 bytes a pixel) instead of 8-bit B, G, R, A.
+    convenience init(bytes: UnsafeRawBufferPointer, wide: Bool = false) throws(TileCutError.Reason) {
         guard !bytes.isEmpty, let base = bytes.bindMemory(to: UInt8.self).baseAddress else { throw .empty }
         try self.init(CReaderOpening.open { info, status, message, length in
-            tessera_png_open_memory(base, bytes.count, info, status, message, length)
+            wide ? tessera_png_open_memory_wide(base, bytes.count, info, status, message, length)
+                 : tessera_png_open_memory(base, bytes.count, info, status, message, length)
         })
     }
 

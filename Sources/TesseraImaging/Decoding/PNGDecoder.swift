@@ -1,7 +1,9 @@
 import Foundation
 import TesseraCore
 
-/// PNG through `PNGRowReader` (libpng), row by row, with the profile of its iCCP chunk. With a target size
+/// PNG through `PNGRowReader` (libpng), row by row, with the colour its cICP chunk names by code points
+/// (an HDR image's rows rendered for the screen from their 16-bit samples) or else the profile of its
+/// iCCP chunk. With a target size
 /// the rows go straight into a `StreamingDownscaler`, so a big PNG shown in a small cell never holds its
 /// full-size pixels. Interlaced PNGs are decoded whole first: their rows only exist after the last pass. A
 /// cancellation signal is looked at before every batch of `batchRows` rows.
@@ -22,10 +24,24 @@ package struct PNGDecoder: ImageDecoding {
         do {
             return try data.withUnsafeBytes { raw -> PixelBuffer in
                 try cancellation.check()
-                let reader = try PNGRowReader(bytes: raw)
+                let points = Self.codePoints(in: raw)
+                let hdr = points.flatMap { HDRRendering(points: $0, bits: 16) }
+                let reader = try PNGRowReader(bytes: raw, wide: hdr != nil)
                 let full = PixelSize(width: reader.width, height: reader.height)
                 let output = targetSize.map { full.aspectFit(in: $0) } ?? full
                 let rowBytes = full.width * 4
+                // An HDR image's rows come as 16-bit samples and are rendered into 8-bit B, G, R, A.
+                let wideRows = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: hdr == nil ? 0 : full.width * 4 * Self.batchRows)
+                defer { wideRows.deallocate() }
+                func readRows(into destination: UnsafeMutableRawPointer, count: Int) throws(TileCutError.Reason) {
+                    guard let hdr else { return try reader.readRows(into: destination, stride: rowBytes, count: count) }
+                    try reader.readRows(into: UnsafeMutableRawPointer(wideRows.baseAddress!), stride: full.width * 8, count: count)
+                    hdr.render(wideRows.baseAddress!, size: PixelSize(width: full.width, height: count), stride: full.width * 4,
+                               channels: 4, into: destination.assumingMemoryBound(to: UInt8.self))
+                }
+                // cICP names the colours before iCCP does; an HDR image is sRGB once rendered.
+                let declaredPoints = hdr == nil ? points : nil
+                let profile = points == nil ? reader.colourProfile : nil
 
                 // Rows that cannot be read (a file cut short, damaged data) stay transparent, and the picture
                 // is shown as far as it goes, with libpng's reason; a file whose first rows cannot be read
@@ -39,7 +55,7 @@ package struct PNGDecoder: ImageDecoding {
                             try cancellation.check()
                             let count = min(Self.batchRows, full.height - row)
                             do {
-                                try reader.readRows(into: out.baseAddress! + row * rowBytes, stride: rowBytes, count: count)
+                                try readRows(into: out.baseAddress! + row * rowBytes, count: count)
                             } catch {
                                 guard row > 0, let reason = Self.damage(error) else { throw error }
                                 damage = reason
@@ -49,7 +65,8 @@ package struct PNGDecoder: ImageDecoding {
                         }
                     }
                     var pixels = PixelBuffer(width: full.width, height: full.height, bytes: bytes)
-                    pixels.colourProfile = reader.colourProfile
+                    pixels.colourProfile = profile
+                    pixels.colourCodePoints = declaredPoints
                     pixels.damage = damage
                     return pixels
                 }
@@ -63,7 +80,7 @@ package struct PNGDecoder: ImageDecoding {
                     if damage == nil {
                         do {
                             try batch.withUnsafeMutableBytes { (out: UnsafeMutableRawBufferPointer) in
-                                try reader.readRows(into: out.baseAddress!, stride: rowBytes, count: count)
+                                try readRows(into: out.baseAddress!, count: count)
                             }
                         } catch {
                             guard row > 0, let reason = Self.damage(error) else { throw error }
@@ -79,13 +96,22 @@ package struct PNGDecoder: ImageDecoding {
                     row += count
                 }
                 var pixels = scaler.result()
-                pixels.colourProfile = reader.colourProfile
+                pixels.colourProfile = profile
+                pixels.colourCodePoints = declaredPoints
                 pixels.damage = damage
                 return pixels
             }
         } catch let reason as TileCutError.Reason {
             throw Self.reason(reason)
         }
+    }
+
+    /// The colour space of a `cICP` chunk (H.273 code points; PNG allows RGB only, matrix 0), when the
+    /// file has one and it is not sRGB.
+    static func codePoints(in bytes: UnsafeRawBufferPointer) -> ColourCodePoints? {
+        guard let chunk = ImageChunks.png("cICP", in: bytes), chunk.count == 4, chunk[2] == 0 else { return nil }
+        let points = ColourCodePoints(primaries: UInt16(chunk[0]), transfer: UInt16(chunk[1]), matrix: 0, fullRange: chunk[3] != 0)
+        return points.isSRGB ? nil : points
     }
 
     /// What a failure part-way through the rows says of the picture: nil when it is no damage of the

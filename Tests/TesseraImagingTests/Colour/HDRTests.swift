@@ -71,8 +71,9 @@ final class HDRTests: XCTestCase {
         return samples
     }
 
-    /// A 16-bit RGB PNG of `samples` (libpng's writer).
-    static func png16(_ samples: [UInt16], width: Int, height: Int, to path: String) {
+    /// A 16-bit RGB PNG of `samples` (libpng's writer), with a `cICP` chunk of `codePoints` (primaries,
+    /// transfer, matrix, full range) when given.
+    static func png16(_ samples: [UInt16], width: Int, height: Int, to path: String, codePoints: [UInt8]? = nil) {
         let file = fopen(path, "wb")!
         defer { fclose(file) }
         var png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nil, nil, nil)
@@ -81,6 +82,21 @@ final class HDRTests: XCTestCase {
         png_init_io(png, file)
         png_set_IHDR(png, info, png_uint_32(width), png_uint_32(height), 16, PNG_COLOR_TYPE_RGB,
                      PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT)
+        var body = codePoints ?? []
+        if codePoints != nil {
+            // libpng 1.6.39 knows no cICP: it is written as a chunk libpng does not know, before the image data.
+            png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_ALWAYS, nil, 0)
+            body.withUnsafeMutableBufferPointer { data in
+                var chunk = png_unknown_chunk()
+                withUnsafeMutableBytes(of: &chunk.name) { name in
+                    for (i, byte) in "cICP".utf8.enumerated() { name[i] = byte }
+                }
+                chunk.data = data.baseAddress
+                chunk.size = data.count
+                chunk.location = png_byte(PNG_HAVE_IHDR)
+                png_set_unknown_chunks(png, info, &chunk, 1)
+            }
+        }
         png_write_info(png, info)
         png_set_swap(png)
         var row = [UInt16](repeating: 0, count: width * 3)
@@ -150,6 +166,26 @@ final class HDRTests: XCTestCase {
     func testHLGAVIFShowsItsSDRPicture() throws { try assertShowsItsSDRPicture(.hlg, "hlg.avif") }
     func testPQJPEGXLShowsItsSDRPicture() throws { try assertShowsItsSDRPicture(.pq, "pq.jxl") }
     func testHLGJPEGXLShowsItsSDRPicture() throws { try assertShowsItsSDRPicture(.hlg, "hlg.jxl") }
+
+    /// A 16-bit PNG whose `cICP` chunk names BT.2020 with PQ or HLG, as PNG's third edition allows.
+    func testPQAndHLGPNGsShowTheirSDRPicture() throws {
+        for transfer in [Transfer.pq, .hlg] {
+            let path = dir.path("\(transfer).png")
+            Self.png16(Self.hdrSamples(picture, transfer), width: picture.width, height: picture.height, to: path,
+                       codePoints: [9, transfer == .pq ? 16 : 18, 0, 1])
+            let shown = try loader.load(path: path, fitting: nil)
+            XCTAssertLessThan(ColourFixtures.meanAbsoluteDifference(shown, picture), 1, "\(transfer) PNG")
+            XCTAssertNil(shown.colourCodePoints)
+            let small = try loader.load(path: path, fitting: PixelSize(width: 48, height: 32))
+            XCTAssertLessThan(ColourFixtures.meanAbsoluteDifference(small, PixelScaler.fit(picture, in: PixelSize(width: 48, height: 32))),
+                              4, "\(transfer) PNG, shrunk")
+        }
+        // Display P3 by code points: handed to the colour stage, as an ICC profile would be.
+        let p3 = dir.path("p3.png")
+        Self.png16(Self.hdrSamples(picture, .pq), width: picture.width, height: picture.height, to: p3, codePoints: [12, 13, 0, 1])
+        let raw = try ImageLoader(decoders: ImageDecoders.standard(), colour: nil).load(path: p3, fitting: nil)
+        XCTAssertEqual(raw.colourCodePoints?.primaries, 12)
+    }
 
     // MARK: - Highlights
 

@@ -107,7 +107,14 @@ tessera_png_reader *tessera_png_open(int fd, tessera_image_info *info, tessera_i
 tessera_png_reader *tessera_png_open_memory(const uint8_t *data, size_t size, tessera_image_info *info,
                                             tessera_image_status *status, char *message, size_t message_size);
 
-/* As tessera_jpeg_read_rows. An interlaced PNG is decoded whole on the first call. */
+/* tessera_png_open_memory, but rows come as 16-bit R, G, B, A samples in native byte order (8 bytes a
+ * pixel; lower depths widened, grey and palettes expanded, an opaque image's alpha 65535): for HDR
+ * images, whose samples are rendered for the screen from their full depth. */
+tessera_png_reader *tessera_png_open_memory_wide(const uint8_t *data, size_t size, tessera_image_info *info,
+                                                 tessera_image_status *status, char *message, size_t message_size);
+
+/* As tessera_jpeg_read_rows (rows of 8 bytes a pixel for a wide reader). An interlaced PNG is decoded
+ * whole on the first call. */
 tessera_image_status tessera_png_read_rows(tessera_png_reader *reader, uint8_t *first_row, size_t stride,
                                            int count);
 
