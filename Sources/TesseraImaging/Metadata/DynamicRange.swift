@@ -24,6 +24,8 @@ package enum DynamicRange: String, Sendable, Equatable, Codable {
             return primary.auxiliaryTypes.contains(appleGainMap) ? .gainMap : nil
         case .jxl:
             return JXLDecoder.colourCodePoints(bytes).flatMap(of)
+        case .png:
+            return PNGDecoder.codePoints(in: bytes).flatMap(of)
         default:
             return nil
         }

@@ -212,6 +212,9 @@ final class ImageInformationTests: XCTestCase {
         try FormatFixtureTools.run("cjxl", [folder.path("hlg.png"), hlg, "-d", "0", "-x", "color_space=RGB_D65_202_Rel_HLG"],
                                    package: "libjxl-tools")
         XCTAssertEqual(try ImageInformation.read(path: pq).dynamicRange, .pq)
+        let pqPNG = folder.path("pq-cicp.png")
+        HDRTests.png16(HDRTests.hdrSamples(pixels, .pq), width: 32, height: 24, to: pqPNG, codePoints: [9, 16, 0, 1])
+        XCTAssertEqual(try ImageInformation.read(path: pqPNG).dynamicRange, .pq)
         let named = try ImageInformation.read(path: hlg)
         XCTAssertEqual(named.fields.first { $0.label == "Dynamic range" }?.value, "HDR (HLG)")
 
