@@ -154,9 +154,12 @@ final class HEIFImage {
         guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
             throw .decodeFailed("libheif returned no pixels")
         }
+        // libheif hands premultiplied alpha (an AVIF's `prem` reference) on as it is stored.
+        let premultiplied = heif_image_is_premultiplied_alpha(image) != 0
         guard let points, HDRRendering.isHDR(points) else {
-            return PixelBuffer(width: width, height: height,
-                               bytes: PixelConversion.bgra(fromRGBA: plane, stride: Int(stride), width: width, height: height))
+            var bytes = PixelConversion.bgra(fromRGBA: plane, stride: Int(stride), width: width, height: height)
+            if premultiplied { bytes.withUnsafeMutableBufferPointer { PixelConversion.unpremultiply($0) } }
+            return PixelBuffer(width: width, height: height, bytes: bytes)
         }
         var contentPeak: Float?
         if heif_image_has_content_light_level(image) != 0 {
@@ -172,7 +175,12 @@ final class HEIFImage {
                 throw .decodeFailed("HDR colour that cannot be shown (H.273 primaries \(points.primaries))")
             }
             let samples = UnsafeRawPointer(plane).assumingMemoryBound(to: UInt16.self)
-            return rendering.render(samples, size: size, stride: Int(stride) / 2, channels: 4, reducedBy: factor)
+            guard premultiplied else {
+                return rendering.render(samples, size: size, stride: Int(stride) / 2, channels: 4, reducedBy: factor)
+            }
+            var straight = (0..<height).flatMap { y in UnsafeBufferPointer(start: samples + y * Int(stride) / 2, count: width * 4) }
+            PixelConversion.unpremultiply(&straight, maximum: rendering.maxSample)
+            return rendering.render(straight, size: size, stride: width * 4, channels: 4, reducedBy: factor)
         }
         // An 8-bit HDR picture: its samples widened, rendered the same way.
         guard let rendering = HDRRendering(points: points, bits: 8, contentPeak: contentPeak) else {
@@ -183,6 +191,7 @@ final class HEIFImage {
             let row = plane + y * Int(stride)
             for i in 0..<(width * 4) { wide[y * width * 4 + i] = UInt16(row[i]) }
         }
+        if premultiplied { PixelConversion.unpremultiply(&wide, maximum: 255) }
         return rendering.render(wide, size: size, stride: width * 4, channels: 4, reducedBy: factor)
     }
 

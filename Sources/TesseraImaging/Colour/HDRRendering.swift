@@ -54,7 +54,7 @@ package struct HDRRendering: Sendable {
         if points.primaries == 1 || points.primaries == 2 {
             toSRGB = nil
         } else {
-            guard let matrix = CodePointProfiles.linearMatrix(from: points.primaries, to: 1) else { return nil }
+            guard let matrix = Self.matrixToSRGB(from: points.primaries) else { return nil }
             toSRGB = matrix
         }
         self.transfer = transfer
@@ -66,6 +66,16 @@ package struct HDRRendering: Sendable {
         case .hlg: peak = Self.hlgDisplayPeak / Self.referenceWhite
         }
         rollOff = RollOff(knee: Self.knee, peak: peak)
+    }
+
+    /// The matrices made so far, by primaries: lcms2 builds two profiles and a transform for each.
+    private static let matrices = Mutex<[UInt16: [Float]]>([:])
+
+    private static func matrixToSRGB(from primaries: UInt16) -> [Float]? {
+        if let matrix = matrices.withLock({ $0[primaries] }) { return matrix }
+        guard let matrix = CodePointProfiles.linearMatrix(from: primaries, to: 1) else { return nil }
+        matrices.withLock { $0[primaries] = matrix }
+        return matrix
     }
 
     private struct TableKey: Hashable {

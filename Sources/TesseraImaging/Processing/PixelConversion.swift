@@ -44,6 +44,18 @@ enum PixelConversion {
         }
     }
 
+    /// Premultiplied 16-bit R, G, B, A samples of `0...maximum` to straight alpha, in place, rounding.
+    static func unpremultiply(_ samples: inout [UInt16], maximum: Int) {
+        var i = 0
+        while i + 3 < samples.count {
+            let a = Int(samples[i + 3])
+            if a != maximum && a != 0 {
+                for c in 0..<3 { samples[i + c] = UInt16(min(maximum, (Int(samples[i + c]) * maximum + a / 2) / a)) }
+            }
+            i += 4
+        }
+    }
+
     /// Premultiplied B, G, R, A (cairo's ARGB32, libtiff's associated alpha) to straight alpha, in place,
     /// rounding to the nearest level.
     static func unpremultiply(_ pixels: UnsafeMutableBufferPointer<UInt8>) {

@@ -59,6 +59,18 @@ final class HEIFDecoderTests: XCTestCase {
         XCTAssertEqual(recorder.calls.last?.resultSize, PixelSize(width: 256, height: 192))
     }
 
+    /// An AVIF whose colour is stored premultiplied by its alpha (avifenc --premultiply) comes out with
+    /// straight colours, not darkened where it is half transparent.
+    func testPremultipliedAlphaIsUndone() throws {
+        let source = directory.path("half.png")
+        try Tools.writeQuadrantsPNG(to: source, alpha: 128)
+        let output = directory.path("premultiplied.avif")
+        try Tools.run("avifenc", ["--premultiply", "-y", "444", "--min", "0", "--max", "0", "--minalpha", "0", "--maxalpha", "0",
+                                  source, output], package: "libavif-bin")
+        let image = try loader.load(path: output, fitting: nil)
+        Tools.assertQuadrants(image, Tools.upright.map { RGBA(r: $0.r, g: $0.g, b: $0.b, a: 128) }, tolerance: 4, "straight colours")
+    }
+
     /// A stored thumbnail of another shape than its image (cropped, or padded to a square, as some
     /// encoders write them) is not taken for the cell: it would frame another picture.
     func testAThumbnailFramedOtherwiseIsNotUsed() {
