@@ -150,7 +150,7 @@ let package = Package(
         .testTarget(name: "TesseraFilesTests",
                     dependencies: ["TesseraFiles", "TesseraCore", "TesseraTestBasics", "CTesseraFiles"]),
         .testTarget(name: "TesseraImagingTests",
-                    dependencies: ["TesseraTiling", "TesseraSandbox", "TesseraImaging", "TesseraFiles", "TesseraCore", "TesseraBench", "TesseraTestSupport", "TesseraTestBasics", "CPNG", "CLCMS2",
+                    dependencies: ["TesseraTiling", "TesseraSandbox", "TesseraImaging", "TesseraFiles", "TesseraCore", "TesseraBench", "TesseraTestSupport", "TesseraTestBasics", "CPNG", "CLCMS2", "CJXLEncoder",
                                    "CZlib", "CGIF", "CTesseraFiles"]),
         .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraTestSupport"]),
         // CX11: a test sets the root window's colour profile on Xvfb as colord would. CZlib: PNG chunks'
@@ -184,6 +184,8 @@ let package = Package(
                 path: "Tests/TesseraTestBasics"),
         // libtiff's writer for those fixtures: its tag setter is variadic, which Swift cannot call.
         .target(name: "CTesseraTIFFWriter", path: "Tests/CTesseraTIFFWriter", linkerSettings: [.linkedLibrary("tiff")]),
+        // libjxl's encoder, for JPEG XL fixtures cjxl cannot write; the viewer itself never encodes JPEG XL.
+        .systemLibrary(name: "CJXLEncoder", path: "Tests/CJXLEncoder"),
     ],
     swiftLanguageModes: [.v6]
 )

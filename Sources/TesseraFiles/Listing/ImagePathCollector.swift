@@ -36,6 +36,8 @@ package struct ImagePathCollector {
         package var folders: [String] = []
         /// The files named one by one, for the watcher.
         package var files: [String] = []
+        /// How many more files `contentCheck` may read.
+        var contentChecksLeft = ImagePathCollector.contentCheckLimit
 
         /// The images as items.
         package var items: CarouselItems { CarouselItems(table: table) }
@@ -46,8 +48,8 @@ package struct ImagePathCollector {
     /// `others`), so that an image without an extension, or with one Tessera does not know, is listed;
     /// nil lists by name alone.
     package var contentCheck: FolderLister.ContentCheck?
-    /// Most files a folder has read for `contentCheck`: a folder of thousands of files of some other kind
-    /// is listed without opening them all.
+    /// Most files one collection reads for `contentCheck`, over all its folders: a folder (or a tree of
+    /// them) of thousands of files of some other kind is listed without opening them all.
     package static let contentCheckLimit = 1000
 
     package init(recursive: Bool = false, contentCheck: FolderLister.ContentCheck? = nil) {
@@ -94,7 +96,7 @@ package struct ImagePathCollector {
         if status.st_mode & S_IFMT == S_IFDIR {
             collected.folders.append(path)
             var visited = Set<FolderIdentity>()
-            addImages(inFolder: path, to: &collected.table, visited: &visited)
+            addImages(inFolder: path, to: &collected.table, visited: &visited, checksLeft: &collected.contentChecksLeft)
         } else {
             collected.table.appendPath(path)
             collected.files.append(path)
@@ -104,7 +106,8 @@ package struct ImagePathCollector {
     /// A folder's own images in natural order, then (with `recursive`) each subfolder's in natural order
     /// of their names; which entries count is `FolderLister`'s decision, shared with the watcher. A folder
     /// reached again through a symbolic link is not walked twice.
-    private func addImages(inFolder folder: String, to table: inout ItemTable, visited: inout Set<FolderIdentity>) {
+    private func addImages(inFolder folder: String, to table: inout ItemTable, visited: inout Set<FolderIdentity>,
+                           checksLeft: inout Int) {
         if recursive {
             var status = stat()
             guard POSIXFiles.stat(folder, &status) == 0,
@@ -113,7 +116,9 @@ package struct ImagePathCollector {
         var listing = FolderLister.names(in: folder)
         ReplacementLeftovers.remove(listing.leftovers, in: folder)
         if let contentCheck {
-            for index in 0..<min(listing.others.count, Self.contentCheckLimit) {
+            let checked = min(listing.others.count, checksLeft)
+            checksLeft -= checked
+            for index in 0..<checked {
                 let name = listing.others[index]
                 guard let head = FolderLister.head(of: FolderLister.path(of: name, in: folder)),
                       head.withUnsafeBytes(contentCheck) else { continue }
@@ -129,7 +134,7 @@ package struct ImagePathCollector {
         }
         guard recursive else { return }
         for name in listing.subfolders.naturallySorted() {
-            addImages(inFolder: FolderLister.path(of: name, in: folder), to: &table, visited: &visited)
+            addImages(inFolder: FolderLister.path(of: name, in: folder), to: &table, visited: &visited, checksLeft: &checksLeft)
         }
     }
 

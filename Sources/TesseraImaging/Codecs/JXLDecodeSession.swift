@@ -193,8 +193,8 @@ final class JXLDecodeSession {
         while true {
             switch try next() {
             case JXL_DEC_COLOR_ENCODING:
-                colourEncodingRead = true
-                return dataProfile()
+                readColourEncoding()
+                return cmyk == nil ? profile : nil
             case JXL_DEC_SUCCESS: return nil
             default: continue
             }

@@ -125,7 +125,8 @@ package final class ColourManager: Sendable {
             guard source.isCMYK else { return .unusable(.wrongColourSpace(expected: "CMYK")) }
             input = .cmyk(inverted: inverted)
         }
-        guard let transform = ColourTransform(from: source, input: input, to: destination) else {
+        let embedded = if case .icc = key.source { true } else { false }
+        guard let transform = ColourTransform(from: source, input: input, to: destination, asksForIntent: embedded) else {
             return .unusable(.noTransform)
         }
         made += 1

@@ -27,16 +27,18 @@ package final class ColourTransform: @unchecked Sendable {
     let input: Input
     private let handle: cmsHTRANSFORM
 
-    /// RGB and grey images convert with the intent their profile's header asks for (a v4 profile's
-    /// perceptual tables are how its author means it to be seen), with black-point compensation, which
-    /// lcms2 recommends with the perceptual and relative intents; matrix-and-curve profiles give the same
-    /// pixels whatever the intent. CMYK converts relative colorimetric without compensation, as libvips
-    /// does, the reference for CMYK (see docs/COLOUR.md). Alpha is copied where both sides have it.
-    init?(from source: LCMSProfile, input: Input, to destination: LCMSProfile) {
+    /// RGB and grey images whose own profile `asksForIntent` (an embedded ICC profile) convert with the
+    /// intent its header asks for (a v4 profile's perceptual tables are how its author means it to be
+    /// seen), with black-point compensation, which lcms2 recommends with the perceptual and relative
+    /// intents. Untagged images and colours named by code points convert relative colorimetric, so a
+    /// display profile's perceptual tables are not used on them. CMYK converts relative colorimetric
+    /// without compensation, as libvips does, the reference for CMYK (see docs/COLOUR.md). Alpha is copied
+    /// where both sides have it.
+    init?(from source: LCMSProfile, input: Input, to destination: LCMSProfile, asksForIntent: Bool) {
         var flags = cmsUInt32Number(cmsFLAGS_NOCACHE)
         if input == .bgra { flags |= cmsUInt32Number(cmsFLAGS_COPY_ALPHA) }
         var intent = cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC)
-        if case .cmyk = input {} else {
+        if asksForIntent && input != .cmyk(inverted: true) && input != .cmyk(inverted: false) {
             intent = source.headerIntent
             if intent != cmsUInt32Number(INTENT_ABSOLUTE_COLORIMETRIC) {
                 flags |= cmsUInt32Number(cmsFLAGS_BLACKPOINTCOMPENSATION)

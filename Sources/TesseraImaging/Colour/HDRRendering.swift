@@ -247,14 +247,15 @@ package struct HDRRendering: Sendable {
         }
     }
 
-    /// `sample`'s light from `table`, interpolating the bits below the table's depth.
+    /// `sample`'s light from `table`, interpolating between its entries for samples deeper than it.
     @inline(__always)
     fileprivate static func lookUp(_ sample: UInt16, _ table: UnsafePointer<Float>, shift: Int, top: Int) -> Float {
         let value = min(Int(sample), top)
         guard shift > 0 else { return table[value] }
-        let i = value >> shift
-        let fraction = Float(value & ((1 << shift) - 1)) / Float(1 << shift)
-        return table[i] + (table[i + 1] - table[i]) * fraction
+        // The table's entries are 0 to 2^tableBits - 1 over the same signal range as 0 to `top`.
+        let position = Float(value) * Float((1 << tableBits) - 1) / Float(top)
+        let i = Int(position)
+        return table[i] + (table[i + 1] - table[i]) * (position - Float(i))
     }
 
     // MARK: - Transfers

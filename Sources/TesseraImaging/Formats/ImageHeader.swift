@@ -77,7 +77,7 @@ package struct ImageHeader: Sendable, Equatable {
         if format == .jpeg {
             let end = data.withUnsafeBytes { JPEGSegments.walk($0) { _ in true } }
             switch end {
-            case .malformed(let why) where why.contains("ends"): return .truncated
+            case .malformed(let why) where why == JPEGSegments.endsInHeaders: return .truncated
             case .malformed(let why): return .decodeFailed("damaged header: \(why)")
             case .scan, .stopped:
                 return .decodeFailed("damaged header: \(jpegHeaderMessage(data) ?? "TurboJPEG cannot read it")")

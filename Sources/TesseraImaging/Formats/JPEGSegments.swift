@@ -29,22 +29,25 @@ package enum JPEGSegments {
         case malformed(String)
     }
 
+    /// Why a walk stops in a file that ends before its scan data begins: a truncated file.
+    package static let endsInHeaders = "the file ends in its headers"
+
     /// Calls `body` with each segment from SOI up to and including the first SOS, until it returns false.
     @discardableResult
     package static func walk(_ b: UnsafeRawBufferPointer, _ body: (Segment) -> Bool) -> End {
         guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { return .malformed("no JPEG start marker") }
         var i = 2
         while true {
-            guard i + 2 <= b.count else { return .malformed("the file ends in its headers") }
+            guard i + 2 <= b.count else { return .malformed(endsInHeaders) }
             guard b[i] == 0xFF else { return .malformed("no marker at byte \(i)") }
             let marker = b[i + 1]
             if marker == 0xFF { i += 1; continue }                                       // fill byte
             if marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }     // no length
             if marker == 0xD9 { return .malformed("the image ends before its scan data") }
-            guard i + 4 <= b.count else { return .malformed("the file ends in its headers") }
+            guard i + 4 <= b.count else { return .malformed(endsInHeaders) }
             let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
             guard length >= 2 else { return .malformed("a segment at byte \(i) has length \(length)") }
-            guard i + 2 + length <= b.count else { return .malformed("the file ends in its headers") }
+            guard i + 2 + length <= b.count else { return .malformed(endsInHeaders) }
             let segment = Segment(marker: marker, offset: i, payload: (i + 4)..<(i + 2 + length))
             if !body(segment) { return .stopped }
             i += 2 + length

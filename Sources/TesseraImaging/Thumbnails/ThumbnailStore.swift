@@ -26,8 +26,10 @@ import TesseraFiles
 /// Thread-safe: workers read and write concurrently; two workers writing the same thumbnail each write
 /// their own temporary file and the last rename wins, both being complete.
 package final class ThumbnailStore: Sendable {
-    /// Names this program's folder of failure records ("appname-version", as the standard asks).
-    package static let applicationID = "tessera-0.1"
+    /// Names this program's folder of failure records ("appname-version", as the standard asks). The
+    /// version moves when files recorded as failures may now decode (a JPEG or PNG cut short in its data
+    /// is shown as far as it goes), so that older records are not believed.
+    package static let applicationID = "tessera-0.2"
 
     /// The `thumbnails` folder.
     package let root: String

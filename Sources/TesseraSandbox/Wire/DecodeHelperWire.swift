@@ -169,7 +169,13 @@ enum DecodeHelperWire {
 
     private static func setText(_ text: String, of reply: inout tessera_decode_reply) {
         withUnsafeMutableBytes(of: &reply.text) { buffer in
-            let bytes = Array(text.utf8.prefix(buffer.count - 1))
+            // Whole characters only, so a long text is not cut inside one.
+            var bytes: [UInt8] = []
+            for character in text.unicodeScalars {
+                let encoded = Array(String(character).utf8)
+                guard bytes.count + encoded.count <= buffer.count - 1 else { break }
+                bytes += encoded
+            }
             buffer.copyBytes(from: bytes)
             buffer[bytes.count] = 0
         }

@@ -41,6 +41,19 @@ final class ListingByContentTests: XCTestCase {
         }
     }
 
+    /// The files one listing reads are counted over all its folders: a tree of files of other kinds is
+    /// listed without opening them all.
+    func testAListingReadsAtMostItsLimitOfFiles() throws {
+        for index in 0..<ImagePathCollector.contentCheckLimit {
+            try dir.write(Data("note \(index)\n".utf8), to: "note\(index)")
+        }
+        try FileManager.default.createDirectory(atPath: dir.path("sub"), withIntermediateDirectories: false)
+        try dir.write(try PNGEncoder.encode(FormatFixtureTools.quadrants()), to: "sub/scan")
+        try dir.write(try PNGEncoder.encode(FormatFixtureTools.quadrants()), to: "sub/named.png")
+        let names = try ImagePathCollector(recursive: true, contentCheck: check).collect([dir.url.path]).items.map(\.displayName)
+        XCTAssertEqual(names, ["named.png"], "the notes used up the listing's reads")
+    }
+
     /// The strip's own listing thread passes the check on to the collector.
     func testTheStripsListingLooksAtContent() throws {
         try dir.write(try PNGEncoder.encode(FormatFixtureTools.quadrants()), to: "IMG_0001")

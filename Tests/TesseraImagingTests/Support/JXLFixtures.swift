@@ -1,4 +1,4 @@
-import CJXL
+import CJXLEncoder
 import Foundation
 import XCTest
 

@@ -315,11 +315,11 @@ final class ThumbnailStoreTests: XCTestCase {
         }
         XCTAssertEqual(recorder.calls.count, 1, "the failure is remembered")
         let original = try XCTUnwrap(store.original(atPath: path))
-        let record = try Data(contentsOf: URL(fileURLWithPath: root + "/fail/tessera-0.1/" + CacheFileName.md5Hex(original.uri) + ".png"))
+        let record = try Data(contentsOf: URL(fileURLWithPath: root + "/fail/" + ThumbnailStore.applicationID + "/" + CacheFileName.md5Hex(original.uri) + ".png"))
         let fields = TestPNGChunks.textFields(record)
         XCTAssertEqual(fields["Thumb::URI"], original.uri)
         XCTAssertEqual(fields["Thumb::MTime"], String(original.modificationTime))
-        XCTAssertEqual(FileStat.mode(root + "/fail/tessera-0.1"), 0o700)
+        XCTAssertEqual(FileStat.mode(root + "/fail/" + ThumbnailStore.applicationID), 0o700)
 
         // Repaired: the record no longer applies.
         try good.write(to: URL(fileURLWithPath: path))
