@@ -30,8 +30,11 @@ package enum JPEGRegionReader {
             }
         }
         defer { free(colour.icc) }
+        // A file that ends before the part does is read as libjpeg reads it, the rest grey, and says so.
+        let endedEarly = status == TESSERA_IMAGE_TRUNCATED && CText.string(message) == Self.endedEarly
         switch status {
         case TESSERA_IMAGE_OK: break
+        case TESSERA_IMAGE_TRUNCATED where endedEarly: break
         case TESSERA_IMAGE_TRUNCATED: throw .truncated
         case TESSERA_IMAGE_SYSTEM: throw .unreadable(CText.string(message))
         default: throw .decodeFailed(CText.string(message))
@@ -45,6 +48,10 @@ package enum JPEGRegionReader {
             pixels.colourProfile = description.profile
         }
         pixels.knownOpaque = true
+        if endedEarly { pixels.damage = Self.endedEarly }
         return pixels
     }
+
+    /// What `tessera_jpeg_read_region` says when the part was read through libjpeg's padding.
+    static let endedEarly = "Premature end of JPEG file"
 }

@@ -23,12 +23,16 @@ package enum PixelScaler {
         guard buffer.width > 0, buffer.height > 0 else {
             return PixelBuffer(width: dw, height: dh, bytes: [UInt8](repeating: 0, count: dw * dh * 4))
         }
+        // A damaged picture scaled is still damaged.
         if let factor = exactReduction(from: buffer.size, to: PixelSize(width: dw, height: dh)) {
             var reduced = reduced(buffer, by: factor)
             reduced.knownOpaque = buffer.knownOpaque
+            reduced.damage = buffer.damage
             return reduced
         }
-        return resampled(buffer, to: PixelSize(width: dw, height: dh))
+        var resampled = resampled(buffer, to: PixelSize(width: dw, height: dh))
+        resampled.damage = buffer.damage
+        return resampled
     }
 
     /// `buffer` through the weighted kernel, whatever the sizes (`size` at least 1x1, `buffer` not empty).

@@ -320,7 +320,8 @@ final class ViewerCommands {
             content.tags.append("\(markedCount) marked")
         }
         if item.sessionOrientation != 1 { content.tags.append("turned, not saved") }
-        let damage = model.damage(of: index)
+        // The single view's own decode says what it found; the strip's cell, what the strip's did.
+        let damage = modes.mode == .detail ? modes.detail?.damage ?? model.damage(of: index) : model.damage(of: index)
         if damage != nil { content.tags.append("damaged") }
         if let progress = sorting.progress {
             content.tags.append("sorting by \(progress.order.label) \(progress.done * 100 / max(1, progress.total)) %")

@@ -90,8 +90,12 @@ final class PyramidTileCache {
     /// without a worker's wake.
     var hasArrivalsWaiting: Bool { !arrivals.isEmpty }
 
+    /// Why a tile shown so far is only part of its picture (a damaged file, in its decoder's words).
+    private(set) var damage: String?
+
     /// Puts a tile in a texture and in the store (the store may let it or others go at once).
     func hold(_ pixels: PixelBuffer, for tile: TileID, fadeStart: Duration) throws {
+        if let damaged = pixels.damage { damage = damaged }
         let texture = try pool.make(from: pixels)
         if !texture.isOpaque { hasTransparency = true }
         pool.recycle(store.insert(texture, for: tile, cost: texture.cost, fadeStart: fadeStart))

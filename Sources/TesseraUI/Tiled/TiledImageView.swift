@@ -195,6 +195,8 @@ package final class TiledImageView {
     package var deviceScale: Double? { camera?.deviceScale }
     /// The zoom as the user reads it: device pixels per pixel of the picture at its own size (1 is 100 %).
     package var pictureScale: Double? { camera?.pictureScale }
+    /// Why the picture is shown only in part (a damaged file, in its decoder's words), once a tile says so.
+    package var damage: String? { tiles?.damage }
     /// Where image pixel (0, 0)'s corner is on screen, in output pixels (for tests).
     var imageOriginInPixels: (x: Double, y: Double)? {
         camera.map { ($0.imageFrame.x * pixelScale, $0.imageFrame.y * pixelScale) }

@@ -37,4 +37,27 @@ final class DamageTests: XCTestCase {
         try viewer.run(until: { viewer.overlay.information.contains { $0.label == "Dimensions" } })
         XCTAssertEqual(viewer.overlay.information.first { $0.label == "Damaged" }?.value, "Premature end of JPEG file")
     }
+
+    /// A large photo cut short, opened alone (as from a file manager): the single view reads it tile by
+    /// tile and shows what the file holds, its top, and says it is damaged.
+    func testADamagedPhotoOpenedAloneSaysSo() throws {
+        let whole = try files.halvesJPEG("big.jpg", top: RGBA(r: 200, g: 30, b: 30), bottom: RGBA(r: 30, g: 30, b: 200),
+                                         width: 2400, height: 1600)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        let cut = files.path("big-cut.jpg")
+        try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: cut))
+        var options = files.options([cut])
+        options.singleViewAtStart = cut
+        let viewer = try ViewerHarness(options)
+        let frame = try viewer.settle()
+        XCTAssertEqual(viewer.modes.mode, .detail)
+        XCTAssertTrue(viewer.overlay.tags.contains("damaged"), "\(viewer.overlay.tags)")
+        // The top half's red is there: the picture was read as far as the file goes, not refused; below,
+        // libjpeg's grey stands where the file ended.
+        let size = PixelSize(width: frame.width, height: frame.height)
+        XCTAssertGreaterThan(frame.share(of: RGBA(r: 200, g: 30, b: 30), in: PixelRect(x: size.width / 2 - 20, y: size.height / 4,
+                                                                                     width: 40, height: 10), tolerance: 12), 0.5)
+        XCTAssertGreaterThan(frame.share(of: RGBA(r: 128, g: 128, b: 128), in: PixelRect(x: size.width / 2 - 20, y: size.height * 3 / 4,
+                                                                                        width: 40, height: 10), tolerance: 4), 0.5)
+    }
 }
