@@ -83,9 +83,16 @@ final class WatchLoop {
             learnInitial(found)
         }
         if let unseen = seen {
-            // Listed by the caller, not found now: gone in between, unless a stat still finds it.
+            // Listed by the caller, not found now: gone in between, unless a stat still finds it. A file the
+            // caller took by its content (no image's name) is not in a folder's images: still there, it is
+            // as it was.
             let now = clock.now
-            for id in known.presentIDs where Int(id) < unseen.count && !unseen[Int(id)] { settling.note(known.path(of: id), at: now) }
+            for id in known.presentIDs where Int(id) < unseen.count && !unseen[Int(id)] {
+                let path = known.path(of: id)
+                let name = WatchedTrees.split(path).name
+                if !FolderLister.isImageName(name), FileVersion.ofFile(atPath: path) != nil { continue }
+                settling.note(path, at: now)
+            }
             seen = nil
         }
     }
@@ -276,7 +283,8 @@ final class WatchLoop {
             return
         }
         if let file = folder.singleFiles[name] { settling.note(file, at: now) }
-        if folder.takesImages, FolderLister.isImageName(name) { settling.note(path, at: now) }
+        // A file the listing took by its content has no image's name; it is followed as the others are.
+        if folder.takesImages, FolderLister.isImageName(name) || known.isPresent(path) { settling.note(path, at: now) }
     }
 
     /// Stats every path that has been quiet for the settle delay and reports those that differ from

@@ -24,8 +24,11 @@ package enum DecodeMemory {
         case .heif: 10
         // dav1d's picture pool and libheif's RGB, measured as for HEIF.
         case .avif: 18
-        // libjxl holds a whole frame's DCT coefficients and XYB planes, measured as for HEIF.
-        case .jxl: 36
+        // libjxl holds a whole frame's DCT coefficients and XYB planes, measured as for HEIF; an HDR frame
+        // (PQ or HLG) adds its 16-bit output and libjxl's conversion to it, 16 more on a 2560x1600 photo
+        // (an HDR AVIF or HEIC costs what an SDR one does). The transfer is read with the frame, so every
+        // JPEG XL is counted as HDR.
+        case .jxl: 52
         // giflib's frame of palette indices and the RGBA canvas it is drawn on: one byte and four.
         case .gif: 5
         // The whole RGBA image, which the BMP decoder fills before scaling.

@@ -77,6 +77,22 @@ final class FolderWatcherTests: XCTestCase {
         XCTAssertEqual(waitForChanges(recorder, count: 3).sortedByPath, [removed("b.jpg"), present("c.jpg"), present("d.jpg")])
     }
 
+    /// A file the strip listed by its content (no image's name) is not taken for gone at the start, and
+    /// a change to it is reported as a change to any image is.
+    func testAFileListedByItsContentIsFollowed() throws {
+        try write("first", to: "a.jpg")
+        try write("\u{89}PNG pretend", to: "IMG_0001")
+        let listed = try ImagePathCollector(contentCheck: { $0.first == 0xC2 || $0.first == 0x89 })
+            .collect([folder.path]).table
+        XCTAssertEqual(listed.count, 2)
+        let recorder = ChangeRecorder()
+        let watcher = try FolderWatcher(folders: [folder.path], settleDelay: settleDelay, listed: listed) { recorder.record($0) }
+        defer { watcher.stop() }
+        XCTAssertTrue(watcher.waitUntilWatching())
+        try write("second, longer", to: "IMG_0001")
+        XCTAssertEqual(waitForChanges(recorder, count: 1), [present("IMG_0001")], "nothing else: IMG_0001 was not taken for gone")
+    }
+
     // MARK: The watch limit
 
     func testFoldersPastTheWatchLimitArePolledAndThatIsSaidOnce() throws {
