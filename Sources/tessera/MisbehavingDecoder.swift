@@ -31,6 +31,11 @@ struct MisbehavingDecoder: ImageDecoding {
         return try wrapped.decode(data, format: format, targetSize: targetSize)
     }
 
+    func decode(_ data: Data, format: ImageFormat, page: Int) throws -> PixelBuffer {
+        try Self.misbehave(Self.misbehaviour(in: data))
+        return try wrapped.decode(data, format: format, page: page)
+    }
+
     /// `ImageFacts.read`, after misbehaving as the decoder does when the file ends in `tessera-test:` and a
     /// word: a question about a file fails in a helper as a decode does.
     static func readFacts(_ kind: ImageFacts.Kind, of file: ImageFile, name: String) throws(ImageLoadError.Reason) -> ImageFacts {

@@ -81,6 +81,20 @@ final class DecodeHelperTests: XCTestCase {
             XCTAssertEqual(got.damage, expected.damage, name)
             XCTAssertTrue(got.bytes == expected.bytes, "\(name): the same pixels from the same code")
         }
+        // A later image of a file of several is asked for by its number.
+        if let heic = paths.first(where: { $0.hasSuffix("a.heic") }) {
+            let two = folder.appendingPathComponent("two.heic").path
+            let process = try Process.run(URL(fileURLWithPath: "/usr/bin/heif-enc"), arguments: ["-q", "60", png, SampleImages.url("img5-alpha.png").path, "-o", two])
+            process.waitUntilExit()
+            if process.terminationStatus == 0 {
+                let pageOne = ImageLoader(decoders: ImageDecoders.standard(), page: 1)
+                let sandboxedPageOne = ImageLoader(decoders: ImageDecoders.standard(), page: 1, decoding: SandboxedDecoding.service(in: helpers))
+                XCTAssertTrue(try sandboxedPageOne.load(path: two, fitting: nil).bytes == pageOne.load(path: two, fitting: nil).bytes,
+                              "page 2 through the helper")
+                let pageThree = ImageLoader(decoders: ImageDecoders.standard(), page: 2, decoding: SandboxedDecoding.service(in: helpers))
+                XCTAssertEqual(reason(pageThree, two), .decodeFailed("the file has no image 3"))
+            }
+        }
         // A damaged file's reason comes back with its pixels.
         let jpeg = try Data(contentsOf: SampleImages.url("img1-baseline.jpg"))
         let cut = folder.appendingPathComponent("cut.jpg")

@@ -78,6 +78,8 @@ package struct KeyBindings: Sendable, Equatable {
         bind(["-"], .zoomOut, .single)
         bind(["0"], .fit, .single)
         bind(["1"], .actualSize, .single)
+        bind(["]"], .nextPage, .single)
+        bind(["["], .previousPage, .single)
         return bindings
     }()
 

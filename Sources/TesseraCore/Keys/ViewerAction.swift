@@ -21,6 +21,8 @@ package enum ViewerAction: String, CaseIterable, Sendable {
     case pause
     case copyPath = "copy-path", copyImage = "copy-image"
     case zoomIn = "zoom-in", zoomOut = "zoom-out", fit, actualSize = "actual-size"
+    /// The single view's next or previous image of a file of several (a multi-page TIFF's pages).
+    case nextPage = "next-page", previousPage = "previous-page"
 
     /// One line saying what the action does in `view` (the same in both views for most).
     package func summary(in view: KeyBindings.View) -> String {
@@ -66,6 +68,8 @@ package enum ViewerAction: String, CaseIterable, Sendable {
         case (.zoomOut, _): "zoom out"
         case (.fit, _): "fit the window"
         case (.actualSize, _): "100 %"
+        case (.nextPage, _): "next page of a file of several (a TIFF's pages, a HEIF's images)"
+        case (.previousPage, _): "previous page"
         }
     }
 }

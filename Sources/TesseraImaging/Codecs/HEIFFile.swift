@@ -39,6 +39,23 @@ final class HEIFFile {
     /// belong to theirs).
     var topLevelImageCount: Int { Int(heif_context_get_number_of_top_level_images(context)) }
 
+    /// Top-level image `index` (counted from 0): the primary image first, as the file is shown, then the
+    /// others in the file's order.
+    func topLevelImage(_ index: Int) throws(ImageLoadError.Reason) -> HEIFImage {
+        let count = topLevelImageCount
+        guard index >= 0, index < count else { throw .decodeFailed("the file has no image \(index + 1)") }
+        var ids = [heif_item_id](repeating: 0, count: count)
+        let listed = Int(heif_context_get_list_of_top_level_image_IDs(context, &ids, Int32(count)))
+        var primary: heif_item_id = 0
+        _ = heif_context_get_primary_image_ID(context, &primary)
+        let ordered = [primary] + ids.prefix(listed).filter { $0 != primary }
+        guard index < ordered.count else { throw .decodeFailed("the file has no image \(index + 1)") }
+        var handle: OpaquePointer?
+        try Self.check(heif_context_get_image_handle(context, ordered[index], &handle))
+        guard let handle else { throw .decodeFailed("the file has no image \(index + 1)") }
+        return HEIFImage(handle, file: self)
+    }
+
     /// The image the file shows (the first of a collection; the first frame of a sequence).
     func primaryImage() throws(ImageLoadError.Reason) -> HEIFImage {
         var handle: OpaquePointer?

@@ -70,11 +70,19 @@ package final class TIFFReader: @unchecked Sendable {
 
     /// The top-level directories that are images of their own (pages), not reduced-resolution versions
     /// of another, up to `limit` directories looked at.
-    func pageCount(limit: Int) -> Int {
+    func pageCount(limit: Int) -> Int { pages(limit: limit).count }
+
+    /// Page `index` (counted from 0) among `pages(limit:)`; nil past the last.
+    func page(_ index: Int, limit: Int) -> Directory? {
+        let pages = pages(limit: limit)
+        return pages.indices.contains(index) ? pages[index] : nil
+    }
+
+    private func pages(limit: Int) -> [Directory] {
         let count = min(Int(tessera_tiff_directory_count(tiff)), limit)
-        return (0..<count).reduce(0) { pages, index in
-            guard let directory = try? select(.top(index)), !directory.isReduced else { return pages }
-            return pages + 1
+        return (0..<count).compactMap { index in
+            guard let directory = try? select(.top(index)), !directory.isReduced else { return nil }
+            return directory
         }
     }
 

@@ -30,6 +30,21 @@ package struct HEIFDecoder: ImageDecoding {
         }
     }
 
+    /// Top-level image `page` of a HEIF collection (the primary image is one of them, not always the
+    /// first), whole, with its own colour.
+    package func decode(_ data: Data, format: ImageFormat, page: Int) throws -> PixelBuffer {
+        try data.withUnsafeBytes { raw throws(ImageLoadError.Reason) -> PixelBuffer in
+            let file = try HEIFFile(raw)
+            let image = try file.topLevelImage(page)
+            let profile = image.iccProfile
+            let points = profile == nil ? image.colourCodePoints : nil
+            var pixels = try image.decode(colour: points)
+            pixels.colourProfile = profile
+            if !HDRRendering.isHDR(points) { pixels.colourCodePoints = points }
+            return pixels
+        }
+    }
+
     /// The ICC profile of the primary image's `prof` or `rICC` colour box, as `decode` hands it on; nil
     /// when it has none (an `nclx` box names its colours by code points instead) or the file cannot be read.
     static func iccProfile(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {

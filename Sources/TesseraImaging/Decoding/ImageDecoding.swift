@@ -29,9 +29,18 @@ package protocol ImageDecoding: Sendable {
     /// the middle (PNG, WebP) check it as they go.
     func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?,
                 cancellation: DecodeCancellation?) throws -> PixelBuffer
+
+    /// Image `page` (counted from 0) of a file of several: a multi-page TIFF's page, a HEIF collection's
+    /// top-level image, at full size. The default knows one image only.
+    func decode(_ data: Data, format: ImageFormat, page: Int) throws -> PixelBuffer
 }
 
 extension ImageDecoding {
+    package func decode(_ data: Data, format: ImageFormat, page: Int) throws -> PixelBuffer {
+        guard page == 0 else { throw ImageLoadError.Reason.decodeFailed("the file has no image \(page + 1)") }
+        return try decode(data, format: format, targetSize: nil)
+    }
+
     package func decode(_ data: Data, format: ImageFormat, targetSize: PixelSize?,
                        cancellation: DecodeCancellation?) throws -> PixelBuffer {
         try cancellation.check()

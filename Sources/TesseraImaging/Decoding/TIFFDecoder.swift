@@ -49,6 +49,24 @@ package struct TIFFDecoder: ImageDecoding {
 
     /// The ICC profile of the main image, as `decode` hands it on or converts CMYK with; nil when there is
     /// none or the file cannot be read.
+    /// Page `page` of a multi-page TIFF: its `page`th top-level directory that is not a reduced-resolution
+    /// level of another, whole, with its own profile.
+    package func decode(_ data: Data, format: ImageFormat, page: Int) throws -> PixelBuffer {
+        try data.withUnsafeBytes { raw -> PixelBuffer in
+            let reader = try TIFFReader(raw)
+            guard let directory = reader.page(page, limit: ImagePages.directoryLimit) else {
+                throw ImageLoadError.Reason.decodeFailed("the file has no page \(page + 1)")
+            }
+            try reader.select(directory.place)
+            let profile = reader.iccProfile
+            let samples = try reader.beginPixels()
+            let cmyk = samples == .cmyk ? CMYKConversion(profile: profile, inverted: false, name: "a CMYK TIFF") : nil
+            var pixels = try Self.read(reader, directory, scaledTo: directory.size, cmyk: cmyk, cancellation: nil)
+            pixels.colourProfile = directory.isSeparated ? nil : profile
+            return pixels
+        }
+    }
+
     static func iccProfile(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
         guard let reader = try? TIFFReader(bytes), (try? reader.select(.top(0))) != nil else { return nil }
         return reader.iccProfile

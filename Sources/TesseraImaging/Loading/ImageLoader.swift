@@ -34,6 +34,9 @@ package struct ImageLoader: Sendable {
     /// display's colour space, last, on the smallest buffer; nil leaves the pixels as decoded, their
     /// declared colour space still on them.
     package let colour: ColourConversion?
+    /// Which image of a file of several (counted from 0: a multi-page TIFF's page, a HEIF collection's
+    /// top-level image); 0, the image a file shows, for any file. A later page is decoded whole.
+    package let page: Int
 
     /// Failures are logged, not shown: the caller decides whether a failure deserves the user's attention.
     private static let logger = Logger(label: "tessera.imaging")
@@ -48,12 +51,14 @@ package struct ImageLoader: Sendable {
     package let decoding: any DecodingService
 
     package init(decoders: [any ImageDecoding], pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20,
-                applyOrientation: Bool = true, colour: ColourConversion? = .sRGB, decoding: any DecodingService = .inProcess) {
+                applyOrientation: Bool = true, colour: ColourConversion? = .sRGB, page: Int = 0,
+                decoding: any DecodingService = .inProcess) {
         self.decoders = decoders
         self.pixelLimit = pixelLimit
         self.byteLimit = byteLimit
         self.applyOrientation = applyOrientation
         self.colour = colour
+        self.page = page
         self.decoding = decoding
     }
 
@@ -165,7 +170,8 @@ package struct ImageLoader: Sendable {
         let storedTarget = target.map(orientation.orientedSize)
         let decoded: PixelBuffer
         do {
-            decoded = try decoder.decode(data, format: format, targetSize: storedTarget, cancellation: cancellation)
+            decoded = page == 0 ? try decoder.decode(data, format: format, targetSize: storedTarget, cancellation: cancellation)
+                                : try decoder.decode(data, format: format, page: page)
         } catch is DecodeCancelled {
             throw .cancelled
         } catch let reason as ImageLoadError.Reason {
@@ -179,6 +185,16 @@ package struct ImageLoader: Sendable {
         // A header can understate what the decoder produces (e.g. a GIF frame bigger than its screen).
         guard decoded.width * decoded.height <= pixelLimit else {
             throw .tooLarge(width: decoded.width, height: decoded.height, limit: pixelLimit)
+        }
+        // A later page has a size of its own, which the file's header (its first image's) does not give,
+        // and is shown as stored.
+        if page > 0 {
+            var result = box.map { PixelScaler.fit(decoded, in: $0) } ?? decoded
+            result.sourceSize = decoded.size
+            result.colourProfile = decoded.colourProfile
+            result.colourCodePoints = decoded.colourCodePoints
+            result.damage = decoded.damage
+            return result
         }
 
         var result: PixelBuffer

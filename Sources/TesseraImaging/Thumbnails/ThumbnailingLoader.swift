@@ -31,7 +31,8 @@ package struct ThumbnailingLoader: Sendable {
     /// The image at `path`, fitted to `box` (aspect kept, never enlarged); nil = full size.
     package func load(path: String, fitting box: PixelSize?,
                      cancellation: DecodeCancellation? = nil) throws(ImageLoadError) -> PixelBuffer {
-        guard let store, let box, let size = ThumbnailSize.smallest(covering: box),
+        // A thumbnail is of the image a file shows, its first.
+        guard loader.page == 0, let store, let box, let size = ThumbnailSize.smallest(covering: box),
               let original = store.original(atPath: path) else {
             return try loader.load(path: path, fitting: box, cancellation: cancellation)
         }

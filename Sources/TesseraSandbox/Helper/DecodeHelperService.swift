@@ -231,7 +231,7 @@ package enum DecodeHelperService {
                 key = (request.colour_mode, profile)
             }
             return ImageLoader(decoders: decoders, pixelLimit: Int(request.pixel_limit), byteLimit: Int(request.byte_limit),
-                               applyOrientation: request.apply_orientation != 0, colour: colour)
+                               applyOrientation: request.apply_orientation != 0, colour: colour, page: Int(request.page))
         }
     }
 }

@@ -24,6 +24,7 @@ enum DecodeHelperWire {
         request.byte_limit = Int64(loader.byteLimit)
         request.apply_orientation = loader.applyOrientation ? 1 : 0
         request.convert_colour = convertingColour ? 1 : 0
+        request.page = UInt32(clamping: loader.page)
         var profile: [UInt8] = []
         switch loader.colour?.destination {
         case nil: request.colour_mode = 0

@@ -29,8 +29,8 @@ final class SingleViewMaker {
     /// A zoomable view of `item`, its work at `rank`, fading in as the strip's cells do, starting from
     /// `preview` (the strip's cell image) while its tiles load, heard by `observer` when measured; nil for a
     /// download not here yet.
-    func makeView(of item: CarouselItem, rank: WorkRank, fade: FadeTiming, preview: PixelBuffer?, pixelScale: Double, now: Duration,
-                  observer: (any RunObserver)?) -> TiledImageView? {
+    func makeView(of item: CarouselItem, page: Int = 0, rank: WorkRank, fade: FadeTiming, preview: PixelBuffer?,
+                  pixelScale: Double, now: Duration, observer: (any RunObserver)?) -> TiledImageView? {
         var path = item.path
         if item.isRemote {
             guard case .ready(let localPath, _)? = remote?.state(of: item.path) else { return nil }
@@ -39,8 +39,10 @@ final class SingleViewMaker {
         var tiled = options
         tiled.fade = fade
         tiled.turn = ImageOrientation(rawValue: item.sessionOrientation) ?? .up
-        let opening = earlyOpening
-        earlyOpening = nil
+        tiled.page = page
+        // The opening begun at start is of the file's first image.
+        let opening = page == 0 ? earlyOpening : nil
+        if page == 0 { earlyOpening = nil }
         return TiledImageView(path: path, displayName: item.displayName, renderer: host.renderer, text: host.text,
                               assets: host.assets, options: tiled, executor: executor, rank: rank,
                               pixelScale: pixelScale, now: now,

@@ -77,6 +77,34 @@ final class ViewerCommands {
     private static let startsWork: Set<ViewerAction> = [.trash, .undo, .rotateLeft, .rotateRight, .flipHorizontal,
                                                         .flipVertical, .keyHandler]
 
+    /// The single view's next or previous image of a file of several, as far as the file has them (the
+    /// count is the information overlay's, read on a worker the first time it is asked for).
+    private func stepPage(forward: Bool, now: Duration) {
+        guard modes.mode == .detail, let item = model.selectedItem, !item.isRemote else { return }
+        guard let count = pageCount(of: item) else {
+            status.show("reading how many images the file holds", now: now)
+            return
+        }
+        let page = modes.detailPage + (forward ? 1 : -1)
+        guard page >= 0, page < count else {
+            status.show(count == 1 ? "the file holds one image" : forward ? "no page after this one" : "no page before this one",
+                        now: now)
+            return
+        }
+        modes.showPage(page, now: now)
+    }
+
+    /// Whether a file of this name may hold several images (TIFF and HEIF by their extensions).
+    static func mayHoldSeveralImages(_ path: String) -> Bool {
+        ["tif", "tiff", "heic", "heif", "avif"].contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+    }
+
+    /// How many images the file of `item` holds, once its information is read (asking for it otherwise).
+    private func pageCount(of item: CarouselItem) -> Int? {
+        guard case .ready(let info) = information.information(path: item.path, version: item.version) else { return nil }
+        return info.pages?.count ?? 1
+    }
+
     func perform(_ action: ViewerAction, now: Duration) {
         let selected = model.selectedIndex
         switch action {
@@ -91,6 +119,8 @@ final class ViewerCommands {
             if let item = model.selectedItem { model.marks.toggle(item.path) }
         case .invertMarks: model.invertMarks()
         case .clearMarks: model.marks.clear()
+        case .nextPage, .previousPage:
+            stepPage(forward: action == .nextPage, now: now)
         case .nextMark, .previousMark:
             let forward = action == .nextMark
             if let index = model.nearestMarked(from: selected, forward: forward) {
@@ -291,7 +321,7 @@ final class ViewerCommands {
     /// being read for the overlay, or files read for the sort order, show when they come.
     func isIdle(now: Duration) -> Bool {
         if quitting.isWaiting { return false }
-        if overlayLevel == .information, information.isReading { return false }
+        if overlayLevel == .information || modes.mode == .detail, information.isReading { return false }
         if sorting.isBusy { return false }
         guard let due = slideshow.dueAt else { return true }
         return due - now > .milliseconds(500)
@@ -331,6 +361,12 @@ final class ViewerCommands {
         if slideshow.isRunning { content.tags.append("slideshow \(Int(slideshow.delay.seconds.rounded())) s") }
         if modes.mode == .detail, let scale = modes.detail?.pictureScale {
             content.tags.append("\(Int((scale * 100).rounded())) %")
+        }
+        // Formats that hold several images have their count read once the picture is sharp, so the read
+        // does not compete with the decode the user waits for.
+        if modes.mode == .detail, !item.isRemote, Self.mayHoldSeveralImages(item.path), modes.detail?.isSharp == true,
+           let count = pageCount(of: item), count > 1 {
+            content.tags.append("page \(modes.detailPage + 1) / \(count)")
         }
         if overlayLevel == .information {
             content.information = informationLines(for: item, from: information)

@@ -12,6 +12,8 @@ final class ViewerModes {
     private(set) var mode = Mode.strip
     /// The image alone, zoomable; nil in the strip.
     private(set) var detail: TiledImageView?
+    /// Which image of the file the single view shows (counted from 0: a multi-page TIFF's page).
+    private(set) var detailPage = 0
     /// Set once quitting was asked for and what it waits for is over (`Quitting`).
     var wantsToQuit: Bool { quitting.isDone }
 
@@ -251,6 +253,7 @@ final class ViewerModes {
         mode = .strip
         detail = nil
         detailItem = nil
+        detailPage = 0
         upcoming = nil
         model.select(model.selectedIndex, time: now, animated: false)
         model.refreshVisibleCells()
@@ -278,7 +281,18 @@ final class ViewerModes {
             detail = view
         }
         detailItem = item
+        detailPage = 0
         return true
+    }
+
+    /// Image `page` (counted from 0) of the file the single view shows: a multi-page TIFF's page, a HEIF
+    /// collection's image. Its view starts without a preview (the strip's is of the first image).
+    func showPage(_ page: Int, now: Duration) {
+        guard mode == .detail, page >= 0, page != detailPage, let item = detailItem,
+              let view = singleViews.makeView(of: item, page: page, rank: .visible, fade: model.fade, preview: nil,
+                                              pixelScale: pointScale, now: now, observer: observer) else { return }
+        detail = view
+        detailPage = page
     }
 
     /// A zoomable view of item `index`, its work at `rank`, heard by `observer` when measured; nil for a

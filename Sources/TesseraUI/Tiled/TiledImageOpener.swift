@@ -60,6 +60,8 @@ final class TiledImageOpener: Sendable {
         var overviewSide = 4096
         /// A turn after the file's own orientation, for a plain image shown directly (see `TiledViewOptions`).
         var turn = ImageOrientation.up
+        /// Which image of a file of several (see `TiledViewOptions.page`).
+        var page = 0
         /// How far past its own size a vector image is drawn at most: the view's zoom limit.
         var maxMagnification = 4.0
         /// Runs on the cutting thread before each few rows the cutter reads (see `TiledViewOptions.cutStep`).
@@ -208,6 +210,10 @@ final class TiledImageOpener: Sendable {
     private func openImage(_ configuration: Configuration, opened: (any TileSource) -> Void,
                            emit: (TiledOpenEvent) -> Void) throws(TileSourceError) {
         let path = configuration.path
+        if configuration.page > 0 {
+            opened(try openPage(configuration))
+            return
+        }
         if let source = cachedPyramid(configuration) {
             opened(source)
             return
@@ -346,6 +352,21 @@ final class TiledImageOpener: Sendable {
         }
     }
 
+    /// A later image of a file of several: decoded whole (its size is known only then) within the pixel
+    /// limit, and held.
+    private func openPage(_ configuration: Configuration) throws(TileSourceError) -> any TileSource {
+        let path = configuration.path
+        let loader = ImageLoader(decoders: configuration.decoders, pixelLimit: configuration.pixelLimit,
+                                 colour: configuration.colour, page: configuration.page, decoding: configuration.decoding)
+        do {
+            let pixels = try loader.load(path: path, fitting: nil)
+            return HeldImageTileSource(pixels: Self.withinTextureLimit(pixels, limit: configuration.maxTextureSize),
+                                       name: path.split(separator: "/").last.map(String.init) ?? path, turn: configuration.turn)
+        } catch {
+            throw TileSourceError(path: path, reason: .unreadableImage(error.reason.shortText))
+        }
+    }
+
     /// The pyramid cut from this very file (same size and modification time) on an earlier opening, found
     /// by the file's metadata alone, before anything reads its bytes. Its tiles were encoded by this
     /// program's cutter from pixels a helper decoded, and lie in the user's own cache folder (trusted as the
@@ -433,5 +454,6 @@ extension TiledImageOpener.Configuration {
                   maxTextureSize: maxTextureSize, pyramidCache: options.pyramidCache, diskCache: options.diskCache,
                   policy: options.policy, turn: options.turn, maxMagnification: options.maxDeviceScale,
                   cutStep: options.cutStep, decoding: options.decoding)
+        page = options.page
     }
 }

@@ -42,6 +42,9 @@ package struct TiledViewOptions: Sendable {
     /// images whose format stores none. Pyramids (Deep Zoom, tile folders, images cut into tiles) are shown
     /// as they are.
     package var turn = ImageOrientation.up
+    /// Which image of a file of several is shown (counted from 0: a multi-page TIFF's page, a HEIF
+    /// collection's image); a later one is decoded whole.
+    package var page = 0
     /// Where the view opens instead of fitted: a zoom (1 is 100 %) about a point given as fractions of the
     /// image's width and height, so a measured run opens where it measures.
     package var openAt: (pictureScale: Double, x: Double, y: Double)?

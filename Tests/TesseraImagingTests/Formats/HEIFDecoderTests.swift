@@ -71,6 +71,21 @@ final class HEIFDecoderTests: XCTestCase {
         Tools.assertQuadrants(image, Tools.upright.map { RGBA(r: $0.r, g: $0.g, b: $0.b, a: 128) }, tolerance: 4, "straight colours")
     }
 
+    /// A HEIF collection's images, the primary first: each decodes as itself.
+    func testEachImageOfACollectionDecodes() throws {
+        let red = directory.path("red.png"), blue = directory.path("blue.png")
+        try PNGEncoder.write(PixelBuffer(width: 48, height: 32, filledWith: RGBA(r: 220, g: 30, b: 30)), to: red)
+        try PNGEncoder.write(PixelBuffer(width: 32, height: 48, filledWith: RGBA(r: 30, g: 30, b: 220)), to: blue)
+        let output = directory.path("two.heic")
+        try Tools.run("heif-enc", ["-q", "90", red, blue, "-o", output], package: "libheif-examples")
+        let first = try loader.load(path: output, fitting: nil)
+        let second = try ImageLoader(decoders: [HEIFDecoder()], colour: nil, page: 1).load(path: output, fitting: nil)
+        XCTAssertEqual(first.size, PixelSize(width: 48, height: 32))
+        XCTAssertTrue(first.pixel(x: 10, y: 10).isClose(to: RGBA(r: 220, g: 30, b: 30), tolerance: 12))
+        XCTAssertEqual(second.size, PixelSize(width: 32, height: 48))
+        XCTAssertTrue(second.pixel(x: 10, y: 10).isClose(to: RGBA(r: 30, g: 30, b: 220), tolerance: 12))
+    }
+
     /// A stored thumbnail of another shape than its image (cropped, or padded to a square, as some
     /// encoders write them) is not taken for the cell: it would frame another picture.
     func testAThumbnailFramedOtherwiseIsNotUsed() {

@@ -159,6 +159,31 @@ final class TIFFDecoderTests: XCTestCase {
         Tools.assertQuadrants(try load([rgbPage(), second]), tolerance: 0, "first page")
     }
 
+    /// Each page of a multi-page TIFF (a scanned document) decodes as itself, at its own size; a reduced
+    /// level is no page, and a page past the last is refused saying so.
+    func testEveryPageOfSeveralDecodesAsItself() throws {
+        var second = Page(width: 40, height: 30, samples: Array(repeating: 200, count: 40 * 30 * 3), samplesPerPixel: 3,
+                          photometric: 2)
+        second.subfileType = 2
+        var reduced = rgbPage(width: 32, height: 24)
+        reduced.subfileType = 1
+        var third = Page(width: 20, height: 50, samples: Array(repeating: 0, count: 20 * 50 * 3), samplesPerPixel: 3,
+                         photometric: 2)
+        third.subfileType = 2
+        let data = TestTIFF.file([rgbPage(), reduced, second, third])
+        func page(_ index: Int) throws -> PixelBuffer {
+            try ImageLoader(decoders: [TIFFDecoder()], colour: nil, page: index).load(data: data, name: "scan.tif", fitting: nil)
+        }
+        Tools.assertQuadrants(try page(0), tolerance: 0, "page 1")
+        XCTAssertEqual(try page(1).size, PixelSize(width: 40, height: 30))
+        XCTAssertEqual(try page(1).pixel(x: 5, y: 5), RGBA(r: 200, g: 200, b: 200))
+        XCTAssertEqual(try page(2).size, PixelSize(width: 20, height: 50))
+        XCTAssertEqual(try page(2).pixel(x: 5, y: 5), RGBA(r: 0, g: 0, b: 0))
+        XCTAssertThrowsError(try page(3)) {
+            XCTAssertEqual(($0 as? ImageLoadError)?.reason, .decodeFailed("the file has no page 4"))
+        }
+    }
+
     /// A reduced-resolution level (a later page, or a SubIFD) that covers the target is read instead of
     /// the full image: the levels here are black, so the colours say which was read.
     func testReducedResolutionLevelsShrinkOnLoad() throws {

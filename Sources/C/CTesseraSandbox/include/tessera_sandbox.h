@@ -103,6 +103,7 @@ struct tessera_decode_request {
     uint64_t directory;                  /* a TIFF's top-level directory index, or a SubIFD's offset ...; a slide's level; a JPEG's scale denominator */
     uint8_t directory_is_sub;            /* ... when this is 1 */
     double drawing_width, drawing_height;
+    uint32_t page;                       /* TESSERA_REQUEST_DECODE: which image of a file of several, from 0 */
 };
 
 /* The helper's answer, fixed size. To a decode or a region, with status 0, a memfd is attached holding width * height

@@ -1,0 +1,47 @@
+import Foundation
+import XCTest
+@testable import TesseraCore
+@testable import TesseraImaging
+@testable import TesseraSDL
+@testable import TesseraUI
+
+/// A file of several images (here a HEIF collection) opened alone: the overlay says which page of how
+/// many, `]` and `[` step between them, and past the ends a message says there is none.
+final class PagesTests: XCTestCase {
+    private var files: ViewerFixtures!
+
+    override func setUpWithError() throws { files = try ViewerFixtures() }
+    override func tearDown() { files = nil }
+
+    func testBracketsStepThroughTheImagesOfAFile() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/heif-enc") else {
+            throw XCTSkip("heif-enc is not installed (Debian package libheif-examples)")
+        }
+        let red = try files.png("red.png", RGBA(r: 220, g: 30, b: 30)), blue = try files.png("blue.png", RGBA(r: 30, g: 30, b: 220))
+        let pages = files.path("pages.heic")
+        let encoder = try Process.run(URL(fileURLWithPath: "/usr/bin/heif-enc"), arguments: ["-q", "90", red, blue, "-o", pages])
+        encoder.waitUntilExit()
+        XCTAssertEqual(encoder.terminationStatus, 0)
+        var options = files.options([pages])
+        options.singleViewAtStart = pages
+        let viewer = try ViewerHarness(options)
+        func middle(_ frame: PixelBuffer) -> RGBA { frame.pixel(x: frame.width / 2, y: frame.height / 2) }
+
+        var frame = try viewer.settle()
+        XCTAssertTrue(middle(frame).isClose(to: RGBA(r: 220, g: 30, b: 30), tolerance: 16), "\(middle(frame))")
+        try viewer.run(until: { viewer.overlay.tags.contains("page 1 / 2") })
+
+        viewer.press("]")
+        frame = try viewer.settle()
+        XCTAssertTrue(middle(frame).isClose(to: RGBA(r: 30, g: 30, b: 220), tolerance: 16), "the second image: \(middle(frame))")
+        XCTAssertTrue(viewer.overlay.tags.contains("page 2 / 2"), "\(viewer.overlay.tags)")
+        viewer.press("]")
+        XCTAssertEqual(viewer.overlay.status?.text, "no page after this one")
+
+        viewer.press("[")
+        frame = try viewer.settle()
+        XCTAssertTrue(middle(frame).isClose(to: RGBA(r: 220, g: 30, b: 30), tolerance: 16), "back to the first: \(middle(frame))")
+        viewer.press("[")
+        XCTAssertEqual(viewer.overlay.status?.text, "no page before this one")
+    }
+}
