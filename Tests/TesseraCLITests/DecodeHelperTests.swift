@@ -91,6 +91,7 @@ final class DecodeHelperTests: XCTestCase {
                 let sandboxedPageOne = ImageLoader(decoders: ImageDecoders.standard(), page: 1, decoding: SandboxedDecoding.service(in: helpers))
                 XCTAssertTrue(try sandboxedPageOne.load(path: two, fitting: nil).bytes == pageOne.load(path: two, fitting: nil).bytes,
                               "page 2 through the helper")
+                XCTAssertEqual(try sandboxed.load(path: two, fitting: PixelSize(width: 64, height: 64)).imageCount, 2, "the count comes back with the pixels")
                 let pageThree = ImageLoader(decoders: ImageDecoders.standard(), page: 2, decoding: SandboxedDecoding.service(in: helpers))
                 XCTAssertEqual(reason(pageThree, two), .decodeFailed("the file has no image 3"))
             }

@@ -67,6 +67,20 @@ package struct PixelBuffer: Sendable {
     /// transparent; the strip marks such a cell and the overlay says why.
     package var damage: String?
 
+    /// How many images the file holds, when more than one (a multi-page TIFF, a HEIF collection): these
+    /// pixels are its first, and the strip's cell says there are more.
+    package var imageCount: Int?
+    /// The file is a HEIF image sequence, of which these pixels are the first image.
+    package var isSequence = false
+
+    /// Takes what `source` says of the file beside its pixels (damage, more images) onto these, which were
+    /// made from its (scaled, turned, cut): the same file's picture.
+    package mutating func keepFileFacts(of source: PixelBuffer) {
+        damage = source.damage
+        imageCount = source.imageCount
+        isSequence = source.isSequence
+    }
+
     /// Whether every pixel's alpha is 255: `knownOpaque`, or a scan of the alpha bytes.
     package var isOpaque: Bool { knownOpaque ?? scanIsOpaque() }
 

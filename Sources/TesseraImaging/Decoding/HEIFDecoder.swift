@@ -26,6 +26,10 @@ package struct HEIFDecoder: ImageDecoding {
             pixels.colourProfile = profile
             // HDR pixels come out rendered for the screen, in sRGB.
             if !HDRRendering.isHDR(points) { pixels.colourCodePoints = points }
+            if let pages = ImagePages.of(file, bytes: raw) {
+                pixels.imageCount = pages.count > 1 ? pages.count : nil
+                pixels.isSequence = pages.isSequence
+            }
             return pixels
         }
     }

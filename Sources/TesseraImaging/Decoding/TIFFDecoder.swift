@@ -43,6 +43,7 @@ package struct TIFFDecoder: ImageDecoding {
             // CMYK read through libtiff's RGBA interface (planes stored apart, say) comes out by its formula,
             // which the CMYK profile does not describe either.
             pixels.colourProfile = level.isSeparated ? nil : profile
+            pixels.imageCount = ImagePages.of(reader)?.count
             return pixels
         }
     }

@@ -193,7 +193,7 @@ package struct ImageLoader: Sendable {
             result.sourceSize = decoded.size
             result.colourProfile = decoded.colourProfile
             result.colourCodePoints = decoded.colourCodePoints
-            result.damage = decoded.damage
+            result.keepFileFacts(of: decoded)
             return result
         }
 
@@ -207,7 +207,7 @@ package struct ImageLoader: Sendable {
         result.sourceSize = orientation.orientedSize(header.size)
         result.colourProfile = decoded.colourProfile
         result.colourCodePoints = decoded.colourCodePoints
-        result.damage = decoded.damage
+        result.keepFileFacts(of: decoded)
         return result
     }
 

@@ -16,19 +16,31 @@ package struct ImagePages: Sendable, Equatable, Codable {
 
     /// The pages of the file `bytes`; nil for a file with one image, or one that cannot be read.
     static func of(_ bytes: UnsafeRawBufferPointer, format: ImageFormat) -> ImagePages? {
-        let pages: ImagePages
         switch format {
         case .tiff:
             guard let reader = try? TIFFReader(bytes) else { return nil }
-            pages = ImagePages(count: reader.pageCount(limit: directoryLimit), isSequence: false)
+            return of(reader)
         case .heif:
             guard let file = try? HEIFFile(bytes) else { return nil }
-            let sequence = ISOBMFFBoxes.boxes(in: ByteReader(bytes), range: 0..<bytes.count).contains { $0.type == "moov" }
-            pages = ImagePages(count: file.topLevelImageCount, isSequence: sequence)
+            return of(file, bytes: bytes)
         default:
             return nil
         }
+    }
+
+    /// The images of a HEIF or AVIF file already open (`bytes` its contents); nil for one image. An AVIF
+    /// sequence plays through libavif, so only HEIF's counts as a sequence here.
+    static func of(_ file: HEIFFile, bytes: UnsafeRawBufferPointer) -> ImagePages? {
+        let sequence = ImageFormat.sniff(bytes) == .heif
+            && ISOBMFFBoxes.boxes(in: ByteReader(bytes), range: 0..<bytes.count).contains { $0.type == "moov" }
+        let pages = ImagePages(count: file.topLevelImageCount, isSequence: sequence)
         return pages.count > 1 || pages.isSequence ? pages : nil
+    }
+
+    /// The pages of a TIFF already open; nil for one.
+    static func of(_ reader: TIFFReader) -> ImagePages? {
+        let count = reader.pageCount(limit: directoryLimit)
+        return count > 1 ? ImagePages(count: count, isSequence: false) : nil
     }
 
     /// The overlay's words.

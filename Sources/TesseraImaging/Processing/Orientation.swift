@@ -73,7 +73,7 @@ package enum ImageOrientation: Int, Sendable, Codable, CaseIterable, CustomStrin
         turned.sourceSize = buffer.sourceSize.map(orientedSize)
         turned.colourProfile = buffer.colourProfile
         turned.colourCodePoints = buffer.colourCodePoints
-        turned.damage = buffer.damage
+        turned.keepFileFacts(of: buffer)
         return turned
     }
 

@@ -23,15 +23,15 @@ package enum PixelScaler {
         guard buffer.width > 0, buffer.height > 0 else {
             return PixelBuffer(width: dw, height: dh, bytes: [UInt8](repeating: 0, count: dw * dh * 4))
         }
-        // A damaged picture scaled is still damaged.
+        // A damaged picture scaled is still damaged, a page still one of several.
         if let factor = exactReduction(from: buffer.size, to: PixelSize(width: dw, height: dh)) {
             var reduced = reduced(buffer, by: factor)
             reduced.knownOpaque = buffer.knownOpaque
-            reduced.damage = buffer.damage
+            reduced.keepFileFacts(of: buffer)
             return reduced
         }
         var resampled = resampled(buffer, to: PixelSize(width: dw, height: dh))
-        resampled.damage = buffer.damage
+        resampled.keepFileFacts(of: buffer)
         return resampled
     }
 

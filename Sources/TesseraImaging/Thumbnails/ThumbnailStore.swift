@@ -117,7 +117,10 @@ package final class ThumbnailStore: Sendable {
            let height = fields[Key.imageHeight].flatMap({ Int($0) }), max(width, height) > side {
             return nil
         }
-        return pixels
+        var thumbnail = pixels
+        thumbnail.imageCount = fields[Key.images].flatMap { Int($0) }.flatMap { $0 > 1 ? $0 : nil }
+        thumbnail.isSequence = fields[Key.sequence] == "1"
+        return thumbnail
     }
 
     /// The valid thumbnail of `size` or, failing that, of the nearest larger size (made by a file manager
@@ -155,7 +158,11 @@ package final class ThumbnailStore: Sendable {
     /// Saves `thumbnail` (already no bigger than `size`) for `original`; returns whether it was written.
     @discardableResult
     package func save(_ thumbnail: PixelBuffer, for original: Original, size: ThumbnailSize) -> Bool {
-        guard isWritable, let png = PNGThumbnailIO.encode(thumbnail, fields: fields(for: original)) else { return false }
+        // What the strip's cell says of the file beyond its first image, kept with its picture.
+        var fields = fields(for: original)
+        if let count = thumbnail.imageCount { fields.append((Key.images, String(count))) }
+        if thumbnail.isSequence { fields.append((Key.sequence, "1")) }
+        guard isWritable, let png = PNGThumbnailIO.encode(thumbnail, fields: fields) else { return false }
         return writeAtomically(png, to: path(for: original, size: size), folder: folder(size))
     }
 
@@ -221,6 +228,9 @@ package final class ThumbnailStore: Sendable {
         static let imageWidth = "Thumb::Image::Width"
         static let imageHeight = "Thumb::Image::Height"
         static let failure = "X-Tessera::Failure"
+        /// How many images the original holds, when more than one; a HEIF image sequence has `sequence`.
+        static let images = "X-Tessera::Images"
+        static let sequence = "X-Tessera::Sequence"
     }
 
     /// Thumbnails are small; a "thumbnail" bigger than this is not one and is not read.

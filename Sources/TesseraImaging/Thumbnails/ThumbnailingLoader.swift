@@ -79,10 +79,10 @@ package struct ThumbnailingLoader: Sendable {
         return shown
     }
 
-    /// `pixels` fitted to `box`, still saying whether they are damaged.
+    /// `pixels` fitted to `box`, still saying what they say of their file (damage, more images).
     private static func fit(_ pixels: PixelBuffer, in box: PixelSize) -> PixelBuffer {
         var fitted = PixelScaler.fit(pixels, in: box)
-        fitted.damage = pixels.damage
+        fitted.keepFileFacts(of: pixels)
         return fitted
     }
 

@@ -162,7 +162,7 @@ package final class JPEGRegionSource: TileSource {
         }
         var cropped = PixelBuffer(width: region.width, height: region.height, bytes: bytes)
         cropped.knownOpaque = pixels.knownOpaque
-        cropped.damage = pixels.damage
+        cropped.keepFileFacts(of: pixels)
         return cropped
     }
 }

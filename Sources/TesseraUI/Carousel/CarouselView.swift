@@ -142,7 +142,10 @@ package final class CarouselView {
                 drawContent(of: cell, in: rect, alpha: alpha, scale: scale)
             }
             if model.isMarked(index) { drawMarkBadge(in: rect, scale: scale) }
-            if case .image(let pixels) = cell.content, pixels.damage != nil { drawDamageBadge(in: rect, scale: scale) }
+            if case .image(let pixels) = cell.content {
+                if pixels.damage != nil { drawDamageBadge(in: rect, scale: scale) }
+                if pixels.imageCount != nil || pixels.isSequence { drawPagesBadge(in: rect, scale: scale) }
+            }
             if index == model.selectedIndex {
                 renderer.outline(rect.insetBy(-Int(3 * scale)), Theme.selection, thickness: max(2, Int(3 * scale)))
             }
@@ -311,6 +314,20 @@ extension CarouselView {
         let stroke = max(2, side / 7), middle = badge.x + (side - stroke) / 2
         renderer.fill(PixelRect(x: middle, y: badge.y + side / 5, width: stroke, height: side * 2 / 5), Theme.background)
         renderer.fill(PixelRect(x: middle, y: badge.y + side * 7 / 10, width: stroke, height: stroke), Theme.background)
+    }
+}
+
+extension CarouselView {
+    /// A file of several images (a multi-page TIFF, a HEIF collection or sequence): two sheets, one behind
+    /// the other, in the cell's bottom-right corner, ringed in the background colour; `i` says how many.
+    fileprivate func drawPagesBadge(in rect: PixelRect, scale: Double) {
+        let side = Int(16 * scale), inset = Int(8 * scale), offset = max(2, Int(4 * scale)), ring = max(1, Int(2 * scale))
+        let front = PixelRect(x: rect.x + rect.width - side - inset, y: rect.y + rect.height - side - inset, width: side, height: side)
+        let back = PixelRect(x: front.x - offset, y: front.y - offset, width: side, height: side)
+        renderer.fill(back.insetBy(-ring), Theme.background)
+        renderer.fill(back, Theme.pages)
+        renderer.fill(front.insetBy(-ring), Theme.background)
+        renderer.fill(front, Theme.pages)
     }
 }
 

@@ -11,6 +11,8 @@ enum Theme {
     static let mark = RGBA(r: 255, g: 196, b: 40)
     /// A damaged image's badge (shown as far as its file could be read).
     static let damage = RGBA(r: 240, g: 90, b: 60)
+    /// The badge of a file that holds several images.
+    static let pages = RGBA(r: 225, g: 228, b: 235)
     static let text = RGBA(r: 235, g: 235, b: 240)
     static let dimText = RGBA(r: 160, g: 160, b: 170)
     static let errorText = RGBA(r: 255, g: 170, b: 140)

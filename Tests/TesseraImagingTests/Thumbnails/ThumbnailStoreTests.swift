@@ -107,6 +107,22 @@ final class ThumbnailStoreTests: XCTestCase {
         XCTAssertEqual(back.bytes, pixels.bytes)
     }
 
+    /// A file of several images keeps saying so from its thumbnail, so its cell keeps its badge.
+    func testHowManyImagesTheFileHoldsSurvivesTheRoundTrip() throws {
+        let store = makeStore()
+        let original = try XCTUnwrap(store.original(atPath: try photo()))
+        var pixels = PixelBuffer(width: 20, height: 10, filledWith: RGBA(r: 200, g: 100, b: 50))
+        pixels.imageCount = 3
+        XCTAssertTrue(store.save(pixels, for: original, size: .normal))
+        XCTAssertEqual(store.thumbnail(for: original, size: .normal)?.imageCount, 3)
+        pixels.imageCount = nil
+        pixels.isSequence = true
+        XCTAssertTrue(store.save(pixels, for: original, size: .normal))
+        let sequence = try XCTUnwrap(store.thumbnail(for: original, size: .normal))
+        XCTAssertNil(sequence.imageCount)
+        XCTAssertTrue(sequence.isSequence)
+    }
+
     // MARK: - Staleness and damage
 
     func testChangedFileIsThumbnailedAgain() throws {

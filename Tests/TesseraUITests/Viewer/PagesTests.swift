@@ -13,6 +13,27 @@ final class PagesTests: XCTestCase {
     override func setUpWithError() throws { files = try ViewerFixtures() }
     override func tearDown() { files = nil }
 
+    /// In the strip, the cell of a file of several images carries a badge (two sheets, bottom right); a
+    /// file of one does not.
+    func testTheCellOfAFileOfSeveralImagesSaysSo() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/heif-enc") else {
+            throw XCTSkip("heif-enc is not installed (Debian package libheif-examples)")
+        }
+        let red = try files.png("red.png", RGBA(r: 220, g: 30, b: 30)), blue = try files.png("blue.png", RGBA(r: 30, g: 30, b: 220))
+        let pages = files.path("pages.heic")
+        let encoder = try Process.run(URL(fileURLWithPath: "/usr/bin/heif-enc"), arguments: ["-q", "90", red, blue, "-o", pages])
+        encoder.waitUntilExit()
+        let viewer = try ViewerHarness(files.options([pages, red]))
+        let frame = try viewer.settle()
+        func badge(_ index: Int) throws -> Double {
+            let cell = try XCTUnwrap(viewer.cellRect(index))
+            return frame.share(of: RGBA(r: 225, g: 228, b: 235), in: PixelRect(x: cell.x + cell.width - 20, y: cell.y + cell.height - 20,
+                                                                             width: 8, height: 8), tolerance: 4)
+        }
+        XCTAssertEqual(try badge(0), 1, accuracy: 0.01)
+        XCTAssertEqual(try badge(1), 0, accuracy: 0.01)
+    }
+
     func testBracketsStepThroughTheImagesOfAFile() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/heif-enc") else {
             throw XCTSkip("heif-enc is not installed (Debian package libheif-examples)")
