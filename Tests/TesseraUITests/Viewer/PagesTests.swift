@@ -13,9 +13,8 @@ final class PagesTests: XCTestCase {
     override func setUpWithError() throws { files = try ViewerFixtures() }
     override func tearDown() { files = nil }
 
-    /// In the strip, the cell of a file of several images carries a badge (two sheets, bottom right); a
-    /// file of one does not.
-    func testTheCellOfAFileOfSeveralImagesSaysSo() throws {
+    /// A HEIF collection of a red image and a blue one, written by heif-enc, and the red image as a PNG.
+    private func collection() throws -> (heif: String, red: String) {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/heif-enc") else {
             throw XCTSkip("heif-enc is not installed (Debian package libheif-examples)")
         }
@@ -23,6 +22,14 @@ final class PagesTests: XCTestCase {
         let pages = files.path("pages.heic")
         let encoder = try Process.run(URL(fileURLWithPath: "/usr/bin/heif-enc"), arguments: ["-q", "90", red, blue, "-o", pages])
         encoder.waitUntilExit()
+        XCTAssertEqual(encoder.terminationStatus, 0)
+        return (pages, red)
+    }
+
+    /// In the strip, the cell of a file of several images carries a badge (two sheets, bottom right); a
+    /// file of one does not.
+    func testTheCellOfAFileOfSeveralImagesSaysSo() throws {
+        let (pages, red) = try collection()
         let viewer = try ViewerHarness(files.options([pages, red]))
         let frame = try viewer.settle()
         func badge(_ index: Int) throws -> Double {
@@ -35,14 +42,7 @@ final class PagesTests: XCTestCase {
     }
 
     func testBracketsStepThroughTheImagesOfAFile() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/heif-enc") else {
-            throw XCTSkip("heif-enc is not installed (Debian package libheif-examples)")
-        }
-        let red = try files.png("red.png", RGBA(r: 220, g: 30, b: 30)), blue = try files.png("blue.png", RGBA(r: 30, g: 30, b: 220))
-        let pages = files.path("pages.heic")
-        let encoder = try Process.run(URL(fileURLWithPath: "/usr/bin/heif-enc"), arguments: ["-q", "90", red, blue, "-o", pages])
-        encoder.waitUntilExit()
-        XCTAssertEqual(encoder.terminationStatus, 0)
+        let (pages, _) = try collection()
         var options = files.options([pages])
         options.singleViewAtStart = pages
         let viewer = try ViewerHarness(options)
