@@ -31,9 +31,9 @@ struct MisbehavingDecoder: ImageDecoding {
         return try wrapped.decode(data, format: format, targetSize: targetSize)
     }
 
-    func decode(_ data: Data, format: ImageFormat, page: Int) throws -> PixelBuffer {
+    func decode(_ data: Data, format: ImageFormat, page: Int, pixelLimit: Int) throws -> PixelBuffer {
         try Self.misbehave(Self.misbehaviour(in: data))
-        return try wrapped.decode(data, format: format, page: page)
+        return try wrapped.decode(data, format: format, page: page, pixelLimit: pixelLimit)
     }
 
     /// `ImageFacts.read`, after misbehaving as the decoder does when the file ends in `tessera-test:` and a

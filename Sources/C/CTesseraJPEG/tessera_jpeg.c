@@ -323,7 +323,7 @@ tessera_image_status tessera_jpeg_read_region(int fd, int denominator, int x, in
         memcpy(pixels + (size_t)line * (size_t)width * 4, row + (size_t)((JDIMENSION)x - first) * 4, (size_t)width * 4);
     }
     if (reader->truncated) {
-        status = TESSERA_IMAGE_TRUNCATED;
+        status = TESSERA_IMAGE_PADDED;
         copy_message(message, message_size, "Premature end of JPEG file");
     }
 done:
@@ -332,7 +332,7 @@ done:
     free(row);
     free(source);
     free(reader);
-    if (status != TESSERA_IMAGE_OK) {
+    if (status != TESSERA_IMAGE_OK && status != TESSERA_IMAGE_PADDED) {
         free(colour->icc);
         colour->icc = NULL;
         colour->icc_size = 0;

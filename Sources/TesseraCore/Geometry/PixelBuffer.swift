@@ -67,9 +67,9 @@ package struct PixelBuffer: Sendable {
     /// transparent; the strip marks such a cell and the overlay says why.
     package var damage: String?
 
-    /// How many images the file holds, when more than one (a multi-page TIFF, a HEIF collection): these
-    /// pixels are its first, and the strip's cell says there are more.
-    package var imageCount: Int?
+    /// The file holds more images than this one, its first (a multi-page TIFF, a HEIF collection): the
+    /// strip's cell says so. How many is the information overlay's to read.
+    package var holdsSeveralImages = false
     /// The file is a HEIF image sequence, of which these pixels are the first image.
     package var isSequence = false
 
@@ -77,7 +77,7 @@ package struct PixelBuffer: Sendable {
     /// made from its (scaled, turned, cut): the same file's picture.
     package mutating func keepFileFacts(of source: PixelBuffer) {
         damage = source.damage
-        imageCount = source.imageCount
+        holdsSeveralImages = source.holdsSeveralImages
         isSequence = source.isSequence
     }
 

@@ -47,8 +47,9 @@ final class HEIFFile {
         var ids = [heif_item_id](repeating: 0, count: count)
         let listed = Int(heif_context_get_list_of_top_level_image_IDs(context, &ids, Int32(count)))
         var primary: heif_item_id = 0
-        _ = heif_context_get_primary_image_ID(context, &primary)
-        let ordered = [primary] + ids.prefix(listed).filter { $0 != primary }
+        let listedIDs = Array(ids.prefix(listed))
+        let ordered = heif_context_get_primary_image_ID(context, &primary).code == heif_error_Ok
+            ? [primary] + listedIDs.filter { $0 != primary } : listedIDs
         guard index < ordered.count else { throw .decodeFailed("the file has no image \(index + 1)") }
         var handle: OpaquePointer?
         try Self.check(heif_context_get_image_handle(context, ordered[index], &handle))

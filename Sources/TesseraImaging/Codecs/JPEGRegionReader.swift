@@ -31,10 +31,9 @@ package enum JPEGRegionReader {
         }
         defer { free(colour.icc) }
         // A file that ends before the part does is read as libjpeg reads it, the rest grey, and says so.
-        let endedEarly = status == TESSERA_IMAGE_TRUNCATED && CText.string(message) == Self.endedEarly
+        let endedEarly = status == TESSERA_IMAGE_PADDED
         switch status {
-        case TESSERA_IMAGE_OK: break
-        case TESSERA_IMAGE_TRUNCATED where endedEarly: break
+        case TESSERA_IMAGE_OK, TESSERA_IMAGE_PADDED: break
         case TESSERA_IMAGE_TRUNCATED: throw .truncated
         case TESSERA_IMAGE_SYSTEM: throw .unreadable(CText.string(message))
         default: throw .decodeFailed(CText.string(message))
@@ -52,6 +51,6 @@ package enum JPEGRegionReader {
         return pixels
     }
 
-    /// What `tessera_jpeg_read_region` says when the part was read through libjpeg's padding.
+    /// libjpeg's words for a part read through its padding, as `TurboJPEGDecoder` reports them.
     static let endedEarly = "Premature end of JPEG file"
 }

@@ -70,7 +70,7 @@ package final class TIFFReader: @unchecked Sendable {
 
     /// The top-level directories that are images of their own (pages), not reduced-resolution versions
     /// of another, up to `limit` directories looked at.
-    func pageCount(limit: Int) -> Int { pages(limit: limit).count }
+    func pageCount(limit: Int, stoppingAt enough: Int = .max) -> Int { pages(limit: limit, stoppingAt: enough).count }
 
     /// Page `index` (counted from 0) among `pages(limit:)`; nil past the last.
     func page(_ index: Int, limit: Int) -> Directory? {
@@ -78,12 +78,15 @@ package final class TIFFReader: @unchecked Sendable {
         return pages.indices.contains(index) ? pages[index] : nil
     }
 
-    private func pages(limit: Int) -> [Directory] {
+    /// The pages among the first `limit` directories, the first `enough` of them at most (each one found
+    /// reads a directory).
+    private func pages(limit: Int, stoppingAt enough: Int = .max) -> [Directory] {
         let count = min(Int(tessera_tiff_directory_count(tiff)), limit)
-        return (0..<count).compactMap { index in
-            guard let directory = try? select(.top(index)), !directory.isReduced else { return nil }
-            return directory
+        var found: [Directory] = []
+        for index in 0..<count where found.count < enough {
+            if let directory = try? select(.top(index)), !directory.isReduced { found.append(directory) }
         }
+        return found
     }
 
     /// The first directory (the main image), then every top-level directory and SubIFD of the first that

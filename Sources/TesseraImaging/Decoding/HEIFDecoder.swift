@@ -27,19 +27,22 @@ package struct HEIFDecoder: ImageDecoding {
             // HDR pixels come out rendered for the screen, in sRGB.
             if !HDRRendering.isHDR(points) { pixels.colourCodePoints = points }
             if let pages = ImagePages.of(file, bytes: raw) {
-                pixels.imageCount = pages.count > 1 ? pages.count : nil
+                pixels.holdsSeveralImages = pages.count > 1
                 pixels.isSequence = pages.isSequence
             }
             return pixels
         }
     }
 
-    /// Top-level image `page` of a HEIF collection (the primary image is one of them, not always the
-    /// first), whole, with its own colour.
-    package func decode(_ data: Data, format: ImageFormat, page: Int) throws -> PixelBuffer {
+    /// Top-level image `page` of a HEIF collection (page 0 is the primary image, as the file is shown),
+    /// whole, with its own colour.
+    package func decode(_ data: Data, format: ImageFormat, page: Int, pixelLimit: Int) throws -> PixelBuffer {
         try data.withUnsafeBytes { raw throws(ImageLoadError.Reason) -> PixelBuffer in
             let file = try HEIFFile(raw)
             let image = try file.topLevelImage(page)
+            guard image.size.area <= pixelLimit else {
+                throw .tooLarge(width: image.size.width, height: image.size.height, limit: pixelLimit)
+            }
             let profile = image.iccProfile
             let points = profile == nil ? image.colourCodePoints : nil
             var pixels = try image.decode(colour: points)

@@ -31,12 +31,14 @@ package protocol ImageDecoding: Sendable {
                 cancellation: DecodeCancellation?) throws -> PixelBuffer
 
     /// Image `page` (counted from 0) of a file of several: a multi-page TIFF's page, a HEIF collection's
-    /// top-level image, at full size. The default knows one image only.
-    func decode(_ data: Data, format: ImageFormat, page: Int) throws -> PixelBuffer
+    /// top-level image, at full size. Its own size, which the file's header (its first image's) does not
+    /// give, is refused as too large when it is over `pixelLimit`, before anything is decoded. The default
+    /// knows one image only.
+    func decode(_ data: Data, format: ImageFormat, page: Int, pixelLimit: Int) throws -> PixelBuffer
 }
 
 extension ImageDecoding {
-    package func decode(_ data: Data, format: ImageFormat, page: Int) throws -> PixelBuffer {
+    package func decode(_ data: Data, format: ImageFormat, page: Int, pixelLimit: Int) throws -> PixelBuffer {
         guard page == 0 else { throw ImageLoadError.Reason.decodeFailed("the file has no image \(page + 1)") }
         return try decode(data, format: format, targetSize: nil)
     }

@@ -3,7 +3,7 @@ import TesseraCore
 
 /// TIFF through libtiff: strips or tiles, every compression libtiff has (LZW, deflate, JPEG, PackBits, ...),
 /// 1 to 16 bits (16-bit samples rounded to 8), grey, grey with alpha, palette, RGB, RGBA, YCbCr, CMYK; a
-/// multi-page file shows its first page. Rows come as stored: the loader turns them upright from the
+/// multi-page file shows its first page (and says it holds more), a later one when asked for it. Rows come as stored: the loader turns them upright from the
 /// Orientation tag (`ExifReader`), all eight values. The common layouts are read straight from libtiff's
 /// decoded strips and tiles, the rest through its RGBA interface (`tessera_tiff.h` says which is which).
 ///
@@ -43,20 +43,22 @@ package struct TIFFDecoder: ImageDecoding {
             // CMYK read through libtiff's RGBA interface (planes stored apart, say) comes out by its formula,
             // which the CMYK profile does not describe either.
             pixels.colourProfile = level.isSeparated ? nil : profile
-            pixels.imageCount = ImagePages.of(reader)?.count
+            // Whether there is a second page, not how many: a stack of scans is counted for the overlay.
+            pixels.holdsSeveralImages = reader.pageCount(limit: ImagePages.directoryLimit, stoppingAt: 2) > 1
             return pixels
         }
     }
 
-    /// The ICC profile of the main image, as `decode` hands it on or converts CMYK with; nil when there is
-    /// none or the file cannot be read.
     /// Page `page` of a multi-page TIFF: its `page`th top-level directory that is not a reduced-resolution
     /// level of another, whole, with its own profile.
-    package func decode(_ data: Data, format: ImageFormat, page: Int) throws -> PixelBuffer {
+    package func decode(_ data: Data, format: ImageFormat, page: Int, pixelLimit: Int) throws -> PixelBuffer {
         try data.withUnsafeBytes { raw -> PixelBuffer in
             let reader = try TIFFReader(raw)
             guard let directory = reader.page(page, limit: ImagePages.directoryLimit) else {
                 throw ImageLoadError.Reason.decodeFailed("the file has no page \(page + 1)")
+            }
+            guard directory.size.area <= pixelLimit else {
+                throw ImageLoadError.Reason.tooLarge(width: directory.size.width, height: directory.size.height, limit: pixelLimit)
             }
             try reader.select(directory.place)
             let profile = reader.iccProfile
@@ -68,6 +70,8 @@ package struct TIFFDecoder: ImageDecoding {
         }
     }
 
+    /// The ICC profile of the main image, as `decode` hands it on or converts CMYK with; nil when there is
+    /// none or the file cannot be read.
     static func iccProfile(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
         guard let reader = try? TIFFReader(bytes), (try? reader.select(.top(0))) != nil else { return nil }
         return reader.iccProfile

@@ -133,7 +133,7 @@ package struct ImageLoader: Sendable {
         if done < size && done >= ImageFormat.sniffLength {
             let probe = Data(bytesNoCopy: buffer, count: done, deallocator: .none)
             if let probed = ImageHeader.read(probe, isWholeFile: false) {
-                try checkPixelLimit(probed)
+                if page == 0 { try checkPixelLimit(probed) }
                 header = probed
             }
         }
@@ -162,7 +162,8 @@ package struct ImageLoader: Sendable {
         }
         // The bytes said "image" but the header can't be read: cut short, or damaged (`problem` says which).
         guard let header = known ?? ImageHeader.read(data) else { throw ImageHeader.problem(data) }
-        try checkPixelLimit(header)
+        // A later page is checked by its decoder against its own size, which this header does not give.
+        if page == 0 { try checkPixelLimit(header) }
 
         // The pixel limit above is on width x height, which turning does not change.
         let orientation = applyOrientation ? ExifReader.orientation(in: data, format: format) : .up
@@ -171,7 +172,7 @@ package struct ImageLoader: Sendable {
         let decoded: PixelBuffer
         do {
             decoded = page == 0 ? try decoder.decode(data, format: format, targetSize: storedTarget, cancellation: cancellation)
-                                : try decoder.decode(data, format: format, page: page)
+                                : try decoder.decode(data, format: format, page: page, pixelLimit: pixelLimit)
         } catch is DecodeCancelled {
             throw .cancelled
         } catch let reason as ImageLoadError.Reason {

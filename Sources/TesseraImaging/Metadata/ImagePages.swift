@@ -20,7 +20,7 @@ package struct ImagePages: Sendable, Equatable, Codable {
         case .tiff:
             guard let reader = try? TIFFReader(bytes) else { return nil }
             return of(reader)
-        case .heif:
+        case .heif, .avif:
             guard let file = try? HEIFFile(bytes) else { return nil }
             return of(file, bytes: bytes)
         default:

@@ -118,7 +118,7 @@ package final class ThumbnailStore: Sendable {
             return nil
         }
         var thumbnail = pixels
-        thumbnail.imageCount = fields[Key.images].flatMap { Int($0) }.flatMap { $0 > 1 ? $0 : nil }
+        thumbnail.holdsSeveralImages = fields[Key.severalImages] == "1"
         thumbnail.isSequence = fields[Key.sequence] == "1"
         return thumbnail
     }
@@ -160,7 +160,7 @@ package final class ThumbnailStore: Sendable {
     package func save(_ thumbnail: PixelBuffer, for original: Original, size: ThumbnailSize) -> Bool {
         // What the strip's cell says of the file beyond its first image, kept with its picture.
         var fields = fields(for: original)
-        if let count = thumbnail.imageCount { fields.append((Key.images, String(count))) }
+        if thumbnail.holdsSeveralImages { fields.append((Key.severalImages, "1")) }
         if thumbnail.isSequence { fields.append((Key.sequence, "1")) }
         guard isWritable, let png = PNGThumbnailIO.encode(thumbnail, fields: fields) else { return false }
         return writeAtomically(png, to: path(for: original, size: size), folder: folder(size))
@@ -228,8 +228,8 @@ package final class ThumbnailStore: Sendable {
         static let imageWidth = "Thumb::Image::Width"
         static let imageHeight = "Thumb::Image::Height"
         static let failure = "X-Tessera::Failure"
-        /// How many images the original holds, when more than one; a HEIF image sequence has `sequence`.
-        static let images = "X-Tessera::Images"
+        /// The original holds several images; a HEIF image sequence has `sequence`.
+        static let severalImages = "X-Tessera::SeveralImages"
         static let sequence = "X-Tessera::Sequence"
     }
 

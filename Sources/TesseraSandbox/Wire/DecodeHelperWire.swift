@@ -110,7 +110,7 @@ enum DecodeHelperWire {
             reply.reason = damagedReason
             setText(damage, of: &reply)
         }
-        reply.numbers.0 = Int64(pixels.imageCount ?? 0)
+        reply.numbers.0 = pixels.holdsSeveralImages ? 1 : 0
         reply.numbers.1 = pixels.isSequence ? 1 : 0
         return reply
     }
@@ -144,7 +144,7 @@ enum DecodeHelperWire {
         }
         pixels.knownOpaque = reply.known_opaque < 0 ? nil : reply.known_opaque == 1
         if reply.reason == damagedReason { pixels.damage = text(of: reply) }
-        if reply.numbers.0 > 1 { pixels.imageCount = Int(clamping: reply.numbers.0) }
+        pixels.holdsSeveralImages = reply.numbers.0 == 1
         pixels.isSequence = reply.numbers.1 == 1
         return pixels
     }

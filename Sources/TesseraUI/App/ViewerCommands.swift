@@ -11,7 +11,7 @@ import TesseraSDL
 /// (`ViewerModes`). The results of the actions that run on workers are applied here each frame, and the
 /// overlay is gathered from this state. Main thread only.
 ///
-/// Just over 300 lines: one switch over the key table's actions, which reads best whole; each action's
+/// One switch over the key table's actions, which reads best whole; each action's
 /// work lives in the type it belongs to (`FileActions`, `Slideshow`, `StripSorting`, the models).
 final class ViewerCommands {
     private(set) var overlayLevel = OverlayLevel.name
@@ -71,7 +71,8 @@ final class ViewerCommands {
     }
 
     private static let onePressEach: Set<ViewerAction> = [.trash, .undo, .rotateLeft, .rotateRight, .flipHorizontal,
-                                                          .flipVertical, .keyHandler, .slideshow, .sort]
+                                                          .flipVertical, .keyHandler, .slideshow, .sort,
+                                                          .nextPage, .previousPage]
 
     /// The actions that work on the user's files.
     private static let startsWork: Set<ViewerAction> = [.trash, .undo, .rotateLeft, .rotateRight, .flipHorizontal,
@@ -81,8 +82,17 @@ final class ViewerCommands {
     /// count is the information overlay's, read on a worker the first time it is asked for).
     private func stepPage(forward: Bool, now: Duration) {
         guard modes.mode == .detail, let item = model.selectedItem, !item.isRemote else { return }
-        guard let count = pageCount(of: item) else {
+        let count: Int
+        switch information.information(path: item.path, version: item.version) {
+        case .ready(let info) where info.pages?.isSequence == true && (info.pages?.count ?? 1) == 1:
+            status.show("an image sequence: its first image is all that can be shown", now: now)
+            return
+        case .ready(let info): count = info.pages?.count ?? 1
+        case .reading:
             status.show("reading how many images the file holds", now: now)
+            return
+        case .failed(let reason):
+            status.show("cannot tell how many images the file holds: \(reason)", isError: true, now: now)
             return
         }
         let page = modes.detailPage + (forward ? 1 : -1)
@@ -94,12 +104,16 @@ final class ViewerCommands {
         modes.showPage(page, now: now)
     }
 
-    /// Whether a file of this name may hold several images (TIFF and HEIF by their extensions).
-    static func mayHoldSeveralImages(_ path: String) -> Bool {
-        ["tif", "tiff", "heic", "heif", "avif"].contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+    /// Whether item `index` may hold several images: as its decode in the strip said, or, with no picture
+    /// from the strip, as TIFF and HEIF names say.
+    private func mayHoldSeveralImages(_ index: Int) -> Bool {
+        if let cached = model.cachedImage(for: index) { return cached.holdsSeveralImages || cached.isSequence }
+        guard let path = model.items.indices.contains(index) ? model.items[index].path : nil else { return false }
+        return ["tif", "tiff", "heic", "heif", "avif"].contains(URL(fileURLWithPath: path).pathExtension.lowercased())
     }
 
-    /// How many images the file of `item` holds, once its information is read (asking for it otherwise).
+    /// How many images the file of `item` holds, once its information is read (asking for it otherwise);
+    /// nil while it is read or when it cannot be.
     private func pageCount(of item: CarouselItem) -> Int? {
         guard case .ready(let info) = information.information(path: item.path, version: item.version) else { return nil }
         return info.pages?.count ?? 1
@@ -318,7 +332,8 @@ final class ViewerCommands {
     }
 
     /// Whether nothing is due soon: the slideshow's next step wakes the loop on time, and information
-    /// being read for the overlay, or files read for the sort order, show when they come.
+    /// being read for the overlay (or for the single view's page count), or files read for the sort
+    /// order, show when they come.
     func isIdle(now: Duration) -> Bool {
         if quitting.isWaiting { return false }
         if overlayLevel == .information || modes.mode == .detail, information.isReading { return false }
@@ -362,9 +377,10 @@ final class ViewerCommands {
         if modes.mode == .detail, let scale = modes.detail?.pictureScale {
             content.tags.append("\(Int((scale * 100).rounded())) %")
         }
-        // Formats that hold several images have their count read once the picture is sharp, so the read
-        // does not compete with the decode the user waits for.
-        if modes.mode == .detail, !item.isRemote, Self.mayHoldSeveralImages(item.path), modes.detail?.isSharp == true,
+        // A file the strip found to hold several images (or, opened alone, one whose name says it may) has
+        // the count read once the picture is sharp, so the read does not compete with the decode the user
+        // waits for.
+        if modes.mode == .detail, !item.isRemote, modes.detail?.isSharp == true, mayHoldSeveralImages(index),
            let count = pageCount(of: item), count > 1 {
             content.tags.append("page \(modes.detailPage + 1) / \(count)")
         }

@@ -173,7 +173,11 @@ final class ViewerModes {
         if model.items.isEmpty {
             close(now: now)
         } else if model.selectedItem != detailItem {
+            // A turn of the same file keeps the page shown; another file, or a changed one, starts at its first.
+            let page = model.selectedItem.map { $0.path == detailItem?.path && $0.version == detailItem?.version } == true
+                ? detailPage : 0
             showDetail(model.selectedIndex, now: now)
+            if page > 0 { showPage(page, now: now) }
         }
     }
 
@@ -286,10 +290,11 @@ final class ViewerModes {
     }
 
     /// Image `page` (counted from 0) of the file the single view shows: a multi-page TIFF's page, a HEIF
-    /// collection's image. Its view starts without a preview (the strip's is of the first image).
+    /// collection's image. A later page's view starts without a preview (the strip's is of the first).
     func showPage(_ page: Int, now: Duration) {
         guard mode == .detail, page >= 0, page != detailPage, let item = detailItem,
-              let view = singleViews.makeView(of: item, page: page, rank: .visible, fade: model.fade, preview: nil,
+              let view = singleViews.makeView(of: item, page: page, rank: .visible, fade: model.fade,
+                                              preview: page == 0 ? model.cachedImage(for: model.selectedIndex) : nil,
                                               pixelScale: pointScale, now: now, observer: observer) else { return }
         detail = view
         detailPage = page

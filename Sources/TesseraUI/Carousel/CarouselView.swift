@@ -144,7 +144,7 @@ package final class CarouselView {
             if model.isMarked(index) { drawMarkBadge(in: rect, scale: scale) }
             if case .image(let pixels) = cell.content {
                 if pixels.damage != nil { drawDamageBadge(in: rect, scale: scale) }
-                if pixels.imageCount != nil || pixels.isSequence { drawPagesBadge(in: rect, scale: scale) }
+                if pixels.holdsSeveralImages || pixels.isSequence { drawPagesBadge(in: rect, scale: scale) }
             }
             if index == model.selectedIndex {
                 renderer.outline(rect.insetBy(-Int(3 * scale)), Theme.selection, thickness: max(2, Int(3 * scale)))

@@ -112,14 +112,14 @@ final class ThumbnailStoreTests: XCTestCase {
         let store = makeStore()
         let original = try XCTUnwrap(store.original(atPath: try photo()))
         var pixels = PixelBuffer(width: 20, height: 10, filledWith: RGBA(r: 200, g: 100, b: 50))
-        pixels.imageCount = 3
+        pixels.holdsSeveralImages = true
         XCTAssertTrue(store.save(pixels, for: original, size: .normal))
-        XCTAssertEqual(store.thumbnail(for: original, size: .normal)?.imageCount, 3)
-        pixels.imageCount = nil
+        XCTAssertEqual(store.thumbnail(for: original, size: .normal)?.holdsSeveralImages, true)
+        pixels.holdsSeveralImages = false
         pixels.isSequence = true
         XCTAssertTrue(store.save(pixels, for: original, size: .normal))
         let sequence = try XCTUnwrap(store.thumbnail(for: original, size: .normal))
-        XCTAssertNil(sequence.imageCount)
+        XCTAssertFalse(sequence.holdsSeveralImages)
         XCTAssertTrue(sequence.isSequence)
     }
 

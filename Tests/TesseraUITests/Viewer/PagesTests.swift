@@ -59,6 +59,12 @@ final class PagesTests: XCTestCase {
         viewer.press("]")
         XCTAssertEqual(viewer.overlay.status?.text, "no page after this one")
 
+        // Turning the picture keeps the page shown.
+        viewer.press(">")
+        frame = try viewer.settle()
+        XCTAssertTrue(middle(frame).isClose(to: RGBA(r: 30, g: 30, b: 220), tolerance: 16), "still the second: \(middle(frame))")
+        XCTAssertTrue(viewer.overlay.tags.contains("page 2 / 2"), "\(viewer.overlay.tags)")
+
         viewer.press("[")
         frame = try viewer.settle()
         XCTAssertTrue(middle(frame).isClose(to: RGBA(r: 220, g: 30, b: 30), tolerance: 16), "back to the first: \(middle(frame))")

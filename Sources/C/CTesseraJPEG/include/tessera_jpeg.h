@@ -25,7 +25,10 @@ typedef enum {
     /* The data ends before the image does. */
     TESSERA_IMAGE_TRUNCATED = 2,
     /* Out of memory or a failed system call. */
-    TESSERA_IMAGE_SYSTEM = 3
+    TESSERA_IMAGE_SYSTEM = 3,
+    /* Every row asked for was read, but the data ended first: the rows past it are libjpeg's grey
+     * padding (tessera_jpeg_read_region only). */
+    TESSERA_IMAGE_PADDED = 4
 } tessera_image_status;
 
 typedef struct {
@@ -91,7 +94,8 @@ void tessera_jpeg_close(tessera_jpeg_reader *reader);
  * several threads can read parts of one descriptor at once. `colour` receives the file's colour
  * description (its `icc`, if any, to be released with free()); CMYK comes out as C, M, Y, K bytes.
  * A JPEG stored in several scans (progressive) is refused: libjpeg would hold the coefficients of the
- * whole image for any part of it. */
+ * whole image for any part of it. A file that ends before the part does gives the part with libjpeg's
+ * grey padding, `colour` as for a whole file, and TESSERA_IMAGE_PADDED. */
 tessera_image_status tessera_jpeg_read_region(int fd, int denominator, int x, int y, int width, int height,
                                               uint8_t *pixels, tessera_jpeg_colour *colour,
                                               char *message, size_t message_size);

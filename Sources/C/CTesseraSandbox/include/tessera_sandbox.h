@@ -108,8 +108,8 @@ struct tessera_decode_request {
 
 /* The helper's answer, fixed size. To a decode or a region, with status 0, a memfd is attached holding width * height
  * * 4 bytes of pixels, then `profile_length` bytes of the image's ICC profile, and `reason` 1 says the
- * pixels are only part of the image (a damaged file), `text` why, numbers[0] how many images the file
- * holds when more than one and numbers[1] 1 for a HEIF image sequence; otherwise `reason` and its
+ * pixels are only part of the image (a damaged file), `text` why, numbers[0] 1 when the file holds
+ * several images and numbers[1] 1 for a HEIF image sequence; otherwise `reason` and its
  * numbers and text say what the loader refused. To a rows opening, with status 0, a sealed memfd is
  * attached holding two halves of rows (each rows-per-half * width * 4 bytes, rows-per-half following from
  * the width on both sides), then the profile; `grayscale` and `alpha` describe the rows. To rows and to
