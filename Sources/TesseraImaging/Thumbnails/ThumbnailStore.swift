@@ -27,8 +27,8 @@ import TesseraFiles
 /// their own temporary file and the last rename wins, both being complete.
 package final class ThumbnailStore: Sendable {
     /// Names this program's folder of failure records ("appname-version", as the standard asks). The
-    /// version moves when files recorded as failures may now decode (a JPEG or PNG cut short in its data
-    /// is shown as far as it goes), so that older records are not believed.
+    /// version moves whenever files a version recorded as failures may decode in the next (a JPEG or PNG
+    /// cut short in its data is shown as far as it goes), so that a record is believed only by its writer.
     package static let applicationID = "tessera-0.2"
 
     /// The `thumbnails` folder.
