@@ -66,6 +66,10 @@ package struct TIFFDecoder: ImageDecoding {
             let cmyk = samples == .cmyk ? CMYKConversion(profile: profile, inverted: false, name: "a CMYK TIFF") : nil
             var pixels = try Self.read(reader, directory, scaledTo: directory.size, cmyk: cmyk, cancellation: nil)
             pixels.colourProfile = directory.isSeparated ? nil : profile
+            // The page's own Orientation tag: the loader turns a file's first image by its IFD0's only.
+            if let orientation = ImageOrientation(rawValue: directory.orientation), orientation != .up {
+                pixels = orientation.apply(to: pixels)
+            }
             return pixels
         }
     }

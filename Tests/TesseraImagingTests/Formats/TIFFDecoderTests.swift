@@ -159,17 +159,18 @@ final class TIFFDecoderTests: XCTestCase {
         Tools.assertQuadrants(try load([rgbPage(), second]), tolerance: 0, "first page")
     }
 
-    /// Each page of a multi-page TIFF (a scanned document) decodes as itself, at its own size; a reduced
-    /// level is no page, and a page past the last is refused saying so.
+    /// Each page of a multi-page TIFF (a scanned document) decodes as itself, at its own size and turned as
+    /// its own Orientation tag says; a reduced level is no page, and a page past the last is refused.
     func testEveryPageOfSeveralDecodesAsItself() throws {
         var second = Page(width: 40, height: 30, samples: Array(repeating: 200, count: 40 * 30 * 3), samplesPerPixel: 3,
                           photometric: 2)
         second.subfileType = 2
         var reduced = rgbPage(width: 32, height: 24)
         reduced.subfileType = 1
-        var third = Page(width: 20, height: 50, samples: Array(repeating: 0, count: 20 * 50 * 3), samplesPerPixel: 3,
+        var third = Page(width: 50, height: 20, samples: Array(repeating: 0, count: 50 * 20 * 3), samplesPerPixel: 3,
                          photometric: 2)
         third.subfileType = 2
+        third.orientation = 6  // stored on its side, shown upright
         let data = TestTIFF.file([rgbPage(), reduced, second, third])
         func page(_ index: Int) throws -> PixelBuffer {
             try ImageLoader(decoders: [TIFFDecoder()], colour: nil, page: index).load(data: data, name: "scan.tif", fitting: nil)
