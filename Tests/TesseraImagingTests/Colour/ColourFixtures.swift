@@ -191,23 +191,66 @@ enum ColourFixtures {
     /// `pixels` as an 8-bit RGBA PNG with an iCCP chunk holding `profile` (libpng's writer).
     static func png(_ pixels: PixelBuffer, iccProfile profile: [UInt8], in folder: TemporaryDirectory, name: String) -> String {
         let path = folder.path(name)
+        writePNG(to: path, width: pixels.width, height: pixels.height, depth: 8, colourType: PNG_COLOR_TYPE_RGB_ALPHA,
+                 describe: { png, info in
+                     profile.withUnsafeBufferPointer {
+                         png_set_iCCP(png, info, "test profile", PNG_COMPRESSION_TYPE_BASE, $0.baseAddress, png_uint_32($0.count))
+                     }
+                 }, rows: { png in
+                     png_set_bgr(png)
+                     var row = [UInt8](repeating: 0, count: pixels.width * 4)
+                     for y in 0..<pixels.height {
+                         row.replaceSubrange(0..<row.count, with: pixels.bytes[(y * pixels.width * 4)..<((y + 1) * pixels.width * 4)])
+                         png_write_row(png, &row)
+                     }
+                 })
+        return path
+    }
+
+    /// A 16-bit RGB PNG of `samples` (libpng's writer), with a `cICP` chunk of `codePoints` (primaries,
+    /// transfer, matrix, full range) when given.
+    static func png16(_ samples: [UInt16], width: Int, height: Int, to path: String, codePoints: [UInt8]? = nil) {
+        var body = codePoints ?? []
+        writePNG(to: path, width: width, height: height, depth: 16, colourType: PNG_COLOR_TYPE_RGB,
+                 describe: { png, info in
+                     guard codePoints != nil else { return }
+                     // libpng 1.6.39 knows no cICP: it is written as a chunk libpng does not know, before the image data.
+                     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_ALWAYS, nil, 0)
+                     body.withUnsafeMutableBufferPointer { data in
+                         var chunk = png_unknown_chunk()
+                         withUnsafeMutableBytes(of: &chunk.name) { name in
+                             for (i, byte) in "cICP".utf8.enumerated() { name[i] = byte }
+                         }
+                         chunk.data = data.baseAddress
+                         chunk.size = data.count
+                         chunk.location = png_byte(PNG_HAVE_IHDR)
+                         png_set_unknown_chunks(png, info, &chunk, 1)
+                     }
+                 }, rows: { png in
+                     png_set_swap(png)
+                     var row = [UInt16](repeating: 0, count: width * 3)
+                     for y in 0..<height {
+                         row.replaceSubrange(0..<row.count, with: samples[(y * width * 3)..<((y + 1) * width * 3)])
+                         row.withUnsafeMutableBytes { png_write_row(png, $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
+                     }
+                 })
+    }
+
+    /// One PNG at `path` through libpng's writer: `describe` adds chunks before the header is written,
+    /// `rows` sets the row transforms and writes every row.
+    private static func writePNG(to path: String, width: Int, height: Int, depth: Int32, colourType: Int32,
+                                 describe: (png_structp?, png_infop?) -> Void, rows: (png_structp?) -> Void) {
         let file = fopen(path, "wb")!
         defer { fclose(file) }
         var png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nil, nil, nil)
         var info = png_create_info_struct(png)
         defer { png_destroy_write_struct(&png, &info) }
         png_init_io(png, file)
-        png_set_IHDR(png, info, png_uint_32(pixels.width), png_uint_32(pixels.height), 8, PNG_COLOR_TYPE_RGB_ALPHA,
+        png_set_IHDR(png, info, png_uint_32(width), png_uint_32(height), depth, colourType,
                      PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT)
-        profile.withUnsafeBufferPointer { png_set_iCCP(png, info, "test profile", PNG_COMPRESSION_TYPE_BASE, $0.baseAddress, png_uint_32($0.count)) }
+        describe(png, info)
         png_write_info(png, info)
-        png_set_bgr(png)
-        var row = [UInt8](repeating: 0, count: pixels.width * 4)
-        for y in 0..<pixels.height {
-            row.replaceSubrange(0..<row.count, with: pixels.bytes[(y * pixels.width * 4)..<((y + 1) * pixels.width * 4)])
-            png_write_row(png, &row)
-        }
+        rows(png)
         png_write_end(png, info)
-        return path
     }
 }

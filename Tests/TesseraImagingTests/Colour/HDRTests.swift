@@ -1,4 +1,3 @@
-import CPNG
 import Foundation
 import TesseraCore
 import TesseraTestBasics
@@ -71,47 +70,11 @@ final class HDRTests: XCTestCase {
         return samples
     }
 
-    /// A 16-bit RGB PNG of `samples` (libpng's writer), with a `cICP` chunk of `codePoints` (primaries,
-    /// transfer, matrix, full range) when given.
-    static func png16(_ samples: [UInt16], width: Int, height: Int, to path: String, codePoints: [UInt8]? = nil) {
-        let file = fopen(path, "wb")!
-        defer { fclose(file) }
-        var png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nil, nil, nil)
-        var info = png_create_info_struct(png)
-        defer { png_destroy_write_struct(&png, &info) }
-        png_init_io(png, file)
-        png_set_IHDR(png, info, png_uint_32(width), png_uint_32(height), 16, PNG_COLOR_TYPE_RGB,
-                     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT)
-        var body = codePoints ?? []
-        if codePoints != nil {
-            // libpng 1.6.39 knows no cICP: it is written as a chunk libpng does not know, before the image data.
-            png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_ALWAYS, nil, 0)
-            body.withUnsafeMutableBufferPointer { data in
-                var chunk = png_unknown_chunk()
-                withUnsafeMutableBytes(of: &chunk.name) { name in
-                    for (i, byte) in "cICP".utf8.enumerated() { name[i] = byte }
-                }
-                chunk.data = data.baseAddress
-                chunk.size = data.count
-                chunk.location = png_byte(PNG_HAVE_IHDR)
-                png_set_unknown_chunks(png, info, &chunk, 1)
-            }
-        }
-        png_write_info(png, info)
-        png_set_swap(png)
-        var row = [UInt16](repeating: 0, count: width * 3)
-        for y in 0..<height {
-            row.replaceSubrange(0..<row.count, with: samples[(y * width * 3)..<((y + 1) * width * 3)])
-            row.withUnsafeMutableBytes { png_write_row(png, $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
-        }
-        png_write_end(png, info)
-    }
-
     /// `picture` as an HDR file written by `tool` (heif-enc for HEIC, avifenc for AVIF, cjxl for JPEG XL).
     private func hdrFile(_ picture: PixelBuffer, _ transfer: Transfer, _ name: String,
                          samples: [UInt16]? = nil) throws -> String {
         let source = dir.path("\(name).png")
-        Self.png16(samples ?? Self.hdrSamples(picture, transfer), width: picture.width, height: picture.height, to: source)
+        ColourFixtures.png16(samples ?? Self.hdrSamples(picture, transfer), width: picture.width, height: picture.height, to: source)
         let output = dir.path(name)
         let code = transfer == .pq ? 16 : 18
         switch URL(fileURLWithPath: name).pathExtension {
@@ -171,7 +134,7 @@ final class HDRTests: XCTestCase {
     func testPQAndHLGPNGsShowTheirSDRPicture() throws {
         for transfer in [Transfer.pq, .hlg] {
             let path = dir.path("\(transfer).png")
-            Self.png16(Self.hdrSamples(picture, transfer), width: picture.width, height: picture.height, to: path,
+            ColourFixtures.png16(Self.hdrSamples(picture, transfer), width: picture.width, height: picture.height, to: path,
                        codePoints: [9, transfer == .pq ? 16 : 18, 0, 1])
             let shown = try loader.load(path: path, fitting: nil)
             XCTAssertLessThan(ColourFixtures.meanAbsoluteDifference(shown, picture), 1, "\(transfer) PNG")
@@ -182,7 +145,7 @@ final class HDRTests: XCTestCase {
         }
         // Display P3 by code points: handed to the colour stage, as an ICC profile would be.
         let p3 = dir.path("p3.png")
-        Self.png16(Self.hdrSamples(picture, .pq), width: picture.width, height: picture.height, to: p3, codePoints: [12, 13, 0, 1])
+        ColourFixtures.png16(Self.hdrSamples(picture, .pq), width: picture.width, height: picture.height, to: p3, codePoints: [12, 13, 0, 1])
         let raw = try ImageLoader(decoders: ImageDecoders.standard(), colour: nil).load(path: p3, fitting: nil)
         XCTAssertEqual(raw.colourCodePoints?.primaries, 12)
     }

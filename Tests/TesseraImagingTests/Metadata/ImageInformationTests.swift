@@ -206,14 +206,14 @@ final class ImageInformationTests: XCTestCase {
     func testHDRPhotosAreNamed() throws {
         let pixels = TestPixels.gradient(width: 32, height: 24)
         let pq = folder.path("pq.avif"), hlg = folder.path("hlg.jxl")
-        HDRTests.png16(HDRTests.hdrSamples(pixels, .pq), width: 32, height: 24, to: folder.path("pq.png"))
+        ColourFixtures.png16(HDRTests.hdrSamples(pixels, .pq), width: 32, height: 24, to: folder.path("pq.png"))
         try FormatFixtureTools.run("avifenc", ["-d", "10", "--cicp", "9/16/9", folder.path("pq.png"), pq], package: "libavif-bin")
-        HDRTests.png16(HDRTests.hdrSamples(pixels, .hlg), width: 32, height: 24, to: folder.path("hlg.png"))
+        ColourFixtures.png16(HDRTests.hdrSamples(pixels, .hlg), width: 32, height: 24, to: folder.path("hlg.png"))
         try FormatFixtureTools.run("cjxl", [folder.path("hlg.png"), hlg, "-d", "0", "-x", "color_space=RGB_D65_202_Rel_HLG"],
                                    package: "libjxl-tools")
         XCTAssertEqual(try ImageInformation.read(path: pq).dynamicRange, .pq)
         let pqPNG = folder.path("pq-cicp.png")
-        HDRTests.png16(HDRTests.hdrSamples(pixels, .pq), width: 32, height: 24, to: pqPNG, codePoints: [9, 16, 0, 1])
+        ColourFixtures.png16(HDRTests.hdrSamples(pixels, .pq), width: 32, height: 24, to: pqPNG, codePoints: [9, 16, 0, 1])
         XCTAssertEqual(try ImageInformation.read(path: pqPNG).dynamicRange, .pq)
         let named = try ImageInformation.read(path: hlg)
         XCTAssertEqual(named.fields.first { $0.label == "Dynamic range" }?.value, "HDR (HLG)")
