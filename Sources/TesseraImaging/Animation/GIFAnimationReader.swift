@@ -24,7 +24,9 @@ final class GIFAnimationReader: AnimationReading {
     var plays: Int { file.plays }
 
     func nextFrame() throws(ImageLoadError.Reason) -> (pixels: PixelBuffer, delay: Duration)? {
-        guard let frame = try file.nextFrame() else { return nil }
+        // A later frame cut short ends the animation at the last whole one (the first frame's own damage
+        // is the still's, shown with its badge).
+        guard let frame = try file.nextFrame(), frame.damage == nil || pending == nil else { return nil }
         // A screen of 0 x 0 takes the first frame's size (as `GIFFile` does): frames are that size.
         if canvas.count != frame.pixels.bytes.count {
             guard pending == nil else { throw .decodeFailed("GIF frames of different sizes on a 0 x 0 screen") }

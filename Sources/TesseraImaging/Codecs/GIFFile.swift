@@ -33,6 +33,9 @@ final class GIFFile {
         var delay: Duration
         /// What happens to the frame's area before the next frame: giflib's `DISPOSE_*` values.
         var disposal: Int32
+        /// Why the frame's image data stops part way, when it does: the rows read are drawn, the rest
+        /// is left transparent.
+        var damage: String?
     }
 
     /// `bytes` must outlive the file.
@@ -71,9 +74,9 @@ final class GIFFile {
             case EXTENSION_RECORD_TYPE:
                 control = try readExtension() ?? control
             case IMAGE_DESC_RECORD_TYPE:
-                let (pixels, area) = try readImage(transparent: control.TransparentColor)
+                let (pixels, area, damage) = try readImage(transparent: control.TransparentColor)
                 return Frame(pixels: pixels, area: area, delay: .milliseconds(10 * Int(control.DelayTime)),
-                             disposal: control.DisposalMode)
+                             disposal: control.DisposalMode, damage: damage)
             case TERMINATE_RECORD_TYPE:
                 return nil
             default:
@@ -111,7 +114,9 @@ final class GIFFile {
         return name == "NETSCAPE2.0" || name == "ANIMEXTS1.0"
     }
 
-    private func readImage(transparent: Int32) throws(ImageLoadError.Reason) -> (PixelBuffer, PixelRegion) {
+    /// The frame's rows on the canvas; when its image data stops after some rows, those rows and why
+    /// (nothing read at all is an error).
+    private func readImage(transparent: Int32) throws(ImageLoadError.Reason) -> (PixelBuffer, PixelRegion, String?) {
         guard DGifGetImageDesc(gif) == GIF_OK else { throw Self.reason(gif.pointee.Error) }
         let desc = gif.pointee.Image
         let frameWidth = Int(desc.Width), frameHeight = Int(desc.Height)
@@ -130,10 +135,12 @@ final class GIFFile {
         // Interlaced frames store every 8th row from 0, every 8th from 4, every 4th from 2, every 2nd from 1.
         let passes: [(start: Int, step: Int)] = desc.Interlace ? [(0, 8), (4, 8), (2, 4), (1, 2)] : [(0, 1)]
         var failure: Int32?
+        var rowsRead = 0
         bytes.withUnsafeMutableBytes { canvasBytes in
             for pass in passes {
                 for row in stride(from: pass.start, to: frameHeight, by: pass.step) {
                     guard DGifGetLine(gif, line, Int32(frameWidth)) == GIF_OK else { failure = gif.pointee.Error; return }
+                    rowsRead += 1
                     let y = top + row
                     guard y >= 0, y < canvas.height, visible > 0, let base = canvasBytes.baseAddress else { continue }
                     // The buffer starts transparent, so the table's 0 for the transparent and out-of-range
@@ -145,11 +152,15 @@ final class GIFFile {
                 }
             }
         }
-        if let failure { throw Self.reason(failure) }
+        var damage: String?
+        if let failure {
+            guard rowsRead > 0 else { throw Self.reason(failure) }
+            damage = Self.damage(failure)
+        }
         let x0 = min(max(left, 0), canvas.width), y0 = min(max(top, 0), canvas.height)
         let x1 = min(max(left + frameWidth, 0), canvas.width), y1 = min(max(top + frameHeight, 0), canvas.height)
         return (PixelBuffer(width: canvas.width, height: canvas.height, bytes: bytes),
-                PixelRegion(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+                PixelRegion(x: x0, y: y0, width: x1 - x0, height: y1 - y0), damage)
     }
 
     /// The frame's pixel for each of the 256 possible indices, as a B, G, R, A word in memory order: the
@@ -166,6 +177,14 @@ final class GIFFile {
         }
         return table
     }
+
+    /// Why a frame's image data stops part way: the file ends there, or giflib's words for what it met.
+    private static func damage(_ code: Int32) -> String {
+        if code == D_GIF_ERR_READ_FAILED || code == D_GIF_ERR_EOF_TOO_SOON { return endsInImageData }
+        return GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
+    }
+
+    static let endsInImageData = "the file ends inside the image data: it is truncated"
 
     /// giflib's errors in the loader's words: running out of bytes is a truncated file.
     private static func reason(_ code: Int32) -> ImageLoadError.Reason {

@@ -13,7 +13,9 @@ package struct GIFDecoder: ImageDecoding {
         try data.withUnsafeBytes { raw throws(ImageLoadError.Reason) -> PixelBuffer in
             let file = try GIFFile(raw)
             guard let first = try file.nextFrame() else { throw .decodeFailed("GIF without an image") }
-            return first.pixels
+            var pixels = first.pixels
+            pixels.damage = first.damage
+            return pixels
         }
     }
 }

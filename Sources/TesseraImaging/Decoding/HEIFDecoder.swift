@@ -30,6 +30,8 @@ package struct HEIFDecoder: ImageDecoding {
                 pixels.holdsSeveralImages = pages.count > 1
                 pixels.isSequence = pages.isSequence
             }
+            // libheif decodes what a cut file still holds of its coded picture without a word.
+            if ISOBMFFBoxes.endsShort(ByteReader(raw), count: raw.count) { pixels.damage = Self.endsShort }
             return pixels
         }
     }
@@ -48,9 +50,12 @@ package struct HEIFDecoder: ImageDecoding {
             var pixels = try image.decode(colour: points)
             pixels.colourProfile = profile
             if !HDRRendering.isHDR(points) { pixels.colourCodePoints = points }
+            if ISOBMFFBoxes.endsShort(ByteReader(raw), count: raw.count) { pixels.damage = Self.endsShort }
             return pixels
         }
     }
+
+    static let endsShort = "the file ends before its last box does: it is truncated"
 
     /// The ICC profile of the primary image's `prof` or `rICC` colour box, as `decode` hands it on; nil
     /// when it has none (an `nclx` box names its colours by code points instead) or the file cannot be read.

@@ -86,33 +86,56 @@ package struct TIFFDecoder: ImageDecoding {
         levels.filter { $0.size.width >= wanted.width && $0.size.height >= wanted.height }.min { $0.size.area < $1.size.area }
     }
 
-    /// The level's rows, whole when `output` is its size, else streamed into a downscaler one block of
+    /// The level's rows, whole when `output` is its size, else streamed into a downscaler, one block of
     /// rows (a strip, or a row of tiles) at a time, each block decoded once; CMYK converted as it is read.
+    ///
+    /// A block libtiff cannot read (cut off, or corrupt) is left transparent and the rest are still
+    /// read, so a damaged file shows all it holds, with the first block's reason as its damage; a file
+    /// none of whose blocks can be read is an error.
     private static func read(_ reader: TIFFReader, _ level: TIFFReader.Directory, scaledTo output: PixelSize,
                              cmyk: CMYKConversion?, cancellation: DecodeCancellation?) throws -> PixelBuffer {
         let size = level.size
         let rowBytes = size.width * 4
+        let band = max(level.rowsPerBlock, 1)
+        var damage: ImageLoadError.Reason?
+        var blocksRead = 0
+        /// Reads `count` rows from `row` into `block`: transparent, and noted, when they cannot be read.
+        func readBlock(_ row: Int, count: Int, into block: UnsafeMutablePointer<UInt8>) {
+            do {
+                try reader.readRows(row, count: count, into: block)
+                cmyk?.apply(block, count: size.width * count)
+                blocksRead += 1
+            } catch {
+                block.update(repeating: 0, count: rowBytes * count)
+                damage = damage ?? error
+            }
+        }
+        func finish(_ pixels: PixelBuffer) throws -> PixelBuffer {
+            guard let damage else { return pixels }
+            guard blocksRead > 0 else { throw damage }
+            var pixels = pixels
+            pixels.damage = Self.damage(damage)
+            return pixels
+        }
         if output == size {
-            // Every byte is written by the reader.
+            // Every byte is written, by the reader or as transparent.
             let bytes = try [UInt8](unsafeUninitializedCapacity: size.area * 4) { storage, initialised in
                 let base = storage.baseAddress!
-                try reader.readRows(0, count: size.height, into: base)
-                cmyk?.apply(base, count: size.area)
+                for row in stride(from: 0, to: size.height, by: band) {
+                    try cancellation.check()
+                    readBlock(row, count: min(band, size.height - row), into: base + row * rowBytes)
+                }
                 initialised = storage.count
             }
-            return PixelBuffer(width: size.width, height: size.height, bytes: bytes)
+            return try finish(PixelBuffer(width: size.width, height: size.height, bytes: bytes))
         }
         let scaler = StreamingDownscaler(from: size, to: output)
-        let band = level.rowsPerBlock
         var rows = [UInt8](repeating: 0, count: rowBytes * band)
         var row = 0
         while row < size.height {
             try cancellation.check()
             let count = min(band, size.height - row)
-            try rows.withUnsafeMutableBufferPointer { block in
-                try reader.readRows(row, count: count, into: block.baseAddress!)
-                cmyk?.apply(block.baseAddress!, count: size.width * count)
-            }
+            rows.withUnsafeMutableBufferPointer { block in readBlock(row, count: count, into: block.baseAddress!) }
             rows.withUnsafeBufferPointer { block in
                 for i in 0..<count {
                     scaler.consume(row: UnsafeBufferPointer(rebasing: block[(i * rowBytes)..<((i + 1) * rowBytes)]))
@@ -120,6 +143,15 @@ package struct TIFFDecoder: ImageDecoding {
             }
             row += count
         }
-        return scaler.result()
+        return try finish(scaler.result())
+    }
+
+    /// A block's failure in the words the overlay shows under "Damaged".
+    private static func damage(_ reason: ImageLoadError.Reason) -> String {
+        switch reason {
+        case .truncated: "the file ends inside the image data: it is truncated"
+        case .decodeFailed(let why): why
+        default: reason.shortText
+        }
     }
 }

@@ -49,20 +49,24 @@ package struct WebPDecoder: ImageDecoding {
                 config.pointee.options.scaled_width = Int32(output.width)
                 config.pointee.options.scaled_height = Int32(output.height)
             }
-            // Decode straight into our buffer: BGRA bytes are ARGB8888 on little-endian.
+            // Decode straight into our buffer: BGRA bytes are ARGB8888 on little-endian. It starts
+            // transparent, which is what rows a damaged file never reaches stay.
             var bytes = [UInt8](repeating: 0, count: output.area * 4)
-            let status = try bytes.withUnsafeMutableBufferPointer { pixels -> VP8StatusCode in
+            let (status, rows) = try bytes.withUnsafeMutableBufferPointer { pixels -> (VP8StatusCode, Int) in
                 config.pointee.output.colorspace = MODE_BGRA
                 config.pointee.output.is_external_memory = 1
                 config.pointee.output.u.RGBA.rgba = pixels.baseAddress
                 config.pointee.output.u.RGBA.stride = Int32(output.width * 4)
                 config.pointee.output.u.RGBA.size = pixels.count
                 defer { WebPFreeDecBuffer(&config.pointee.output) }
-                guard let cancellation else { return WebPDecode(base, raw.count, config) }
                 return try Self.decodeIncrementally(base, count: raw.count, config: config, cancellation: cancellation)
             }
-            guard status == VP8_STATUS_OK else { throw Self.reason(for: status) }
             var pixels = PixelBuffer(width: output.width, height: output.height, bytes: bytes)
+            if status != VP8_STATUS_OK {
+                // Rows decoded before the data ran out or went bad are shown, with why they stop.
+                guard rows > 0, let damage = Self.damage(for: status) else { throw Self.reason(for: status) }
+                pixels.damage = damage
+            }
             pixels.colourProfile = Self.iccProfile(raw)
             return pixels
         }
@@ -70,7 +74,7 @@ package struct WebPDecoder: ImageDecoding {
 
     /// The ICCP chunk's profile, through libwebp's demuxer: only an extended (VP8X) file whose header
     /// says it has one carries it, as browsers read it. Parsed as a partial file, so one cut short after
-    /// the chunk still names it in the information overlay (decoding such a file fails on its own).
+    /// the chunk still names it in the information overlay.
     static func iccProfile(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
         guard !bytes.isEmpty, let base = bytes.bindMemory(to: UInt8.self).baseAddress else { return nil }
         var data = WebPData(bytes: base, size: bytes.count)
@@ -84,21 +88,35 @@ package struct WebPDecoder: ImageDecoding {
         return Array(UnsafeBufferPointer(start: bytes, count: chunk.chunk.size))
     }
 
-    /// Feeds `count` bytes at `base` to an incremental decoder `sliceBytes` at a time, checking
-    /// `cancellation` before each slice.
+    /// Feeds `count` bytes at `base` to an incremental decoder, `sliceBytes` at a time when there is a
+    /// `cancellation` to check before each slice, else all at once; returns how it ended and how many
+    /// output rows it finished (all of them when it succeeds, some when the data ends or goes bad).
     private static func decodeIncrementally(_ base: UnsafePointer<UInt8>, count: Int,
                                             config: UnsafeMutablePointer<WebPDecoderConfig>,
-                                            cancellation: DecodeCancellation) throws -> VP8StatusCode {
-        guard let decoder = WebPIDecode(nil, 0, config) else { return VP8_STATUS_OUT_OF_MEMORY }
+                                            cancellation: DecodeCancellation?) throws -> (VP8StatusCode, Int) {
+        guard let decoder = WebPIDecode(nil, 0, config) else { return (VP8_STATUS_OUT_OF_MEMORY, 0) }
         defer { WebPIDelete(decoder) }
+        let slice = cancellation == nil ? count : sliceBytes
         var fed = 0
         while true {
             try cancellation.check()
-            fed = min(count, fed + sliceBytes)
+            fed = min(count, fed + slice)
             // The whole file is in memory: each call sees the buffer from its start, nothing is copied.
-            let status = WebPIUpdate(decoder, base, fed)
-            if status != VP8_STATUS_SUSPENDED { return status }
-            if fed == count { return VP8_STATUS_NOT_ENOUGH_DATA }
+            var status = WebPIUpdate(decoder, base, fed)
+            if status == VP8_STATUS_SUSPENDED && fed < count { continue }
+            if status == VP8_STATUS_SUSPENDED { status = VP8_STATUS_NOT_ENOUGH_DATA }
+            var rows: Int32 = 0
+            if status != VP8_STATUS_OK { _ = WebPIDecGetRGB(decoder, &rows, nil, nil, nil) }
+            return (status, status == VP8_STATUS_OK ? Int(config.pointee.output.height) : Int(rows))
+        }
+    }
+
+    /// Why a file whose first rows decoded stops part way, in the loader's words.
+    private static func damage(for status: VP8StatusCode) -> String? {
+        switch status {
+        case VP8_STATUS_NOT_ENOUGH_DATA: "the file ends inside the image data: it is truncated"
+        case VP8_STATUS_BITSTREAM_ERROR: "corrupt WebP data"
+        default: nil
         }
     }
 

@@ -34,4 +34,22 @@ enum ISOBMFFBoxes {
         boxes(in: r, range: range).first { $0.type == type }?.payload
     }
 
+    /// Whether the file's top-level boxes promise more bytes than it has: a file cut short, which a
+    /// decoder can still make a picture of from the part that is there.
+    static func endsShort(_ r: ByteReader, count: Int) -> Bool {
+        var offset = 0
+        while offset + 8 <= count, let size32 = r.u32be(offset) {
+            var size = Int(size32)
+            if size32 == 1 {
+                guard let large = r.u64(offset + 8, bigEndian: true), large <= UInt64(Int.max) else { return false }
+                size = Int(large)
+            } else if size32 == 0 {
+                return false  // to the end of the file, wherever that is
+            }
+            guard size >= 8 else { return false }
+            if size > count - offset { return true }
+            offset += size
+        }
+        return false
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraTestSupport
 import XCTest
 @testable import TesseraCore
 @testable import TesseraImaging
@@ -59,5 +60,38 @@ final class DamageTests: XCTestCase {
                                                                                      width: 40, height: 10), tolerance: 12), 0.5)
         XCTAssertGreaterThan(frame.share(of: RGBA(r: 128, g: 128, b: 128), in: PixelRect(x: size.width / 2 - 20, y: size.height * 3 / 4,
                                                                                         width: 40, height: 10), tolerance: 4), 0.5)
+    }
+
+    /// A GIF cut in its image data, in the strip and opened alone: the same badge, tag and reason, in the
+    /// loader's words for a file that ends in its data.
+    func testACutGIFSaysSoInTheStripAndAlone() throws {
+        var state: UInt32 = 7
+        let indices = (0..<(240 * 160)).map { _ -> UInt8 in
+            state = state &* 1_103_515_245 &+ 12345
+            return UInt8((state >> 16) & 3)
+        }
+        let gif = GIFFixtures.gif(screenWidth: 240, screenHeight: 160,
+                                  palette: [RGBA(r: 200, g: 30, b: 30), RGBA(r: 30, g: 200, b: 30),
+                                            RGBA(r: 30, g: 30, b: 200), RGBA(r: 250, g: 250, b: 250)],
+                                  frames: [GIFFixtures.Frame(width: 240, height: 160, indices: indices)])
+        let cut = files.path("cut.gif")
+        try gif.prefix(gif.count / 2).write(to: URL(fileURLWithPath: cut))
+        let reason = "the file ends inside the image data: it is truncated"
+
+        let strip = try ViewerHarness(files.options([cut]))
+        let frame = try strip.settle()
+        let cell = try XCTUnwrap(strip.cellRect(0))
+        XCTAssertEqual(frame.share(of: RGBA(r: 240, g: 90, b: 60), in: PixelRect(x: cell.x + 9, y: cell.y + 9, width: 5, height: 5)),
+                       1, accuracy: 0.01, "the badge")
+        strip.press("i")
+        try strip.run(until: { strip.overlay.information.contains { $0.label == "Dimensions" } })
+        XCTAssertEqual(strip.overlay.information.first { $0.label == "Damaged" }?.value, reason)
+
+        var options = files.options([cut])
+        options.singleViewAtStart = cut
+        let alone = try ViewerHarness(options)
+        _ = try alone.settle()
+        XCTAssertEqual(alone.modes.mode, .detail)
+        XCTAssertTrue(alone.overlay.tags.contains("damaged"), "\(alone.overlay.tags)")
     }
 }
