@@ -133,6 +133,14 @@ package final class Renderer {
         failures.check(status, "SDL_RenderSetClipRect")
     }
 
+    /// Draws into `rect` of the output (nil: all of it) as if it were the whole output: coordinates and
+    /// clip rectangles are relative to it, and nothing is drawn outside it. The compare view's panes.
+    package func setViewport(_ rect: PixelRect?) {
+        let status: Int32
+        if var r = rect?.sdl { status = SDL_RenderSetViewport(pointer, &r) } else { status = SDL_RenderSetViewport(pointer, nil) }
+        failures.check(status, "SDL_RenderSetViewport")
+    }
+
     package func present() { SDL_RenderPresent(pointer) }
 
     /// Reads back the current frame (call before `present`, as SDL requires for some renderers).

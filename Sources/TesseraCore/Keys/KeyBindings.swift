@@ -80,6 +80,9 @@ package struct KeyBindings: Sendable, Equatable {
         bind(["1"], .actualSize, .single)
         bind(["]"], .nextPage, .single)
         bind(["["], .previousPage, .single)
+        bind(["c"], .compare)
+        bind(["Tab"], .nextPane, .single)
+        bind(["z"], .lockPanes, .single)
         return bindings
     }()
 

@@ -23,6 +23,10 @@ package enum ViewerAction: String, CaseIterable, Sendable {
     case zoomIn = "zoom-in", zoomOut = "zoom-out", fit, actualSize = "actual-size"
     /// The single view's next or previous image of a file of several (a multi-page TIFF's pages).
     case nextPage = "next-page", previousPage = "previous-page"
+    /// The marked images (or the selected one and the next) side by side; again, back.
+    case compare
+    /// The compare view: the next pane takes the keys; zoom and pan locked together or each its own.
+    case nextPane = "next-pane", lockPanes = "lock-panes"
 
     /// One line saying what the action does in `view` (the same in both views for most).
     package func summary(in view: KeyBindings.View) -> String {
@@ -70,6 +74,9 @@ package enum ViewerAction: String, CaseIterable, Sendable {
         case (.actualSize, _): "100 %"
         case (.nextPage, _): "next page of a file of several (a TIFF's pages, a HEIF's images)"
         case (.previousPage, _): "previous page"
+        case (.compare, _): "compare the marked images (2 to 4; else this one and the next) side by side; again to leave"
+        case (.nextPane, _): "compare: the next pane takes the keys (a click does too)"
+        case (.lockPanes, _): "compare: zoom and pan the panes together or each alone"
         }
     }
 }

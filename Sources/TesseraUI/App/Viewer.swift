@@ -56,7 +56,11 @@ package final class Viewer {
         let model = parts.model
         report.items = model.items.count
         report.listingMs = parts.listingDuration.map { $0.seconds * 1000 }
-        report.mode = modes.mode == .strip ? "strip" : "single"
+        report.mode = switch modes.mode {
+        case .strip: "strip"
+        case .detail: "single"
+        case .compare: "compare"
+        }
         report.selectedItem = model.selectedItem?.path
         report.markedItems = markedPaths
         report.errors = model.knownFailures.map { .init(item: $0.item.path, reason: $0.failure.shortText) }

@@ -177,14 +177,53 @@ final class ViewerCommands {
                 status.show("not an animation", now: now)
             }
         case .copyPath, .copyImage: copy(uriOnly: action == .copyImage, now: now)
+        case .compare: toggleCompare(now: now)
+        case .nextPane:
+            if !modes.focusNextPane(now: now) { status.show("one image is shown: Tab moves between compared images", now: now) }
+        case .lockPanes:
+            if let locked = modes.toggleCompareLock() {
+                status.show(locked ? "zoom and pan locked together" : "each image zooms and pans alone", now: now)
+            } else {
+                status.show("one image is shown: z locks the compared images' zoom", now: now)
+            }
         default:
             viewAsked(modes.perform(action, now: now), now: now)
+        }
+    }
+
+    /// `c`: the marked images side by side (in strip order, at most `ComparePanes.maximum`), else the
+    /// selected one and the next; in the compare view, back.
+    private func toggleCompare(now: Duration) {
+        if modes.mode == .compare {
+            modes.endCompare(now: now)
+            return
+        }
+        let marked = model.markedPaths.compactMap { model.index(of: $0) }
+        let selected = model.selectedIndex
+        let indices: [Int]
+        if marked.count >= 2 {
+            indices = Array(marked.prefix(ComparePanes.maximum))
+        } else if model.items.count >= 2 {
+            indices = selected + 1 < model.items.count ? [selected, selected + 1] : [selected - 1, selected]
+        } else {
+            status.show("compare needs two images", now: now)
+            return
+        }
+        stopSlideshow()
+        guard modes.startCompare(indices, now: now) else {
+            status.show("those images cannot be shown yet", isError: true, now: now)
+            return
+        }
+        if marked.count > ComparePanes.maximum {
+            status.show("comparing the first \(ComparePanes.maximum) of \(marked.count) marked images", now: now)
         }
     }
 
     /// What the single view asked of its host after a key.
     private func viewAsked(_ request: TiledViewAction?, now: Duration) {
         switch request {
+        case .close where modes.mode == .compare:
+            modes.endCompare(now: now)
         case .close:
             stopSlideshow()
             modes.close(now: now)
@@ -199,6 +238,19 @@ final class ViewerCommands {
     /// the slideshow's delay.
     private func step(to index: Int, now: Duration) {
         guard !model.items.isEmpty else { return }
+        if modes.mode == .compare {
+            // A step (n, p) passes over the images the other panes show; a jump (g, G, a mark) goes where
+            // it is told, and a pane already showing that image takes the focus.
+            guard index != model.selectedIndex else { return }
+            let forward = index > model.selectedIndex
+            guard abs(index - model.selectedIndex) == 1 else { return modes.go(to: index, now: now) }
+            if let next = modes.nextUncompared(forward: forward) {
+                modes.go(to: next, now: now)
+            } else {
+                status.show(forward ? "no other image after this one" : "no other image before this one", now: now)
+            }
+            return
+        }
         modes.go(to: min(max(0, index), model.items.count - 1), now: now)
         if slideshow.isRunning { slideshow.imageShown(now: now) }
     }
@@ -255,6 +307,10 @@ final class ViewerCommands {
 
     /// Starts the slideshow in the single view (opening the selected image when the strip is shown).
     private func startSlideshow(now: Duration) {
+        if modes.mode == .compare {
+            status.show("no slideshow while comparing", now: now)
+            return
+        }
         if modes.mode == .strip { modes.open(now: now) }
         guard modes.mode == .detail else { return }
         slideshow.start(now: now)
@@ -366,7 +422,7 @@ final class ViewerCommands {
         }
         if item.sessionOrientation != 1 { content.tags.append("turned, not saved") }
         // The single view's own decode says what it found; the strip's cell, what the strip's did.
-        let damage = modes.mode == .detail ? modes.detail?.damage ?? model.damage(of: index) : model.damage(of: index)
+        let damage = modes.mode != .strip ? modes.shownView?.damage ?? model.damage(of: index) : model.damage(of: index)
         if damage != nil { content.tags.append("damaged") }
         if let progress = sorting.progress {
             content.tags.append("sorting by \(progress.order.label) \(progress.done * 100 / max(1, progress.total)) %")
@@ -374,8 +430,11 @@ final class ViewerCommands {
             content.tags.append("by \(model.sortOrder.label)" + (model.isReversed ? ", reversed" : ""))
         }
         if slideshow.isRunning { content.tags.append("slideshow \(Int(slideshow.delay.seconds.rounded())) s") }
-        if modes.mode == .detail, let scale = modes.detail?.pictureScale {
+        if modes.mode != .strip, let scale = modes.shownView?.pictureScale {
             content.tags.append("\(Int((scale * 100).rounded())) %")
+        }
+        if let compare = modes.compare {
+            content.tags.append("compare \(compare.focused + 1) / \(compare.panes.count)" + (compare.isLocked ? ", locked" : ""))
         }
         // A file the strip found to hold several images (or, opened alone, one whose name says it may) has
         // the count read once the picture is sharp, so the read does not compete with the decode the user

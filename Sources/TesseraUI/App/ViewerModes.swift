@@ -7,13 +7,19 @@ import TesseraSDL
 /// is opened ahead, the mouse goes to the view shown, the window title names the selection. What keys do
 /// is `ViewerCommands`' business. Main thread only.
 final class ViewerModes {
-    enum Mode { case strip, detail }
+    enum Mode { case strip, detail, compare }
 
     private(set) var mode = Mode.strip
     /// The image alone, zoomable; nil in the strip.
     private(set) var detail: TiledImageView?
     /// Which image of the file the single view shows (counted from 0: a multi-page TIFF's page).
     private(set) var detailPage = 0
+    /// The images side by side; nil outside the compare view.
+    private(set) var compare: ComparePanes?
+    /// The view the compare view returns to.
+    private var modeBeforeCompare = Mode.strip
+    /// The zoomable view shown with the keys: the single view's, or the compare view's focused pane's.
+    var shownView: TiledImageView? { compare?.focusedPane.view ?? detail }
     /// Set once quitting was asked for and what it waits for is over (`Quitting`).
     var wantsToQuit: Bool { quitting.isDone }
 
@@ -56,7 +62,7 @@ final class ViewerModes {
         updateTitle()
     }
 
-    /// Which bindings apply.
+    /// Which bindings apply: the compare view's panes are single views.
     var view: KeyBindings.View { mode == .strip ? .strip : .single }
 
     /// A request to quit: the key, the window's close button, a signal, the end of a script.
@@ -95,6 +101,16 @@ final class ViewerModes {
             detail?.render(now: now)
             overlay()
             observer?.phaseEnded(.draw)
+        case .compare:
+            guard let compare else { return }
+            observer?.phaseBegan(.update)
+            compare.update(output: host.renderer.outputSize, pixelScale: pointScale, now: now)
+            followFocusedPane(now: now)
+            observer?.phaseEnded(.update)
+            observer?.phaseBegan(.draw)
+            compare.render(renderer: host.renderer, now: now)
+            overlay()
+            observer?.phaseEnded(.draw)
         }
     }
 
@@ -107,6 +123,7 @@ final class ViewerModes {
         switch mode {
         case .strip: return !model.changesOnScreen(now: now)
         case .detail: return detail?.isStill(now: now) ?? true
+        case .compare: return compare?.isStill(now: now) ?? true
         }
     }
 
@@ -114,6 +131,7 @@ final class ViewerModes {
         switch mode {
         case .strip: return !model.isAnimating(now: now)
         case .detail: return (detail?.isIdle(now: now) ?? true) && (upcoming?.view.isIdle(now: now) ?? true)
+        case .compare: return compare?.isIdle(now: now) ?? true
         }
     }
 
@@ -125,19 +143,20 @@ final class ViewerModes {
         switch mode {
         case .strip: return stripAnimation.nextWake
         case .detail: return detail?.nextWake(now: now)
+        case .compare: return compare?.nextWake(now: now)
         }
     }
 
     /// Pauses or resumes the animation shown; nil when what is shown is not an animation, else whether it
     /// is paused now.
     func togglePause(now: Duration) -> Bool? {
-        guard mode == .detail, let detail, detail.toggleAnimationPause(now: now) else { return nil }
-        return detail.isAnimationPaused
+        guard mode != .strip, let view = shownView, view.toggleAnimationPause(now: now) else { return nil }
+        return view.isAnimationPaused
     }
 
     func scriptContext(now: Duration, idle: Bool) -> ScriptContext {
         let viewport = model.layout.viewportSize
-        if mode == .detail, let detail {
+        if mode != .strip, let detail = shownView {
             return ScriptContext(now: now, viewportWidth: viewport.width, viewportHeight: viewport.height,
                                  isScrolling: detail.isMoving, isIdle: idle, isAtStart: detail.isAtLeftEdge,
                                  isAtEnd: detail.isAtRightEdge)
@@ -169,6 +188,7 @@ final class ViewerModes {
     /// image, reloaded when it changed, the next one when it went; the title follows too.
     func itemsChanged(now: Duration) {
         updateTitle()
+        if mode == .compare { compareItemsChanged(now: now) }
         guard mode == .detail else { return }
         if model.items.isEmpty {
             close(now: now)
@@ -199,12 +219,16 @@ final class ViewerModes {
             updateTitle()
         case .detail:
             _ = detail?.handle(event, now: now)
+        case .compare:
+            _ = compare?.handle(event, now: now)
+            followFocusedPane(now: now)
         }
     }
 
     /// A key's action that belongs to the view shown: moving in the strip, zooming and panning alone. In
     /// the single view, returns what the view asks of its host (a step, closing, quitting).
     func perform(_ action: ViewerAction, now: Duration) -> TiledViewAction? {
+        if mode == .compare { return compare?.perform(action, now: now) }
         guard mode == .strip else { return detail?.perform(action, now: now) }
         switch action {
         case .left: model.moveSelection(columns: -1, time: now)
@@ -248,6 +272,8 @@ final class ViewerModes {
             guard index != model.selectedIndex || detail == nil else { return }
             model.select(index, time: now, animated: false)
             showDetail(index, now: now)
+        case .compare:
+            showInFocusedPane(index, now: now)
         }
         updateTitle()
     }
@@ -307,6 +333,114 @@ final class ViewerModes {
         singleViews.makeView(of: model.items[index], rank: rank, fade: model.fade,
                              preview: model.cachedImage(for: index), pixelScale: pointScale, now: now,
                              observer: observer)
+    }
+
+    // MARK: Compare
+
+    /// Items `indices` (2 to `ComparePanes.maximum`) side by side, the first focused; false when none
+    /// of them can be shown (downloads not here yet).
+    @discardableResult
+    func startCompare(_ indices: [Int], now: Duration) -> Bool {
+        let panes = indices.prefix(ComparePanes.maximum).compactMap { makePane(of: $0, now: now) }
+        guard panes.count >= 2 else { return false }
+        if mode != .compare { modeBeforeCompare = mode }
+        pipeline.retainOnly([])
+        stripAnimation.stop()
+        carouselView.animatedCell = nil
+        detail = nil
+        detailItem = nil
+        detailPage = 0
+        upcoming = nil
+        compare = ComparePanes(panes)
+        mode = .compare
+        followFocusedPane(now: now)
+        return true
+    }
+
+    /// Leaves the compare view for the view it was entered from, at the focused pane's image.
+    func endCompare(now: Duration) {
+        guard mode == .compare else { return }
+        compare = nil
+        if modeBeforeCompare == .detail, showDetail(model.selectedIndex, now: now) {
+            mode = .detail
+        } else {
+            close(now: now)
+        }
+    }
+
+    /// Switches the compare view's panes between zooming and panning together and each alone; nil
+    /// outside it, else whether they are locked now.
+    func toggleCompareLock() -> Bool? {
+        guard let compare else { return nil }
+        compare.isLocked.toggle()
+        return compare.isLocked
+    }
+
+    /// Gives the keys to the compare view's next pane; false outside it.
+    func focusNextPane(now: Duration) -> Bool {
+        guard let compare else { return false }
+        compare.focusNext()
+        followFocusedPane(now: now)
+        return true
+    }
+
+    /// The items the compare view shows, in pane order.
+    var comparedIndices: [Int] {
+        compare?.panes.compactMap { model.index(of: $0.item.path) } ?? []
+    }
+
+    /// Item `index` in the focused pane; when another pane shows it already, that pane takes the focus.
+    func showInFocusedPane(_ index: Int, now: Duration) {
+        guard let compare, model.items.indices.contains(index) else { return }
+        let item = model.items[index]
+        if let shown = compare.panes.firstIndex(where: { $0.item.path == item.path }) {
+            compare.focus(shown)
+        } else if let pane = makePane(of: index, now: now) {
+            compare.replaceFocused(with: pane, now: now)
+        }
+        followFocusedPane(now: now)
+    }
+
+    /// The next (or previous) item after the focused pane's that no pane shows, in strip order; nil at
+    /// the end.
+    func nextUncompared(forward: Bool) -> Int? {
+        guard let compare, let from = model.index(of: compare.focusedPane.item.path) else { return nil }
+        let shown = Set(compare.panes.map { PathText.Key($0.item.path) })
+        var index = from + (forward ? 1 : -1)
+        while model.items.indices.contains(index) {
+            if !shown.contains(PathText.Key(model.items[index].path)) { return index }
+            index += forward ? 1 : -1
+        }
+        return nil
+    }
+
+    private func makePane(of index: Int, now: Duration) -> ComparePanes.Pane? {
+        guard model.items.indices.contains(index), let view = makeView(of: index, now: now, observer: observer) else { return nil }
+        return ComparePanes.Pane(item: model.items[index], view: view)
+    }
+
+    /// The selection (and so the overlay, the title and what keys act on) is the focused pane's image.
+    private func followFocusedPane(now: Duration) {
+        guard let compare, let index = model.index(of: compare.focusedPane.item.path) else { return }
+        if index != model.selectedIndex { model.select(index, time: now, animated: false) }
+        if titledSelection != index { updateTitle() }
+    }
+
+    /// After the items changed: a pane whose image left the strip closes, one whose file changed (a turn,
+    /// a new version) reopens; with fewer than two panes left, the compare view ends.
+    private func compareItemsChanged(now: Duration) {
+        guard let compare else { return }
+        compare.removePanes { model.index(of: $0.item.path) == nil }
+        guard compare.panes.count >= 2 else {
+            endCompare(now: now)
+            return
+        }
+        for (position, pane) in compare.panes.enumerated() {
+            guard let index = model.index(of: pane.item.path), model.items[index] != pane.item,
+                  let reopened = makePane(of: index, now: now) else { continue }
+            compare.replacePane(at: position, with: reopened)
+        }
+        followFocusedPane(now: now)
     }
 
     // MARK: Slideshow

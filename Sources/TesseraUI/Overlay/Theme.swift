@@ -18,4 +18,7 @@ enum Theme {
     static let errorText = RGBA(r: 255, g: 170, b: 140)
     static let overlayBar = RGBA(r: 0, g: 0, b: 0, a: 170)
     static let placeholderGlyph = RGBA(r: 70, g: 70, b: 78)
+    /// The lines between the compare view's panes, and the frame of the focused one.
+    static let compareGap = RGBA(r: 10, g: 10, b: 12)
+    static let compareFocus = selection
 }

@@ -27,6 +27,9 @@ package final class TiledImageView {
     package let name: String
     /// Device pixels per point; the host keeps it current.
     package var pixelScale: Double
+    /// The part of the window the view draws in, in device pixels (a pane of the compare view); nil for
+    /// all of it. Its size is the view's viewport; the host keeps it current.
+    package var pane: PixelRect?
 
     private let renderer: Renderer
     let options: TiledViewOptions
@@ -232,6 +235,38 @@ package final class TiledImageView {
     @discardableResult
     package func toggleAnimationPause(now: Duration) -> Bool { animation.togglePause(now: now) }
 
+    // MARK: - Framing
+
+    /// What part of the image the view shows, independent of the image's size: the point at the
+    /// viewport's centre as a fraction of the image, and the zoom as the image's width on screen in points.
+    package struct Framing: Equatable, Sendable {
+        var centre: Point
+        var shownWidth: Double
+        var isFitted: Bool
+    }
+
+    /// Nil until the image's size is known.
+    package var framing: Framing? {
+        guard let camera, camera.imageSize.width > 0, camera.imageSize.height > 0 else { return nil }
+        let centre = camera.imagePoint(atViewport: Point(x: camera.viewportSize.width / 2, y: camera.viewportSize.height / 2))
+        return Framing(centre: Point(x: centre.x / Double(camera.imageSize.width), y: centre.y / Double(camera.imageSize.height)),
+                       shownWidth: camera.zoom * Double(camera.imageSize.width), isFitted: camera.isFitted)
+    }
+
+    /// Shows the part of its image that `framing` describes (another view's): the same part of a picture
+    /// of the same scene, whatever either's size.
+    package func follow(_ framing: Framing, now: Duration) {
+        guard var camera, camera.imageSize.width > 0, self.framing != framing else { return }
+        if framing.isFitted {
+            if !camera.isFitted { camera.fit(time: now) }
+        } else {
+            let size = camera.imageSize
+            camera.show(imagePoint: Point(x: framing.centre.x * Double(size.width), y: framing.centre.y * Double(size.height)),
+                        atZoom: framing.shownWidth / Double(size.width), time: now)
+        }
+        self.camera = camera
+    }
+
     // MARK: - Input
 
     /// The mouse and the wheel.
@@ -256,7 +291,7 @@ package final class TiledImageView {
     package func update(now: Duration) {
         if let opener { for event in opener.events.drain() { apply(event, now: now) } }
         animation.update(now: now)
-        let output = renderer.outputSize
+        let output = pane.map { PixelSize(width: $0.width, height: $0.height) } ?? renderer.outputSize
         if output != outputSize || abs((camera?.pixelScale ?? pixelScale) - pixelScale) > 1e-9 {
             outputSize = output
             camera?.resize(viewportSize: viewportPoints, pixelScale: pixelScale, time: now)
@@ -354,8 +389,11 @@ package final class TiledImageView {
     // MARK: - Drawing
 
     package func render(now: Duration) {
+        if let pane { renderer.setViewport(pane) }
+        defer { if pane != nil { renderer.setViewport(nil) } }
         painter.outputSize = outputSize
         painter.pixelScale = pixelScale
+        painter.isPane = pane != nil
         painter.paintBackground(around: imageRectWhenCovered)
         switch phase {
         case .opening:

@@ -11,6 +11,8 @@ final class TiledViewPainter {
     private let assets: AssetCatalog?
     /// The window in output pixels and the device pixels per point, this frame.
     var outputSize: PixelSize
+    /// Drawing into a pane of the window (the renderer's viewport), not the whole of it.
+    var isPane = false
     var pixelScale: Double
 
     init(renderer: Renderer, text: TextCache, assets: AssetCatalog?, pixelScale: Double) {
@@ -49,11 +51,12 @@ final class TiledViewPainter {
     /// whole-window clear under opaque tiles is a frame's worth of memory traffic for nothing on the
     /// software renderer.
     func paintBackground(around image: PixelRect?) {
+        let window = PixelRect(x: 0, y: 0, width: outputSize.width, height: outputSize.height)
         guard let image else {
-            renderer.clear(Theme.background)
+            // A clear ignores the viewport: a pane fills only its own rectangle.
+            if isPane { renderer.fill(window, Theme.background) } else { renderer.clear(Theme.background) }
             return
         }
-        let window = PixelRect(x: 0, y: 0, width: outputSize.width, height: outputSize.height)
         for gap in window.subtracting([image]) { renderer.fill(gap, Theme.background) }
     }
 

@@ -65,7 +65,8 @@ final class ViewerHarness {
     func settle(file: StaticString = #filePath, line: UInt = #line) throws -> PixelBuffer {
         try run(until: { [self] in
             viewer.isIdle(now: now) && !viewer.parts.fileActions.isBusy && !viewer.parts.keyHandler.isRunning
-                && (modes.mode == .strip || modes.detail?.isSharp == true || modes.detail?.errorText != nil)
+                && (modes.mode == .strip || modes.detail?.isSharp == true || modes.detail?.errorText != nil
+                    || modes.compare?.isSharp == true)
         }, file: file, line: line)
         return try frame()
     }
