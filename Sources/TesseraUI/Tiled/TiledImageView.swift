@@ -77,6 +77,12 @@ package final class TiledImageView {
     private var outputSize: PixelSize
     /// The frames of an animated image, played over its still once the first is decoded.
     private let animation: ViewAnimation
+    /// The histogram, the clipping marks and the pixel under the pointer, read once the source is open.
+    private var inspection: ImageInspection?
+    /// The clipping marks on the GPU, made from the inspection's mask when first drawn.
+    private var clippingTexture: Texture?
+    /// Marks clipped highlights in red and crushed shadows in blue over the image.
+    package var showsClipping = false
 
     /// - Parameters:
     ///   - preview: a small picture of the image to show until tiles arrive (the strip's cell image).
@@ -235,6 +241,24 @@ package final class TiledImageView {
     @discardableResult
     package func toggleAnimationPause(now: Duration) -> Bool { animation.togglePause(now: now) }
 
+    // MARK: - Inspection
+
+    /// The shown image's histogram, once counted; asking starts the count (`requestHistogram`).
+    package var histogram: Histogram? { inspection?.overview?.histogram }
+
+    /// Starts counting the histogram (on a worker, once).
+    package func requestHistogram() { inspection?.requestOverview() }
+
+    /// The full-resolution pixel under the pointer and its value as shown (nil while its tile is read,
+    /// which this starts); nil when the pointer is not over the image.
+    package func probePixelUnderPointer() -> (x: Int, y: Int, value: RGBA?)? {
+        guard let cursor = input.cursor, let camera, let inspection else { return nil }
+        let point = camera.imagePoint(atViewport: cursor)
+        let x = Int(point.x.rounded(.down)), y = Int(point.y.rounded(.down))
+        guard x >= 0, y >= 0, x < camera.imageSize.width, y < camera.imageSize.height else { return nil }
+        return (x, y, inspection.pixel(x: x, y: y))
+    }
+
     // MARK: - Framing
 
     /// What part of the image the view shows, independent of the image's size: the point at the
@@ -290,6 +314,8 @@ package final class TiledImageView {
     /// budget, plans the frame and asks for the tiles it lacks.
     package func update(now: Duration) {
         if let opener { for event in opener.events.drain() { apply(event, now: now) } }
+        inspection?.update()
+        if showsClipping { inspection?.requestOverview() }
         animation.update(now: now)
         let output = pane.map { PixelSize(width: $0.width, height: $0.height) } ?? renderer.outputSize
         if output != outputSize || abs((camera?.pixelScale ?? pixelScale) - pixelScale) > 1e-9 {
@@ -358,6 +384,10 @@ package final class TiledImageView {
             // Base tiles that could not be read are tried once more, and marked if they fail again.
             tiles.requestBaseTiles(except: Set(base.keys))
             self.tiles = tiles
+            let waker = waker
+            inspection = ImageInspection(source: source, lane: SerialWorkLane(rank: .visible, on: executor),
+                                         wake: { waker?.wake() })
+            clippingTexture = nil
             phase = .showing
         case .cutting(let imageSize):
             camera = openingCamera(imageSize: imageSize, magnification: 1, now: now)
@@ -414,8 +444,21 @@ package final class TiledImageView {
             }
             guard let tiles, let camera, let plan = tiles.plan else { return }
             painter.draw(plan, from: tiles, camera: camera, backdrop: backdrop, fade: fade, now: now, observer: observer)
+            if showsClipping { drawClipping(camera: camera) }
             if cut.running { painter.drawProgress(cut.progress, name: name) }
         }
+    }
+
+    private func drawClipping(camera: ZoomPanModel) {
+        guard let mask = inspection?.overview?.mask else { return }
+        if clippingTexture == nil {
+            clippingTexture = try? renderer.makeTexture(width: mask.width, height: mask.height)
+            _ = try? clippingTexture?.upload(mask)
+            clippingTexture?.setBlending(true)
+            clippingTexture?.setScaleFilter(nearest: true)
+        }
+        guard let clippingTexture else { return }
+        painter.drawWholeImage(clippingTexture, camera: camera)
     }
 
     /// The image's place on screen once its tiles cover every visible point of it (the background is then

@@ -170,6 +170,13 @@ final class TiledViewPainter {
     // MARK: Backdrops
 
     /// The backdrop over the whole image, where the camera puts it.
+    /// `texture` stretched over the whole image where it lies on screen (the clipping marks).
+    func drawWholeImage(_ texture: Texture, camera: ZoomPanModel) {
+        let mapping = Mapping(camera: camera, pixelScale: pixelScale)
+        let image = PixelRegion(x: 0, y: 0, width: camera.imageSize.width, height: camera.imageSize.height)
+        renderer.draw(texture, destination: mapping.rect(image))
+    }
+
     func drawWholeBackdrop(_ backdrop: TiledBackdrop, camera: ZoomPanModel) {
         let mapping = Mapping(camera: camera, pixelScale: pixelScale)
         let image = PixelRegion(x: 0, y: 0, width: camera.imageSize.width, height: camera.imageSize.height)
