@@ -9,7 +9,7 @@
  * its own: a second connection to the same display, served by a background thread with an unmapped window
  * of its own, which answers other programs' requests (ICCCM section 2) for as long as it holds the
  * selection. Data above the server's maximum request size goes by the INCR protocol, a chunk each time
- * the requestor deletes the property; a requestor that stops taking them is dropped after a few seconds.
+ * the requestor deletes the property; a requestor that stops taking them is dropped after a timeout.
  *
  * Xlib reports a failed request (a requestor's window that vanished) through one process-wide error
  * handler. Starting an owner installs one that takes the errors of the owners' connections and passes
