@@ -20,8 +20,8 @@ SAMPLE_TOOLS := libjpeg-turbo-progs webp
 # view of a thumbnail's validity), Xvfb (an X server whose root window carries a colour profile),
 # libgs-common (Ghostscript's ICC profiles: a real CMYK and a non-sRGB RGB profile, read as test data),
 # heif-enc (HEIC and AVIF), avifenc (AVIF sequences), img2webp (animated WebP), cjxl (JPEG XL), tiffcp
-# (TIFF compressions and tiles).
-TEST_PACKAGES := webp libglib2.0-bin xvfb libgs-common libheif-examples libjxl-tools libtiff-tools libavif-bin
+# (TIFF compressions and tiles), xclip (a program pasting the picture the image clipboard offers).
+TEST_PACKAGES := webp libglib2.0-bin xvfb libgs-common libheif-examples libjxl-tools libtiff-tools libavif-bin xclip
 # What the install test checks the installed files with: desktop-file-validate, man and groff.
 INSTALL_TEST_PACKAGES := desktop-file-utils man-db groff-base
 # libcurl.so: the release binary carries the Swift runtime (RELEASE_SWIFT_FLAGS), and Foundation's

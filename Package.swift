@@ -152,7 +152,9 @@ let package = Package(
         .testTarget(name: "TesseraImagingTests",
                     dependencies: ["TesseraTiling", "TesseraSandbox", "TesseraImaging", "TesseraFiles", "TesseraCore", "TesseraBench", "TesseraTestSupport", "TesseraTestBasics", "CPNG", "CLCMS2", "CJXLEncoder",
                                    "CZlib", "CGIF", "CTesseraFiles"]),
-        .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraTestSupport"]),
+        // CX11: a pasting program written out request by request, for what xclip does not do (MULTIPLE, a
+        // paster that stops halfway).
+        .testTarget(name: "TesseraSDLTests", dependencies: ["TesseraSDL", "TesseraCore", "TesseraTestSupport", "CX11"]),
         // CX11: a test sets the root window's colour profile on Xvfb as colord would. CZlib: PNG chunks'
         // checksums in hand-made fixtures.
         .testTarget(name: "TesseraUITests",
@@ -173,7 +175,8 @@ let package = Package(
                                                            "TesseraImaging", "TesseraFiles", "TesseraCore"],
                     swiftSettings: onlyImportedMembers),
         // What several test targets share: the loopback HTTP server, the sample images, Deep Zoom fixtures,
-        // a headless SDL canvas, GIFs written with giflib, tiled TIFF files (and TesseraTestBasics').
+        // a headless SDL canvas, an Xvfb server, GIFs written with giflib, tiled TIFF files (and
+        // TesseraTestBasics').
         // CTesseraTIFFWriter: tiled and pyramidal TIFF fixtures written with libtiff.
         .target(name: "TesseraTestSupport",
                 dependencies: ["TesseraCore", "TesseraImaging", "TesseraTiling", "TesseraSDL", "TesseraTestBasics", "CGIF", "CTesseraTIFFWriter",

@@ -2,6 +2,7 @@ import CX11
 import Foundation
 import TesseraImaging
 import TesseraSDL
+import TesseraTestSupport
 import XCTest
 @testable import TesseraUI
 
@@ -67,43 +68,7 @@ final class DisplayProfileTests: XCTestCase {
     }
 }
 
-/// An Xvfb server on a free display number, for as long as the test needs it.
-private final class XvfbServer {
-    let name: String
-    private let process = Process()
-
-    init() throws {
-        guard let xvfb = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw XCTSkip("Xvfb is not installed (the xvfb package; make test-deps installs it)")
-        }
-        guard let number = (90..<140).first(where: { !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)")
-                                                      && !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") }) else {
-            throw XCTSkip("no free X display number between :90 and :139")
-        }
-        name = ":\(number)"
-        process.executableURL = URL(fileURLWithPath: xvfb)
-        // -noreset: the root window's properties stay when the last client goes (each read and write here
-        // is a connection of its own).
-        process.arguments = [name, "-screen", "0", "320x240x24", "-nolisten", "tcp", "-noreset"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-            guard process.isRunning, Date() < deadline else {
-                stop()
-                throw XCTSkip("Xvfb \(name) did not start")
-            }
-            usleep(20_000)
-        }
-    }
-
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
-    }
-
+private extension XvfbServer {
     /// Sets `_ICC_PROFILE` on the root window as colord does: CARDINAL, 8 bits.
     func setRootProfile(_ bytes: [UInt8]) throws {
         guard let display = XOpenDisplay(name) else { throw XCTSkip("cannot connect to Xvfb \(name)") }
