@@ -83,6 +83,7 @@ package struct KeyBindings: Sendable, Equatable {
         bind(["c"], .compare)
         bind(["Tab"], .nextPane, .single)
         bind(["z"], .lockPanes, .single)
+        bind(["e"], .clipping, .single)
         return bindings
     }()
 

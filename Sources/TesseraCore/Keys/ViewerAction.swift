@@ -27,6 +27,8 @@ package enum ViewerAction: String, CaseIterable, Sendable {
     case compare
     /// The compare view: the next pane takes the keys; zoom and pan locked together or each its own.
     case nextPane = "next-pane", lockPanes = "lock-panes"
+    /// Marks where the shown image's highlights are clipped and its shadows crushed.
+    case clipping
 
     /// One line saying what the action does in `view` (the same in both views for most).
     package func summary(in view: KeyBindings.View) -> String {
@@ -77,6 +79,7 @@ package enum ViewerAction: String, CaseIterable, Sendable {
         case (.compare, _): "compare the marked images (2 to 4; else this one and the next) side by side; again to leave"
         case (.nextPane, _): "compare: the next pane takes the keys (a click does too)"
         case (.lockPanes, _): "compare: zoom and pan the panes together or each alone"
+        case (.clipping, _): "mark clipped highlights (red) and crushed shadows (blue)"
         }
     }
 }

@@ -178,6 +178,13 @@ final class ViewerCommands {
             }
         case .copyPath, .copyImage: copy(uriOnly: action == .copyImage, now: now)
         case .compare: toggleCompare(now: now)
+        case .clipping:
+            if let view = modes.shownView {
+                view.showsClipping.toggle()
+                status.show(view.showsClipping ? "clipped highlights in red, crushed shadows in blue" : "clipping marks off", now: now)
+            } else {
+                status.show("clipping is marked in the single view", now: now)
+            }
         case .nextPane:
             if !modes.focusNextPane(now: now) { status.show("one image is shown: Tab moves between compared images", now: now) }
         case .lockPanes:
@@ -446,8 +453,26 @@ final class ViewerCommands {
         if overlayLevel == .information {
             content.information = informationLines(for: item, from: information)
             if let damage { content.information.append(("Damaged", damage)) }
+            if let view = modes.shownView { content.information += inspectionLines(of: view, content: &content) }
         }
         return content
+    }
+
+    /// The single view's histogram (counted on a worker the first time it is asked for), its clipped
+    /// shares and the pixel under the pointer.
+    private func inspectionLines(of view: TiledImageView, content: inout OverlayContent) -> [(label: String, value: String)] {
+        var lines: [(label: String, value: String)] = []
+        view.requestHistogram()
+        if let histogram = view.histogram {
+            content.histogram = histogram
+            let shares = histogram.clippedShares
+            lines.append(("Clipped", String(format: "%.1f %% highlights, %.1f %% shadows", shares.highlights * 100, shares.shadows * 100)))
+        }
+        if let probe = view.probePixelUnderPointer() {
+            let value = probe.value.map { "R \($0.r)  G \($0.g)  B \($0.b)" + ($0.a < 255 ? "  A \($0.a)" : "") } ?? "reading…"
+            lines.append(("Pixel", "\(probe.x), \(probe.y): \(value)"))
+        }
+        return lines
     }
 
     private func informationLines(for item: CarouselItem, from information: ImageInformationCache) -> [(label: String, value: String)] {

@@ -1,4 +1,5 @@
 import TesseraCore
+import TesseraImaging
 
 /// What the overlay shows this frame, gathered by the viewer from its state; `OverlayPainter` draws it.
 struct OverlayContent {
@@ -11,6 +12,8 @@ struct OverlayContent {
     var tags: [String] = []
     /// The image's information, label and value, for `.information`.
     var information: [(label: String, value: String)] = []
+    /// The shown image's histogram, drawn at the top right with `.information` in the single view.
+    var histogram: Histogram?
     /// What runs now or waits for a key ("running key-handler: C-r"); shown whatever the level.
     var activity: String?
     /// The last action's message; shown whatever the level.

@@ -1,4 +1,5 @@
 import TesseraCore
+import TesseraImaging
 import TesseraSDL
 
 /// Draws the overlay over either view: the name bar at the bottom (name; tags and position on the right),
@@ -7,6 +8,8 @@ import TesseraSDL
 final class OverlayPainter {
     private let renderer: Renderer
     private let text: TextCache
+    /// The last histogram drawn, on the GPU: made again only when the histogram changes.
+    private var histogramTexture: (histogram: Histogram, size: PixelSize, texture: Texture)?
 
     init(renderer: Renderer, text: TextCache) {
         self.renderer = renderer
@@ -23,6 +26,9 @@ final class OverlayPainter {
         }
         if content.level == .information, !content.information.isEmpty {
             drawInformation(content.information, margin: margin, scale: scale)
+        }
+        if content.level == .information, let histogram = content.histogram {
+            drawHistogram(histogram, output: output, margin: margin, scale: scale)
         }
         if let status = content.status {
             bottom = drawLine(status.text, color: status.isError ? Theme.errorText : Theme.text, above: bottom,
@@ -64,6 +70,25 @@ final class OverlayPainter {
             text.draw(line, x: strip.x + padding, y: strip.y + padding + row * first.height, size: size, color: color, maxWidth: width)
         }
         return strip.y
+    }
+
+    /// The histogram on a dark panel at the top right: luminance in grey, the channels in their colours.
+    private func drawHistogram(_ histogram: Histogram, output: PixelSize, margin: Int, scale: Double) {
+        let size = PixelSize(width: Int(256 * scale), height: Int(100 * scale))
+        let padding = Int(8 * scale)
+        let panel = PixelRect(x: output.width - margin - size.width - 2 * padding, y: margin,
+                              width: size.width + 2 * padding, height: size.height + 2 * padding)
+        guard panel.x > 0 else { return }
+        if histogramTexture?.histogram != histogram || histogramTexture?.size != size {
+            guard let texture = try? renderer.makeTexture(width: size.width, height: size.height) else { return }
+            _ = try? texture.upload(histogram.picture(width: size.width, height: size.height))
+            texture.setBlending(true)
+            histogramTexture = (histogram, size, texture)
+        }
+        guard let texture = histogramTexture?.texture else { return }
+        renderer.fill(panel, Theme.overlayBar)
+        renderer.draw(texture, destination: PixelRect(x: panel.x + padding, y: panel.y + padding, width: size.width,
+                                                      height: size.height))
     }
 
     /// Labels in one column, values in the next, on a dark panel at the top left.
