@@ -46,8 +46,10 @@ package enum FileReplacement {
 
     /// Replaces the regular file at `path` (symbolic links are followed: the link stays, its target is
     /// replaced) with `bytes`, provided it is still at `expected` (its size and mtime when it was read).
-    /// Throws why it did not; returns once the new content is in place.
-    package static func replace(_ path: String, with bytes: UnsafeRawBufferPointer, expected: FileVersion) throws(Failure) {
+    /// Throws why it did not; returns once the new content is in place. `syncingFolder: false` leaves the
+    /// flush of the folder's entries to the caller (`syncFolder`), for a batch that flushes each folder once.
+    package static func replace(_ path: String, with bytes: UnsafeRawBufferPointer, expected: FileVersion,
+                                syncingFolder: Bool = true) throws(Failure) {
         guard let target = resolvedPath(path) else { throw Failure("cannot resolve the path") }
         let original = POSIXFiles.open(target, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard original >= 0 else { throw Failure("cannot open the file") }
@@ -76,13 +78,15 @@ package enum FileReplacement {
         guard FileVersion.ofFile(atPath: target) == expected else { throw .changedMeanwhile }
         guard POSIXFiles.rename(temporary, target) == 0 else { throw Failure("cannot replace the file") }
         committed = true
-        syncFolder(folder)
+        if syncingFolder { syncFolder(folder) }
     }
 
     /// Creates the file `path` (in an existing folder) holding `bytes`, with the permission bits `mode`;
     /// returns once it is in place. Throws `alreadyExists` when something has the name by then (a program
     /// that created it meanwhile wins), or why it could not; nothing is left behind either way.
-    package static func create(_ path: String, with bytes: UnsafeRawBufferPointer, mode: mode_t) throws(Failure) {
+    /// `syncingFolder` as for `replace`.
+    package static func create(_ path: String, with bytes: UnsafeRawBufferPointer, mode: mode_t,
+                               syncingFolder: Bool = true) throws(Failure) {
         let folder = split(path).folder
         let temporary = try writeTemporaryFile(in: folder, bytes) { descriptor in
             fchmod(descriptor, mode & 0o7777) == 0 ? nil : Failure("cannot give the new file its permissions")
@@ -96,7 +100,7 @@ package enum FileReplacement {
             throw Failure("cannot give the new file its name: \(POSIXFiles.errorText(error))", code: error)
         }
         committed = true
-        syncFolder(folder)
+        if syncingFolder { syncFolder(folder) }
     }
 
     /// Writes `bytes` to a new temporary file in `folder`, after `prepare` (permissions, owner) has had the
@@ -208,7 +212,7 @@ package enum FileReplacement {
     }
 
     /// Flushes a folder's entries (a rename), so the new name survives a power cut.
-    static func syncFolder(_ folder: String) {
+    package static func syncFolder(_ folder: String) {
         let descriptor = POSIXFiles.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)
