@@ -21,6 +21,8 @@ package struct RatingError: Error, Sendable, Equatable, CustomStringConvertible 
         case unreadable(String)
         /// The new sidecar cannot be written (why): a read-only folder, a full disk.
         case unwritable(String)
+        /// The image is gone: no sidecar is made for a photo that is not there.
+        case noImage
         /// Another program changed the sidecar each time it was about to be replaced.
         case keepsChanging
         /// Exempi could not be initialised, or refused to serialise the packet.
@@ -34,6 +36,7 @@ package struct RatingError: Error, Sendable, Equatable, CustomStringConvertible 
         case .notXMP: "\(name) cannot be read as XMP; its rating is left as it is"
         case .unreadable(let why): "\(name) cannot be read (\(why)); its rating is left as it is"
         case .unwritable(let why): "\(name) cannot be written (\(why)); its rating is left as it is"
+        case .noImage: "\(name) is not written: its photo is no longer there"
         case .keepsChanging: "\(name) keeps being changed by another program; its rating is left as it is"
         case .toolkitFailed: "\(name) cannot be written: the XMP toolkit failed; its rating is left as it is"
         }

@@ -182,6 +182,7 @@ package struct RatingStore: Sendable {
             return RatingChange(imagePath: imagePath, sidecarPath: sidecar, rating: rating, wrote: false,
                                 previousText: nil, createdRemainder: nil)
         }
+        guard let mode = Self.sidecarMode(forImageAt: imagePath) else { throw .noImage }
         let made = XMPToolkit.withLock { () -> (bytes: [UInt8], remainder: [UInt8])? in
             guard let packet = seed.flatMap({ XMPSidecar.packet(parsing: $0.bytes) }) ?? XMPPacket(),
                   let remainder = packet.copy() else { return nil }
@@ -192,7 +193,6 @@ package struct RatingStore: Sendable {
         } ?? nil
         guard let made else { throw .toolkitFailed }
         do throws(FileReplacement.Failure) {
-            let mode = Self.sidecarMode(forImageAt: imagePath)
             try made.bytes.withUnsafeBytes { bytes in
                 Result { () throws(FileReplacement.Failure) in
                     try FileReplacement.create(sidecar, with: bytes, mode: mode, syncingFolder: syncingFolder)
@@ -206,10 +206,11 @@ package struct RatingStore: Sendable {
                             previousText: nil, createdRemainder: made.remainder)
     }
 
-    /// A new sidecar is readable by whoever may read its image, and always the user's to write.
-    static func sidecarMode(forImageAt imagePath: String) -> mode_t {
+    /// A new sidecar is readable by whoever may read its image, and always the user's to write; nil when
+    /// there is no image.
+    static func sidecarMode(forImageAt imagePath: String) -> mode_t? {
         var st = stat()
-        guard POSIXFiles.stat(imagePath, &st) == 0 else { return 0o644 }
+        guard POSIXFiles.stat(imagePath, &st) == 0 else { return nil }
         return st.st_mode & 0o666 | 0o600
     }
 

@@ -101,6 +101,13 @@ final class RatingStoreTests: XCTestCase {
         XCTAssertEqual(FileVersion.ofFile(atPath: folder.path("b.jpg.xmp")), version)
     }
 
+    func testAPhotoThatIsGoneGetsNoSidecar() throws {
+        XCTAssertThrowsError(try store.setRating(.stars(3), of: folder.path("gone.jpg"))) { error in
+            XCTAssertEqual("\(error)", "gone.jpg.xmp is not written: its photo is no longer there")
+        }
+        XCTAssertEqual(try names(), [])
+    }
+
     // MARK: - Reading
 
     func testReadingPrefersNameExtXmpThenNameXmpThenTheImagesOwnXMP() throws {
