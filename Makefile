@@ -8,20 +8,22 @@
 # property). zlib1g-dev: a gzipped SVG is told from other gzip by its text.
 # The format libraries: libheif (HEIC, AVIF), libjxl, librsvg with GLib and cairo (SVG), gdk-pixbuf (BMP),
 # libtiff, giflib, libraw. libopenslide-dev: whole-slide images in the tiled view. libseccomp: the decode
-# helpers' system call filter.
+# helpers' system call filter. libexempi-dev: star ratings read from and written to XMP sidecars.
 APT_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev \
                 libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libexif-dev libpixman-1-dev libssl-dev \
                 liblcms2-dev libx11-dev zlib1g-dev \
                 libheif-dev libjxl-dev librsvg2-dev libglib2.0-dev libcairo2-dev libgdk-pixbuf-2.0-dev libtiff-dev \
-                libgif-dev libraw-dev libavif-dev libopenslide-dev libseccomp-dev \
+                libgif-dev libraw-dev libavif-dev libopenslide-dev libseccomp-dev libexempi-dev \
                 fonts-dejavu-core libcurl4
 SAMPLE_TOOLS := libjpeg-turbo-progs webp
 # Tools some tests use to make fixtures or check our output: cwebp and webpmux (WebP files), gio (GLib's
 # view of a thumbnail's validity), Xvfb (an X server whose root window carries a colour profile),
 # libgs-common (Ghostscript's ICC profiles: a real CMYK and a non-sRGB RGB profile, read as test data),
 # heif-enc (HEIC and AVIF), avifenc (AVIF sequences), img2webp (animated WebP), cjxl (JPEG XL), tiffcp
-# (TIFF compressions and tiles), xclip (a program pasting the picture the image clipboard offers).
-TEST_PACKAGES := webp libglib2.0-bin xvfb libgs-common libheif-examples libjxl-tools libtiff-tools libavif-bin xclip
+# (TIFF compressions and tiles), xclip (a program pasting the picture the image clipboard offers),
+# exiftool (another reader's view of the ratings in XMP sidecars).
+TEST_PACKAGES := webp libglib2.0-bin xvfb libgs-common libheif-examples libjxl-tools libtiff-tools libavif-bin xclip \
+                 libimage-exiftool-perl
 # What the install test checks the installed files with: desktop-file-validate, man and groff.
 INSTALL_TEST_PACKAGES := desktop-file-utils man-db groff-base
 # libcurl.so: the release binary carries the Swift runtime (RELEASE_SWIFT_FLAGS), and Foundation's

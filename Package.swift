@@ -77,13 +77,16 @@ let package = Package(
         // sandbox and their channel to the viewer.
         .systemLibrary(name: "CSeccomp", path: "Sources/C/CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         .target(name: "CTesseraSandbox", dependencies: ["CSeccomp"], path: "Sources/C/CTesseraSandbox"),
+        // Exempi (Adobe's XMP toolkit): star ratings read from and merged into XMP sidecars.
+        .systemLibrary(name: "CExempi", path: "Sources/C/CExempi", pkgConfig: "exempi-2.0", providers: [.apt(["libexempi-dev"])]),
 
         // No C, no SDL: geometry, scrolling physics, layout, reuse, caches, scheduling, timing.
         .target(name: "TesseraCore"),
         // The user's files and nothing that decodes them: byte-exact file calls, listing, the folder
-        // watcher, the trash, the key-handler, replacing a file in place, the disk caches' limit.
+        // watcher, the trash, the key-handler, replacing a file in place, the disk caches' limit, the
+        // ratings in XMP sidecars.
         .target(name: "TesseraFiles",
-                dependencies: ["TesseraCore", "CTesseraFiles", "CCrypto",
+                dependencies: ["TesseraCore", "CTesseraFiles", "CCrypto", "CExempi",
                                .product(name: "Logging", package: "swift-log")]),
         // Decoders (one per format, over its own library), scaling, format sniffing. No SDL.
         .target(name: "TesseraImaging",
@@ -146,9 +149,10 @@ let package = Package(
         // profiles made with lcms2, apart from the code under test. TesseraBench: its seeded random
         // generator, for noise that is the same on every run. CGIF: GIF fixtures written with giflib's own
         // encoder.
-        // The user's files without the codecs: CTesseraFiles for the raw calls tests make themselves.
+        // The user's files without the codecs: CTesseraFiles for the raw calls tests make themselves, CExempi
+        // to look into the sidecars the ratings write, apart from the code under test.
         .testTarget(name: "TesseraFilesTests",
-                    dependencies: ["TesseraFiles", "TesseraCore", "TesseraTestBasics", "CTesseraFiles"]),
+                    dependencies: ["TesseraFiles", "TesseraCore", "TesseraTestBasics", "CTesseraFiles", "CExempi"]),
         .testTarget(name: "TesseraImagingTests",
                     dependencies: ["TesseraTiling", "TesseraSandbox", "TesseraImaging", "TesseraFiles", "TesseraCore", "TesseraBench", "TesseraTestSupport", "TesseraTestBasics", "CPNG", "CLCMS2", "CJXLEncoder",
                                    "CZlib", "CGIF", "CTesseraFiles"]),

@@ -15,6 +15,8 @@ import TesseraCore
 ///   the old content or the new. Other hard links to the old file keep the old content, which is why
 ///   `patch` is preferred where it can do. The temporary file's name says it is one, so that a crashed
 ///   run's is removed by a later one (`ReplacementLeftovers`).
+/// - `create` writes a file that does not exist yet the same way, through a flushed temporary file,
+///   renamed into place only if nothing has taken the name meanwhile.
 package enum FileReplacement {
     /// Whether `count` bytes at `offset` lie within one 512-byte sector, the unit a disk writes whole.
     package static func canPatch(at offset: Int, count: Int) -> Bool {
@@ -36,9 +38,7 @@ package enum FileReplacement {
         var there = [UInt8](repeating: 0, count: old.count)
         let read = there.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
         // A program that saved the file since it was read wins: its content is not overwritten.
-        guard FileVersion(st) == expected, read == old.count, there == old else {
-            throw Failure("the file changed while it was being rewritten", code: 0)
-        }
+        guard FileVersion(st) == expected, read == old.count, there == old else { throw .changedMeanwhile }
         let written = new.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
         guard written == new.count else { throw Failure(written < 0 ? "cannot write" : "cannot write: short write") }
         guard fsync(descriptor) == 0 else { throw Failure("cannot flush to disk") }
@@ -46,8 +46,10 @@ package enum FileReplacement {
 
     /// Replaces the regular file at `path` (symbolic links are followed: the link stays, its target is
     /// replaced) with `bytes`, provided it is still at `expected` (its size and mtime when it was read).
-    /// Throws why it did not; returns once the new content is in place.
-    package static func replace(_ path: String, with bytes: UnsafeRawBufferPointer, expected: FileVersion) throws(Failure) {
+    /// Throws why it did not; returns once the new content is in place. `syncingFolder: false` leaves the
+    /// flush of the folder's entries to the caller (`syncFolder`), for a batch that flushes each folder once.
+    package static func replace(_ path: String, with bytes: UnsafeRawBufferPointer, expected: FileVersion,
+                                syncingFolder: Bool = true) throws(Failure) {
         guard let target = resolvedPath(path) else { throw Failure("cannot resolve the path") }
         let original = POSIXFiles.open(target, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard original >= 0 else { throw Failure("cannot open the file") }
@@ -57,38 +59,83 @@ package enum FileReplacement {
         guard st.st_mode & S_IFMT == S_IFREG else { throw Failure("not a regular file", code: 0) }
 
         let folder = split(target).folder
-        guard let (descriptor, temporary) = POSIXFiles.makeTemporaryFile(ReplacementLeftovers.template(in: folder)) else {
-            throw Failure("cannot create a file in \(folder)")
+        let temporary = try writeTemporaryFile(in: folder, bytes) { descriptor in
+            if fchmod(descriptor, st.st_mode & 0o7777) != 0 {
+                return Failure("cannot give the new file the old one's permissions")
+            } else if !hasOwner(descriptor, of: st), fchown(descriptor, st.st_uid, st.st_gid) != 0, errno != EPERM {
+                // Another user's file in a folder the user may write: the new file stays the user's (EPERM).
+                return Failure("cannot give the new file the old one's owner")
+            } else if let why = copyExtendedAttributes(from: original, to: descriptor) {
+                return Failure("cannot copy its extended attributes: \(why)", code: 0)
+            }
+            return nil
         }
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         var committed = false
         defer {
             if !committed { POSIXFiles.unlink(temporary) }
         }
-
-        var failure: Failure? = nil
-        if fchmod(descriptor, st.st_mode & 0o7777) != 0 {
-            failure = Failure("cannot give the new file the old one's permissions")
-        } else if !hasOwner(descriptor, of: st), fchown(descriptor, st.st_uid, st.st_gid) != 0, errno != EPERM {
-            // Another user's file in a folder the user may write: the new file stays the user's (EPERM).
-            failure = Failure("cannot give the new file the old one's owner")
-        } else if let why = copyExtendedAttributes(from: original, to: descriptor) {
-            failure = Failure("cannot copy its extended attributes: \(why)", code: 0)
-        } else if let why = POSIXFiles.writeAll(descriptor, bytes) {
-            failure = Failure("cannot write: \(why)", code: errno)
-        } else if fsync(descriptor) != 0 {
-            failure = Failure("cannot flush to disk")
-        }
-        close(descriptor)
-        if let failure { throw failure }
-
         // A program that saved the file since it was read wins: its content is not overwritten.
-        guard FileVersion.ofFile(atPath: target) == expected else {
-            throw Failure("the file changed while it was being rewritten", code: 0)
-        }
+        guard FileVersion.ofFile(atPath: target) == expected else { throw .changedMeanwhile }
         guard POSIXFiles.rename(temporary, target) == 0 else { throw Failure("cannot replace the file") }
         committed = true
-        syncFolder(folder)
+        if syncingFolder { syncFolder(folder) }
+    }
+
+    /// Creates the file `path` (in an existing folder) holding `bytes`, with the permission bits `mode`;
+    /// returns once it is in place. Throws `alreadyExists` when something has the name by then (a program
+    /// that created it meanwhile wins), or why it could not; nothing is left behind either way.
+    /// `syncingFolder` as for `replace`.
+    package static func create(_ path: String, with bytes: UnsafeRawBufferPointer, mode: mode_t,
+                               syncingFolder: Bool = true) throws(Failure) {
+        let folder = split(path).folder
+        let temporary = try writeTemporaryFile(in: folder, bytes) { descriptor in
+            fchmod(descriptor, mode & 0o7777) == 0 ? nil : Failure("cannot give the new file its permissions")
+        }
+        var committed = false
+        defer {
+            if !committed { POSIXFiles.unlink(temporary) }
+        }
+        if let error = renameWithoutReplacing(temporary, path) {
+            if error == EEXIST { throw .alreadyExists }
+            throw Failure("cannot give the new file its name: \(POSIXFiles.errorText(error))", code: error)
+        }
+        committed = true
+        if syncingFolder { syncFolder(folder) }
+    }
+
+    /// Writes `bytes` to a new temporary file in `folder`, after `prepare` (permissions, owner) has had the
+    /// open descriptor, and flushes it to disk; returns its path. On any failure the file is removed.
+    private static func writeTemporaryFile(in folder: String, _ bytes: UnsafeRawBufferPointer,
+                                           prepare: (Int32) -> Failure?) throws(Failure) -> String {
+        guard let (descriptor, temporary) = POSIXFiles.makeTemporaryFile(ReplacementLeftovers.template(in: folder)) else {
+            throw Failure("cannot create a file in \(folder)")
+        }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        var failure = prepare(descriptor)
+        if failure == nil {
+            if let why = POSIXFiles.writeAll(descriptor, bytes) {
+                failure = Failure("cannot write: \(why)", code: errno)
+            } else if fsync(descriptor) != 0 {
+                failure = Failure("cannot flush to disk")
+            }
+        }
+        close(descriptor)
+        if let failure {
+            POSIXFiles.unlink(temporary)
+            throw failure
+        }
+        return temporary
+    }
+
+    /// rename(2) that never replaces what is at `to` (RENAME_NOREPLACE); errno on failure. On a file
+    /// system without it, a plain rename after checking that `to` is free.
+    static func renameWithoutReplacing(_ from: String, _ to: String) -> Int32? {
+        if POSIXFiles.renameWithoutReplacing(from, to) == 0 { return nil }
+        let error = errno
+        guard error == EINVAL || error == ENOSYS else { return error }
+        var st = stat()
+        if POSIXFiles.lstat(to, &st) == 0 { return EEXIST }
+        return POSIXFiles.rename(from, to) == 0 ? nil : errno
     }
 
     /// Why a replacement did not happen: what failed, and errno (0 when no system call failed).
@@ -106,6 +153,11 @@ package enum FileReplacement {
             self.code = code
             self.description = description
         }
+
+        /// Another program saved the file after it was read: its content is not overwritten.
+        package static let changedMeanwhile = Failure("the file changed while it was being rewritten", code: 0)
+        /// `create` found the name taken: another program created the file meanwhile.
+        package static let alreadyExists = Failure("the file was created meanwhile", code: EEXIST)
     }
 
     /// Copies every extended attribute of the file open as `source` to the file open as `destination`, the
@@ -160,7 +212,7 @@ package enum FileReplacement {
     }
 
     /// Flushes a folder's entries (a rename), so the new name survives a power cut.
-    static func syncFolder(_ folder: String) {
+    package static func syncFolder(_ folder: String) {
         let descriptor = POSIXFiles.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)

@@ -98,7 +98,7 @@ package struct Trash: Sendable {
 
         let (trashedName, infoPath) = try writeRecord(for: original, in: folder)
         let trashed = folder.files + "/" + trashedName
-        if let error = Self.renameWithoutReplacing(original, to: trashed) {
+        if let error = FileReplacement.renameWithoutReplacing(original, trashed) {
             POSIXFiles.unlink(infoPath)
             throw .moveFailed(Self.explainMove(error, from: realParent, to: folder.files))
         }
@@ -235,7 +235,7 @@ package struct Trash: Sendable {
         guard POSIXFiles.lstat(entry.trashedPath, &st) == 0 else { throw .notInTrash }
         if POSIXFiles.lstat(entry.originalPath, &st) == 0 { throw .occupied }
         let folder = FileReplacement.split(entry.originalPath).folder
-        if let error = Self.renameWithoutReplacing(entry.trashedPath, to: entry.originalPath) {
+        if let error = FileReplacement.renameWithoutReplacing(entry.trashedPath, entry.originalPath) {
             switch error {
             case EEXIST, ENOTEMPTY: throw .occupied
             case ENOENT: throw .restoreFailed("its folder \(folder) no longer exists")
@@ -246,17 +246,6 @@ package struct Trash: Sendable {
     }
 
     // MARK: - Moving
-
-    /// POSIXFiles.rename(2) that never replaces what is at `to`; errno on failure. On a file system without
-    /// RENAME_NOREPLACE, a plain rename after checking that `to` is free.
-    static func renameWithoutReplacing(_ from: String, to: String) -> Int32? {
-        if POSIXFiles.renameWithoutReplacing(from, to) == 0 { return nil }
-        let error = errno
-        guard error == EINVAL || error == ENOSYS else { return error }
-        var st = stat()
-        if POSIXFiles.lstat(to, &st) == 0 { return EEXIST }
-        return POSIXFiles.rename(from, to) == 0 ? nil : errno
-    }
 
     /// A failed move's errno in words a user can act on.
     static func explainMove(_ error: Int32, from source: String, to destination: String) -> String {
