@@ -236,9 +236,12 @@ struct Browse: ParsableCommand {
     var downloadLimitMb = 64
     @Flag(name: .shortAndLong, inversion: .prefixedNo, help: "Include images in subfolders.")
     var recursive = false
-    @Option(help: ArgumentHelp("The strip's order: name, mtime, taken (EXIF date, else mtime), size or random; o changes it.",
+    @Option(help: ArgumentHelp("The strip's order: name, mtime, taken (EXIF date, else mtime), size, random or rating (most stars first); o changes it.",
                                valueName: "ORDER"))
     var sort = StripOrder.name
+    @Option(help: ArgumentHelp("Show only images with at least this many stars (1 to 5, from XMP sidecars); 0 hides the rejected. F changes it.",
+                               valueName: "N"))
+    var minRating: Int?
     @Flag(inversion: .prefixedNo, help: "Reverse the order: last name, newest or largest first.")
     var reverse = false
     @Option(help: "Rows of cells (a grid that scrolls horizontally). Default: as few as keep the cells, which fill the window's height, at most 400 points tall.")
@@ -273,6 +276,9 @@ struct Browse: ParsableCommand {
 
     func validate() throws {
         if let rows, !(1...32).contains(rows) { throw ValidationError("--rows must be between 1 and 32") }
+        if let minRating, RatingFilter(minimumRating: minRating) == nil {
+            throw ValidationError("--min-rating must be between 0 and 5")
+        }
         if !(1...1_048_576).contains(cacheMb) { throw ValidationError("--cache-mb must be between 1 and 1048576") }
         if !(1...100_000).contains(pixelLimitMp) { throw ValidationError("--pixel-limit-mp must be between 1 and 100000") }
         if !FadeOption.isValid(fade) { throw ValidationError(FadeOption.outOfRange) }
@@ -321,6 +327,7 @@ struct Browse: ParsableCommand {
         if namesOneFile { options.singleViewAtStart = paths[0] }
         options.sort = sort
         options.reverse = reverse
+        options.ratingFilter = minRating.flatMap(RatingFilter.init(minimumRating:)) ?? .all
         // What the command line and the configuration file leave out follows the window.
         options.carousel.rows = rows
         options.carousel.cellSize = cell.map { TesseraCore.Size(width: Double($0.width), height: Double($0.height)) }

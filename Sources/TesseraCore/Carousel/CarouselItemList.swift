@@ -18,6 +18,8 @@ final class CarouselItemList {
     /// The order the items are in; files that appear join it.
     private(set) var order: StripOrder
     private(set) var isReversed: Bool
+    /// Which items are shown by their rating; the rest are left out, in order, until it changes.
+    private(set) var filter = RatingFilter.all
     /// Whether some item is an http(s) URL: the strip then gates downloads every frame.
     private(set) var hasRemoteItems: Bool
     /// Moves whenever a key may have changed meaning (an item changed, came or went, or the cell's pixel
@@ -137,20 +139,41 @@ final class CarouselItemList {
         isReversed = reversed
         if order == .random { shuffle.add(items.table) }
         let facts = facts, shuffle = shuffle
-        let ids = order.arrange(nameOrder, reversed: reversed) { order.key(of: $0, facts: facts, shuffle: shuffle) }
+        let ids = order.arrange(admitted(nameOrder), reversed: reversed) { order.key(of: $0, facts: facts, shuffle: shuffle) }
         show(ids)
         return previous
     }
+
+    /// Shows only the items `filter` admits, in the order they are in.
+    func filter(by filter: RatingFilter) -> CarouselItems {
+        self.filter = filter
+        return sort(by: order, reversed: isReversed)
+    }
+
+    /// `ids` without those the filter leaves out.
+    private func admitted(_ ids: [UInt32]) -> [UInt32] {
+        guard filter != .all else { return ids }
+        let facts = facts, filter = filter
+        return ids.filter { filter.admits(facts.rating($0)) }
+    }
+
+    /// Item `id`'s rating is `rating` now (written by Tessera): the filter takes it in at the next `sort`.
+    func setRating(_ rating: Int, of id: UInt32) { facts.setRating(rating, of: id) }
 
     /// Learns what workers read of the items' files; the order takes it in at the next `sort`.
     func learn(_ readings: [ItemFacts.Reading]) {
         for reading in readings { facts.learn(reading) }
     }
 
-    /// The ids of the items shown whose files must still be read for the order they are in.
-    var idsNeedingFacts: [UInt32] {
-        guard let kind = order.needs else { return [] }
-        return nameOrder.filter { facts.needsReading(kind, $0) && !items.table.isRemote($0) }
+    /// What must still be read of the items' files for the order they are in, then for the filter
+    /// (ratings), and of which items (all of them, shown or left out).
+    var factsNeeded: (kind: ItemFacts.Kind, ids: [UInt32])? {
+        let kinds = [order.needs, filter == .all ? nil : .rating].compactMap { $0 }
+        for kind in kinds {
+            let ids = nameOrder.filter { facts.needsReading(kind, $0) && !items.table.isRemote($0) }
+            if !ids.isEmpty { return (kind, ids) }
+        }
+        return nil
     }
 
     // MARK: Changes
@@ -225,11 +248,11 @@ final class CarouselItemList {
             nameOrder = NameOrderInsertion.inserting(newIDs, into: nameOrder, table: table)
             if order == .random { shuffle.add(table) }
             if order == .name {
-                shown = isReversed ? nameOrder.reversed() : nameOrder
+                shown = admitted(isReversed ? nameOrder.reversed() : nameOrder)
             } else {
                 let ranks = Self.positions(of: nameOrder, count: table.count)
                 let facts = facts, shuffle = shuffle, order = order
-                shown = order.merging(newIDs, into: shown, reversed: isReversed,
+                shown = order.merging(admitted(newIDs), into: shown, reversed: isReversed,
                                       key: { order.key(of: $0, facts: facts, shuffle: shuffle) },
                                       rank: { Int(ranks[Int($0)]) })
             }

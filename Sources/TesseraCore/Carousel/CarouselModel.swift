@@ -123,9 +123,41 @@ package final class CarouselModel {
     /// The ids of the items whose files must still be read for the order shown (`StripOrder.needs`), and
     /// the table their paths are in: for a worker to read, its readings coming back through `learn`.
     package var itemsToRead: (kind: ItemFacts.Kind, ids: [UInt32], table: ItemTable)? {
-        guard let kind = list.order.needs else { return nil }
-        let ids = list.idsNeedingFacts
-        return ids.isEmpty ? nil : (kind, ids, list.table)
+        guard let (kind, ids) = list.factsNeeded else { return nil }
+        return (kind, ids, list.table)
+    }
+
+    /// Which images are shown by their rating.
+    package var ratingFilter: RatingFilter { list.filter }
+
+    /// Shows only the images `filter` admits (their ratings read in the background where not known: an
+    /// image not read yet counts as unrated meanwhile), keeping the order and the selection where it can.
+    package func filter(by filter: RatingFilter, time: Duration) {
+        guard filter != list.filter else { return }
+        rearrange(time: time) { list.filter(by: filter) }
+    }
+
+    /// The rating of the item at `index` (-1 rejected, 0 none, 1 to 5 stars); nil while not read.
+    package func rating(of index: Int) -> Int? {
+        guard items.indices.contains(index) else { return nil }
+        return list.facts.rating(list.id(at: index))
+    }
+
+    /// The items at `paths` are rated `rating` now (Tessera wrote it). They stay shown until the filter
+    /// or the order is applied again (the next key that changes either), so that an image does not
+    /// vanish under the key that rated it.
+    package func setRating(_ rating: Int, ofPaths paths: [String]) {
+        for path in paths { if let id = list.id(of: path) { list.setRating(rating, of: id) } }
+    }
+
+    /// The ids of the items on or near the screen whose rating is not read yet, for a worker to read.
+    package var ratingsToRead: (ids: [UInt32], table: ItemTable)? {
+        let near = cells.visibleCells.compactMap(\.index)
+        guard let first = near.min(), let last = near.max() else { return nil }
+        let margin = max(8, last - first + 1)
+        let ids = (max(0, first - margin)...min(items.count - 1, last + margin)).map { list.id(at: $0) }
+            .filter { list.facts.rating($0) == nil && !list.table.isRemote($0) }
+        return ids.isEmpty ? nil : (ids, list.table)
     }
 
     /// Takes in what a worker read of the items' files; with `resort`, puts the items in their order again

@@ -84,6 +84,14 @@ package struct KeyBindings: Sendable, Equatable {
         bind(["Tab"], .nextPane, .single)
         bind(["z"], .lockPanes, .single)
         bind(["e"], .clipping, .single)
+        bind(["ctrl+1"], .rate1)
+        bind(["ctrl+2"], .rate2)
+        bind(["ctrl+3"], .rate3)
+        bind(["ctrl+4"], .rate4)
+        bind(["ctrl+5"], .rate5)
+        bind(["ctrl+0"], .clearRating)
+        bind(["ctrl+r"], .reject)
+        bind(["F"], .ratingFilter)
         return bindings
     }()
 

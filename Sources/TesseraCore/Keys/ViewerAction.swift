@@ -29,6 +29,11 @@ package enum ViewerAction: String, CaseIterable, Sendable {
     case nextPane = "next-pane", lockPanes = "lock-panes"
     /// Marks where the shown image's highlights are clipped and its shadows crushed.
     case clipping
+    /// Ratings in XMP sidecars, on the marked images (else the selected one).
+    case rate1 = "rate-1", rate2 = "rate-2", rate3 = "rate-3", rate4 = "rate-4", rate5 = "rate-5"
+    case clearRating = "clear-rating", reject
+    /// Steps the rating filter: all, rejected hidden, 1+ ... 5+ stars.
+    case ratingFilter = "rating-filter"
 
     /// One line saying what the action does in `view` (the same in both views for most).
     package func summary(in view: KeyBindings.View) -> String {
@@ -59,7 +64,7 @@ package enum ViewerAction: String, CaseIterable, Sendable {
         case (.previousMark, _): "previous marked image"
         case (.keyHandler, _): "then a key: the key-handler, on the marked or selected images"
         case (.trash, _): "move the marked or selected images to the trash"
-        case (.undo, _): "undo the last trash or turn"
+        case (.undo, _): "undo the last trash, turn or rating"
         case (.rotateLeft, _): "rotate the marked or selected images 90° counter-clockwise"
         case (.rotateRight, _): "rotate them 90° clockwise"
         case (.flipHorizontal, _): "flip them left to right"
@@ -80,6 +85,14 @@ package enum ViewerAction: String, CaseIterable, Sendable {
         case (.nextPane, _): "compare: the next pane takes the keys (a click does too)"
         case (.lockPanes, _): "compare: zoom and pan the panes together or each alone"
         case (.clipping, _): "mark clipped highlights (red) and crushed shadows (blue)"
+        case (.rate1, _): "rate the marked or selected images 1 star (in NAME.EXT.xmp sidecars)"
+        case (.rate2, _): "rate them 2 stars"
+        case (.rate3, _): "rate them 3 stars"
+        case (.rate4, _): "rate them 4 stars"
+        case (.rate5, _): "rate them 5 stars"
+        case (.clearRating, _): "clear their rating"
+        case (.reject, _): "mark them rejected"
+        case (.ratingFilter, _): "show: all, rejected hidden, 1+ ... 5+ stars"
         }
     }
 }

@@ -9,6 +9,8 @@ package struct ItemFacts: Sendable {
         case stat
         /// Its `stat` and its EXIF date taken.
         case taken
+        /// Its `stat` and its rating (from its XMP sidecar or its own XMP).
+        case rating
     }
 
     /// What a worker read of one item.
@@ -20,12 +22,15 @@ package struct ItemFacts: Sendable {
         /// asked for (`takenRead` says which).
         package var taken: Int64?
         package var takenRead: Bool
+        /// The rating, as XMP stores it: -1 rejected, 0 none, 1 to 5 stars; nil when not asked for.
+        package var rating: Int?
 
-        package init(id: UInt32, version: FileVersion?, taken: Int64? = nil, takenRead: Bool = false) {
+        package init(id: UInt32, version: FileVersion?, taken: Int64? = nil, takenRead: Bool = false, rating: Int? = nil) {
             self.id = id
             self.version = version
             self.taken = taken
             self.takenRead = takenRead
+            self.rating = rating
         }
     }
 
@@ -37,6 +42,7 @@ package struct ItemFacts: Sendable {
     private var modifiedColumn: [Int64] = []
     private var sizeColumn: [Int64] = []
     private var takenColumn: [Int64] = []
+    private var ratingColumn: [Int64] = []
 
     package init() {}
 
@@ -45,12 +51,21 @@ package struct ItemFacts: Sendable {
     /// The EXIF date taken, in nanoseconds since the epoch (read as local time, as cameras write it).
     package func taken(_ id: UInt32) -> Int64? { Self.value(takenColumn, id) }
 
+    /// The rating: -1 rejected, 0 none, 1 to 5 stars; nil while not read.
+    package func rating(_ id: UInt32) -> Int? { Self.value(ratingColumn, id).map(Int.init) }
+
     /// Whether what `kind` reads of item `id` is still to be read.
     package func needsReading(_ kind: Kind, _ id: UInt32) -> Bool {
         switch kind {
         case .stat: Self.raw(modifiedColumn, id) == Self.unread
         case .taken: Self.raw(modifiedColumn, id) == Self.unread || Self.raw(takenColumn, id) == Self.unread
+        case .rating: Self.raw(modifiedColumn, id) == Self.unread || Self.raw(ratingColumn, id) == Self.unread
         }
+    }
+
+    /// Item `id`'s rating is `rating` now (Tessera wrote it).
+    package mutating func setRating(_ rating: Int, of id: UInt32) {
+        Self.set(&ratingColumn, id, Int64(rating))
     }
 
     /// Item `id`'s file is `version` now (the watcher or a download said so; nil: gone or unreadable).
@@ -64,9 +79,15 @@ package struct ItemFacts: Sendable {
         if Int(id) < takenColumn.count { takenColumn[Int(id)] = Self.unread }
     }
 
+    /// Item `id`'s sidecar may have changed: its rating is to be read again.
+    package mutating func forgetRating(of id: UInt32) {
+        if Int(id) < ratingColumn.count { ratingColumn[Int(id)] = Self.unread }
+    }
+
     package mutating func learn(_ reading: Reading) {
         setVersion(reading.version, of: reading.id)
         if reading.takenRead { Self.set(&takenColumn, reading.id, reading.taken ?? Self.absent) }
+        if let rating = reading.rating { Self.set(&ratingColumn, reading.id, Int64(rating)) }
     }
 
     private static func raw(_ column: [Int64], _ id: UInt32) -> Int64 {

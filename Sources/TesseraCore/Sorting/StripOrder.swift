@@ -16,6 +16,8 @@ package enum StripOrder: String, CaseIterable, Sendable {
     case size
     /// A shuffle, the same for the whole run (new files join it by their path).
     case random
+    /// Most stars first, then unrated, then rejected (XMP ratings).
+    case rating
 
     /// The order `o` goes to from this one: the next of `allCases`, round to the first.
     package var next: StripOrder {
@@ -31,6 +33,7 @@ package enum StripOrder: String, CaseIterable, Sendable {
         case .taken: "date taken"
         case .size: "file size"
         case .random: "random"
+        case .rating: "rating"
         }
     }
 
@@ -40,6 +43,7 @@ package enum StripOrder: String, CaseIterable, Sendable {
         case .name, .random: nil
         case .mtime, .size: .stat
         case .taken: .taken
+        case .rating: .rating
         }
     }
 
@@ -51,6 +55,7 @@ package enum StripOrder: String, CaseIterable, Sendable {
         case .size: facts.size(id)
         case .taken: facts.taken(id) ?? facts.modified(id)
         case .random: shuffle.key(of: id)
+        case .rating: facts.rating(id).map { -Int64($0) }
         }
     }
 

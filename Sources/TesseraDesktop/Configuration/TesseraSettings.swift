@@ -20,6 +20,7 @@ package enum TesseraSettings {
         Setting("recursive", .flag, in: [.browse]),
         Setting("sort", .choice(StripOrder.allCases.map(\.rawValue)), in: [.browse]),
         Setting("reverse", .flag, in: [.browse]),
+        Setting("min-rating", .wholeNumber(0...5), in: [.browse]),
         Setting("watch", .flag, in: [.browse]),
         Setting("thumbnail-cache", .flag, in: [.browse]),
         Setting("slideshow-delay", .number(0.1...86_400, unit: "seconds"), in: [.browse]),

@@ -19,6 +19,10 @@ package enum ItemFactReader {
     package static func read(_ id: UInt32, path: String, kind: ItemFacts.Kind,
                             decoding: any DecodingService = .inProcess) -> ItemFacts.Reading {
         let version = FileVersion.ofFile(atPath: path)
+        if kind == .rating {
+            let rating = version == nil ? 0 : RatingStore().rating(of: path).rating.xmpValue
+            return ItemFacts.Reading(id: id, version: version, rating: rating)
+        }
         guard kind == .taken else { return ItemFacts.Reading(id: id, version: version) }
         let taken = version == nil ? nil : dateTaken(ofFileAt: path, decoding: decoding)
         return ItemFacts.Reading(id: id, version: version, taken: taken, takenRead: true)

@@ -5,8 +5,8 @@ import TesseraCore
 import TesseraFiles
 import TesseraImaging
 
-/// The trash and the turns (`Delete`, `<` `>` `|` `_`), run on a worker because they move and rewrite
-/// files, and `Ctrl-z`, which undoes the last of them: one stack of actions, as a user expects of undo.
+/// The trash, the turns and the ratings (`Delete`, `<` `>` `|` `_`, `ctrl+1`...), run on a worker because
+/// they move and rewrite files (a rating, the image's XMP sidecar), and `Ctrl-z`, which undoes the last of them: one stack of actions, as a user expects of undo.
 /// What a job did comes back through an inbox as an `Outcome` for the main thread to apply: items that
 /// left or changed (the strip does not wait for the watcher, which may be off), turns kept for the
 /// session, and a line for the overlay. Main thread only, apart from the jobs.
@@ -29,6 +29,7 @@ final class FileActions {
     enum UndoEntry: Sendable {
         case trashed([TrashEntry])
         case turned([TurnRecord])
+        case rated([RatingChange])
     }
 
     /// What a job did.
@@ -37,6 +38,8 @@ final class FileActions {
         var changes: [ItemChange] = []
         /// Turns to apply to the session's orientation of an item (formats that store none, downloads).
         var sessionTurns: [(path: String, turn: OrientationTurn)] = []
+        /// Ratings now stored (-1 rejected, 0 none, 1 to 5 stars), for the strip to show.
+        var ratings: [(path: String, rating: Int)] = []
         var message: String?
         var isError = false
         /// What undoes this job; nil for an undo, or when nothing was done.
@@ -52,6 +55,7 @@ final class FileActions {
     private let perform: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let trashCan: Trash
     private let rotator: LosslessRotator
+    private let ratingStore = RatingStore()
     private let wake: @Sendable () -> Void
     private let results = Inbox<Outcome>()
     private let progress = JobProgress()
@@ -207,6 +211,57 @@ final class FileActions {
         }
     }
 
+    // MARK: - Ratings
+
+    /// Gives `paths` `rating` in their XMP sidecars (`NAME.EXT.xmp`, merged into what is there); a
+    /// sidecar that cannot be read or written is left as it is, and the first reason is shown.
+    func rate(_ paths: [String], _ rating: Rating) {
+        let store = ratingStore, progress = progress
+        run(Plan(verb: "rating", total: paths.count)) {
+            var outcome = Outcome(), failures: [Failure] = []
+            let local = paths.filter { !CarouselItem.isRemote($0) }
+            let results = store.setRating(rating, of: local, stop: progress.shouldStop, progress: progress.setDone)
+            var changes: [RatingChange] = []
+            for result in results {
+                switch result {
+                case .success(let change):
+                    changes.append(change)
+                    outcome.ratings.append((change.imagePath, change.rating.xmpValue))
+                case .failure(let error):
+                    failures.append(Failure(path: error.imagePath, reason: error.description))
+                }
+            }
+            for path in paths where CarouselItem.isRemote(path) {
+                failures.append(Failure(path: path, reason: "a download has no sidecar to rate it in"))
+            }
+            let written = changes.filter(\.wrote)
+            outcome.undo = written.isEmpty ? nil : .rated(written)
+            let done = changes.isEmpty ? nil : "\(Self.count(changes.map(\.imagePath))): \(rating)"
+            Self.describe(&outcome, done: done, failures: failures, notReached: local.count - results.count)
+            return outcome
+        }
+    }
+
+    /// Puts the ratings before `changes` back; what fails stays undoable.
+    private static func undoRatings(_ changes: [RatingChange], store: RatingStore, progress: JobProgress) -> Outcome {
+        var outcome = Outcome(), failures: [Failure] = [], retry: [RatingChange] = []
+        let results = store.undo(changes, stop: progress.shouldStop, progress: progress.setDone)
+        for (change, result) in zip(changes, results) {
+            switch result {
+            case .success(let stored): outcome.ratings.append((change.imagePath, stored.rating.xmpValue))
+            case .failure(let error):
+                failures.append(Failure(path: error.imagePath, reason: error.description))
+                if error.reason != .noImage { retry.append(change) }
+            }
+        }
+        retry += changes.dropFirst(results.count)
+        outcome.retry = retry.isEmpty ? nil : .rated(retry)
+        let undone = results.count - failures.count
+        describe(&outcome, done: undone == 0 ? nil : "rating of \(count(changes.map(\.imagePath))) undone", failures: failures,
+                 notReached: changes.count - results.count, canRetry: !retry.isEmpty)
+        return outcome
+    }
+
     // MARK: - Undo
 
     /// Undoes the last trash or turn not undone yet, on the worker. Refused while a job runs: its undo is
@@ -214,15 +269,17 @@ final class FileActions {
     func undo() -> UndoStart {
         guard !isBusy else { return .busy }
         guard let entry = undoStack.popLast() else { return .nothingToUndo }
-        let trashCan = trashCan, rotator = rotator, progress = progress
+        let trashCan = trashCan, rotator = rotator, progress = progress, store = ratingStore
         let plan = switch entry {
         case .trashed(let entries): Plan(verb: "restoring", total: entries.count, object: " from the trash")
         case .turned(let records): Plan(verb: "turning back", total: records.count)
+        case .rated(let changes): Plan(verb: "undoing the rating of", total: changes.count)
         }
         run(plan) {
             switch entry {
             case .trashed(let entries): return Self.restore(entries, from: trashCan, progress: progress)
             case .turned(let records): return Self.undoTurns(records, rotator: rotator, progress: progress)
+            case .rated(let changes): return Self.undoRatings(changes, store: store, progress: progress)
             }
         }
         return .started

@@ -18,6 +18,8 @@ final class StripSorting {
         var order: StripOrder
         var done: Int
         var total: Int
+        /// The read is of ratings for the filter, not of what the order sorts by.
+        var readsRatingsForFilter = false
     }
 
     /// What `update` did to the strip.
@@ -107,7 +109,9 @@ final class StripSorting {
             settled = nil
             change = .finished(order)
         }
-        let refines = change != nil || (model.sortOrder == .taken && !readings.isEmpty
+        // Dates taken and ratings come in batches: the order (or the filter) takes them in as they come.
+        let comesInBatches = model.sortOrder == .taken || model.sortOrder == .rating || model.ratingFilter != .all
+        let refines = change != nil || (comesInBatches && !readings.isEmpty
             && refinedAt.map { now - $0 >= refineInterval } ?? true)
         if !readings.isEmpty || refines {
             model.learn(readings, resort: refines, showingStart: opening, time: now)
@@ -131,7 +135,8 @@ final class StripSorting {
         }
         reads += 1
         let number = reads, order = model.sortOrder, stop = StopFlag()
-        read = Read(number: number, order: order, opening: opening, progress: Progress(order: order, done: 0, total: wanted.ids.count), stop: stop)
+        read = Read(number: number, order: order, opening: opening, progress: Progress(order: order, done: 0, total: wanted.ids.count,
+                                     readsRatingsForFilter: wanted.kind == .rating && order != .rating), stop: stop)
         logger.info("sorting \(model.items.count) items by \(order.label): reading \(wanted.ids.count) files in the background")
         let inbox = inbox, wake = wake, decoding = decoding
         perform {
@@ -152,7 +157,7 @@ final class StripSorting {
             pending.append(ItemFactReader.read(id, path: table.path(of: id), kind: kind, decoding: decoding))
             guard clock.now - lastSent >= .milliseconds(250) else { continue }
             lastSent = clock.now
-            if kind == .taken {
+            if kind != .stat {
                 inbox.push(Batch(read: number, readings: pending, done: done + 1, finished: false))
                 pending.removeAll(keepingCapacity: true)
             } else {

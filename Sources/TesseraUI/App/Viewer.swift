@@ -26,7 +26,7 @@ package final class Viewer {
                             singleViews: parts.singleViews, stripAnimation: parts.stripAnimation, observer: recorder)
         commands = ViewerCommands(model: parts.model, modes: modes, window: parts.host.window,
                                   fileActions: parts.fileActions, keyHandler: parts.keyHandler, quitting: parts.quitting,
-                                  information: parts.information, sorting: parts.sorting, remote: parts.remote,
+                                  information: parts.information, sorting: parts.sorting, cellRatings: parts.cellRatings, remote: parts.remote,
                                   options: options)
     }
 

@@ -28,6 +28,7 @@ final class ViewerCommands {
     private let quitting: Quitting
     private let information: ImageInformationCache
     private let sorting: StripSorting
+    private let cellRatings: CellRatings
     private let remote: RemoteImageStore?
     /// The bindings, the key-handler's separator, the slideshow's delay and start.
     private let options: ViewerOptions
@@ -35,7 +36,7 @@ final class ViewerCommands {
     private var opensSingleView: Bool
 
     init(model: CarouselModel, modes: ViewerModes, window: Window, fileActions: FileActions,
-         keyHandler: KeyHandlerSession, quitting: Quitting, information: ImageInformationCache, sorting: StripSorting,
+         keyHandler: KeyHandlerSession, quitting: Quitting, information: ImageInformationCache, sorting: StripSorting, cellRatings: CellRatings,
          remote: RemoteImageStore?, options: ViewerOptions) {
         self.model = model
         self.modes = modes
@@ -45,6 +46,7 @@ final class ViewerCommands {
         self.quitting = quitting
         self.information = information
         self.sorting = sorting
+        self.cellRatings = cellRatings
         self.remote = remote
         self.options = options
         slideshow = Slideshow(delay: options.slideshowDelay)
@@ -70,13 +72,19 @@ final class ViewerCommands {
         perform(action, now: now)
     }
 
-    private static let onePressEach: Set<ViewerAction> = [.trash, .undo, .rotateLeft, .rotateRight, .flipHorizontal,
-                                                          .flipVertical, .keyHandler, .slideshow, .sort,
-                                                          .nextPage, .previousPage]
+    private static let onePressEach = Set<ViewerAction>([.trash, .undo, .rotateLeft, .rotateRight, .flipHorizontal,
+                                                         .flipVertical, .keyHandler, .slideshow, .sort, .nextPage,
+                                                         .previousPage, .compare, .ratingFilter]).union(rating)
+
+    /// The keys that rate, and the rating each gives.
+    private static let ratings: [ViewerAction: Rating] = [.rate1: .stars(1), .rate2: .stars(2), .rate3: .stars(3),
+                                                          .rate4: .stars(4), .rate5: .stars(5), .clearRating: .unrated,
+                                                          .reject: .rejected]
+    private static let rating = Set(ratings.keys)
 
     /// The actions that work on the user's files.
-    private static let startsWork: Set<ViewerAction> = [.trash, .undo, .rotateLeft, .rotateRight, .flipHorizontal,
-                                                        .flipVertical, .keyHandler]
+    private static let startsWork = Set<ViewerAction>([.trash, .undo, .rotateLeft, .rotateRight, .flipHorizontal,
+                                                       .flipVertical, .keyHandler]).union(rating)
 
     /// The single view's next or previous image of a file of several, as far as the file has them (the
     /// count is the information overlay's, read on a worker the first time it is asked for).
@@ -178,6 +186,15 @@ final class ViewerCommands {
             }
         case .copyPath, .copyImage: copy(uriOnly: action == .copyImage, now: now)
         case .compare: toggleCompare(now: now)
+        case .rate1, .rate2, .rate3, .rate4, .rate5, .clearRating, .reject:
+            // In the compare view, the focused pane's image: the one the user looks at among several.
+            let paths = modes.mode == .compare ? (model.selectedPath.map { [$0] } ?? []) : targets()
+            if let rating = Self.ratings[action], !paths.isEmpty { fileActions.rate(paths, rating) }
+        case .ratingFilter:
+            let filter = model.ratingFilter.next
+            model.filter(by: filter, time: now)
+            modes.itemsChanged(now: now)
+            status.show(model.items.isEmpty ? "showing \(filter.label): none yet" : "showing \(filter.label)", now: now)
         case .clipping:
             if let view = modes.shownView {
                 view.showsClipping.toggle()
@@ -355,6 +372,7 @@ final class ViewerCommands {
         case nil:
             break
         }
+        cellRatings.update(model: model, now: now)
         for outcome in fileActions.drain() { apply(outcome, now: now) }
         for outcome in keyHandler.drain() { apply(outcome, now: now) }
         quitting.update()
@@ -372,6 +390,7 @@ final class ViewerCommands {
 
     private func apply(_ outcome: FileActions.Outcome, now: Duration) {
         model.apply(outcome.changes)
+        for (path, rating) in outcome.ratings { model.setRating(rating, ofPaths: [path]) }
         for (path, turn) in outcome.sessionTurns {
             guard let index = model.index(of: path) else { continue }
             let current = ImageOrientation(rawValue: model.items[index].sessionOrientation) ?? .up
@@ -428,11 +447,16 @@ final class ViewerCommands {
             content.tags.append("\(markedCount) marked")
         }
         if item.sessionOrientation != 1 { content.tags.append("turned, not saved") }
+        if let rating = model.rating(of: index).flatMap(Rating.init(xmpValue:)), rating != .unrated {
+            content.tags.append(rating == .rejected ? "rejected" : String(repeating: "★", count: rating.xmpValue))
+        }
+        if model.ratingFilter != .all { content.tags.append(model.ratingFilter.label) }
         // The single view's own decode says what it found; the strip's cell, what the strip's did.
         let damage = modes.mode != .strip ? modes.shownView?.damage ?? model.damage(of: index) : model.damage(of: index)
         if damage != nil { content.tags.append("damaged") }
         if let progress = sorting.progress {
-            content.tags.append("sorting by \(progress.order.label) \(progress.done * 100 / max(1, progress.total)) %")
+            let share = "\(progress.done * 100 / max(1, progress.total)) %"
+            content.tags.append(progress.readsRatingsForFilter ? "reading ratings \(share)" : "sorting by \(progress.order.label) \(share)")
         } else if model.sortOrder != .name || model.isReversed {
             content.tags.append("by \(model.sortOrder.label)" + (model.isReversed ? ", reversed" : ""))
         }
@@ -453,6 +477,9 @@ final class ViewerCommands {
         if overlayLevel == .information {
             content.information = informationLines(for: item, from: information)
             if let damage { content.information.append(("Damaged", damage)) }
+            if let rating = model.rating(of: index).flatMap(Rating.init(xmpValue:)) {
+                content.information.append(("Rating", rating == .unrated ? "none" : rating.description))
+            }
             if let view = modes.shownView { content.information += inspectionLines(of: view, content: &content) }
         }
         return content

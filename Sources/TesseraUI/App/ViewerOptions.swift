@@ -15,6 +15,8 @@ package struct ViewerOptions: Sendable {
     package var watchesListing = false
     /// The order the strip starts in (`--sort`), reversed with `reverse`.
     package var sort = StripOrder.name
+    /// Which images the strip starts showing by their rating (`--min-rating`).
+    package var ratingFilter = RatingFilter.all
     package var reverse = false
     /// The random order's seed: a new shuffle each run unless a test fixes it.
     package var shuffleSeed = UInt64.random(in: 0...UInt64.max)

@@ -52,6 +52,7 @@ final class ViewerWiring {
     let listingDuration: Duration?
     /// Reads what the strip's order needs of its files, in the background.
     let sorting: StripSorting
+    let cellRatings: CellRatings
     private static let logger = Logger(label: "tessera.viewer")
 
     /// - Parameter clock: the time frames run at; the first screen's decodes are asked for at its time.
@@ -124,6 +125,8 @@ final class ViewerWiring {
         // The order of what is on screen follows them: among the strip's decodes, not after its preload.
         let factsLane = SerialWorkLane(rank: .visible, on: executor)
         sorting = StripSorting(wake: wake, decoding: decoding, perform: { factsLane.perform($0) })
+        let ratingsLane = SerialWorkLane(rank: .visible, on: executor)
+        cellRatings = CellRatings(wake: wake, perform: { ratingsLane.perform($0) })
         overlay = OverlayPainter(renderer: renderer, text: host.text)
         singleViews = SingleViewMaker(host: host, executor: executor,
                                       options: options.singleViewOptions(colour: colour, decoding: decoding),
@@ -189,6 +192,7 @@ final class ViewerWiring {
                                   configuration: options.carousel, pipeline: pipeline, decodeTimes: decodeTimes,
                                   remote: remote, strategy: strategy, viewportWidth: viewport.width,
                                   viewportHeight: viewport.height, pixelScale: pixelScale)
+            if options.ratingFilter != .all { model.filter(by: options.ratingFilter, time: .zero) }
             for (index, item) in options.items.enumerated() where listed.duration == nil && item.sessionOrientation != 1 {
                 model.setSessionOrientation(item.sessionOrientation, of: model.items.path(at: index))
             }

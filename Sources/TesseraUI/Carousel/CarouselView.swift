@@ -142,6 +142,7 @@ package final class CarouselView {
                 drawContent(of: cell, in: rect, alpha: alpha, scale: scale)
             }
             if model.isMarked(index) { drawMarkBadge(in: rect, scale: scale) }
+            if let rating = model.rating(of: index), rating != 0 { drawRating(rating, in: rect, scale: scale) }
             if case .image(let pixels) = cell.content {
                 if pixels.damage != nil { drawDamageBadge(in: rect, scale: scale) }
                 if pixels.holdsSeveralImages || pixels.isSequence { drawPagesBadge(in: rect, scale: scale) }
@@ -304,6 +305,19 @@ package final class CarouselView {
 }
 
 extension CarouselView {
+    /// A rated cell's stars (or a rejected one's cross) in its bottom-left corner, on a dark backing.
+    private func drawRating(_ rating: Int, in rect: PixelRect, scale: Double) {
+        let label = rating < 0 ? "✕" : String(repeating: "★", count: min(rating, 5))
+        let colour = rating < 0 ? Theme.damage : Theme.mark
+        let size = max(8, Int(14 * scale)), padding = Int(4 * scale), inset = Int(6 * scale)
+        guard let texture = text.texture(label, size: size, color: colour) else { return }
+        let backing = PixelRect(x: rect.x + inset, y: rect.maxY - inset - texture.height - 2 * padding,
+                                width: texture.width + 2 * padding, height: texture.height + 2 * padding)
+        guard backing.width < rect.width, backing.height < rect.height else { return }
+        renderer.fill(backing, Theme.overlayBar)
+        text.draw(label, x: backing.x + padding, y: backing.y + padding, size: size, color: colour)
+    }
+
     /// A damaged picture's badge: a red square with an exclamation mark in its top-left corner, ringed in
     /// the background colour; the overlay says what is wrong.
     fileprivate func drawDamageBadge(in rect: PixelRect, scale: Double) {
