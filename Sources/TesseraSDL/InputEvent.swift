@@ -19,6 +19,9 @@ package enum InputEvent: Equatable, Sendable {
     case resized
     /// A worker finished something; nothing else to do but run a frame.
     case wake
+    /// A file or folder dragged from a file manager and dropped on the window (its byte path as
+    /// `PathText` holds it).
+    case dropped(path: String)
 }
 
 extension InputEvent {
@@ -53,6 +56,10 @@ extension InputEvent {
             self = .resized
         case wakeType:
             self = .wake
+        case SDL_DROPFILE.rawValue:
+            guard let file = event.drop.file else { return nil }
+            defer { SDL_free(file) }
+            self = .dropped(path: PathText.text(ofCString: file))
         default:
             return nil
         }

@@ -74,6 +74,7 @@ package struct KeyBindings: Sendable, Equatable {
         bind(["s"], .slideshow)
         bind(["y"], .copyPath)
         bind(["Y"], .copyImage)
+        bind(["ctrl+c"], .copyPicture)
         bind(["+", "="], .zoomIn, .single)
         bind(["-"], .zoomOut, .single)
         bind(["0"], .fit, .single)
@@ -92,6 +93,7 @@ package struct KeyBindings: Sendable, Equatable {
         bind(["ctrl+0"], .clearRating)
         bind(["ctrl+r"], .reject)
         bind(["F"], .ratingFilter)
+        bind(["t"], .filmStrip, .single)
         return bindings
     }()
 

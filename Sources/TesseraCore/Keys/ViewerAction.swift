@@ -20,6 +20,8 @@ package enum ViewerAction: String, CaseIterable, Sendable {
     /// Pauses or resumes an animation.
     case pause
     case copyPath = "copy-path", copyImage = "copy-image"
+    /// The picture itself on the clipboard (PNG), with its file.
+    case copyPicture = "copy-picture"
     case zoomIn = "zoom-in", zoomOut = "zoom-out", fit, actualSize = "actual-size"
     /// The single view's next or previous image of a file of several (a multi-page TIFF's pages).
     case nextPage = "next-page", previousPage = "previous-page"
@@ -30,10 +32,12 @@ package enum ViewerAction: String, CaseIterable, Sendable {
     /// Marks where the shown image's highlights are clipped and its shadows crushed.
     case clipping
     /// Ratings in XMP sidecars, on the marked images (else the selected one).
-    case rate1 = "rate-1", rate2 = "rate-2", rate3 = "rate-3", rate4 = "rate-4", rate5 = "rate-5"
+    case rate1 = "rate-one", rate2 = "rate-two", rate3 = "rate-three", rate4 = "rate-four", rate5 = "rate-five"
     case clearRating = "clear-rating", reject
     /// Steps the rating filter: all, rejected hidden, 1+ ... 5+ stars.
     case ratingFilter = "rating-filter"
+    /// The single view's row of neighbouring thumbnails along the bottom.
+    case filmStrip = "film-strip"
 
     /// One line saying what the action does in `view` (the same in both views for most).
     package func summary(in view: KeyBindings.View) -> String {
@@ -69,12 +73,13 @@ package enum ViewerAction: String, CaseIterable, Sendable {
         case (.rotateRight, _): "rotate them 90° clockwise"
         case (.flipHorizontal, _): "flip them left to right"
         case (.flipVertical, _): "flip them top to bottom"
-        case (.sort, _): "next sort order (name, modified, taken, size, random)"
+        case (.sort, _): "next sort order (name, modified, taken, size, random, rating)"
         case (.slideshow, _): "slideshow on/off"
         case (.pause, _): "pause or resume an animation"
         case (.pauseOrNext, _): "pause or resume an animation; the next image otherwise"
         case (.copyPath, _): "copy the selected image's path"
         case (.copyImage, _): "copy the selected image as a file:// URI (files paste as files)"
+        case (.copyPicture, _): "copy the picture itself (PNG, with its file), to paste into an editor or a chat"
         case (.zoomIn, _): "zoom in"
         case (.zoomOut, _): "zoom out"
         case (.fit, _): "fit the window"
@@ -93,6 +98,7 @@ package enum ViewerAction: String, CaseIterable, Sendable {
         case (.clearRating, _): "clear their rating"
         case (.reject, _): "mark them rejected"
         case (.ratingFilter, _): "show: all, rejected hidden, 1+ ... 5+ stars"
+        case (.filmStrip, _): "a film strip of the neighbouring images along the bottom, on/off"
         }
     }
 }

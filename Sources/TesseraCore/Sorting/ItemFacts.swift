@@ -9,7 +9,7 @@ package struct ItemFacts: Sendable {
         case stat
         /// Its `stat` and its EXIF date taken.
         case taken
-        /// Its `stat` and its rating (from its XMP sidecar or its own XMP).
+        /// Its rating (from its XMP sidecar or its own XMP).
         case rating
     }
 
@@ -24,6 +24,9 @@ package struct ItemFacts: Sendable {
         package var takenRead: Bool
         /// The rating, as XMP stores it: -1 rejected, 0 none, 1 to 5 stars; nil when not asked for.
         package var rating: Int?
+        /// Whether `version` was read: a reading of the rating alone leaves what is known of the file's
+        /// `stat` as it was (an order by time still reads it in its turn).
+        package var versionRead = true
 
         package init(id: UInt32, version: FileVersion?, taken: Int64? = nil, takenRead: Bool = false, rating: Int? = nil) {
             self.id = id
@@ -59,7 +62,7 @@ package struct ItemFacts: Sendable {
         switch kind {
         case .stat: Self.raw(modifiedColumn, id) == Self.unread
         case .taken: Self.raw(modifiedColumn, id) == Self.unread || Self.raw(takenColumn, id) == Self.unread
-        case .rating: Self.raw(modifiedColumn, id) == Self.unread || Self.raw(ratingColumn, id) == Self.unread
+        case .rating: Self.raw(ratingColumn, id) == Self.unread
         }
     }
 
@@ -85,7 +88,7 @@ package struct ItemFacts: Sendable {
     }
 
     package mutating func learn(_ reading: Reading) {
-        setVersion(reading.version, of: reading.id)
+        if reading.versionRead { setVersion(reading.version, of: reading.id) }
         if reading.takenRead { Self.set(&takenColumn, reading.id, reading.taken ?? Self.absent) }
         if let rating = reading.rating { Self.set(&ratingColumn, reading.id, Int64(rating)) }
     }

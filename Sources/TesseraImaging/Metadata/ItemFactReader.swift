@@ -18,11 +18,12 @@ package enum ItemFactReader {
     /// `decoding` (libexif is C).
     package static func read(_ id: UInt32, path: String, kind: ItemFacts.Kind,
                             decoding: any DecodingService = .inProcess) -> ItemFacts.Reading {
-        let version = FileVersion.ofFile(atPath: path)
         if kind == .rating {
-            let rating = version == nil ? 0 : RatingStore().rating(of: path).rating.xmpValue
-            return ItemFacts.Reading(id: id, version: version, rating: rating)
+            var reading = ItemFacts.Reading(id: id, version: nil, rating: RatingStore().rating(of: path).rating.xmpValue)
+            reading.versionRead = false
+            return reading
         }
+        let version = FileVersion.ofFile(atPath: path)
         guard kind == .taken else { return ItemFacts.Reading(id: id, version: version) }
         let taken = version == nil ? nil : dateTaken(ofFileAt: path, decoding: decoding)
         return ItemFacts.Reading(id: id, version: version, taken: taken, takenRead: true)

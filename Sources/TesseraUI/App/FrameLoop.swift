@@ -74,7 +74,7 @@ struct FrameLoop {
     /// Input from the user (not a worker's wake, nor the window's own resize).
     private static func isUserInput(_ event: InputEvent) -> Bool {
         switch event {
-        case .keyDown, .mouseDown, .mouseUp, .wheel, .quit: return true
+        case .keyDown, .mouseDown, .mouseUp, .wheel, .quit, .dropped: return true
         case .mouseMotion, .resized, .wake: return false
         }
     }

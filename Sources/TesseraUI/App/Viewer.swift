@@ -26,7 +26,7 @@ package final class Viewer {
                             singleViews: parts.singleViews, stripAnimation: parts.stripAnimation, observer: recorder)
         commands = ViewerCommands(model: parts.model, modes: modes, window: parts.host.window,
                                   fileActions: parts.fileActions, keyHandler: parts.keyHandler, quitting: parts.quitting,
-                                  information: parts.information, sorting: parts.sorting, cellRatings: parts.cellRatings, remote: parts.remote,
+                                  information: parts.information, sorting: parts.sorting, cellRatings: parts.cellRatings, imageCopier: parts.imageCopier, droppedFiles: parts.droppedFiles, remote: parts.remote,
                                   options: options)
     }
 
@@ -102,6 +102,8 @@ extension Viewer: FrameLoopScreen {
     func handle(_ event: InputEvent, now: Duration) {
         if case .keyDown(let combo, let isRepeat) = event {
             commands.handle(combo, isRepeat: isRepeat, now: now)
+        } else if case .dropped(let path) = event {
+            commands.open(dropped: path, now: now)
         } else {
             modes.handle(event, now: now)
         }

@@ -29,6 +29,8 @@ final class ViewerCommands {
     private let information: ImageInformationCache
     private let sorting: StripSorting
     private let cellRatings: CellRatings
+    private let imageCopier: ImageCopier
+    private let droppedFiles: DroppedFiles
     private let remote: RemoteImageStore?
     /// The bindings, the key-handler's separator, the slideshow's delay and start.
     private let options: ViewerOptions
@@ -36,7 +38,7 @@ final class ViewerCommands {
     private var opensSingleView: Bool
 
     init(model: CarouselModel, modes: ViewerModes, window: Window, fileActions: FileActions,
-         keyHandler: KeyHandlerSession, quitting: Quitting, information: ImageInformationCache, sorting: StripSorting, cellRatings: CellRatings,
+         keyHandler: KeyHandlerSession, quitting: Quitting, information: ImageInformationCache, sorting: StripSorting, cellRatings: CellRatings, imageCopier: ImageCopier, droppedFiles: DroppedFiles,
          remote: RemoteImageStore?, options: ViewerOptions) {
         self.model = model
         self.modes = modes
@@ -47,6 +49,8 @@ final class ViewerCommands {
         self.information = information
         self.sorting = sorting
         self.cellRatings = cellRatings
+        self.imageCopier = imageCopier
+        self.droppedFiles = droppedFiles
         self.remote = remote
         self.options = options
         slideshow = Slideshow(delay: options.slideshowDelay)
@@ -185,11 +189,21 @@ final class ViewerCommands {
                 status.show("not an animation", now: now)
             }
         case .copyPath, .copyImage: copy(uriOnly: action == .copyImage, now: now)
+        case .copyPicture:
+            guard let item = model.selectedItem else { return }
+            if item.isRemote {
+                copy(uriOnly: true, now: now)
+            } else {
+                imageCopier.copy(path: item.path, displayName: item.displayName, sessionOrientation: item.sessionOrientation)
+                status.show("copying \(item.displayName)…", now: now)
+            }
         case .compare: toggleCompare(now: now)
         case .rate1, .rate2, .rate3, .rate4, .rate5, .clearRating, .reject:
             // In the compare view, the focused pane's image: the one the user looks at among several.
             let paths = modes.mode == .compare ? (model.selectedPath.map { [$0] } ?? []) : targets()
             if let rating = Self.ratings[action], !paths.isEmpty { fileActions.rate(paths, rating) }
+        case .filmStrip:
+            if modes.toggleFilmStrip() == nil { status.show("the film strip belongs to the single view", now: now) }
         case .ratingFilter:
             let filter = model.ratingFilter.next
             model.filter(by: filter, time: now)
@@ -318,6 +332,28 @@ final class ViewerCommands {
         }
     }
 
+    // MARK: Drops
+
+    /// A file or folder dropped on the window: its images join the strip (listed on a worker).
+    func open(dropped path: String, now: Duration) {
+        droppedFiles.add(path)
+        status.show("adding \(PathText.displayName((path as NSString).lastPathComponent))…", now: now)
+    }
+
+    /// The dropped images join the strip in its order, and the first is selected.
+    private func apply(_ arrival: DroppedFiles.Arrival, now: Duration) {
+        let name = PathText.displayName((arrival.dropped as NSString).lastPathComponent)
+        guard case .present(let first, _)? = arrival.changes.first else {
+            status.show("\(name): no images there", isError: true, now: now)
+            return
+        }
+        if modes.mode == .compare { modes.endCompare(now: now) }
+        modes.apply(arrival.changes, now: now)
+        if let index = model.index(of: first) { modes.go(to: index, now: now) }
+        let count = arrival.changes.count
+        status.show(count == 1 ? "added \(name)" : "added \(count) images from \(name)", now: now)
+    }
+
     // MARK: Slideshow
 
     private func toggleSlideshow(now: Duration) {
@@ -373,6 +409,11 @@ final class ViewerCommands {
             break
         }
         cellRatings.update(model: model, now: now)
+        for arrival in droppedFiles.drain() { apply(arrival, now: now) }
+        for copied in imageCopier.drain() {
+            if let text = copied.fallbackText { try? Clipboard.setText(text) }
+            status.show(copied.message, isError: copied.isError, now: now)
+        }
         for outcome in fileActions.drain() { apply(outcome, now: now) }
         for outcome in keyHandler.drain() { apply(outcome, now: now) }
         quitting.update()

@@ -45,6 +45,9 @@ final class ViewerModes {
     private var pointer = StripPointerInput()
     /// The strip's selected cell, playing when it is an animation.
     private let stripAnimation: SelectedCellAnimation
+    /// The single view's row of neighbouring thumbnails, and whether it is shown.
+    private let filmStrip: FilmStrip
+    private(set) var showsFilmStrip = false
 
     init(host: WindowHost, model: CarouselModel, carouselView: CarouselView, pipeline: ImagePipeline,
          quitting: Quitting, fileChanges: Inbox<ItemChange>, singleViews: SingleViewMaker,
@@ -58,6 +61,7 @@ final class ViewerModes {
         self.singleViews = singleViews
         self.stripAnimation = stripAnimation
         self.observer = observer
+        filmStrip = FilmStrip(renderer: host.renderer)
         pointScale = host.viewportPoints.scale
         updateTitle()
     }
@@ -90,15 +94,23 @@ final class ViewerModes {
             overlay()
             observer?.phaseEnded(.draw)
         case .detail:
-            // The strip's finished decodes wait in its pipeline's inbox for its next update.
+            // The strip's finished decodes wait in its pipeline's inbox for its next update, unless the
+            // film strip shows its pictures around the selection.
             detail?.pixelScale = pointScale
             upcoming?.view.pixelScale = pointScale
+            let output = host.renderer.outputSize
+            detail?.pane = showsFilmStrip
+                ? PixelRect(x: 0, y: 0, width: output.width, height: max(1, output.height - FilmStrip.pixelHeight(scale: pointScale)))
+                : nil
             observer?.phaseBegan(.update)
+            if showsFilmStrip { model.update(now: now) }
             detail?.update(now: now)
             upcoming?.view.update(now: now)
             observer?.phaseEnded(.update)
             observer?.phaseBegan(.draw)
+            if showsFilmStrip { host.renderer.clear(Theme.background) }
             detail?.render(now: now)
+            if showsFilmStrip { filmStrip.draw(model: model, selected: model.selectedIndex, in: output, scale: pointScale) }
             overlay()
             observer?.phaseEnded(.draw)
         case .compare:
@@ -218,6 +230,11 @@ final class ViewerModes {
             if pointer.handle(event, model: model, now: now) == .open { open(now: now) }
             updateTitle()
         case .detail:
+            if showsFilmStrip, case .mouseDown(.left, let x, let y, _) = event,
+               let index = filmStrip.index(atX: x, y: y, scale: pointScale) {
+                go(to: index, now: now)
+                return
+            }
             _ = detail?.handle(event, now: now)
         case .compare:
             _ = compare?.handle(event, now: now)
@@ -333,6 +350,15 @@ final class ViewerModes {
         singleViews.makeView(of: model.items[index], rank: rank, fade: model.fade,
                              preview: model.cachedImage(for: index), pixelScale: pointScale, now: now,
                              observer: observer)
+    }
+
+    // MARK: Film strip
+
+    /// Shows or hides the single view's film strip; nil outside the single view, else whether it shows.
+    func toggleFilmStrip() -> Bool? {
+        guard mode == .detail else { return nil }
+        showsFilmStrip.toggle()
+        return showsFilmStrip
     }
 
     // MARK: Compare

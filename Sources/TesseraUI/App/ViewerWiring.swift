@@ -53,6 +53,8 @@ final class ViewerWiring {
     /// Reads what the strip's order needs of its files, in the background.
     let sorting: StripSorting
     let cellRatings: CellRatings
+    let imageCopier: ImageCopier
+    let droppedFiles: DroppedFiles
     private static let logger = Logger(label: "tessera.viewer")
 
     /// - Parameter clock: the time frames run at; the first screen's decodes are asked for at its time.
@@ -125,6 +127,11 @@ final class ViewerWiring {
         // The order of what is on screen follows them: among the strip's decodes, not after its preload.
         let factsLane = SerialWorkLane(rank: .visible, on: executor)
         sorting = StripSorting(wake: wake, decoding: decoding, perform: { factsLane.perform($0) })
+        let copyLane = SerialWorkLane(rank: .interactive, on: executor)
+        imageCopier = ImageCopier(loader: ImageLoader(decoders: ImageDecoders.viewer, pixelLimit: options.pixelLimit, colour: .sRGB,
+                                                      decoding: decoding),
+                                  wake: wake, perform: { copyLane.perform($0) })
+        droppedFiles = DroppedFiles(wake: wake, perform: { copyLane.perform($0) })
         let ratingsLane = SerialWorkLane(rank: .visible, on: executor)
         cellRatings = CellRatings(wake: wake, perform: { ratingsLane.perform($0) })
         overlay = OverlayPainter(renderer: renderer, text: host.text)

@@ -106,7 +106,7 @@ final class StripOrderTests: XCTestCase {
         }
         XCTAssertEqual(Set(seen).count, StripOrder.allCases.count)
         XCTAssertEqual(order, .name)
-        XCTAssertEqual(StripOrder.allCases.map(\.rawValue), ["name", "mtime", "taken", "size", "random"], "--sort's words")
+        XCTAssertEqual(StripOrder.allCases.map(\.rawValue), ["name", "mtime", "taken", "size", "random", "rating"], "--sort's words")
     }
 
     func testNewItemsGoWhereSortingThemAllWould() {
