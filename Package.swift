@@ -72,6 +72,8 @@ let package = Package(
                 cSettings: [.unsafeFlags(["-I/usr/include/librsvg-2.0", "-I/usr/include/gdk-pixbuf-2.0"])],
                 linkerSettings: [.linkedLibrary("rsvg-2"), .linkedLibrary("gdk_pixbuf-2.0")]),
         // Linux file calls glibc declares only under _GNU_SOURCE (renameat2, pipe2), which Swift cannot see.
+        // Exempi's error messages kept off the terminal (tessera_xmp_quiet.h says why).
+        .target(name: "CTesseraXMPQuiet", path: "Sources/C/CTesseraXMPQuiet"),
         .target(name: "CTesseraFiles", path: "Sources/C/CTesseraFiles"),
         // libseccomp, descriptors passed over a socket (CMSG macros) and memfd_create: the decode helpers'
         // sandbox and their channel to the viewer.
@@ -86,7 +88,7 @@ let package = Package(
         // watcher, the trash, the key-handler, replacing a file in place, the disk caches' limit, the
         // ratings in XMP sidecars.
         .target(name: "TesseraFiles",
-                dependencies: ["TesseraCore", "CTesseraFiles", "CCrypto", "CExempi",
+                dependencies: ["TesseraCore", "CTesseraFiles", "CCrypto", "CExempi", "CTesseraXMPQuiet",
                                .product(name: "Logging", package: "swift-log")]),
         // Decoders (one per format, over its own library), scaling, format sniffing. No SDL.
         .target(name: "TesseraImaging",

@@ -1,4 +1,5 @@
 import CExempi
+import CTesseraXMPQuiet
 import Synchronization
 
 /// Exempi (Adobe's XMP toolkit behind a C interface) for the whole process: initialised once, and used by
@@ -16,7 +17,10 @@ package enum XMPToolkit {
     /// Runs `body` with the toolkit to itself; nil when the toolkit cannot be initialised.
     package static func withLock<Result>(_ body: () throws -> Result) rethrows -> Result? {
         try state.withLock { initialised -> Result? in
-            if initialised == nil { initialised = xmp_init() }
+            if initialised == nil {
+                initialised = xmp_init()
+                tessera_xmp_quiet_error_stream()
+            }
             guard initialised == true else { return nil }
             return try body()
         }

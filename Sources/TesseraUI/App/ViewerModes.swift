@@ -100,7 +100,7 @@ final class ViewerModes {
             upcoming?.view.pixelScale = pointScale
             let output = host.renderer.outputSize
             detail?.pane = showsFilmStrip
-                ? PixelRect(x: 0, y: 0, width: output.width, height: max(1, output.height - FilmStrip.pixelHeight(scale: pointScale)))
+                ? PixelRect(x: 0, y: 0, width: output.width, height: max(1, output.height - FilmStrip.reservedHeight(scale: pointScale)))
                 : nil
             observer?.phaseBegan(.update)
             if showsFilmStrip { model.update(now: now) }

@@ -22,11 +22,17 @@ final class FilmStrip {
     /// The row's height in device pixels.
     static func pixelHeight(scale: Double) -> Int { Int((height * scale).rounded()) }
 
-    /// Draws the row at the bottom of an output of `size`: item `selected` in the middle, as many
-    /// neighbours on each side as fit, each at its picture's proportions.
+    /// The height the row and the overlay's name bar under it take together, in device pixels: what the
+    /// image above them keeps clear of.
+    static func reservedHeight(scale: Double) -> Int {
+        pixelHeight(scale: scale) + Int(CarouselConfiguration.nameBarHeight * scale)
+    }
+
+    /// Draws the row above the name bar at the bottom of an output of `size`: item `selected` in the
+    /// middle, as many neighbours on each side as fit, each at its picture's proportions.
     func draw(model: CarouselModel, selected: Int, in size: PixelSize, scale: Double) {
         let rowHeight = Self.pixelHeight(scale: scale)
-        let row = PixelRect(x: 0, y: size.height - rowHeight, width: size.width, height: rowHeight)
+        let row = PixelRect(x: 0, y: size.height - Self.reservedHeight(scale: scale), width: size.width, height: rowHeight)
         renderer.fill(row, Theme.overlayBar)
         let thumbHeight = Int(Self.thumbnailHeight * scale), gap = Int(Self.gap * scale)
         let top = row.y + (rowHeight - thumbHeight) / 2

@@ -26,18 +26,18 @@ final class FilmStripTests: XCTestCase {
         let scale = viewer.model.pixelScale
         var frame = try viewer.run(until: { viewer.model.cachedImage(for: 0) != nil && viewer.model.cachedImage(for: 2) != nil })
         frame = try viewer.frame()
-        let row = FilmStrip.pixelHeight(scale: scale)
-        let strip = PixelRect(x: 0, y: frame.height - row, width: frame.width, height: row)
+        let row = FilmStrip.pixelHeight(scale: scale), bottom = frame.height - FilmStrip.reservedHeight(scale: scale) + row
+        let strip = PixelRect(x: 0, y: bottom - row, width: frame.width, height: row)
         XCTAssertGreaterThan(frame.share(of: colours[0], in: strip), 0.02, "the previous image's thumbnail")
         XCTAssertGreaterThan(frame.share(of: colours[2], in: strip), 0.02, "the next image's")
-        let above = PixelRect(x: frame.width / 2 - 10, y: (frame.height - row) / 2 - 10, width: 20, height: 20)
+        let above = PixelRect(x: frame.width / 2 - 10, y: (bottom - row) / 2 - 10, width: 20, height: 20)
         XCTAssertGreaterThan(frame.share(of: colours[1], in: above), 0.9, "the image itself above the row")
 
         // A click on the next image's thumbnail, right of the middle one.
         var x = frame.width / 2
-        while x < frame.width, frame.pixel(x: x, y: frame.height - row / 2) != colours[2] { x += 1 }
+        while x < frame.width, frame.pixel(x: x, y: bottom - row / 2) != colours[2] { x += 1 }
         XCTAssertLessThan(x, frame.width, "the next thumbnail is right of the middle")
-        viewer.viewer.handle(.mouseDown(.left, x: Double(x + 5) / scale, y: Double(frame.height - row / 2) / scale, clicks: 1),
+        viewer.viewer.handle(.mouseDown(.left, x: Double(x + 5) / scale, y: Double(bottom - row / 2) / scale, clicks: 1),
                              now: viewer.now)
         XCTAssertEqual(viewer.model.selectedIndex, 2)
         viewer.press("t")
