@@ -81,9 +81,18 @@ package enum FolderLister {
         guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return true }
         let length = name.count - dot - 1
         guard length >= 1, length <= 4 else { return true }
-        let lowered = String(decoding: name[(dot + 1)...].map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
-        return !notImageExtensions.contains(lowered)
+        // Packed as `isImageName` packs, with no string made: a folder of photos holds a sidecar beside
+        // each, and every one of them passes here.
+        var lowered: UInt32 = 0
+        for byte in name[(dot + 1)...] {
+            lowered = lowered << 8 | UInt32(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+        }
+        return !packedNotImageExtensions.contains(lowered)
     }
+
+    /// `notImageExtensions` of 1 to 4 bytes, packed as `mayBeAnImage` packs a name's.
+    private static let packedNotImageExtensions: Set<UInt32> = Set(notImageExtensions.filter { (1...4).contains($0.utf8.count) }
+        .map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } })
 
     /// The first `headLength` bytes of the file at `path` (fewer when it is shorter); nil when it cannot be
     /// opened or read. Opened without blocking, so a FIFO that replaced a file does not hang the listing.

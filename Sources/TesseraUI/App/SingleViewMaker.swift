@@ -28,9 +28,10 @@ final class SingleViewMaker {
 
     /// A zoomable view of `item`, its work at `rank`, fading in as the strip's cells do, starting from
     /// `preview` (the strip's cell image) while its tiles load, heard by `observer` when measured; nil for a
-    /// download not here yet.
+    /// download not here yet. `viewport` (points; the window's by default, a compare pane's) is what it
+    /// first shows: the tiles of its opening view are read with the base level, a JPEG's level in one decode.
     func makeView(of item: CarouselItem, page: Int = 0, rank: WorkRank, fade: FadeTiming, preview: PixelBuffer?,
-                  pixelScale: Double, now: Duration, observer: (any RunObserver)?) -> TiledImageView? {
+                  pixelScale: Double, viewport: Size? = nil, now: Duration, observer: (any RunObserver)?) -> TiledImageView? {
         var path = item.path
         if item.isRemote {
             guard case .ready(let localPath, _)? = remote?.state(of: item.path) else { return nil }
@@ -41,8 +42,15 @@ final class SingleViewMaker {
         tiled.turn = ImageOrientation(rawValue: item.sessionOrientation) ?? .up
         tiled.page = page
         // The opening begun at start is of the file's first image.
-        let opening = page == 0 ? earlyOpening : nil
+        var opening = page == 0 ? earlyOpening : nil
         if page == 0 { earlyOpening = nil }
+        if opening?.path != path {
+            let window = host.viewportPoints
+            let waker = host.system.waker
+            opening = TiledOpening.start(path: path, options: tiled, executor: executor, maxTextureSize: host.renderer.maxTextureSize,
+                                         viewport: viewport ?? Size(width: window.width, height: window.height),
+                                         pixelScale: pixelScale, wake: { waker.wake() }, rank: rank)
+        }
         return TiledImageView(path: path, displayName: item.displayName, renderer: host.renderer, text: host.text,
                               assets: host.assets, options: tiled, executor: executor, rank: rank,
                               pixelScale: pixelScale, now: now,

@@ -61,6 +61,7 @@ package final class Viewer {
         case .detail: "single"
         case .compare: "compare"
         }
+        report.compareSharpMs = modes.firstCompareSharpAfter.map { $0.seconds * 1000 }
         report.selectedItem = model.selectedItem?.path
         report.markedItems = markedPaths
         report.errors = model.knownFailures.map { .init(item: $0.item.path, reason: $0.failure.shortText) }

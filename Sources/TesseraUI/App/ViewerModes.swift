@@ -18,6 +18,9 @@ final class ViewerModes {
     private(set) var compare: ComparePanes?
     /// The view the compare view returns to.
     private var modeBeforeCompare = Mode.strip
+    /// When the first compare of the run began, and how long after it every pane was sharp.
+    private var firstCompareStart: Duration?
+    private(set) var firstCompareSharpAfter: Duration?
     /// The zoomable view shown with the keys: the single view's, or the compare view's focused pane's.
     var shownView: TiledImageView? { compare?.focusedPane.view ?? detail }
     /// Set once quitting was asked for and what it waits for is over (`Quitting`).
@@ -118,9 +121,12 @@ final class ViewerModes {
             observer?.phaseBegan(.update)
             compare.update(output: host.renderer.outputSize, pixelScale: pointScale, now: now)
             followFocusedPane(now: now)
+            if firstCompareSharpAfter == nil, let start = firstCompareStart, compare.isSharp {
+                firstCompareSharpAfter = now - start
+            }
             observer?.phaseEnded(.update)
             observer?.phaseBegan(.draw)
-            compare.render(renderer: host.renderer, now: now)
+            compare.render(renderer: host.renderer, text: host.text, now: now)
             overlay()
             observer?.phaseEnded(.draw)
         }
@@ -367,7 +373,8 @@ final class ViewerModes {
     /// of them can be shown (downloads not here yet).
     @discardableResult
     func startCompare(_ indices: [Int], now: Duration) -> Bool {
-        let panes = indices.prefix(ComparePanes.maximum).compactMap { makePane(of: $0, now: now) }
+        let count = min(indices.count, ComparePanes.maximum)
+        let panes = indices.prefix(ComparePanes.maximum).compactMap { makePane(of: $0, among: count, now: now) }
         guard panes.count >= 2 else { return false }
         if mode != .compare { modeBeforeCompare = mode }
         pipeline.retainOnly([])
@@ -379,6 +386,7 @@ final class ViewerModes {
         upcoming = nil
         compare = ComparePanes(panes)
         mode = .compare
+        if firstCompareStart == nil { firstCompareStart = now }
         followFocusedPane(now: now)
         return true
     }
@@ -440,8 +448,16 @@ final class ViewerModes {
         return nil
     }
 
-    private func makePane(of index: Int, now: Duration) -> ComparePanes.Pane? {
-        guard model.items.indices.contains(index), let view = makeView(of: index, now: now, observer: observer) else { return nil }
+    /// A pane's view of item `index`, opened for the size a pane of `count` has.
+    private func makePane(of index: Int, among count: Int? = nil, now: Duration) -> ComparePanes.Pane? {
+        guard model.items.indices.contains(index) else { return nil }
+        let rect = ComparePanes.layout(count: count ?? compare?.panes.count ?? 2, in: host.renderer.outputSize,
+                                       gap: ComparePanes.gap(pixelScale: pointScale)).first
+        let viewport = rect.map { Size(width: Double($0.width) / pointScale, height: Double($0.height) / pointScale) }
+        guard let view = singleViews.makeView(of: model.items[index], rank: .visible, fade: model.fade,
+                                              preview: model.cachedImage(for: index), pixelScale: pointScale,
+                                              viewport: viewport, now: now, observer: observer) else { return nil }
+        view.pane = rect
         return ComparePanes.Pane(item: model.items[index], view: view)
     }
 

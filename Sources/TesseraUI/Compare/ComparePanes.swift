@@ -76,9 +76,12 @@ final class ComparePanes {
 
     private var outputSize = PixelSize(width: 1, height: 1)
 
+    /// The lines between panes, in device pixels.
+    static func gap(pixelScale: Double) -> Int { max(1, Int((2 * pixelScale).rounded())) }
+
     private func layOut(output: PixelSize?) {
         if let output { outputSize = output }
-        rects = Self.layout(count: panes.count, in: outputSize, gap: max(1, Int((2 * pixelScale).rounded())))
+        rects = Self.layout(count: panes.count, in: outputSize, gap: Self.gap(pixelScale: pixelScale))
         for (pane, rect) in zip(panes, rects) { pane.view.pane = rect }
     }
 
@@ -95,10 +98,24 @@ final class ComparePanes {
         for (index, pane) in panes.enumerated() where index != focused { pane.view.update(now: now) }
     }
 
-    /// Draws each pane, then a frame around the focused one (when there are several to tell apart).
-    func render(renderer: Renderer, now: Duration) {
+    /// Draws each pane with its image's name in its bottom-left corner (above the overlay's name bar where
+    /// the pane meets the window's bottom; the overlay's panels take the top corners), then a frame around
+    /// the focused one.
+    func render(renderer: Renderer, text: TextCache, now: Duration) {
         renderer.clear(Theme.compareGap)
         for pane in panes { pane.view.render(now: now) }
+        let size = max(8, Int(14 * pixelScale)), padding = Int(5 * pixelScale), inset = Int(8 * pixelScale)
+        let bar = Int(CarouselConfiguration.nameBarHeight * pixelScale)
+        for (pane, rect) in zip(panes, rects) {
+            guard let label = text.texture(pane.view.name, size: size, color: Theme.text) else { continue }
+            let width = min(label.width, rect.width - 2 * inset - 2 * padding)
+            guard width > 0 else { continue }
+            let bottom = rect.maxY - inset - (rect.maxY >= outputSize.height - 1 ? bar : 0)
+            let backing = PixelRect(x: rect.x + inset, y: bottom - label.height - 2 * padding, width: width + 2 * padding,
+                                    height: label.height + 2 * padding)
+            renderer.fill(backing, Theme.overlayBar)
+            text.draw(pane.view.name, x: backing.x + padding, y: backing.y + padding, size: size, color: Theme.text, maxWidth: width)
+        }
         guard panes.count > 1, rects.indices.contains(focused) else { return }
         renderer.outline(rects[focused], Theme.compareFocus, thickness: max(1, Int((2 * pixelScale).rounded())))
     }

@@ -100,6 +100,8 @@ package struct RunReport: Codable, Sendable {
     package var holeFrames: Int?
     /// `frame_ms` of the frames during which the tiled view moved (panning).
     package var movingFrameMs: SampleSummary?
+    /// From `c` to every pane of the compare view sharp, ms (the first compare of the run).
+    package var compareSharpMs: Double?
     /// When each step of starting up was reached, ms since the process started (`StartupTimeline.Phase`).
     package var startupMs: [String: Double]?
 
@@ -132,6 +134,7 @@ package struct RunReport: Codable, Sendable {
         case tilesFailed = "tiles_failed"
         case firstFrameMs = "first_frame_ms"
         case sharpMs = "sharp_ms"
+        case compareSharpMs = "compare_sharp_ms"
         case fadeMsObserved = "fade_ms_observed"
         case holeFrames = "hole_frames"
         case movingFrameMs = "moving_frame_ms"
