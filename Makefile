@@ -21,9 +21,10 @@ SAMPLE_TOOLS := libjpeg-turbo-progs webp
 # libgs-common (Ghostscript's ICC profiles: a real CMYK and a non-sRGB RGB profile, read as test data),
 # heif-enc (HEIC and AVIF), avifenc (AVIF sequences), img2webp (animated WebP), cjxl (JPEG XL), tiffcp
 # (TIFF compressions and tiles), xclip (a program pasting the picture the image clipboard offers),
-# exiftool (another reader's view of the ratings in XMP sidecars).
+# exiftool (another reader's view of the ratings in XMP sidecars), vips (the IIIF tree `vips dzsave` writes,
+# which `tessera tile --layout iiif3` must match).
 TEST_PACKAGES := webp libglib2.0-bin xvfb libgs-common libheif-examples libjxl-tools libtiff-tools libavif-bin xclip \
-                 libimage-exiftool-perl
+                 libimage-exiftool-perl libvips-tools
 # What the install test checks the installed files with: desktop-file-validate, man and groff.
 INSTALL_TEST_PACKAGES := desktop-file-utils man-db groff-base
 # libcurl.so: the release binary carries the Swift runtime (RELEASE_SWIFT_FLAGS), and Foundation's

@@ -19,7 +19,10 @@ struct Tile: ParsableCommand {
         discussion: """
         dzi (default) writes NAME.dzi and NAME_files/LEVEL/COL_ROW.jpeg, the files `vips dzsave` writes for the \
         same tile size, overlap and format. flat writes the full resolution only, as NAME_CC_RR.jpg (column, \
-        then row). NAME is the image's file name without its extension.
+        then row). iiif3 and iiif write a static IIIF Image API 3 or 2 tree (level 0), NAME/info.json and \
+        NAME/X,Y,W,H/SW,SH/0/default.jpg, the files `vips dzsave --layout iiif3` (or iiif) writes, with 512-pixel \
+        tiles unless --tile-size says otherwise; --id is the URI the tree will be served under. NAME is the \
+        image's file name without its extension.
 
         Baseline JPEG, PNG and TIFF are read row by row at any size. Progressive JPEG, interlaced PNG and \
         other formats (WebP, GIF, BMP, ...) are decoded whole, up to --pixel-limit-mp.
@@ -34,23 +37,25 @@ struct Tile: ParsableCommand {
     }
 
     enum Layout: String, ExpressibleByArgument, CaseIterable {
-        case dzi, flat
+        case dzi, flat, iiif3, iiif
     }
 
     @Argument(help: "The image to cut.")
     var image: String
     @Option(help: "Folder to write into (created if needed).")
     var out = "."
-    @Option(help: "Tile size in pixels (1-8192).")
-    var tileSize = 256
+    @Option(help: "Tile size in pixels (1-8192). Default: 256, or 512 for the IIIF layouts.")
+    var tileSize: Int?
     @Option(help: "Pixels each tile shares with its neighbours on each side.")
     var overlap = 0
     @Option(help: "Tile format: jpeg or png.")
     var format = Format.jpeg
     @Option(help: "JPEG quality (1-100).")
     var quality = 85
-    @Option(help: "dzi (Deep Zoom pyramid) or flat (full-resolution tiles NAME_CC_RR.jpg).")
+    @Option(help: "dzi (Deep Zoom pyramid), flat (full-resolution tiles NAME_CC_RR.jpg), iiif3 or iiif (a static IIIF Image API 3 or 2 tree).")
     var layout = Layout.dzi
+    @Option(help: "The IIIF layouts' base URI: info.json's id is it, a slash and NAME.")
+    var id = "https://example.com/iiif"
     @Option(help: "Largest image decoded whole (formats other than baseline JPEG, PNG and TIFF), in megapixels.")
     var pixelLimitMp = 100
     @Flag(help: "Replace an earlier cut of the same name.")
@@ -60,20 +65,30 @@ struct Tile: ParsableCommand {
     @Flag(help: "Read the image in this process, not in a sandboxed helper process.")
     var decodeInProcess = false
 
+    /// The tile size asked for, or the layout's own.
+    var size: Int { tileSize ?? (layout == .iiif3 || layout == .iiif ? 512 : 256) }
+
     func validate() throws {
-        if !(1...8192).contains(tileSize) { throw ValidationError("--tile-size must be between 1 and 8192") }
-        if !(0...tileSize).contains(overlap) { throw ValidationError("--overlap must be between 0 and the tile size") }
+        if !(1...8192).contains(size) { throw ValidationError("--tile-size must be between 1 and 8192") }
+        if !(0...size).contains(overlap) { throw ValidationError("--overlap must be between 0 and the tile size") }
+        if overlap != 0, layout == .iiif3 || layout == .iiif { throw ValidationError("IIIF tiles do not overlap: --overlap must be 0") }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
         if !(1...100_000).contains(pixelLimitMp) { throw ValidationError("--pixel-limit-mp must be between 1 and 100000") }
     }
 
     func run() throws {
         var options = TileCutterOptions()
-        options.tileSize = tileSize
+        options.tileSize = size
         options.overlap = overlap
         options.format = format == .png ? .png : .jpeg
         options.quality = quality
-        options.layout = layout == .flat ? .flat : .dzi
+        options.layout = switch layout {
+        case .dzi: .dzi
+        case .flat: .flat
+        case .iiif3: .iiif3
+        case .iiif: .iiif2
+        }
+        options.iiifID = id.hasSuffix("/") ? String(id.dropLast()) : id
         options.replaceExisting = force
         options.pixelLimitForWholeDecode = pixelLimitMp * 1_000_000
         if !decodeInProcess, let executable = DecodeHelperExecutable.path {
@@ -109,8 +124,17 @@ struct Tile: ParsableCommand {
         if !quiet {
             let g = result.geometry
             print("\(result.descriptorPath ?? result.tilesFolder): \(result.tilesWritten) tiles, "
-                  + "\(options.layout == .dzi ? g.levelCount : 1) level(s), \(g.width)x\(g.height)")
+                  + "\(levels(of: g, in: options.layout)) level(s), \(g.width)x\(g.height)")
         }
+    }
+}
+
+/// How many levels a cut of `geometry` in `layout` writes.
+private func levels(of geometry: DeepZoomGeometry, in layout: TileLayoutKind) -> Int {
+    switch layout {
+    case .dzi: geometry.levelCount
+    case .flat: 1
+    case .iiif3, .iiif2: geometry.maxLevel - IIIFTree.coarsestLevel(of: geometry) + 1
     }
 }
 

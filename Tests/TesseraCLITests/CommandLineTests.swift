@@ -1,5 +1,7 @@
 import Foundation
 import TesseraCore
+import TesseraImaging
+import TesseraTestBasics
 import TesseraTestSupport
 import XCTest
 
@@ -261,5 +263,32 @@ final class CommandLineTests: XCTestCase {
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as! [String: Any]
         XCTAssertGreaterThan(json["frames"] as! Int, 5)
         XCTAssertGreaterThan(json["decodes"] as! Int, 4, "pressing End loaded the last screen too")
+    }
+}
+
+/// `tessera tile --layout iiif3 --id URL` writes an IIIF tree whose info.json names the URL; `view` opens
+/// the tree; overlap is refused for IIIF.
+final class IIIFTileCommandTests: XCTestCase {
+    func testTheIIIFLayoutWritesATreeTheViewOpens() throws {
+        let folder = try TemporaryDirectory()
+        let image = folder.path("scan.png")
+        try PNGEncoder.write(PixelBuffer(width: 900, height: 600, filledWith: RGBA(r: 90, g: 140, b: 200)), to: image)
+        let cut = try ChildProcess.tessera(["tile", image, "--out", folder.path("out"), "--layout", "iiif3",
+                                            "--id", "https://example.org/iiif/", "--decode-in-process", "--quiet"])
+        XCTAssertEqual(cut.status, 0, cut.stderr)
+        let info = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.path("out/scan/info.json")))) as? [String: Any])
+        XCTAssertEqual(info["id"] as? String, "https://example.org/iiif/scan")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.path("out/scan/0,0,512,512/512,512/0/default.jpg")))
+
+        let report = folder.path("run.json")
+        let view = try ChildProcess.tessera(["view", folder.path("out/scan"), "--headless", "--no-config", "--report", report])
+        XCTAssertEqual(view.status, 0, view.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        XCTAssertNotNil(json["sharp_ms"] as? Double, "\(json)")
+        XCTAssertEqual(json["tiles_failed"] as? Int ?? 0, 0)
+
+        let overlap = try ChildProcess.tessera(["tile", image, "--out", folder.path("out2"), "--layout", "iiif3", "--overlap", "1"])
+        XCTAssertEqual(overlap.status, 64)
+        XCTAssertTrue(overlap.stderr.contains("IIIF tiles do not overlap"), overlap.stderr)
     }
 }

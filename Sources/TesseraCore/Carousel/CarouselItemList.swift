@@ -20,6 +20,11 @@ final class CarouselItemList {
     private(set) var isReversed: Bool
     /// Which items are shown by their rating; the rest are left out, in order, until it changes.
     private(set) var filter = RatingFilter.all
+    /// Items rated while the filter is on: shown until the filter changes, so that an image does not
+    /// vanish under the key that rated it.
+    private var keptByFilter = Set<UInt32>()
+    /// Items that left the list (their ids stay in the table, which only grows).
+    private var unlisted = Set<UInt32>()
     /// Whether some item is an http(s) URL: the strip then gates downloads every frame.
     private(set) var hasRemoteItems: Bool
     /// Moves whenever a key may have changed meaning (an item changed, came or went, or the cell's pixel
@@ -96,6 +101,13 @@ final class CarouselItemList {
 
     func index(of path: String) -> Int? { id(of: path).flatMap(index(ofID:)) }
 
+    /// The id of the item listed at `path`, shown or left out by the filter; nil when no such item is listed.
+    func listedID(of path: String) -> UInt32? {
+        if pathIndex == nil { pathIndex = PathIndex(items.table) }
+        guard let id = pathIndex?.id(of: path, in: items.table), !unlisted.contains(id) else { return nil }
+        return id
+    }
+
     /// What the image cache and the pipeline know item `index`'s `variant` by.
     func key(for index: Int, variant: ImageVariant = .cell) -> ImageKey {
         let slot = index * Self.variantCount + variant.rawValue
@@ -147,18 +159,23 @@ final class CarouselItemList {
     /// Shows only the items `filter` admits, in the order they are in.
     func filter(by filter: RatingFilter) -> CarouselItems {
         self.filter = filter
+        keptByFilter.removeAll()
         return sort(by: order, reversed: isReversed)
     }
 
     /// `ids` without those the filter leaves out.
     private func admitted(_ ids: [UInt32]) -> [UInt32] {
         guard filter != .all else { return ids }
-        let facts = facts, filter = filter
-        return ids.filter { filter.admits(facts.rating($0)) }
+        let facts = facts, filter = filter, kept = keptByFilter
+        return ids.filter { filter.admits(facts.rating($0)) || kept.contains($0) }
     }
 
-    /// Item `id`'s rating is `rating` now (written by Tessera): the filter takes it in at the next `sort`.
-    func setRating(_ rating: Int, of id: UInt32) { facts.setRating(rating, of: id) }
+    /// Item `id`'s rating is `rating` now (written by Tessera). A shown item stays shown until the filter
+    /// changes, whatever its new rating.
+    func setRating(_ rating: Int, of id: UInt32) {
+        facts.setRating(rating, of: id)
+        if filter != .all, index(ofID: id) != nil { keptByFilter.insert(id) }
+    }
 
     /// Learns what workers read of the items' files; the order takes it in at the next `sort`.
     func learn(_ readings: [ItemFacts.Reading]) {
@@ -212,11 +229,16 @@ final class CarouselItemList {
                         setVersion(version, at: index)
                         update.changedContent.append(path)
                     }
+                } else if let id = listedID(of: path) {
+                    // Listed, left out by the filter: its file changed, it is still one item.
+                    items.versions[id] = version
+                    facts.setVersion(version, of: id)
+                    facts.forgetTaken(of: id)
                 } else {
                     added.append((path, version))
                 }
             case .removed:
-                if let id = id(of: path) {
+                if let id = listedID(of: path) {
                     update.removed.insert(path)
                     removedIDs.insert(id)
                 }
@@ -243,6 +265,7 @@ final class CarouselItemList {
         if !removedIDs.isEmpty {
             nameOrder.removeAll { removedIDs.contains($0) }
             shown.removeAll { removedIDs.contains($0) }
+            unlisted.formUnion(removedIDs)
         }
         if !newIDs.isEmpty {
             nameOrder = NameOrderInsertion.inserting(newIDs, into: nameOrder, table: table)

@@ -147,7 +147,7 @@ package final class CarouselModel {
     /// or the order is applied again (the next key that changes either), so that an image does not
     /// vanish under the key that rated it.
     package func setRating(_ rating: Int, ofPaths paths: [String]) {
-        for path in paths { if let id = list.id(of: path) { list.setRating(rating, of: id) } }
+        for path in paths { if let id = list.listedID(of: path) { list.setRating(rating, of: id) } }
     }
 
     /// The ids of the items on or near the screen whose rating is not read yet, for a worker to read.

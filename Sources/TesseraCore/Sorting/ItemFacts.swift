@@ -46,6 +46,8 @@ package struct ItemFacts: Sendable {
     private var sizeColumn: [Int64] = []
     private var takenColumn: [Int64] = []
     private var ratingColumn: [Int64] = []
+    /// Items whose rating Tessera wrote this run: a read that started before the write must not undo it.
+    private var ratingsWritten = Set<UInt32>()
 
     package init() {}
 
@@ -69,6 +71,7 @@ package struct ItemFacts: Sendable {
     /// Item `id`'s rating is `rating` now (Tessera wrote it).
     package mutating func setRating(_ rating: Int, of id: UInt32) {
         Self.set(&ratingColumn, id, Int64(rating))
+        ratingsWritten.insert(id)
     }
 
     /// Item `id`'s file is `version` now (the watcher or a download said so; nil: gone or unreadable).
@@ -90,7 +93,7 @@ package struct ItemFacts: Sendable {
     package mutating func learn(_ reading: Reading) {
         if reading.versionRead { setVersion(reading.version, of: reading.id) }
         if reading.takenRead { Self.set(&takenColumn, reading.id, reading.taken ?? Self.absent) }
-        if let rating = reading.rating { Self.set(&ratingColumn, reading.id, Int64(rating)) }
+        if let rating = reading.rating, !ratingsWritten.contains(reading.id) { Self.set(&ratingColumn, reading.id, Int64(rating)) }
     }
 
     private static func raw(_ column: [Int64], _ id: UInt32) -> Int64 {

@@ -69,7 +69,7 @@ final class AtomicOutput {
 
     /// `.NAME.dzi.tmp-` or `.NAME.tiles.tmp-`: the hidden name, before the PID.
     static func temporaryPrefix(_ layout: TileLayout) -> String {
-        ".\(layout.name).\(layout.kind == .dzi ? "dzi" : "tiles").tmp-"
+        ".\(layout.name).\(layout.kind == .dzi ? "dzi" : layout.kind.isIIIF ? "iiif" : "tiles").tmp-"
     }
 
     var destinationDescriptor: String { outputFolder + "/" + layout.descriptorName }
@@ -80,6 +80,8 @@ final class AtomicOutput {
         switch layout.kind {
         case .dzi:
             return [destinationDescriptor, destinationTilesFolder].first(where: Self.exists)
+        case .iiif3, .iiif2:
+            return Self.exists(destinationTilesFolder) ? destinationTilesFolder : nil
         case .flat:
             let names = (try? FileManager.default.contentsOfDirectory(atPath: outputFolder)) ?? []
             return names.sorted().first(where: layout.isFlatTileName).map { outputFolder + "/" + $0 }
@@ -101,6 +103,12 @@ final class AtomicOutput {
             }
             try rename(temporaryFolder + "/" + layout.tilesFolderName, to: destinationTilesFolder)
             try rename(temporaryFolder + "/" + layout.descriptorName, to: destinationDescriptor)
+        case .iiif3, .iiif2:
+            // The tree is one folder with its info.json inside: one rename puts all of it in place.
+            if Self.exists(destinationTilesFolder) {
+                try rename(destinationTilesFolder, to: temporaryFolder + "/.replaced")
+            }
+            try rename(temporaryFolder + "/" + layout.tilesFolderName, to: destinationTilesFolder)
         case .flat:
             let old = ((try? FileManager.default.contentsOfDirectory(atPath: outputFolder)) ?? [])
                 .filter(layout.isFlatTileName)

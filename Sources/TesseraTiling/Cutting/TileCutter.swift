@@ -13,6 +13,9 @@ package struct TileCutterOptions: Sendable {
     /// JPEG quality, 1...100 (ignored for PNG).
     package var quality = 85
     package var layout: TileLayoutKind = .dzi
+    /// The IIIF layouts' base URI: `info.json`'s id is it, a slash and the cut's name (as `vips dzsave
+    /// --id` makes it).
+    package var iiifID = "https://example.com/iiif"
     /// Replace an earlier cut of the same name at the destination instead of failing.
     package var replaceExisting = false
     /// The largest image (width x height) decoded whole: formats other than JPEG, PNG and TIFF, progressive
@@ -37,6 +40,7 @@ package struct TileCutterOptions: Sendable {
         func invalid(_ why: String) -> TileCutError { TileCutError(path: "", reason: .invalidOptions(why)) }
         guard (1...8192).contains(tileSize) else { throw invalid("tile size must be between 1 and 8192") }
         guard (0...tileSize).contains(overlap) else { throw invalid("overlap must be between 0 and the tile size") }
+        guard overlap == 0 || !layout.isIIIF else { throw invalid("IIIF tiles do not overlap") }
         guard (1...100).contains(quality) else { throw invalid("quality must be between 1 and 100") }
         guard pixelLimitForWholeDecode >= 0 else { throw invalid("the pixel limit cannot be negative") }
     }
@@ -51,13 +55,21 @@ package enum TileLayoutKind: String, Sendable {
     case dzi
     /// The Core Animation book's TileCutter: `NAME_CC_RR.jpg`, full resolution only.
     case flat
+    /// A static IIIF Image API 3 tree (level 0): `NAME/info.json` and
+    /// `NAME/X,Y,W,H/SW,SH/0/default.jpg`, as `vips dzsave --layout iiif3` writes.
+    case iiif3
+    /// The same for the Image API 2: sizes written `SW,`, as `vips dzsave --layout iiif` writes.
+    case iiif2
+
+    /// An IIIF tree: one folder holding its `info.json` and its tiles.
+    var isIIIF: Bool { self == .iiif3 || self == .iiif2 }
 }
 
 /// What a finished cut wrote.
 package struct TileCutResult: Sendable {
-    /// The `.dzi` descriptor; nil for flat tiles.
+    /// The `.dzi` descriptor, or an IIIF tree's `info.json`; nil for flat tiles.
     package var descriptorPath: String?
-    /// `NAME_files` for Deep Zoom; the output folder itself for flat tiles.
+    /// `NAME_files` for Deep Zoom, the tree's folder for IIIF; the output folder itself for flat tiles.
     package var tilesFolder: String
     package var geometry: DeepZoomGeometry
     package var tilesWritten: Int
@@ -143,7 +155,8 @@ package struct TileCutter: Sendable {
         }
         let geometry = DeepZoomGeometry(width: source.width, height: source.height,
                                         tileSize: options.tileSize, overlap: options.overlap)
-        let layout = TileLayout(kind: options.layout, name: name, format: options.format, geometry: geometry)
+        let layout = TileLayout(kind: options.layout, name: name, format: options.format, geometry: geometry,
+                                iiifID: options.iiifID)
         let output = try AtomicOutput(layout: layout, outputFolder: folder, replaceExisting: options.replaceExisting)
 
         let workers = max(1, options.workerCount ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -180,10 +193,10 @@ package struct TileCutter: Sendable {
             bands.drain()
             try Self.rethrow(path) { try bands.throwIfFailed() }
             if isCancelled?() == true { throw TileCutError(path: path, reason: .cancelled) }
-            if layout.kind == .dzi {
+            if layout.kind == .dzi || layout.kind.isIIIF {
                 let descriptor = output.temporaryFolder + "/" + layout.descriptorName
                 do throws(TileCutError.Reason) {
-                    try TileEncoder.writeFile(Array(layout.descriptorXML.utf8), to: descriptor)
+                    try TileEncoder.writeFile(Array(layout.descriptor.utf8), to: descriptor)
                 } catch {
                     throw TileCutError(path: descriptor, reason: error)
                 }
@@ -202,8 +215,8 @@ package struct TileCutter: Sendable {
         try output.commit(replaceExisting: options.replaceExisting)
         let written = bands.tilesWritten
         reporter.report(written)
-        return TileCutResult(descriptorPath: layout.kind == .dzi ? output.destinationDescriptor : nil,
-                             tilesFolder: layout.kind == .dzi ? output.destinationTilesFolder : folder,
+        return TileCutResult(descriptorPath: layout.kind == .flat ? nil : output.destinationDescriptor,
+                             tilesFolder: layout.kind == .flat ? folder : output.destinationTilesFolder,
                              geometry: geometry, tilesWritten: written)
     }
 

@@ -6,6 +6,10 @@ import TesseraCore
 /// - `.dzi`: `NAME.dzi` plus `NAME_files/LEVEL/COL_ROW.jpeg` (or `.png`), as `vips dzsave` writes them.
 /// - `.flat`: the Core Animation book's TileCutter names, `NAME_CC_RR.jpg` (column then row, `%02d`),
 ///   full resolution only, straight into the output folder.
+/// - `.iiif3`, `.iiif2`: a static (level 0) IIIF Image API tree, `NAME/info.json` and each tile under the
+///   request that names it, `NAME/X,Y,W,H/SW,SH/0/default.jpg` (`SW,` for version 2): the region in
+///   full-resolution pixels, the size it is shown at. The levels run from the full resolution down to the
+///   first that fits one tile, as `vips dzsave --layout iiif3` writes them.
 ///
 /// Paths are relative to a root folder so the same layout names files in the temporary folder while the
 /// cut runs and at the destination once it is committed.
@@ -14,10 +18,17 @@ struct TileLayout: Sendable {
     let name: String
     let format: TileFormat
     let geometry: DeepZoomGeometry
+    /// The IIIF base URI (`info.json`'s id is it, a slash and the name).
+    var iiifID = "https://example.com/iiif"
 
-    /// The levels written: all of them for Deep Zoom, the full resolution only for flat tiles.
+    /// The levels written: all of them for Deep Zoom, the full resolution only for flat tiles, for IIIF
+    /// those down to the first that fits one tile.
     var levels: ClosedRange<Int> {
-        kind == .dzi ? 0...geometry.maxLevel : geometry.maxLevel...geometry.maxLevel
+        switch kind {
+        case .dzi: 0...geometry.maxLevel
+        case .flat: geometry.maxLevel...geometry.maxLevel
+        case .iiif3, .iiif2: IIIFTree.coarsestLevel(of: geometry)...geometry.maxLevel
+        }
     }
 
     var tileCount: Int { levels.reduce(0) { $0 + geometry.tileCount($1) } }
@@ -26,22 +37,37 @@ struct TileLayout: Sendable {
     /// book's `.jpg` for flat JPEG tiles.
     var tileExtension: String {
         switch (kind, format) {
-        case (.flat, .jpeg): "jpg"
+        case (.flat, .jpeg), (.iiif3, .jpeg), (.iiif2, .jpeg): "jpg"
         case (_, .jpeg): "jpeg"
         case (_, .png): "png"
         }
     }
 
-    /// `NAME.dzi` (Deep Zoom only).
-    var descriptorName: String { "\(name).dzi" }
+    /// `NAME.dzi` for Deep Zoom, `NAME/info.json` for IIIF.
+    var descriptorName: String { kind.isIIIF ? "\(name)/info.json" : "\(name).dzi" }
 
-    /// `NAME_files` (Deep Zoom only).
-    var tilesFolderName: String { "\(name)_files" }
+    /// `NAME_files` for Deep Zoom, `NAME` for IIIF.
+    var tilesFolderName: String { kind.isIIIF ? name : "\(name)_files" }
 
     /// The sub-folders to create under the root before tiles are written, shallowest first.
     var folders: [String] {
-        guard kind == .dzi else { return [] }
-        return [tilesFolderName] + levels.map { "\(tilesFolderName)/\($0)" }
+        switch kind {
+        case .dzi: return [tilesFolderName] + levels.map { "\(tilesFolderName)/\($0)" }
+        case .flat: return []
+        case .iiif3, .iiif2:
+            // Each tile's request is a folder of its own (regions differ between levels).
+            var folders = [tilesFolderName]
+            let tree = tree
+            for level in levels {
+                let size = geometry.levelSize(level)
+                for tile in geometry.tiles(in: level, intersecting: PixelRegion(x: 0, y: 0, width: size.width, height: size.height)) {
+                    let request = tree.request(of: tile)
+                    folders += ["\(name)/\(request.region)", "\(name)/\(request.region)/\(request.size)",
+                                "\(name)/\(request.region)/\(request.size)/0"]
+                }
+            }
+            return folders
+        }
     }
 
     /// A tile's path relative to the root.
@@ -49,7 +75,16 @@ struct TileLayout: Sendable {
         switch kind {
         case .dzi: "\(tilesFolderName)/\(tile.level)/\(tile.column)_\(tile.row).\(tileExtension)"
         case .flat: "\(name)_\(Self.twoDigits(tile.column))_\(Self.twoDigits(tile.row)).\(tileExtension)"
+        case .iiif3, .iiif2: "\(name)/\(tree.path(of: tile, extension: tileExtension))"
         }
+    }
+
+    /// The IIIF tree's arithmetic for this geometry.
+    var tree: IIIFTree { IIIFTree(geometry: geometry, version: kind == .iiif2 ? 2 : 3) }
+
+    /// What the layout writes beside the tiles: the `.dzi` descriptor, or the IIIF `info.json`.
+    var descriptor: String {
+        kind.isIIIF ? tree.infoJSON(id: iiifID + "/" + name, format: tileExtension) : descriptorXML
     }
 
     /// Whether `fileName` (in the output folder) is one of this layout's flat tiles: `NAME_<digits>_<digits>.ext`

@@ -46,6 +46,8 @@ package struct TileSourceError: Error, Sendable, Equatable, CustomStringConverti
         case noSuchTile
         /// The `.dzi` cannot be read or makes no sense, and its tile folder did not say more.
         case malformedDescriptor(String)
+        /// An IIIF `info.json` cannot be read, or describes no tree of tiles.
+        case malformedService(String)
         /// Nothing at the path looks like tiles.
         case noTiles(String)
         /// The plain image cannot be read; the text is the loader's short reason.
@@ -57,6 +59,7 @@ package struct TileSourceError: Error, Sendable, Equatable, CustomStringConverti
             case .unreadableTile(let why): "tile unreadable: \(why)"
             case .noSuchTile: "no such tile"
             case .malformedDescriptor(let why): "Malformed Deep Zoom descriptor: \(why)"
+            case .malformedService(let why): "Unreadable IIIF info.json: \(why)"
             case .noTiles(let why): "No tiles: \(why)"
             case .unreadableImage(let why): why
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TesseraCore
 import TesseraFiles
 import TesseraImaging
@@ -22,42 +23,52 @@ final class ImageCopier {
     private let wake: @Sendable () -> Void
     private let perform: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let results = Inbox<Outcome>()
-    private let makeClipboard: () throws -> ImageClipboard
-    private var clipboard: ImageClipboard?
+    private let owner: ClipboardOwner
     /// Copies started and not yet drained.
     private(set) var pending = 0
 
+    /// The clipboard's owner, made on the copy lane at the first copy (an X connection and a round trip
+    /// to the server, which the main thread does not wait for) and made anew once it has ended.
+    private final class ClipboardOwner: Sendable {
+        private let make: @Sendable () throws -> ImageClipboard
+        private let held = Mutex<ImageClipboard?>(nil)
+
+        init(make: @escaping @Sendable () throws -> ImageClipboard) { self.make = make }
+
+        func clipboard() throws -> ImageClipboard {
+            try held.withLock { held in
+                if let held { return held }
+                let made = try make()
+                held = made
+                return made
+            }
+        }
+
+        func drop() { held.withLock { $0 = nil } }
+    }
+
     /// - Parameters:
     ///   - loader: decodes the image at full size, in sRGB.
+    ///   - perform: runs a copy off the main thread, one after another.
     ///   - makeClipboard: the clipboard's owner, made at the first copy (after SDL's video has started).
     init(loader: ImageLoader, wake: @escaping @Sendable () -> Void,
          perform: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
-         makeClipboard: @escaping () throws -> ImageClipboard = { try ImageClipboard() }) {
+         makeClipboard: @escaping @Sendable () throws -> ImageClipboard = { try ImageClipboard() }) {
         self.loader = loader
         self.wake = wake
         self.perform = perform
-        self.makeClipboard = makeClipboard
+        owner = ClipboardOwner(make: makeClipboard)
     }
 
     /// Starts copying the image at `path`, turned by `sessionOrientation` (an EXIF orientation value
     /// applied after the file's own: a turn not written into it).
     func copy(path: String, displayName: String, sessionOrientation: Int) {
         let uri = FreedesktopThumbnailPath.fileURI(forAbsolutePath: FreedesktopThumbnailPath.absolutePath(path))
-        let clipboard: ImageClipboard
-        do {
-            clipboard = try self.clipboard ?? makeClipboard()
-            self.clipboard = clipboard
-        } catch {
-            results.push(Outcome(message: "copied \(uri) (\(error))", isError: false, fallbackText: uri))
-            pending += 1
-            wake()
-            return
-        }
         pending += 1
-        let loader = loader, results = results, wake = wake
+        let loader = loader, results = results, wake = wake, owner = owner
         perform {
             results.push(Self.copy(path: path, displayName: displayName, uri: uri, turn: sessionOrientation,
-                                   loader: loader, clipboard: clipboard))
+                                   loader: loader, owner: owner))
             wake()
         }
     }
@@ -70,7 +81,13 @@ final class ImageCopier {
     }
 
     private static func copy(path: String, displayName: String, uri: String, turn: Int, loader: ImageLoader,
-                             clipboard: ImageClipboard) -> Outcome {
+                             owner: ClipboardOwner) -> Outcome {
+        let clipboard: ImageClipboard
+        do {
+            clipboard = try owner.clipboard()
+        } catch {
+            return Outcome(message: "copied \(uri) (\(error))", isError: false, fallbackText: uri)
+        }
         do {
             var pixels = try loader.load(path: path, fitting: nil)
             if let orientation = ImageOrientation(rawValue: turn), orientation != .up { pixels = orientation.apply(to: pixels) }
@@ -82,6 +99,8 @@ final class ImageCopier {
             return Outcome(message: "cannot copy \(displayName): \(error.reason.shortText)", isError: true)
         } catch let error as ImageClipboardError {
             if case .textOnly = error { return Outcome(message: "copied \(uri) (\(error))", isError: false, fallbackText: uri) }
+            // An owner that ended (its display went away) is made anew by the next copy.
+            if error == .ended { owner.drop() }
             return Outcome(message: "cannot copy \(displayName): \(error)", isError: true)
         } catch {
             return Outcome(message: "cannot copy \(displayName): \(error)", isError: true)

@@ -78,7 +78,7 @@ final class ViewerCommands {
 
     private static let onePressEach = Set<ViewerAction>([.trash, .undo, .rotateLeft, .rotateRight, .flipHorizontal,
                                                          .flipVertical, .keyHandler, .slideshow, .sort, .nextPage,
-                                                         .previousPage, .compare, .ratingFilter]).union(rating)
+                                                         .previousPage, .compare, .ratingFilter, .copyPicture]).union(rating)
 
     /// The keys that rate, and the rating each gives.
     private static let ratings: [ViewerAction: Rating] = [.rate1: .stars(1), .rate2: .stars(2), .rate3: .stars(3),
@@ -199,8 +199,7 @@ final class ViewerCommands {
             }
         case .compare: toggleCompare(now: now)
         case .rate1, .rate2, .rate3, .rate4, .rate5, .clearRating, .reject:
-            // In the compare view, the focused pane's image: the one the user looks at among several.
-            let paths = modes.mode == .compare ? (model.selectedPath.map { [$0] } ?? []) : targets()
+            let paths = targets()
             if let rating = Self.ratings[action], !paths.isEmpty { fileActions.rate(paths, rating) }
         case .filmStrip:
             if modes.toggleFilmStrip() == nil { status.show("the film strip belongs to the single view", now: now) }
@@ -248,7 +247,8 @@ final class ViewerCommands {
             return
         }
         stopSlideshow()
-        guard modes.startCompare(indices, now: now) else {
+        // The selected image keeps the keys when it is among those compared.
+        guard modes.startCompare(indices, focusing: indices.firstIndex(of: selected) ?? 0, now: now) else {
             status.show("those images cannot be shown yet", isError: true, now: now)
             return
         }
@@ -296,6 +296,8 @@ final class ViewerCommands {
     /// The marked images in strip order, or the selected one when none is marked: what the trash, the
     /// turns and the key-handler act on, as in nsxiv.
     private func targets() -> [String] {
+        // In the compare view, the focused pane's image: the one looked at among several.
+        if modes.mode == .compare { return model.selectedPath.map { [$0] } ?? [] }
         let marked = model.markedPaths
         if !marked.isEmpty { return marked }
         return model.selectedPath.map { [$0] } ?? []
@@ -349,9 +351,14 @@ final class ViewerCommands {
         }
         if modes.mode == .compare { modes.endCompare(now: now) }
         modes.apply(arrival.changes, now: now)
-        if let index = model.index(of: first) { modes.go(to: index, now: now) }
         let count = arrival.changes.count
-        status.show(count == 1 ? "added \(name)" : "added \(count) images from \(name)", now: now)
+        let added = count == 1 ? "added \(name)" : "added \(count) images from \(name)"
+        if let index = model.index(of: first) {
+            modes.go(to: index, now: now)
+            status.show(added, now: now)
+        } else {
+            status.show(added + ", not shown: \(model.ratingFilter.label)", now: now)
+        }
     }
 
     // MARK: Slideshow

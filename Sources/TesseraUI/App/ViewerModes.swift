@@ -321,6 +321,7 @@ final class ViewerModes {
     /// loads get the workers.
     @discardableResult
     private func showDetail(_ index: Int, now: Duration) -> Bool {
+        guard model.items.indices.contains(index) else { return false }
         let item = model.items[index]
         pipeline.retainOnly([])
         if let upcoming, upcoming.item == item {
@@ -372,7 +373,7 @@ final class ViewerModes {
     /// Items `indices` (2 to `ComparePanes.maximum`) side by side, the first focused; false when none
     /// of them can be shown (downloads not here yet).
     @discardableResult
-    func startCompare(_ indices: [Int], now: Duration) -> Bool {
+    func startCompare(_ indices: [Int], focusing focus: Int = 0, now: Duration) -> Bool {
         let count = min(indices.count, ComparePanes.maximum)
         let panes = indices.prefix(ComparePanes.maximum).compactMap { makePane(of: $0, among: count, now: now) }
         guard panes.count >= 2 else { return false }
@@ -385,6 +386,7 @@ final class ViewerModes {
         detailPage = 0
         upcoming = nil
         compare = ComparePanes(panes)
+        compare?.focus(focus)
         mode = .compare
         if firstCompareStart == nil { firstCompareStart = now }
         followFocusedPane(now: now)
@@ -395,7 +397,7 @@ final class ViewerModes {
     func endCompare(now: Duration) {
         guard mode == .compare else { return }
         compare = nil
-        if modeBeforeCompare == .detail, showDetail(model.selectedIndex, now: now) {
+        if modeBeforeCompare == .detail, !model.items.isEmpty, showDetail(model.selectedIndex, now: now) {
             mode = .detail
         } else {
             close(now: now)

@@ -53,10 +53,15 @@ final class ComparePanes {
         let focusedItem = panes[focused].item
         panes.removeAll(where: shouldRemove)
         focused = panes.firstIndex { $0.item == focusedItem } ?? 0
+        // A drag under way, and the places of the panes, were those of the panes before.
+        dragging = nil
+        layOut(output: nil)
     }
 
     func replacePane(at index: Int, with pane: Pane) {
+        guard panes.indices.contains(index) else { return }
         panes[index] = pane
+        layOut(output: nil)
     }
 
     // MARK: Layout
@@ -133,7 +138,10 @@ final class ComparePanes {
     func handle(_ event: InputEvent, now: Duration) -> TiledViewAction? {
         func paneIndex(x: Double, y: Double) -> Int? {
             let px = Int(x * pixelScale), py = Int(y * pixelScale)
-            return rects.firstIndex { px >= $0.x && px < $0.maxX && py >= $0.y && py < $0.maxY }
+            return rects.indices.first { index in
+                let rect = rects[index]
+                return panes.indices.contains(index) && px >= rect.x && px < rect.maxX && py >= rect.y && py < rect.maxY
+            }
         }
         func local(_ index: Int, _ x: Double, _ y: Double) -> (Double, Double) {
             (x - Double(rects[index].x) / pixelScale, y - Double(rects[index].y) / pixelScale)
@@ -147,11 +155,14 @@ final class ComparePanes {
             return panes[index].view.handle(.mouseDown(button, x: lx, y: ly, clicks: clicks), now: now)
         case .mouseUp(let button, let x, let y):
             let index = dragging ?? paneIndex(x: x, y: y) ?? focused
+            guard panes.indices.contains(index), rects.indices.contains(index) else { return nil }
             if button == .left { dragging = nil }
             let (lx, ly) = local(index, x, y)
             return panes[index].view.handle(.mouseUp(button, x: lx, y: ly), now: now)
         case .mouseMotion(let x, let y, let isLeftDown):
-            guard let index = dragging ?? paneIndex(x: x, y: y) else { return nil }
+            guard let index = dragging ?? paneIndex(x: x, y: y), panes.indices.contains(index), rects.indices.contains(index) else {
+                return nil
+            }
             let (lx, ly) = local(index, x, y)
             return panes[index].view.handle(.mouseMotion(x: lx, y: ly, isLeftDown: isLeftDown), now: now)
         case .wheel(let dx, let dy, let x, let y):

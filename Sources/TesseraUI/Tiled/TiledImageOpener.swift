@@ -160,6 +160,9 @@ final class TiledImageOpener: Sendable {
             } else if Self.isDescriptor(path) {
                 opened(try DeepZoomTileSource(descriptorAt: path, decoders: configuration.decoders,
                                               colour: configuration.colour, decoding: configuration.decoding))
+            } else if (path as NSString).lastPathComponent == "info.json" {
+                opened(try IIIFTileSource(infoAt: path, decoders: configuration.decoders, colour: configuration.colour,
+                                          decoding: configuration.decoding))
             } else {
                 try openImage(configuration, opened: opened, emit: emit)
             }
@@ -174,9 +177,13 @@ final class TiledImageOpener: Sendable {
         emit(.failed("\(name): \(error.reason.shortText)"))
     }
 
-    /// A flat tile folder, a `NAME_files` folder beside its `.dzi`, or a folder holding one `.dzi`.
+    /// A flat tile folder, a `NAME_files` folder beside its `.dzi`, a folder holding one `.dzi`, or an IIIF
+    /// tree (a folder holding its `info.json`).
     private static func openFolder(_ path: String, decoders: [any ImageDecoding], colour: ColourConversion?,
                                    decoding: any DecodingService) throws(TileSourceError) -> any TileSource {
+        if IIIFTileSource.looksLikeTree(path) {
+            return try IIIFTileSource(infoAt: path + "/info.json", decoders: decoders, colour: colour, decoding: decoding)
+        }
         if FlatTileFolderSource.looksLikeTileFolder(path) {
             return try FlatTileFolderSource(folder: path, decoders: decoders, colour: colour, decoding: decoding)
         }

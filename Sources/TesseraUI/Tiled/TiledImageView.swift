@@ -246,8 +246,12 @@ package final class TiledImageView {
     /// The shown image's histogram, once counted; asking starts the count (`requestHistogram`).
     package var histogram: Histogram? { inspection?.overview?.histogram }
 
-    /// Starts counting the histogram (on a worker, once).
-    package func requestHistogram() { inspection?.requestOverview() }
+    /// Starts counting the histogram (on a worker, once), when the picture is all there: not while a large
+    /// image is still being cut, whose tiles not written yet would count as nothing.
+    package func requestHistogram() {
+        guard !cut.running else { return }
+        inspection?.requestOverview()
+    }
 
     /// The full-resolution pixel under the pointer and its value as shown (nil while its tile is read,
     /// which this starts); nil when the pointer is not over the image.
@@ -315,7 +319,7 @@ package final class TiledImageView {
     package func update(now: Duration) {
         if let opener { for event in opener.events.drain() { apply(event, now: now) } }
         inspection?.update()
-        if showsClipping { inspection?.requestOverview() }
+        if showsClipping { requestHistogram() }
         animation.update(now: now)
         let output = pane.map { PixelSize(width: $0.width, height: $0.height) } ?? renderer.outputSize
         if output != outputSize || abs((camera?.pixelScale ?? pixelScale) - pixelScale) > 1e-9 {

@@ -36,8 +36,8 @@ final class CompareTests: XCTestCase {
                              "the first marked image in the left pane")
         XCTAssertGreaterThan(frame.share(of: blue, in: PixelRect(x: width * 3 / 4 - 10, y: height / 2 - 10, width: 20, height: 20)), 0.9,
                              "the second in the right pane")
-        XCTAssertEqual(viewer.selectedPath, paths[0], "the focused pane's image is the selection")
-        XCTAssertTrue(viewer.overlay.tags.contains("compare 1 / 2, locked"), "\(viewer.overlay.tags)")
+        XCTAssertEqual(viewer.selectedPath, paths[2], "the selected image, marked, keeps the keys in its pane")
+        XCTAssertTrue(viewer.overlay.tags.contains("compare 2 / 2, locked"), "\(viewer.overlay.tags)")
 
         viewer.press("Esc")
         XCTAssertEqual(viewer.modes.mode, .strip)

@@ -112,9 +112,61 @@ final class RatingTests: XCTestCase {
         viewer.press("n")
         viewer.press("m")
         viewer.press("c")
-        viewer.press("Tab")
+        viewer.press("Tab")  // from img1, selected, to img0
         viewer.press("ctrl+4")
         try viewer.settle()
-        XCTAssertEqual(paths.map(stored), [.unrated, .stars(4), .unrated])
+        XCTAssertEqual(paths.map(stored), [.stars(4), .unrated, .unrated])
+    }
+
+    /// Under a filter, an image the filter leaves out is still one item: its file changing adds no second
+    /// one, and its file going takes it out for good.
+    func testAnImageLeftOutByTheFilterIsStillOneItem() throws {
+        let paths = try images(3)
+        try store.setRating(.stars(2), of: paths[0])
+        try store.setRating(.stars(2), of: paths[2])
+        let viewer = try ViewerHarness(files.options(paths))
+        try viewer.settle()
+        viewer.press("F"); viewer.press("F")  // 1+ stars
+        try viewer.settle()
+        func shown() -> [String] { (0..<viewer.model.items.count).map { viewer.model.items.path(at: $0) } }
+        XCTAssertEqual(shown(), [paths[0], paths[2]])
+        let version = try XCTUnwrap(FileVersion.ofFile(atPath: paths[1]))
+        viewer.modes.apply([.present(path: paths[1], version: version)], now: viewer.now)
+        viewer.modes.apply([.removed(path: paths[2])], now: viewer.now)
+        for _ in 0..<5 { viewer.press("F") }  // round to all
+        try viewer.settle()
+        XCTAssertEqual(shown(), [paths[0], paths[1]], "img1 once, img2 gone")
+    }
+
+    /// An image rated out of the filter stays until the filter changes: it does not vanish under the key.
+    func testARatedImageStaysUntilTheFilterChanges() throws {
+        let paths = try images(2)
+        try store.setRating(.stars(3), of: paths[0])
+        try store.setRating(.stars(3), of: paths[1])
+        var options = files.options(paths)
+        options.ratingFilter = .atLeast(3)
+        let viewer = try ViewerHarness(options)
+        try viewer.run(until: { viewer.model.items.count == 2 })
+        viewer.press("ctrl+1")
+        try viewer.settle()
+        XCTAssertEqual(viewer.model.items.count, 2, "still shown, rated 1 now")
+        XCTAssertEqual(viewer.model.rating(of: 0), 1)
+        viewer.press("F"); viewer.press("F"); viewer.press("F"); viewer.press("F")  // 4+, 5+, all, rejected hidden
+        viewer.press("F"); viewer.press("F"); viewer.press("F")  // 1+, 2+, 3+
+        try viewer.settle()
+        XCTAssertEqual(viewer.model.items.count, 1, "the next step of the filter applies to it")
+    }
+
+    /// A compare whose images the filter all leaves out ends, back in the strip, without a crash.
+    func testACompareTheFilterEmptiesEnds() throws {
+        let viewer = try ViewerHarness(files.options(try images(3)))
+        try viewer.settle()
+        viewer.press("Enter")
+        viewer.press("c")
+        XCTAssertEqual(viewer.modes.mode, .compare)
+        viewer.press("F"); viewer.press("F")  // 1+: none of them
+        try viewer.settle()
+        XCTAssertEqual(viewer.modes.mode, .strip)
+        XCTAssertEqual(viewer.model.items.count, 0)
     }
 }

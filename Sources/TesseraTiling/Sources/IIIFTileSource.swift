@@ -1,0 +1,151 @@
+import Foundation
+import TesseraCore
+import TesseraImaging
+
+/// A static (level 0) IIIF Image API tree on disk, version 3 or 2: `info.json` and a file per tile named
+/// by its request (`IIIFTree`), as `tessera tile --layout iiif3` and `vips dzsave --layout iiif3` write
+/// them. The levels coarser than the tree's last (one tile) are that tile scaled down.
+///
+/// `info.json` is read with Foundation's JSON decoder, at most `infoByteLimit` of it; a document that is
+/// not an image service, names no tiles, or gives sizes no pyramid can have, is refused with why.
+package struct IIIFTileSource: TileSource {
+    /// The tree's folder, which holds `info.json`.
+    package let folder: String
+    package let geometry: DeepZoomGeometry
+    package let name: String
+    let tree: IIIFTree
+    /// The coarsest level the tree holds (its one-tile level).
+    let coarsest: Int
+    /// The tile format's extension (`jpg` unless the service lists another first).
+    let tileExtension: String
+    let reader: TileFileReader
+
+    /// The most of `info.json` read: a service description is a few hundred bytes.
+    package static let infoByteLimit = 1 << 20
+
+    /// The service's description, as both versions write it.
+    struct Info: Decodable {
+        var context: ContextValue?
+        var width: Int
+        var height: Int
+        var tiles: [Tiles]?
+        var extraFormats: [String]?
+        var profile: ProfileValue?
+
+        struct Tiles: Decodable {
+            var width: Int
+            var height: Int?
+            var scaleFactors: [Int]
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case context = "@context", width, height, tiles, extraFormats, profile
+        }
+
+        /// `@context` is a string or a list of them.
+        enum ContextValue: Decodable {
+            case one(String), many([String])
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let one = try? container.decode(String.self) { self = .one(one) } else { self = .many(try container.decode([String].self)) }
+            }
+            var texts: [String] { if case .one(let text) = self { [text] } else if case .many(let texts) = self { texts } else { [] } }
+        }
+
+        /// Version 2's profile: its level's URI, then what the service offers (its formats).
+        enum ProfileValue: Decodable {
+            case level(String), described([ProfileEntry])
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let level = try? container.decode(String.self) { self = .level(level) } else {
+                    self = .described(try container.decode([ProfileEntry].self))
+                }
+            }
+            var formats: [String] {
+                guard case .described(let entries) = self else { return [] }
+                return entries.flatMap { $0.formats ?? [] }
+            }
+        }
+
+        enum ProfileEntry: Decodable {
+            case uri(String), offer(formats: [String]?)
+            private enum Keys: String, CodingKey { case formats }
+            init(from decoder: any Decoder) throws {
+                if let uri = try? decoder.singleValueContainer().decode(String.self) { self = .uri(uri); return }
+                let container = try decoder.container(keyedBy: Keys.self)
+                self = .offer(formats: try container.decodeIfPresent([String].self, forKey: .formats))
+            }
+            var formats: [String]? { if case .offer(let formats) = self { formats } else { nil } }
+        }
+    }
+
+    /// Opens the tree whose `info.json` is at `path`.
+    package init(infoAt path: String, decoders: [any ImageDecoding], colour: ColourConversion? = .sRGB,
+                 decoding: any DecodingService = .inProcess) throws(TileSourceError) {
+        func refused(_ why: String) -> TileSourceError { TileSourceError(path: path, reason: .malformedService(why)) }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw refused("cannot read the file") }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: Self.infoByteLimit + 1)) ?? Data()
+        guard data.count <= Self.infoByteLimit else { throw refused("larger than \(Self.infoByteLimit >> 20) MB, not a service description") }
+        let info: Info
+        do {
+            info = try JSONDecoder().decode(Info.self, from: data)
+        } catch {
+            throw refused("not an IIIF image service's info.json (\(Self.describe(error)))")
+        }
+        let version = (info.context?.texts ?? []).contains { $0.contains("/image/2/") } ? 2 : 3
+        guard info.width > 0, info.height > 0, info.width <= 1 << 24, info.height <= 1 << 24 else {
+            throw refused("an image of \(info.width) × \(info.height) pixels")
+        }
+        guard let tiles = info.tiles?.first else { throw refused("it names no tiles; a static tree has them") }
+        guard (1...8192).contains(tiles.width), tiles.height.map({ $0 == tiles.width }) ?? true else {
+            throw refused("tiles of \(tiles.width) × \(tiles.height ?? tiles.width) pixels; square tiles up to 8192 are read")
+        }
+        folder = (path as NSString).deletingLastPathComponent
+        geometry = DeepZoomGeometry(width: info.width, height: info.height, tileSize: tiles.width)
+        tree = IIIFTree(geometry: geometry, version: version)
+        coarsest = tree.coarsestLevel
+        let formats = (info.extraFormats ?? []) + (info.profile?.formats ?? [])
+        tileExtension = formats.first.map { $0 == "jpeg" ? "jpg" : $0 } ?? "jpg"
+        name = folder.lastPathComponentName
+        reader = TileFileReader(decoders: decoders, colour: colour, decoding: decoding)
+    }
+
+    /// The tree at `folder` (the folder that holds its `info.json`).
+    package static func looksLikeTree(_ folder: String) -> Bool {
+        FileManager.default.fileExists(atPath: folder + "/info.json")
+    }
+
+    package func path(of tile: TileID) -> String {
+        folder + "/" + tree.path(of: tile, extension: tileExtension)
+    }
+
+    /// `tile`'s file in the service's format, then in the other one a tree may hold (a version 3
+    /// `info.json` need not say that its tiles are PNG).
+    private func candidates(of tile: TileID) -> [String] {
+        [tileExtension, tileExtension == "png" ? "jpg" : "png"].map { folder + "/" + tree.path(of: tile, extension: $0) }
+    }
+
+    package func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
+        guard geometry.contains(tile) else { throw TileSourceError(path: path(of: tile), reason: .noSuchTile) }
+        let expected = geometry.region(of: tile)
+        let size = PixelSize(width: expected.width, height: expected.height)
+        guard tile.level < coarsest else {
+            let pixels = try reader.read(firstOf: candidates(of: tile))
+            return TileFileReader.normalized(pixels, to: size, path: path(of: tile))
+        }
+        // Coarser than the tree goes: its one-tile level, scaled down (a level this coarse is one tile too).
+        let whole = try reader.read(firstOf: candidates(of: TileID(level: coarsest, column: 0, row: 0)))
+        return PixelScaler.scaled(whole, to: size)
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): "no \(key.stringValue)"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            "\(context.codingPath.map(\.stringValue).joined(separator: ".")) is not what the API says"
+        case DecodingError.dataCorrupted: "not JSON"
+        default: "\(error)"
+        }
+    }
+}
