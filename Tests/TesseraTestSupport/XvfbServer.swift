@@ -13,26 +13,29 @@ package final class XvfbServer {
         guard let xvfb = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw XCTSkip("Xvfb is not installed (the xvfb package; make test-deps installs it)")
         }
-        guard let number = (90..<140).first(where: { !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)")
-                                                      && !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") }) else {
-            throw XCTSkip("no free X display number between :90 and :139")
-        }
-        name = ":\(number)"
         process.executableURL = URL(fileURLWithPath: xvfb)
-        // -noreset: the root window's properties stay when the last client goes (each read and write here
-        // is a connection of its own).
-        process.arguments = [name, "-screen", "0", "320x240x24", "-nolisten", "tcp", "-noreset"]
-        process.standardOutput = FileHandle.nullDevice
+        // -displayfd: Xvfb picks a free display number itself and writes it once it listens, so two test
+        // runs on one machine never share a server. -noreset: the root window's properties stay when the
+        // last client goes (each read and write here is a connection of its own).
+        let ready = Pipe()
+        process.arguments = ["-displayfd", "1", "-screen", "0", "320x240x24", "-nolisten", "tcp", "-noreset"]
+        process.standardOutput = ready
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-            guard process.isRunning, Date() < deadline else {
-                stop()
-                throw XCTSkip("Xvfb \(name) did not start")
-            }
-            usleep(20_000)
+        var said = Data()
+        // The pipe closes when Xvfb exits, which ends the wait.
+        while !said.contains(UInt8(ascii: "\n")) {
+            let more = ready.fileHandleForReading.availableData
+            if more.isEmpty { break }
+            said.append(more)
         }
+        guard let number = Int(String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+              process.isRunning else {
+            name = ""
+            stop()
+            throw XCTSkip("Xvfb did not start")
+        }
+        name = ":\(number)"
     }
 
     package func stop() {

@@ -252,10 +252,22 @@ package struct RatingStore: Sendable {
                 case .toolkitFailed: throw .toolkitFailed
                 case .unchanged: return rating(of: change.imagePath)
                 case .remove:
-                    // Read again just before: a sidecar another program saved since is merged into instead.
-                    guard FileVersion.ofFile(atPath: sidecar) == contents.version else { continue }
-                    guard POSIXFiles.unlink(sidecar) == 0 else { throw .unwritable("cannot remove it: \(POSIXFiles.errorText(errno))") }
-                    if syncingFolder { FileReplacement.syncFolder(FileReplacement.split(sidecar).folder) }
+                    // Moved aside first, then checked: a sidecar another program saved since is not the one
+                    // read, and goes back to be merged into instead. A save that comes after the move makes
+                    // a new sidecar, which stays.
+                    let (folder, name) = FileReplacement.split(sidecar)
+                    let aside = folder + "/.\(name).undone-\(getpid())"
+                    guard POSIXFiles.rename(sidecar, aside) == 0 else {
+                        throw .unwritable("cannot remove it: \(POSIXFiles.errorText(errno))")
+                    }
+                    guard FileVersion.ofFile(atPath: aside) == contents.version else {
+                        if FileReplacement.renameWithoutReplacing(aside, sidecar) != nil {
+                            throw .unwritable("another program saved it twice while it was being removed; one of its saves is kept as \(aside)")
+                        }
+                        continue
+                    }
+                    guard POSIXFiles.unlink(aside) == 0 else { throw .unwritable("cannot remove it: \(POSIXFiles.errorText(errno))") }
+                    if syncingFolder { FileReplacement.syncFolder(folder) }
                     return rating(of: change.imagePath)
                 case .changed(let bytes):
                     guard try Self.replace(sidecar, with: bytes, expected: contents.version, syncingFolder: syncingFolder) else { continue }
