@@ -55,15 +55,19 @@ struct TileLayout: Sendable {
         case .dzi: return [tilesFolderName] + levels.map { "\(tilesFolderName)/\($0)" }
         case .flat: return []
         case .iiif3, .iiif2:
-            // Each tile's request is a folder of its own (regions differ between levels).
+            // Each tile's request is a folder; a region at an image's edge can recur at a coarser level
+            // (at another size), so each folder is listed once.
             var folders = [tilesFolderName]
+            var listed = Set(folders)
             let tree = tree
             for level in levels {
                 let size = geometry.levelSize(level)
                 for tile in geometry.tiles(in: level, intersecting: PixelRegion(x: 0, y: 0, width: size.width, height: size.height)) {
                     let request = tree.request(of: tile)
-                    folders += ["\(name)/\(request.region)", "\(name)/\(request.region)/\(request.size)",
-                                "\(name)/\(request.region)/\(request.size)/0"]
+                    for folder in ["\(name)/\(request.region)", "\(name)/\(request.region)/\(request.size)",
+                                   "\(name)/\(request.region)/\(request.size)/0"] where listed.insert(folder).inserted {
+                        folders.append(folder)
+                    }
                 }
             }
             return folders
