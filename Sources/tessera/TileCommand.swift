@@ -54,8 +54,8 @@ struct Tile: ParsableCommand {
     var quality = 85
     @Option(help: "dzi (Deep Zoom pyramid), flat (full-resolution tiles NAME_CC_RR.jpg), iiif3 or iiif (a static IIIF Image API 3 or 2 tree).")
     var layout = Layout.dzi
-    @Option(help: "The IIIF layouts' base URI: info.json's id is it, a slash and NAME.")
-    var id = "https://example.com/iiif"
+    @Option(help: "The IIIF layouts' base URI: info.json's id is it, a slash and NAME. Default: https://example.com/iiif, as vips's.")
+    var id: String?
     @Option(help: "Largest image decoded whole (formats other than baseline JPEG, PNG and TIFF), in megapixels.")
     var pixelLimitMp = 100
     @Flag(help: "Replace an earlier cut of the same name.")
@@ -88,7 +88,7 @@ struct Tile: ParsableCommand {
         case .iiif3: .iiif3
         case .iiif: .iiif2
         }
-        options.iiifID = id.hasSuffix("/") ? String(id.dropLast()) : id
+        if let id { options.iiifID = id.hasSuffix("/") ? String(id.dropLast()) : id }
         options.replaceExisting = force
         options.pixelLimitForWholeDecode = pixelLimitMp * 1_000_000
         if !decodeInProcess, let executable = DecodeHelperExecutable.path {

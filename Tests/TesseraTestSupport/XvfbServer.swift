@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import XCTest
 
@@ -23,8 +26,13 @@ package final class XvfbServer {
         process.standardError = FileHandle.nullDevice
         try process.run()
         var said = Data()
-        // The pipe closes when Xvfb exits, which ends the wait.
-        while !said.contains(UInt8(ascii: "\n")) {
+        // The pipe closes when Xvfb exits, which ends the wait; a server that says nothing for 10 s is
+        // given up on.
+        let deadline = Date().addingTimeInterval(10)
+        while !said.contains(UInt8(ascii: "\n")), Date() < deadline {
+            var waiting = pollfd(fd: ready.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&waiting, 1, 200) >= 0 else { break }
+            guard waiting.revents != 0 else { continue }
             let more = ready.fileHandleForReading.availableData
             if more.isEmpty { break }
             said.append(more)

@@ -258,6 +258,8 @@ package struct RatingStore: Sendable {
                     let (folder, name) = FileReplacement.split(sidecar)
                     let aside = folder + "/.\(name).undone-\(getpid())"
                     guard POSIXFiles.rename(sidecar, aside) == 0 else {
+                        // Another program removed it already: what undo was to do is done.
+                        if errno == ENOENT { return rating(of: change.imagePath) }
                         throw .unwritable("cannot remove it: \(POSIXFiles.errorText(errno))")
                     }
                     guard FileVersion.ofFile(atPath: aside) == contents.version else {

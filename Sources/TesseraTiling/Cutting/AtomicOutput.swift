@@ -54,6 +54,11 @@ final class AtomicOutput {
         if !replaceExisting, let existing = existingOutput() {
             throw TileCutError(path: existing, reason: .outputExists)
         }
+        // Even with --force, only an IIIF tree is replaced at a tree's name, never another folder or file.
+        if layout.kind.isIIIF, Self.exists(destinationTilesFolder), !Self.isIIIFTree(destinationTilesFolder) {
+            throw TileCutError(path: destinationTilesFolder, reason: .outputFailed(
+                "it is there and is not an IIIF tree (a folder holding info.json); it is left as it is"))
+        }
         for folder in [""] + layout.folders.map({ "/" + $0 }) {
             guard mkdir(temporaryFolder + folder, 0o755) == 0 else {
                 let reason = TileCutError.Reason.outputFailed(String(cString: strerror(errno)))
@@ -104,8 +109,13 @@ final class AtomicOutput {
             try rename(temporaryFolder + "/" + layout.tilesFolderName, to: destinationTilesFolder)
             try rename(temporaryFolder + "/" + layout.descriptorName, to: destinationDescriptor)
         case .iiif3, .iiif2:
-            // The tree is one folder with its info.json inside: one rename puts all of it in place.
+            // The tree is one folder with its info.json inside: one rename puts all of it in place. What
+            // it replaces must be such a tree: a folder of anything else (or the image itself) stays.
             if Self.exists(destinationTilesFolder) {
+                guard Self.isIIIFTree(destinationTilesFolder) else {
+                    throw TileCutError(path: destinationTilesFolder, reason: .outputFailed(
+                        "it is there and is not an IIIF tree (a folder holding info.json); it is left as it is"))
+                }
                 try rename(destinationTilesFolder, to: temporaryFolder + "/.replaced")
             }
             try rename(temporaryFolder + "/" + layout.tilesFolderName, to: destinationTilesFolder)
@@ -130,6 +140,13 @@ final class AtomicOutput {
     }
 
     // MARK: - Helpers
+
+    /// A folder holding an `info.json`: what a cut may replace at an IIIF tree's name.
+    static func isIIIFTree(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+            && FileManager.default.fileExists(atPath: path + "/info.json")
+    }
 
     private func rename(_ from: String, to: String) throws(TileCutError) {
         guard renameFile(from, to) == 0 else {

@@ -68,14 +68,14 @@ final class BandEncoder: PyramidBandConsumer {
 
     func consume(_ band: PyramidBand) throws {
         try throwIfFailed()
-        let columns = geometry.columns(band.level)
-        band.buffer.retain(columns)
+        let tiles = (0..<geometry.columns(band.level)).map { TileID(level: band.level, column: $0, row: band.tileRow) }
+            .filter(layout.writes)
+        band.buffer.retain(tiles.count)
         let encoder = self.encoder
         let shared = self.shared
         let outstanding = self.outstanding
         let watcher = self.watcher
-        for column in 0..<columns {
-            let tile = TileID(level: band.level, column: column, row: band.tileRow)
+        for tile in tiles {
             let region = geometry.region(of: tile)
             let job = TileJob(pixels: UnsafeRawPointer(band.pointer(to: region)), stride: band.rowBytes,
                               width: region.width, height: region.height,

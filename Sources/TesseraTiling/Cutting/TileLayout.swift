@@ -19,7 +19,37 @@ struct TileLayout: Sendable {
     let format: TileFormat
     let geometry: DeepZoomGeometry
     /// The IIIF base URI (`info.json`'s id is it, a slash and the name).
-    var iiifID = "https://example.com/iiif"
+    let iiifID: String
+    /// IIIF tiles not written because a coarser level's tile has the same path: a region at the image's
+    /// edge can recur one level down at the same size (version 2 names sizes by their width alone, and a
+    /// one-pixel corner is one pixel at every level). The coarsest keeps the name, as vips's does.
+    let superseded: Set<TileID>
+
+    init(kind: TileLayoutKind, name: String, format: TileFormat, geometry: DeepZoomGeometry,
+         iiifID: String = "https://example.com/iiif") {
+        self.kind = kind
+        self.name = name
+        self.format = format
+        self.geometry = geometry
+        self.iiifID = iiifID
+        superseded = kind.isIIIF ? Self.supersededTiles(IIIFTree(geometry: geometry, version: kind == .iiif2 ? 2 : 3)) : []
+    }
+
+    /// The tiles of `tree` whose path a coarser level's tile has already.
+    private static func supersededTiles(_ tree: IIIFTree) -> Set<TileID> {
+        let geometry = tree.geometry
+        var named = Set<String>(), superseded = Set<TileID>()
+        for level in tree.coarsestLevel...geometry.maxLevel {
+            let size = geometry.levelSize(level)
+            for tile in geometry.tiles(in: level, intersecting: PixelRegion(x: 0, y: 0, width: size.width, height: size.height)) {
+                if !named.insert(tree.path(of: tile, extension: "")).inserted { superseded.insert(tile) }
+            }
+        }
+        return superseded
+    }
+
+    /// Whether the cut writes `tile` (it does all but the superseded IIIF ones).
+    func writes(_ tile: TileID) -> Bool { !superseded.contains(tile) }
 
     /// The levels written: all of them for Deep Zoom, the full resolution only for flat tiles, for IIIF
     /// those down to the first that fits one tile.
@@ -31,7 +61,7 @@ struct TileLayout: Sendable {
         }
     }
 
-    var tileCount: Int { levels.reduce(0) { $0 + geometry.tileCount($1) } }
+    var tileCount: Int { levels.reduce(0) { $0 + geometry.tileCount($1) } - superseded.count }
 
     /// The file extension of tiles: vips's default suffixes (`.jpeg`, `.png`) for Deep Zoom, and the
     /// book's `.jpg` for flat JPEG tiles.

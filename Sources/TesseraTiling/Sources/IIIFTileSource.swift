@@ -16,8 +16,10 @@ package struct IIIFTileSource: TileSource {
     let tree: IIIFTree
     /// The coarsest level the tree holds (its one-tile level).
     let coarsest: Int
-    /// The tile format's extension (`jpg` unless the service lists another first).
-    let tileExtension: String
+    /// The tile formats' extensions, in the order they are tried.
+    let tileExtensions: [String]
+    /// The formats the Image API names for images.
+    private static let imageFormats: Set<String> = ["jpg", "png", "webp", "gif", "tif", "jp2"]
     let reader: TileFileReader
 
     /// The most of `info.json` read: a service description is a few hundred bytes.
@@ -26,6 +28,8 @@ package struct IIIFTileSource: TileSource {
     /// The service's description, as both versions write it.
     struct Info: Decodable {
         var context: ContextValue?
+        /// Version 2's id (version 3 calls it `id`): with no `@context`, its presence says version 2.
+        var versionTwoID: String?
         var width: Int
         var height: Int
         var tiles: [Tiles]?
@@ -39,7 +43,7 @@ package struct IIIFTileSource: TileSource {
         }
 
         enum CodingKeys: String, CodingKey {
-            case context = "@context", width, height, tiles, extraFormats, profile
+            case context = "@context", versionTwoID = "@id", width, height, tiles, extraFormats, profile
         }
 
         /// `@context` is a string or a list of them.
@@ -93,7 +97,8 @@ package struct IIIFTileSource: TileSource {
         } catch {
             throw refused("not an IIIF image service's info.json (\(Self.describe(error)))")
         }
-        let version = (info.context?.texts ?? []).contains { $0.contains("/image/2/") } ? 2 : 3
+        let contexts = info.context?.texts ?? []
+        let version = contexts.contains { $0.contains("/image/2/") } || (contexts.isEmpty && info.versionTwoID != nil) ? 2 : 3
         guard info.width > 0, info.height > 0, info.width <= 1 << 24, info.height <= 1 << 24 else {
             throw refused("an image of \(info.width) × \(info.height) pixels")
         }
@@ -101,12 +106,20 @@ package struct IIIFTileSource: TileSource {
         guard (1...8192).contains(tiles.width), tiles.height.map({ $0 == tiles.width }) ?? true else {
             throw refused("tiles of \(tiles.width) × \(tiles.height ?? tiles.width) pixels; square tiles up to 8192 are read")
         }
-        folder = (path as NSString).deletingLastPathComponent
+        guard tiles.scaleFactors.allSatisfy({ $0 > 0 && $0 <= 1 << 24 && $0 & ($0 - 1) == 0 }) else {
+            throw refused("scale factors \(tiles.scaleFactors) are not all powers of two, as a pyramid's are")
+        }
+        // Absolute, so that a tree opened as `info.json` from inside its folder finds its tiles.
+        folder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
         geometry = DeepZoomGeometry(width: info.width, height: info.height, tileSize: tiles.width)
         tree = IIIFTree(geometry: geometry, version: version)
         coarsest = tree.coarsestLevel
-        let formats = (info.extraFormats ?? []) + (info.profile?.formats ?? [])
-        tileExtension = formats.first.map { $0 == "jpeg" ? "jpg" : $0 } ?? "jpg"
+        // JPEG is every service's format; others the service lists are tried after it (only the image
+        // formats the Image API names, so a listed "format" never becomes a path of its own).
+        let listed = ((info.extraFormats ?? []) + (info.profile?.formats ?? [])).map { $0.lowercased() }
+        tileExtensions = (["jpg"] + listed.filter(Self.imageFormats.contains) + ["png"]).reduce(into: []) { kept, format in
+            if !kept.contains(format) { kept.append(format) }
+        }
         name = folder.lastPathComponentName
         reader = TileFileReader(decoders: decoders, colour: colour, decoding: decoding)
     }
@@ -117,13 +130,13 @@ package struct IIIFTileSource: TileSource {
     }
 
     package func path(of tile: TileID) -> String {
-        folder + "/" + tree.path(of: tile, extension: tileExtension)
+        folder + "/" + tree.path(of: tile, extension: tileExtensions[0])
     }
 
-    /// `tile`'s file in the service's format, then in the other one a tree may hold (a version 3
-    /// `info.json` need not say that its tiles are PNG).
+    /// `tile`'s file in each format the tree may hold (a version 3 `info.json` need not say that its
+    /// tiles are PNG).
     private func candidates(of tile: TileID) -> [String] {
-        [tileExtension, tileExtension == "png" ? "jpg" : "png"].map { folder + "/" + tree.path(of: tile, extension: $0) }
+        tileExtensions.map { folder + "/" + tree.path(of: tile, extension: $0) }
     }
 
     package func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {

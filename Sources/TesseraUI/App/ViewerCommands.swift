@@ -248,7 +248,7 @@ final class ViewerCommands {
         }
         stopSlideshow()
         // The selected image keeps the keys when it is among those compared.
-        guard modes.startCompare(indices, focusing: indices.firstIndex(of: selected) ?? 0, now: now) else {
+        guard modes.startCompare(indices, focusing: selected, now: now) else {
             status.show("those images cannot be shown yet", isError: true, now: now)
             return
         }

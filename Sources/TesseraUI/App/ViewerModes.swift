@@ -370,10 +370,10 @@ final class ViewerModes {
 
     // MARK: Compare
 
-    /// Items `indices` (2 to `ComparePanes.maximum`) side by side, the first focused; false when none
-    /// of them can be shown (downloads not here yet).
+    /// Items `indices` (2 to `ComparePanes.maximum`) side by side, item `focus` focused (else the first);
+    /// false when fewer than two of them can be shown (downloads not here yet).
     @discardableResult
-    func startCompare(_ indices: [Int], focusing focus: Int = 0, now: Duration) -> Bool {
+    func startCompare(_ indices: [Int], focusing focus: Int? = nil, now: Duration) -> Bool {
         let count = min(indices.count, ComparePanes.maximum)
         let panes = indices.prefix(ComparePanes.maximum).compactMap { makePane(of: $0, among: count, now: now) }
         guard panes.count >= 2 else { return false }
@@ -386,7 +386,11 @@ final class ViewerModes {
         detailPage = 0
         upcoming = nil
         compare = ComparePanes(panes)
-        compare?.focus(focus)
+        // Panes not made (a download not here yet) shift the rest: the focus goes by item.
+        if let focus, model.items.indices.contains(focus),
+           let pane = panes.firstIndex(where: { $0.item.path == model.items[focus].path }) {
+            compare?.focus(pane)
+        }
         mode = .compare
         if firstCompareStart == nil { firstCompareStart = now }
         followFocusedPane(now: now)

@@ -181,8 +181,15 @@ final class TiledImageOpener: Sendable {
     /// tree (a folder holding its `info.json`).
     private static func openFolder(_ path: String, decoders: [any ImageDecoding], colour: ColourConversion?,
                                    decoding: any DecodingService) throws(TileSourceError) -> any TileSource {
+        // A folder whose info.json is no IIIF service may still be tiles of another kind: that error is
+        // given only when nothing else is found.
+        var iiifError: TileSourceError?
         if IIIFTileSource.looksLikeTree(path) {
-            return try IIIFTileSource(infoAt: path + "/info.json", decoders: decoders, colour: colour, decoding: decoding)
+            do throws(TileSourceError) {
+                return try IIIFTileSource(infoAt: path + "/info.json", decoders: decoders, colour: colour, decoding: decoding)
+            } catch {
+                iiifError = error
+            }
         }
         if FlatTileFolderSource.looksLikeTileFolder(path) {
             return try FlatTileFolderSource(folder: path, decoders: decoders, colour: colour, decoding: decoding)
@@ -202,6 +209,7 @@ final class TiledImageOpener: Sendable {
             return try DeepZoomTileSource(descriptorAt: url.appendingPathComponent(descriptors[0]).path, decoders: decoders,
                                           colour: colour, decoding: decoding)
         }
+        if let iiifError { throw iiifError }
         throw TileSourceError(path: path, reason: .noTiles(descriptors.isEmpty
             ? "no .dzi and no NAME_CC_RR tiles in the folder" : "several .dzi files in the folder; name one"))
     }

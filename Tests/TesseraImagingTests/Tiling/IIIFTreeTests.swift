@@ -9,13 +9,14 @@ import XCTest
 /// that names it, `info.json` with the same fields), and the tiled view reads such a tree back.
 final class IIIFTreeTests: XCTestCase {
     private func cut(_ picture: PixelBuffer, layout: TileLayoutKind, format: TileFormat = .jpeg, in dir: TemporaryDirectory,
-                     name: String = "img") throws -> TileCutResult {
+                     name: String = "img", replacing: Bool = false) throws -> TileCutResult {
         let source = try dir.write(TilingFixtures.png(picture), to: "\(name).png")
         var options = TileCutterOptions()
         options.layout = layout
         options.tileSize = 512
         options.format = format
         options.iiifID = "http://example.org/iiif"
+        options.replaceExisting = replacing
         return try TileCutter(options: options).cut(imageAt: source, into: dir.path("out"))
     }
 
@@ -89,16 +90,20 @@ final class IIIFTreeTests: XCTestCase {
     func testTheFilesAreVipssWhereVipsIsInstalled() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/vips") else { throw XCTSkip("vips is not installed (libvips-tools)") }
         let dir = try TemporaryDirectory()
-        // 2148 x 300: the last column's region at full size recurs, at half the size, one level down.
-        for (width, height) in [(1701, 1037), (2148, 300)] {
-            let name = "img\(width)"
-            let result = try cut(TilingFixtures.pattern(width: width, height: height), layout: .iiif3, in: dir, name: name)
-            let vipsOut = dir.path("vips\(width)")
-            let run = try ChildProcess.run("/usr/bin/vips", ["dzsave", dir.path("\(name).png"), vipsOut, "--layout", "iiif3",
-                                                              "--id", "http://example.org/iiif"])
+        // 2148 x 300: the last column's region at full size recurs, at half the size, one level down;
+        // in version 2, whose sizes are widths alone, a one-pixel column keeps its name through the levels
+        // (the coarsest writes it); 1 x 4097: a one-pixel corner is one pixel at every level.
+        for (width, height, layout) in [(1701, 1037, TileLayoutKind.iiif3), (2148, 300, .iiif3), (4097, 300, .iiif2),
+                                        (1, 4097, .iiif3)] {
+            let name = "img\(width)x\(height)"
+            let result = try cut(TilingFixtures.pattern(width: width, height: height), layout: layout, in: dir, name: name)
+            let vipsOut = dir.path("vips\(name)")
+            let run = try ChildProcess.run("/usr/bin/vips", ["dzsave", dir.path("\(name).png"), vipsOut, "--layout",
+                                                              layout == .iiif2 ? "iiif" : "iiif3", "--id", "http://example.org/iiif"])
             XCTAssertEqual(run.status, 0, run.stderr)
             XCTAssertEqual(TilingFixtures.files(in: result.tilesFolder),
                            TilingFixtures.files(in: vipsOut).subtracting(["vips-properties.xml"]), "\(width) x \(height)")
+            XCTAssertEqual(result.tilesWritten, TilingFixtures.files(in: result.tilesFolder).count - 1, "each file written once")
             let ours = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: result.descriptorPath!))) as? [String: Any])
             let theirs = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: vipsOut + "/info.json"))) as? [String: Any])
             XCTAssertEqual(Set(ours.keys), Set(theirs.keys))
@@ -122,5 +127,19 @@ final class IIIFTreeTests: XCTestCase {
         XCTAssertEqual(try reason(#"{"width": 0, "height": 10, "tiles": [{"width": 512, "scaleFactors": [1]}]}"#),
                        "Unreadable IIIF info.json: an image of 0 × 10 pixels")
         XCTAssertNotNil(try reason(String(repeating: " ", count: IIIFTileSource.infoByteLimit + 10) + "{}"))
+    }
+
+    /// A cut replaces only an IIIF tree at its name, even when told to replace: another folder (or the
+    /// image itself) stays as it is.
+    func testOnlyATreeIsReplacedAtATreesName() throws {
+        let dir = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir.path("out/img"), withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: dir.path("out/img/notes.txt")))
+        XCTAssertThrowsError(try cut(TilingFixtures.pattern(width: 600, height: 300), layout: .iiif3, in: dir, replacing: true))
+        XCTAssertEqual(try String(contentsOfFile: dir.path("out/img/notes.txt"), encoding: .utf8), "mine")
+        try FileManager.default.removeItem(atPath: dir.path("out/img"))
+        _ = try cut(TilingFixtures.pattern(width: 600, height: 300), layout: .iiif3, in: dir)
+        let again = try cut(TilingFixtures.pattern(width: 900, height: 300), layout: .iiif3, in: dir, replacing: true)
+        XCTAssertEqual(again.geometry.width, 900, "a tree is replaced by a new cut")
     }
 }
