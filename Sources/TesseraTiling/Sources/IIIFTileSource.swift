@@ -31,6 +31,8 @@ package struct IIIFTileSource: TileSource {
         var tiles: [Tiles]?
         var extraFormats: [String]?
         var profile: ProfileValue?
+        var id: String?
+        var atID: String?
 
         struct Tiles: Decodable {
             var width: Int
@@ -39,7 +41,7 @@ package struct IIIFTileSource: TileSource {
         }
 
         enum CodingKeys: String, CodingKey {
-            case context = "@context", width, height, tiles, extraFormats, profile
+            case context = "@context", atID = "@id", id, width, height, tiles, extraFormats, profile
         }
 
         /// `@context` is a string or a list of them.
@@ -82,33 +84,56 @@ package struct IIIFTileSource: TileSource {
     /// Opens the tree whose `info.json` is at `path`.
     package init(infoAt path: String, decoders: [any ImageDecoding], colour: ColourConversion? = .sRGB,
                  decoding: any DecodingService = .inProcess) throws(TileSourceError) {
-        func refused(_ why: String) -> TileSourceError { TileSourceError(path: path, reason: .malformedService(why)) }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw refused("cannot read the file") }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw TileSourceError(path: path, reason: .malformedService("cannot read the file"))
+        }
         defer { try? handle.close() }
-        let data = (try? handle.read(upToCount: Self.infoByteLimit + 1)) ?? Data()
-        guard data.count <= Self.infoByteLimit else { throw refused("larger than \(Self.infoByteLimit >> 20) MB, not a service description") }
-        let info: Info
-        do {
-            info = try JSONDecoder().decode(Info.self, from: data)
-        } catch {
-            throw refused("not an IIIF image service's info.json (\(Self.describe(error)))")
-        }
-        let version = (info.context?.texts ?? []).contains { $0.contains("/image/2/") } ? 2 : 3
-        guard info.width > 0, info.height > 0, info.width <= 1 << 24, info.height <= 1 << 24 else {
-            throw refused("an image of \(info.width) × \(info.height) pixels")
-        }
-        guard let tiles = info.tiles?.first else { throw refused("it names no tiles; a static tree has them") }
-        guard (1...8192).contains(tiles.width), tiles.height.map({ $0 == tiles.width }) ?? true else {
-            throw refused("tiles of \(tiles.width) × \(tiles.height ?? tiles.width) pixels; square tiles up to 8192 are read")
-        }
+        let service = try Service(json: (try? handle.read(upToCount: Self.infoByteLimit + 1)) ?? Data(), path: path)
         folder = (path as NSString).deletingLastPathComponent
-        geometry = DeepZoomGeometry(width: info.width, height: info.height, tileSize: tiles.width)
-        tree = IIIFTree(geometry: geometry, version: version)
+        geometry = service.geometry
+        tree = IIIFTree(geometry: geometry, version: service.version)
         coarsest = tree.coarsestLevel
-        let formats = (info.extraFormats ?? []) + (info.profile?.formats ?? [])
-        tileExtension = formats.first.map { $0 == "jpeg" ? "jpg" : $0 } ?? "jpg"
+        tileExtension = service.tileExtension
         name = folder.lastPathComponentName
         reader = TileFileReader(decoders: decoders, colour: colour, decoding: decoding)
+    }
+
+    /// What an `info.json` says of a tree, checked: for a tree on disk and one served over HTTP alike.
+    package struct Service: Sendable {
+        package let geometry: DeepZoomGeometry
+        /// The Image API's major version, 2 or 3.
+        package let version: Int
+        /// The tile format's extension (`jpg` unless the service lists another first).
+        package let tileExtension: String
+        /// The service's own base URI (`id`, or version 2's `@id`), as written.
+        package let id: String?
+
+        /// Reads `data`, the `info.json` at `path` (named in the errors); more than `infoByteLimit`
+        /// bytes, or anything but an image service with square tiles, is refused with why.
+        package init(json data: Data, path: String) throws(TileSourceError) {
+            func refused(_ why: String) -> TileSourceError { TileSourceError(path: path, reason: .malformedService(why)) }
+            guard data.count <= IIIFTileSource.infoByteLimit else {
+                throw refused("larger than \(IIIFTileSource.infoByteLimit >> 20) MB, not a service description")
+            }
+            let info: Info
+            do {
+                info = try JSONDecoder().decode(Info.self, from: data)
+            } catch {
+                throw refused("not an IIIF image service's info.json (\(IIIFTileSource.describe(error)))")
+            }
+            version = (info.context?.texts ?? []).contains { $0.contains("/image/2/") } ? 2 : 3
+            guard info.width > 0, info.height > 0, info.width <= 1 << 24, info.height <= 1 << 24 else {
+                throw refused("an image of \(info.width) × \(info.height) pixels")
+            }
+            guard let tiles = info.tiles?.first else { throw refused("it names no tiles; a static tree has them") }
+            guard (1...8192).contains(tiles.width), tiles.height.map({ $0 == tiles.width }) ?? true else {
+                throw refused("tiles of \(tiles.width) × \(tiles.height ?? tiles.width) pixels; square tiles up to 8192 are read")
+            }
+            geometry = DeepZoomGeometry(width: info.width, height: info.height, tileSize: tiles.width)
+            let formats = (info.extraFormats ?? []) + (info.profile?.formats ?? [])
+            tileExtension = formats.first.map { $0 == "jpeg" ? "jpg" : $0 } ?? "jpg"
+            id = info.id ?? info.atID
+        }
     }
 
     /// The tree at `folder` (the folder that holds its `info.json`).
@@ -139,7 +164,7 @@ package struct IIIFTileSource: TileSource {
         return PixelScaler.scaled(whole, to: size)
     }
 
-    private static func describe(_ error: any Error) -> String {
+    static func describe(_ error: any Error) -> String {
         switch error {
         case DecodingError.keyNotFound(let key, _): "no \(key.stringValue)"
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
