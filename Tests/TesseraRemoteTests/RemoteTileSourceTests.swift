@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TesseraCore
 import TesseraImaging
 import TesseraTestBasics
@@ -205,6 +206,39 @@ final class RemoteTileSourceTests: XCTestCase {
             return XCTFail("a body that is no image is an unreadable tile")
         }
         XCTAssertNoThrow(try remote.loadTile(TileID(level: broken.level, column: 0, row: 1)), "the other tiles still load")
+    }
+
+    /// A level 2 server whose `info.json` lists no tiles would draw any region; it is refused, with why.
+    func testAServiceListingNoTilesIsRefused() throws {
+        let server = try makeServer()
+        let info = #"{"@context": "http://iiif.io/api/image/3/context.json", "id": "x", "profile": "level2", "width": 5000, "height": 4000}"#
+        server.setRoute("/server/img/info.json") { _ in Response(body: Data(info.utf8)) }
+        let reason = failure {
+            _ = try RemoteIIIFTileSource(infoURL: server.url("/server/img/info.json"), fetcher: makeFetcher(), decoders: decoders)
+        }
+        XCTAssertEqual(reason?.shortText, "Unreadable IIIF info.json: it names no tiles; a static tree has them")
+    }
+
+    /// Twelve workers fetching from one host at once: no more than six connections are open to it.
+    func testAHostGetsAtMostSixConnections() throws {
+        let server = try makeServer()
+        server.setRoute("/slow") { _ in Response(body: Data("x".utf8), delay: .milliseconds(300)) }
+        let fetcher = makeFetcher()
+        let url = server.url("/slow")
+        let failures = Mutex(0)
+        let finished = DispatchSemaphore(value: 0)
+        // Threads of their own: a pool of the machine's core count would never have twelve at once.
+        for _ in 0..<12 {
+            Thread {
+                if (try? fetcher.get(url, byteLimit: 10)) == nil { failures.withLock { $0 += 1 } }
+                finished.signal()
+            }.start()
+        }
+        for _ in 0..<12 { finished.wait() }
+        XCTAssertEqual(failures.withLock { $0 }, 0)
+        XCTAssertGreaterThan(server.maxConcurrentRequests, 1, "the fetches overlapped")
+        XCTAssertEqual(server.requestCount("/slow"), 12)
+        XCTAssertLessThanOrEqual(server.maxConcurrentRequests, 6)
     }
 
     func testOnlyHTTPIsFetched() {
