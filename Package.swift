@@ -117,8 +117,9 @@ let package = Package(
                                "TesseraSDL", "CPixman",
                                .product(name: "Logging", package: "swift-log")]),
         // Remote images: the download table over URLSession (FoundationNetworking), with a disk cache.
+        // TesseraTiling: the remote pyramids' sources fetch through its `TileFetching`, which `HTTPFetcher` is.
         .target(name: "TesseraRemote",
-                dependencies: ["TesseraCore", "TesseraFiles", "TesseraImaging", .product(name: "Logging", package: "swift-log")]),
+                dependencies: ["TesseraCore", "TesseraFiles", "TesseraImaging", "TesseraTiling", .product(name: "Logging", package: "swift-log")]),
         // What makes Tessera an installed desktop application: the configuration file, the manual page, the
         // desktop entry.
         .target(name: "TesseraDesktop",
@@ -169,7 +170,8 @@ let package = Package(
         .testTarget(name: "TesseraDesktopTests", dependencies: ["TesseraDesktop", "TesseraCore", "TesseraFiles", "TesseraImaging"],
                     swiftSettings: onlyImportedMembers),
         .testTarget(name: "TesseraRemoteTests",
-                    dependencies: ["TesseraRemote", "TesseraCore", "TesseraFiles", "TesseraImaging", "TesseraTestSupport"]),
+                    dependencies: ["TesseraRemote", "TesseraTiling", "TesseraCore", "TesseraFiles", "TesseraImaging", "TesseraTestSupport",
+                                   "TesseraTestBasics"]),
         // TesseraUI: the viewer's script parser, which the scroll bench's inputs must pass.
         .testTarget(name: "TesseraBenchTests",
                     dependencies: ["TesseraBench", "TesseraCore", "TesseraImaging", "TesseraUI", "TesseraTestSupport"]),

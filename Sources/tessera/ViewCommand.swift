@@ -9,7 +9,8 @@ struct View: ParsableCommand {
         abstract: "Show one image zoomable, CATiledLayer style: a Deep Zoom pyramid, a tile folder or a plain image.",
         discussion: """
         PATH is a .dzi (Tessera's or one written by `vips dzsave`), a folder of NAME_CC_RR.jpg tiles, or an \
-        image. A JPEG larger than a tile (not progressive, within --pixel-limit-mp) is decoded tile by \
+        image. An http(s) URL of an IIIF image service's info.json (version 2 or 3, listing its tiles) or of a \
+        .dzi is shown with its tiles fetched as the view needs them. A JPEG larger than a tile (not progressive, within --pixel-limit-mp) is decoded tile by \
         tile at the scale shown, only where the view is. Another image too large for one texture, or any \
         over --pixel-limit-mp, is cut into a pyramid in the background, kept in \
         $XDG_CACHE_HOME/tessera/tiles (~/.cache) and reused next time; a quick overview shows meanwhile.
@@ -39,7 +40,7 @@ struct View: ParsableCommand {
             .joined(separator: "\n")
     }
 
-    @Argument(help: "A .dzi file, a tile folder or an image.")
+    @Argument(help: "A .dzi file, a tile folder, an image, or an http(s) URL of an IIIF info.json or a .dzi.")
     var path: String
     @Option(help: "Fade-in time of an arriving tile, in seconds; 0 turns fading off.")
     var fade = Seconds(0.25)

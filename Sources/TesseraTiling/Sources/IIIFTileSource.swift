@@ -18,8 +18,6 @@ package struct IIIFTileSource: TileSource {
     let coarsest: Int
     /// The tile formats' extensions, in the order they are tried.
     let tileExtensions: [String]
-    /// The formats the Image API names for images.
-    private static let imageFormats: Set<String> = ["jpg", "png", "webp", "gif", "tif", "jp2"]
     let reader: TileFileReader
 
     /// The most of `info.json` read: a service description is a few hundred bytes.
@@ -28,13 +26,13 @@ package struct IIIFTileSource: TileSource {
     /// The service's description, as both versions write it.
     struct Info: Decodable {
         var context: ContextValue?
-        /// Version 2's id (version 3 calls it `id`): with no `@context`, its presence says version 2.
-        var versionTwoID: String?
         var width: Int
         var height: Int
         var tiles: [Tiles]?
         var extraFormats: [String]?
         var profile: ProfileValue?
+        var id: String?
+        var atID: String?
 
         struct Tiles: Decodable {
             var width: Int
@@ -43,7 +41,7 @@ package struct IIIFTileSource: TileSource {
         }
 
         enum CodingKeys: String, CodingKey {
-            case context = "@context", versionTwoID = "@id", width, height, tiles, extraFormats, profile
+            case context = "@context", atID = "@id", id, width, height, tiles, extraFormats, profile
         }
 
         /// `@context` is a string or a list of them.
@@ -86,42 +84,68 @@ package struct IIIFTileSource: TileSource {
     /// Opens the tree whose `info.json` is at `path`.
     package init(infoAt path: String, decoders: [any ImageDecoding], colour: ColourConversion? = .sRGB,
                  decoding: any DecodingService = .inProcess) throws(TileSourceError) {
-        func refused(_ why: String) -> TileSourceError { TileSourceError(path: path, reason: .malformedService(why)) }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw refused("cannot read the file") }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw TileSourceError(path: path, reason: .malformedService("cannot read the file"))
+        }
         defer { try? handle.close() }
-        let data = (try? handle.read(upToCount: Self.infoByteLimit + 1)) ?? Data()
-        guard data.count <= Self.infoByteLimit else { throw refused("larger than \(Self.infoByteLimit >> 20) MB, not a service description") }
-        let info: Info
-        do {
-            info = try JSONDecoder().decode(Info.self, from: data)
-        } catch {
-            throw refused("not an IIIF image service's info.json (\(Self.describe(error)))")
-        }
-        let contexts = info.context?.texts ?? []
-        let version = contexts.contains { $0.contains("/image/2/") } || (contexts.isEmpty && info.versionTwoID != nil) ? 2 : 3
-        guard info.width > 0, info.height > 0, info.width <= 1 << 24, info.height <= 1 << 24 else {
-            throw refused("an image of \(info.width) × \(info.height) pixels")
-        }
-        guard let tiles = info.tiles?.first else { throw refused("it names no tiles; a static tree has them") }
-        guard (1...8192).contains(tiles.width), tiles.height.map({ $0 == tiles.width }) ?? true else {
-            throw refused("tiles of \(tiles.width) × \(tiles.height ?? tiles.width) pixels; square tiles up to 8192 are read")
-        }
-        guard tiles.scaleFactors.allSatisfy({ $0 > 0 && $0 <= 1 << 24 && $0 & ($0 - 1) == 0 }) else {
-            throw refused("scale factors \(tiles.scaleFactors) are not all powers of two, as a pyramid's are")
-        }
+        let service = try Service(json: (try? handle.read(upToCount: Self.infoByteLimit + 1)) ?? Data(), path: path)
         // Absolute, so that a tree opened as `info.json` from inside its folder finds its tiles.
         folder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
-        geometry = DeepZoomGeometry(width: info.width, height: info.height, tileSize: tiles.width)
-        tree = IIIFTree(geometry: geometry, version: version)
+        geometry = service.geometry
+        tree = IIIFTree(geometry: geometry, version: service.version)
         coarsest = tree.coarsestLevel
-        // JPEG is every service's format; others the service lists are tried after it (only the image
-        // formats the Image API names, so a listed "format" never becomes a path of its own).
-        let listed = ((info.extraFormats ?? []) + (info.profile?.formats ?? [])).map { $0.lowercased() }
-        tileExtensions = (["jpg"] + listed.filter(Self.imageFormats.contains) + ["png"]).reduce(into: []) { kept, format in
-            if !kept.contains(format) { kept.append(format) }
-        }
+        tileExtensions = service.tileExtensions
         name = folder.lastPathComponentName
         reader = TileFileReader(decoders: decoders, colour: colour, decoding: decoding)
+    }
+
+    /// What an `info.json` says of a tree, checked: for a tree on disk and one served over HTTP alike.
+    package struct Service: Sendable {
+        package let geometry: DeepZoomGeometry
+        /// The Image API's major version, 2 or 3.
+        package let version: Int
+        /// The tile formats' extensions, in the order they are tried: JPEG, every service's format, then
+        /// the other image formats the service lists (only those the Image API names, so that a listed
+        /// "format" never becomes a path of its own), then PNG, which a version 3 tree need not list.
+        package let tileExtensions: [String]
+        /// The service's own base URI (`id`, or version 2's `@id`), as written.
+        package let id: String?
+        /// The formats the Image API names for images.
+        static let imageFormats: Set<String> = ["jpg", "png", "webp", "gif", "tif", "jp2"]
+
+        /// Reads `data`, the `info.json` at `path` (named in the errors); more than `infoByteLimit`
+        /// bytes, or anything but an image service with square tiles, is refused with why.
+        package init(json data: Data, path: String) throws(TileSourceError) {
+            func refused(_ why: String) -> TileSourceError { TileSourceError(path: path, reason: .malformedService(why)) }
+            guard data.count <= IIIFTileSource.infoByteLimit else {
+                throw refused("larger than \(IIIFTileSource.infoByteLimit >> 20) MB, not a service description")
+            }
+            let info: Info
+            do {
+                info = try JSONDecoder().decode(Info.self, from: data)
+            } catch {
+                throw refused("not an IIIF image service's info.json (\(IIIFTileSource.describe(error)))")
+            }
+            let contexts = info.context?.texts ?? []
+            // With no @context, version 2's `@id` says which.
+            version = contexts.contains { $0.contains("/image/2/") } || (contexts.isEmpty && info.atID != nil) ? 2 : 3
+            guard info.width > 0, info.height > 0, info.width <= 1 << 24, info.height <= 1 << 24 else {
+                throw refused("an image of \(info.width) × \(info.height) pixels")
+            }
+            guard let tiles = info.tiles?.first else { throw refused("it names no tiles; a static tree has them") }
+            guard (1...8192).contains(tiles.width), tiles.height.map({ $0 == tiles.width }) ?? true else {
+                throw refused("tiles of \(tiles.width) × \(tiles.height ?? tiles.width) pixels; square tiles up to 8192 are read")
+            }
+            guard tiles.scaleFactors.allSatisfy({ $0 > 0 && $0 <= 1 << 24 && $0 & ($0 - 1) == 0 }) else {
+                throw refused("scale factors \(tiles.scaleFactors) are not all powers of two, as a pyramid's are")
+            }
+            geometry = DeepZoomGeometry(width: info.width, height: info.height, tileSize: tiles.width)
+            let listed = ((info.extraFormats ?? []) + (info.profile?.formats ?? [])).map { $0.lowercased() }
+            tileExtensions = (["jpg"] + listed.filter(Service.imageFormats.contains) + ["png"]).reduce(into: []) { kept, format in
+                if !kept.contains(format) { kept.append(format) }
+            }
+            id = info.id ?? info.atID
+        }
     }
 
     /// The tree at `folder` (the folder that holds its `info.json`).
@@ -133,8 +157,7 @@ package struct IIIFTileSource: TileSource {
         folder + "/" + tree.path(of: tile, extension: tileExtensions[0])
     }
 
-    /// `tile`'s file in each format the tree may hold (a version 3 `info.json` need not say that its
-    /// tiles are PNG).
+    /// `tile`'s file in each format the tree may hold.
     private func candidates(of tile: TileID) -> [String] {
         tileExtensions.map { folder + "/" + tree.path(of: tile, extension: $0) }
     }
@@ -152,7 +175,7 @@ package struct IIIFTileSource: TileSource {
         return PixelScaler.scaled(whole, to: size)
     }
 
-    private static func describe(_ error: any Error) -> String {
+    static func describe(_ error: any Error) -> String {
         switch error {
         case DecodingError.keyNotFound(let key, _): "no \(key.stringValue)"
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):

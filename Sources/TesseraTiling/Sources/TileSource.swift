@@ -52,6 +52,8 @@ package struct TileSourceError: Error, Sendable, Equatable, CustomStringConverti
         case noTiles(String)
         /// The plain image cannot be read; the text is the loader's short reason.
         case unreadableImage(String)
+        /// A remote pyramid's description could not be fetched; the text is the fetcher's reason.
+        case unreachable(String)
 
         package var shortText: String {
             switch self {
@@ -62,6 +64,7 @@ package struct TileSourceError: Error, Sendable, Equatable, CustomStringConverti
             case .malformedService(let why): "Unreadable IIIF info.json: \(why)"
             case .noTiles(let why): "No tiles: \(why)"
             case .unreadableImage(let why): why
+            case .unreachable(let why): why
             }
         }
     }
@@ -110,6 +113,21 @@ struct TileFileReader: Sendable {
         let path = paths.first ?? "?"
         Self.logger.warning("tile missing: \(path)")
         throw TileSourceError(path: path, reason: .missingTile)
+    }
+
+    /// Decodes a tile's bytes fetched from elsewhere; `name` (its URL) is for the error and the log.
+    func decode(_ data: Data, name: String) throws(TileSourceError) -> PixelBuffer {
+        do {
+            return try loader.load(data: data, name: name, fitting: nil)
+        } catch {
+            switch error.reason {
+            case .empty, .notAnImage, .unsupportedFormat:
+                Self.logger.warning("tile unreadable: \(name): \(error.reason.shortText)")
+            default:
+                break  // the loader has logged it
+            }
+            throw TileSourceError(path: name, reason: .unreadableTile(error.reason.shortText))
+        }
     }
 
     /// `pixels` at exactly `expected` size: a tile that does not match its pyramid's geometry (a `.dzi`

@@ -4,6 +4,7 @@ import Synchronization
 import TesseraCore
 import TesseraFiles
 import TesseraImaging
+import TesseraRemote
 import TesseraTiling
 
 /// What opening a path produced, delivered to the view through an inbox.
@@ -68,6 +69,8 @@ final class TiledImageOpener: Sendable {
         var cutStep: (@Sendable () -> Void)?
         /// Where images and tiles are decoded.
         var decoding: any DecodingService = .inProcess
+        /// What fetches a remote pyramid's description and tiles (an http(s) URL's).
+        var fetcher: any TileFetching = HTTPFetcher.shared
         /// The tiles the view will show first, given the source's geometry and magnification, when the
         /// view is known before it exists: a few are read with the base level, so the first frame is sharp.
         var firstViewTiles: (@Sendable (DeepZoomGeometry, Double) -> [TileID])?
@@ -149,6 +152,10 @@ final class TiledImageOpener: Sendable {
     private func open(_ configuration: Configuration, opened: (any TileSource) -> Void, emit: (TiledOpenEvent) -> Void) {
         let path = configuration.path
         do throws(TileSourceError) {
+            if CarouselItem.isRemote(path) {
+                opened(try Self.openRemote(configuration))
+                return
+            }
             var status = stat()
             guard POSIXFiles.stat(path, &status) == 0 else {
                 throw TileSourceError(path: path, reason: .unreadableImage(ImageLoadError.Reason.missing.shortText))
@@ -212,6 +219,22 @@ final class TiledImageOpener: Sendable {
         if let iiifError { throw iiifError }
         throw TileSourceError(path: path, reason: .noTiles(descriptors.isEmpty
             ? "no .dzi and no NAME_CC_RR tiles in the folder" : "several .dzi files in the folder; name one"))
+    }
+
+    /// An IIIF service's `info.json` or a `.dzi` over http(s), told by the URL's path; its tiles, the
+    /// network's, go to the helpers.
+    private static func openRemote(_ configuration: Configuration) throws(TileSourceError) -> any TileSource {
+        let url = configuration.path
+        let path = (URLComponents(string: url)?.path ?? "").lowercased()
+        if path.hasSuffix("/info.json") {
+            return try RemoteIIIFTileSource(infoURL: url, fetcher: configuration.fetcher, decoders: configuration.decoders,
+                                            colour: configuration.colour, decoding: configuration.decoding)
+        }
+        if path.hasSuffix(".dzi") {
+            return try RemoteDeepZoomTileSource(descriptorURL: url, fetcher: configuration.fetcher, decoders: configuration.decoders,
+                                                colour: configuration.colour, decoding: configuration.decoding)
+        }
+        throw TileSourceError(path: url, reason: .noTiles("an http(s) URL is shown here when it names an IIIF info.json or a .dzi"))
     }
 
     /// `.dzi` by name, or a file that starts like XML.

@@ -1,0 +1,191 @@
+import Foundation
+import Logging
+import TesseraCore
+import TesseraImaging
+
+/// Fetches what a remote pyramid reads: its description and its tiles. This module does no networking
+/// itself (TesseraRemote's `HTTPFetcher` does), so its sources are tested and used with any fetcher.
+package protocol TileFetching: Sendable {
+    /// The body at `url`, at most `byteLimit` bytes. Runs on the view's worker threads and blocks until the
+    /// body is in or the fetch has failed, within the fetcher's own time limits.
+    func get(_ url: String, byteLimit: Int) throws(TileFetchError) -> Data
+}
+
+/// Why a fetch gave no body: one sentence, for the log and the error screen.
+package struct TileFetchError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let url: String
+    /// What went wrong, without the URL ("the server answered 404 Not Found").
+    package let reason: String
+    /// The HTTP status the server answered with, when it answered with one other than success.
+    package let status: Int?
+
+    package init(url: String, reason: String, status: Int? = nil) {
+        self.url = url
+        self.reason = reason
+        self.status = status
+    }
+
+    package var description: String { "\(url): \(reason)" }
+}
+
+/// Tiles fetched whole and decoded from memory through the configured decoding service (they are the
+/// network's, so as untrusted as any file), one request per tile; a spelling of the extension that the
+/// server does not have (404) is followed by the other one.
+struct RemoteTileReader: Sendable {
+    let fetcher: any TileFetching
+    let reader: TileFileReader
+
+    /// The most one tile may weigh: a tile of 8192 pixels a side is a few MB even as PNG.
+    static let tileByteLimit = 32 << 20
+
+    /// The decoded tile at the first of `urls` the server has (only a 404 moves on to the next).
+    func read(firstOf urls: [String]) throws(TileSourceError) -> PixelBuffer {
+        var lastError: TileFetchError?
+        for url in urls {
+            let data: Data
+            do {
+                data = try fetcher.get(url, byteLimit: Self.tileByteLimit)
+            } catch {
+                lastError = error
+                if error.status == 404 { continue }
+                break
+            }
+            return try reader.decode(data, name: url)
+        }
+        let failure = lastError ?? TileFetchError(url: urls.first ?? "?", reason: "no URL to fetch")
+        TileFileReader.logger.warning("tile not fetched: \(failure)")
+        throw TileSourceError(path: failure.url, reason: .unreadableTile(failure.reason))
+    }
+
+    /// The description at `url`, at most `byteLimit` bytes.
+    func description(at url: String, byteLimit: Int) throws(TileSourceError) -> Data {
+        do {
+            return try fetcher.get(url, byteLimit: byteLimit)
+        } catch {
+            throw TileSourceError(path: url, reason: .unreachable(error.reason))
+        }
+    }
+
+    /// The last path component of `url`, percent-decoded, for the title bar.
+    static func lastComponent(of url: String) -> String {
+        let name = URLComponents(string: url)?.path.split(separator: "/").last.map(String.init) ?? url
+        return name.removingPercentEncoding ?? name
+    }
+}
+
+/// An IIIF Image API service over HTTP, version 3 or 2, given its `info.json` URL: a static (level 0) tree
+/// or a level 1 or 2 server, read with the same requests as a tree on disk (`IIIFTileSource`), which such
+/// a server answers as it answers any region. A service that lists no tiles is refused.
+package struct RemoteIIIFTileSource: TileSource {
+    package let infoURL: String
+    /// What each tile's request follows: the URL given without `/info.json`, or the service's own id when
+    /// that is on the same server.
+    package let base: String
+    package let geometry: DeepZoomGeometry
+    package let name: String
+    let tree: IIIFTree
+    /// The coarsest level the tree holds (its one-tile level).
+    let coarsest: Int
+    /// The tile formats' extensions, in the order they are tried (`IIIFTileSource.Service`).
+    let tileExtensions: [String]
+    let reader: RemoteTileReader
+
+    package init(infoURL: String, fetcher: any TileFetching, decoders: [any ImageDecoding],
+                 colour: ColourConversion? = .sRGB, decoding: any DecodingService = .inProcess) throws(TileSourceError) {
+        guard var components = URLComponents(string: infoURL), components.path.hasSuffix("/info.json") else {
+            throw TileSourceError(path: infoURL, reason: .malformedService("the URL does not end in /info.json"))
+        }
+        reader = RemoteTileReader(fetcher: fetcher, reader: TileFileReader(decoders: decoders, colour: colour, decoding: decoding))
+        let service = try IIIFTileSource.Service(
+            json: reader.description(at: infoURL, byteLimit: IIIFTileSource.infoByteLimit), path: infoURL)
+        components.path = String(components.path.dropLast("/info.json".count))
+        components.query = nil
+        components.fragment = nil
+        let given = components.string ?? String(infoURL.dropLast("/info.json".count))
+        self.infoURL = infoURL
+        base = Self.base(given: given, id: service.id)
+        geometry = service.geometry
+        tree = IIIFTree(geometry: geometry, version: service.version)
+        coarsest = tree.coarsestLevel
+        tileExtensions = service.tileExtensions
+        name = RemoteTileReader.lastComponent(of: given)
+    }
+
+    /// The service's id when it names the same scheme, host and port as the URL given (a server knows its
+    /// own paths, say behind a prefix); the URL given otherwise, as a copied tree's id often names where it
+    /// was made rather than where it is.
+    static func base(given: String, id: String?) -> String {
+        guard let id, let idParts = URLComponents(string: id), let givenParts = URLComponents(string: given),
+              let scheme = idParts.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              scheme == givenParts.scheme?.lowercased(), idParts.host?.lowercased() == givenParts.host?.lowercased(),
+              idParts.port == givenParts.port else { return given }
+        return id.hasSuffix("/") ? String(id.dropLast()) : id
+    }
+
+    package func url(of tile: TileID, extension ext: String? = nil) -> String {
+        base + "/" + tree.path(of: tile, extension: ext ?? tileExtensions[0])
+    }
+
+    package func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
+        guard geometry.contains(tile) else { throw TileSourceError(path: url(of: tile), reason: .noSuchTile) }
+        let expected = geometry.region(of: tile)
+        let size = PixelSize(width: expected.width, height: expected.height)
+        // Coarser than the tree goes: its one-tile level, scaled down (a level this coarse is one tile too).
+        let fetched = tile.level >= coarsest ? tile : TileID(level: coarsest, column: 0, row: 0)
+        let pixels = try reader.read(firstOf: tileExtensions.map { url(of: fetched, extension: $0) })
+        guard tile.level >= coarsest else { return PixelScaler.scaled(pixels, to: size) }
+        return TileFileReader.normalized(pixels, to: size, path: url(of: tile))
+    }
+}
+
+/// A Deep Zoom pyramid over HTTP: `NAME.dzi` and `NAME_files/LEVEL/COLUMN_ROW.EXT` beside it. The
+/// descriptor must be readable (a tile folder cannot be listed over HTTP to work the geometry out).
+package struct RemoteDeepZoomTileSource: TileSource {
+    package let descriptorURL: String
+    /// The URL of `NAME_files`.
+    package let tilesBase: String
+    package let geometry: DeepZoomGeometry
+    package let name: String
+    /// Extensions to try, the descriptor's first ("jpeg" and "jpg" are used interchangeably).
+    package let extensions: [String]
+    let reader: RemoteTileReader
+
+    package init(descriptorURL: String, fetcher: any TileFetching, decoders: [any ImageDecoding],
+                 colour: ColourConversion? = .sRGB, decoding: any DecodingService = .inProcess) throws(TileSourceError) {
+        guard var components = URLComponents(string: descriptorURL), components.path.lowercased().hasSuffix(".dzi") else {
+            throw TileSourceError(path: descriptorURL, reason: .malformedDescriptor("the URL does not end in .dzi"))
+        }
+        reader = RemoteTileReader(fetcher: fetcher, reader: TileFileReader(decoders: decoders, colour: colour, decoding: decoding))
+        let data = try reader.description(at: descriptorURL, byteLimit: 1 << 20)
+        let descriptor: DeepZoomDescriptor
+        do throws(DeepZoomDescriptor.DescriptorError) {
+            descriptor = try DeepZoomDescriptor.parse(String(decoding: data, as: UTF8.self))
+        } catch {
+            throw TileSourceError(path: descriptorURL, reason: .malformedDescriptor(error.description))
+        }
+        components.path = String(components.path.dropLast(".dzi".count)) + "_files"
+        components.query = nil
+        components.fragment = nil
+        self.descriptorURL = descriptorURL
+        tilesBase = components.string ?? String(descriptorURL.dropLast(".dzi".count)) + "_files"
+        geometry = descriptor.geometry
+        name = RemoteTileReader.lastComponent(of: descriptorURL)
+        var candidates = [descriptor.format]
+        for (a, b) in [("jpeg", "jpg"), ("jpg", "jpeg"), ("tif", "tiff"), ("tiff", "tif")] where candidates[0] == a {
+            candidates.append(b)
+        }
+        extensions = candidates
+    }
+
+    package func url(of tile: TileID, extension ext: String? = nil) -> String {
+        "\(tilesBase)/\(tile.level)/\(tile.column)_\(tile.row).\(ext ?? extensions[0])"
+    }
+
+    package func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
+        guard geometry.contains(tile) else { throw TileSourceError(path: url(of: tile), reason: .noSuchTile) }
+        let pixels = try reader.read(firstOf: extensions.map { url(of: tile, extension: $0) })
+        let expected = geometry.region(of: tile)
+        return TileFileReader.normalized(pixels, to: PixelSize(width: expected.width, height: expected.height),
+                                         path: url(of: tile))
+    }
+}
