@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 import TesseraCore
 import TesseraImaging
@@ -77,6 +78,7 @@ struct RemoteTileReader: Sendable {
 /// or a level 1 or 2 server, read with the same requests as a tree on disk (`IIIFTileSource`), which such
 /// a server answers as it answers any region. A service that lists no tiles is refused.
 package struct RemoteIIIFTileSource: TileSource {
+    package var loadsSlowly: Bool { true }
     package let infoURL: String
     /// What each tile's request follows: the URL given without `/info.json`, or the service's own id when
     /// that is on the same server.
@@ -89,6 +91,13 @@ package struct RemoteIIIFTileSource: TileSource {
     /// The tile formats' extensions, in the order they are tried (`IIIFTileSource.Service`).
     let tileExtensions: [String]
     let reader: RemoteTileReader
+    /// The tree's one-tile level, once fetched: every coarser level is made from it, so that the view's
+    /// base levels cost one request, not one each.
+    private let coarsestPicture = CoarsestPicture()
+
+    private final class CoarsestPicture: Sendable {
+        let held = Mutex<PixelBuffer?>(nil)
+    }
 
     package init(infoURL: String, fetcher: any TileFetching, decoders: [any ImageDecoding],
                  colour: ColourConversion? = .sRGB, decoding: any DecodingService = .inProcess) throws(TileSourceError) {
@@ -130,17 +139,28 @@ package struct RemoteIIIFTileSource: TileSource {
         guard geometry.contains(tile) else { throw TileSourceError(path: url(of: tile), reason: .noSuchTile) }
         let expected = geometry.region(of: tile)
         let size = PixelSize(width: expected.width, height: expected.height)
+        guard tile.level < coarsest else {
+            let pixels = try reader.read(firstOf: tileExtensions.map { url(of: tile, extension: $0) })
+            if tile.level == coarsest { coarsestPicture.held.withLock { $0 = pixels } }
+            return TileFileReader.normalized(pixels, to: size, path: url(of: tile))
+        }
         // Coarser than the tree goes: its one-tile level, scaled down (a level this coarse is one tile too).
-        let fetched = tile.level >= coarsest ? tile : TileID(level: coarsest, column: 0, row: 0)
-        let pixels = try reader.read(firstOf: tileExtensions.map { url(of: fetched, extension: $0) })
-        guard tile.level >= coarsest else { return PixelScaler.scaled(pixels, to: size) }
-        return TileFileReader.normalized(pixels, to: size, path: url(of: tile))
+        let whole: PixelBuffer
+        if let held = coarsestPicture.held.withLock({ $0 }) {
+            whole = held
+        } else {
+            let top = TileID(level: coarsest, column: 0, row: 0)
+            whole = try reader.read(firstOf: tileExtensions.map { url(of: top, extension: $0) })
+            coarsestPicture.held.withLock { $0 = whole }
+        }
+        return PixelScaler.scaled(whole, to: size)
     }
 }
 
 /// A Deep Zoom pyramid over HTTP: `NAME.dzi` and `NAME_files/LEVEL/COLUMN_ROW.EXT` beside it. The
 /// descriptor must be readable (a tile folder cannot be listed over HTTP to work the geometry out).
 package struct RemoteDeepZoomTileSource: TileSource {
+    package var loadsSlowly: Bool { true }
     package let descriptorURL: String
     /// The URL of `NAME_files`.
     package let tilesBase: String

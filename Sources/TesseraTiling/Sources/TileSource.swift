@@ -22,11 +22,15 @@ package protocol TileSource: Sendable {
     func isAvailable(_ tile: TileID) -> Bool
     /// The working memory reading `tile` is estimated to hold (see `DecodeMemory`), before it is read.
     func decodeMemoryEstimate(_ tile: TileID) -> Int
+    /// Whether a tile's load waits mostly on something far away (a server), so that several run at
+    /// once to good effect: the opening reads its first tiles side by side then.
+    var loadsSlowly: Bool { get }
 }
 
 extension TileSource {
     package var magnification: Int { 1 }
     package func isAvailable(_ tile: TileID) -> Bool { true }
+    package var loadsSlowly: Bool { false }
 
     /// A tile file of its region's size, decoded whole: its pixels' share of `DecodeMemory`'s estimate.
     package func decodeMemoryEstimate(_ tile: TileID) -> Int {

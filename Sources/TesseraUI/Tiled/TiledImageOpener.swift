@@ -99,6 +99,29 @@ final class TiledImageOpener: Sendable {
         lane.cancelQueued()
     }
 
+    /// Loads `tiles` of `source` on up to `width` threads at once; a tile that fails is left out (the
+    /// caller tries it again on its own).
+    static func loadSideBySide(_ tiles: [TileID], from source: any TileSource, width: Int = 6) -> [TileID: PixelBuffer] {
+        let next = Mutex(0), loaded = Mutex<[TileID: PixelBuffer]>([:])
+        let group = DispatchGroup()
+        for _ in 0..<min(width, tiles.count) {
+            group.enter()
+            Thread.detachNewThread {
+                while true {
+                    let index = next.withLock { index -> Int in
+                        defer { index += 1 }
+                        return index
+                    }
+                    guard index < tiles.count else { break }
+                    if let pixels = try? source.loadTile(tiles[index]) { loaded.withLock { $0[tiles[index]] = pixels } }
+                }
+                group.leave()
+            }
+        }
+        group.wait()
+        return loaded.withLock { $0 }
+    }
+
     private func emit(_ event: TiledOpenEvent) {
         events.push(event)
         onEvent()
@@ -123,6 +146,9 @@ final class TiledImageOpener: Sendable {
                geometry.tileCount(level) > 1, wanted.filter({ $0.level == level }).count == geometry.tileCount(level) {
                 whole = (try? jpeg.wholeLevel(level)).map { (level, $0) }
             }
+            // A remote pyramid's first tiles are fetched side by side: one after another, each would wait
+            // out the server's latency in turn.
+            let fetched = source.loadsSlowly ? Self.loadSideBySide(wanted.filter(source.isAvailable), from: source) : [:]
             // Finest first. Below a level held whole (a one-tile level, a plain image shown whole, or the JPEG
             // level above), each level is that picture scaled down and cut, a fraction of what decoding the
             // file again costs.
@@ -133,7 +159,7 @@ final class TiledImageOpener: Sendable {
                     whole = level
                     base[tile] = Self.withinTextureLimit(JPEGRegionSource.crop(level.pixels, to: geometry.region(of: tile)),
                                                          limit: configuration.maxTextureSize)
-                } else if let pixels = try? source.loadTile(tile) {
+                } else if let pixels = fetched[tile] ?? (try? source.loadTile(tile)) {
                     base[tile] = Self.withinTextureLimit(pixels, limit: configuration.maxTextureSize)
                     if geometry.tileCount(tile.level) == 1 { whole = (tile.level, pixels) }
                 }
