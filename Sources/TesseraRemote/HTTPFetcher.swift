@@ -1,9 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import Foundation
 import Synchronization
 import TesseraCore
+import TesseraFiles
 import TesseraTiling
 
 /// Synchronous GETs into memory for remote pyramids (`RemoteIIIFTileSource`, `RemoteDeepZoomTileSource`),
@@ -13,6 +17,11 @@ import TesseraTiling
 ///
 /// Whatever is not the expected body fails with one sentence: a status other than success, a web page
 /// (a login wall or an error page served with 200), a body over the limit, silence.
+///
+/// With a cache folder, what arrives is kept there (`RemoteCacheFolder`: the bytes and the server's
+/// validators, under Tessera's one disk-cache limit), and the next fetch of the URL asks whether it
+/// changed (If-None-Match, If-Modified-Since): a 304 is answered from the copy, as is a fetch that fails
+/// before the server answers (offline). A copy that cannot be written only costs a fetch next time.
 ///
 /// Sendable without `@unchecked`: the transfers' state sits in a `Mutex`; the delegate's callbacks run on
 /// a serial queue, so a body's chunks arrive in order.
@@ -43,17 +52,21 @@ package final class HTTPFetcher: NSObject, URLSessionDataDelegate, TileFetching,
         var error: (any Error)?
     }
 
-    /// The one fetcher the process's views share, so the per-host limit holds across them.
-    package static let shared = HTTPFetcher()
+    /// The one fetcher the process's views share, so the per-host limit holds across them; it keeps what it
+    /// fetches in Tessera's cache folder.
+    package static let shared = HTTPFetcher(cacheFolder: RemoteCacheFolder.defaultPath())
 
     private let limits: Limits
+    private let cache: RemoteCacheFolder?
     private let transfers = Mutex<[Int: Transfer]>([:])
     /// Nil after `invalidate`.
     private let session = Mutex<URLSession?>(nil)
     private let delegateQueue: OperationQueue
 
-    package init(limits: Limits = Limits()) {
+    /// - Parameter cacheFolder: where fetched bodies are kept and revalidated; nil keeps nothing.
+    package init(limits: Limits = Limits(), cacheFolder: String? = nil) {
         self.limits = limits
+        cache = cacheFolder.map(RemoteCacheFolder.init(path:))
         delegateQueue = OperationQueue()
         delegateQueue.name = "tessera.remote.fetches"
         delegateQueue.maxConcurrentOperationCount = 1
@@ -82,6 +95,11 @@ package final class HTTPFetcher: NSObject, URLSessionDataDelegate, TileFetching,
         }
         var request = URLRequest(url: requestURL)
         request.setValue("*/*", forHTTPHeaderField: "Accept")
+        let copy = cache?.cachedCopy(for: url)
+        if let metadata = copy?.metadata {
+            if let etag = metadata.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+            if let modified = metadata.lastModified { request.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
+        }
         let done = DispatchSemaphore(value: 0)
         let startedAt = ContinuousClock.now
         let taskID: Int? = session.withLock { session in
@@ -114,7 +132,28 @@ package final class HTTPFetcher: NSObject, URLSessionDataDelegate, TileFetching,
         guard let transfer = transfers.withLock({ $0.removeValue(forKey: taskID) }) else {
             throw TileFetchError(url: url, reason: "the fetch was cancelled")
         }
-        return try Self.body(of: transfer)
+        if let copy, transfer.failure == nil, transfer.response == nil || transfer.response?.statusCode == 304,
+           let kept = FileManager.default.contents(atPath: copy.path), kept.count <= byteLimit {
+            // Not changed, or no answer at all (offline): the copy kept serves.
+            return kept
+        }
+        let body = try Self.body(of: transfer)
+        if let cache, let response = transfer.response { Self.keep(body, of: url, response: response, in: cache) }
+        return body
+    }
+
+    /// Keeps `body` as the copy of `url` with the server's validators; a failure is only a copy not kept.
+    private static func keep(_ body: Data, of url: String, response: HTTPURLResponse, in cache: RemoteCacheFolder) {
+        guard case .success(let temporary) = cache.makeTemporaryFile(for: url) else { return }
+        let written = body.withUnsafeBytes { POSIXFiles.writeAll(temporary.descriptor, $0) == nil }
+        guard close(temporary.descriptor) == 0, written else {
+            unlink(temporary.path)
+            return
+        }
+        _ = cache.install(temporaryPath: temporary.path, for: url, metadata: CachedResponseMetadata(
+            url: url, etag: response.value(forHTTPHeaderField: "ETag"),
+            lastModified: response.value(forHTTPHeaderField: "Last-Modified"),
+            contentType: response.value(forHTTPHeaderField: "Content-Type")))
     }
 
     /// The body of a finished transfer, or why it is not one.

@@ -247,4 +247,30 @@ final class RemoteTileSourceTests: XCTestCase {
             XCTAssertEqual((error as? TileFetchError)?.reason, "not an http(s) URL")
         }
     }
+
+    // MARK: - The kept copies
+
+    /// What a fetcher with a cache folder fetched is kept with its validators: the next fetch asks whether
+    /// it changed and a 304 is answered from the copy; with the server gone, the copy serves.
+    func testAKeptCopyIsRevalidatedAndServesOffline() throws {
+        let dir = try TemporaryDirectory()
+        let server = try makeServer()
+        let tile = Data((0..<5000).map { UInt8($0 % 251) })
+        server.setRoute("/t/0,0,512,512/512,512/0/default.jpg") { request in
+            request.header("If-None-Match") == "\"v1\"" ? Response(status: 304)
+                : Response(headers: [("ETag", "\"v1\""), ("Content-Type", "image/jpeg")], body: tile)
+        }
+        let fetcher = HTTPFetcher(cacheFolder: dir.path("cache"))
+        fetchers.append(fetcher)
+        let url = server.url("/t/0,0,512,512/512,512/0/default.jpg")
+        XCTAssertEqual(try fetcher.get(url, byteLimit: 1 << 20), tile)
+        XCTAssertEqual(try fetcher.get(url, byteLimit: 1 << 20), tile, "the 304 is answered from the copy")
+        let asked = server.requests("/t/0,0,512,512/512,512/0/default.jpg")
+        XCTAssertEqual(asked.count, 2)
+        XCTAssertNil(asked[0].header("If-None-Match"))
+        XCTAssertEqual(asked[1].header("If-None-Match"), "\"v1\"", "the second fetch asks whether it changed")
+        server.stop()
+        XCTAssertEqual(try fetcher.get(url, byteLimit: 1 << 20), tile, "offline, the copy serves")
+        XCTAssertThrowsError(try makeFetcher().get(url, byteLimit: 1 << 20), "a fetcher without the copy fails")
+    }
 }
