@@ -209,14 +209,32 @@ final class RemoteTileSourceTests: XCTestCase {
     }
 
     /// A level 2 server whose `info.json` lists no tiles would draw any region; it is refused, with why.
-    func testAServiceListingNoTilesIsRefused() throws {
+    /// A level 0 service must list its tiles (they are files); a level 1 or 2 server that lists none is
+    /// asked for the requests of 512-pixel tiles, which it draws as asked (here, a tree of such tiles).
+    func testAServiceListingNoTilesIsAskedForTilesOf512WhenItDrawsAnyRegion() throws {
         let server = try makeServer()
-        let info = #"{"@context": "http://iiif.io/api/image/3/context.json", "id": "x", "profile": "level2", "width": 5000, "height": 4000}"#
-        server.setRoute("/server/img/info.json") { _ in Response(body: Data(info.utf8)) }
+        let staticInfo = #"{"@context": "http://iiif.io/api/image/3/context.json", "id": "x", "profile": "level0", "width": 5000, "height": 4000}"#
+        server.setRoute("/static/img/info.json") { _ in Response(body: Data(staticInfo.utf8)) }
         let reason = failure {
-            _ = try RemoteIIIFTileSource(infoURL: server.url("/server/img/info.json"), fetcher: makeFetcher(), decoders: decoders)
+            _ = try RemoteIIIFTileSource(infoURL: server.url("/static/img/info.json"), fetcher: makeFetcher(), decoders: decoders)
         }
         XCTAssertEqual(reason?.shortText, "Unreadable IIIF info.json: it names no tiles; a static tree has them")
+
+        let dir = try TemporaryDirectory()
+        var options = TileCutterOptions()
+        options.layout = .iiif3
+        options.tileSize = 512
+        let result = try TileCutter(options: options).cut(imageAt: SampleImages.url("img1-baseline.jpg").path,
+                                                          into: dir.path("out"), name: "img")
+        serve(result.tilesFolder, at: "/server/img", on: server)
+        let drawing = #"{"@context": "http://iiif.io/api/image/3/context.json", "id": "x", "profile": "level2", "width": \#(result.geometry.width), "height": \#(result.geometry.height)}"#
+        server.setRoute("/server/img/info.json") { _ in Response(body: Data(drawing.utf8)) }
+        let remote = try RemoteIIIFTileSource(infoURL: server.url("/server/img/info.json"), fetcher: makeFetcher(),
+                                              decoders: decoders, colour: nil)
+        XCTAssertEqual(remote.geometry, result.geometry)
+        let local = try IIIFTileSource(infoAt: dir.path("out/img/info.json"), decoders: decoders, colour: nil)
+        let tile = TileID(level: result.geometry.maxLevel, column: 0, row: 0)
+        XCTAssertTrue(try remote.loadTile(tile).bytes == local.loadTile(tile).bytes)
     }
 
     /// Twelve workers fetching from one host at once: no more than six connections are open to it.

@@ -67,6 +67,14 @@ package struct IIIFTileSource: TileSource {
                 guard case .described(let entries) = self else { return [] }
                 return entries.flatMap { $0.formats ?? [] }
             }
+
+            /// The compliance level the profile names ("level0", or version 2's ".../level0.json").
+            var level: String? {
+                switch self {
+                case .level(let level): level
+                case .described(let entries): entries.lazy.compactMap { if case .uri(let uri) = $0 { uri } else { nil } }.first
+                }
+            }
         }
 
         enum ProfileEntry: Decodable {
@@ -132,7 +140,12 @@ package struct IIIFTileSource: TileSource {
             guard info.width > 0, info.height > 0, info.width <= 1 << 24, info.height <= 1 << 24 else {
                 throw refused("an image of \(info.width) × \(info.height) pixels")
             }
-            guard let tiles = info.tiles?.first else { throw refused("it names no tiles; a static tree has them") }
+            // A level 1 or 2 server draws any region at any size: without tiles of its own, it is asked for
+            // the requests a tree of 512-pixel tiles would have, which it draws as asked.
+            let drawsAnyRegion = info.profile?.level.map { $0.contains("level1") || $0.contains("level2") } ?? false
+            guard let tiles = info.tiles?.first ?? (drawsAnyRegion ? Info.Tiles(width: 512, height: nil, scaleFactors: []) : nil) else {
+                throw refused("it names no tiles; a static tree has them")
+            }
             guard (1...8192).contains(tiles.width), tiles.height.map({ $0 == tiles.width }) ?? true else {
                 throw refused("tiles of \(tiles.width) × \(tiles.height ?? tiles.width) pixels; square tiles up to 8192 are read")
             }
