@@ -126,7 +126,9 @@ final class ViewerModes {
             }
             observer?.phaseEnded(.update)
             observer?.phaseBegan(.draw)
-            compare.render(renderer: host.renderer, text: host.text, now: now)
+            compare.render(renderer: host.renderer, text: host.text,
+                           rating: { [model] item in model.index(of: item.path).flatMap(model.rating(of:)).flatMap { $0 == 0 ? nil : $0 } },
+                           now: now)
             overlay()
             observer?.phaseEnded(.draw)
         }

@@ -103,23 +103,33 @@ final class ComparePanes {
         for (index, pane) in panes.enumerated() where index != focused { pane.view.update(now: now) }
     }
 
-    /// Draws each pane with its image's name in its bottom-left corner (above the overlay's name bar where
-    /// the pane meets the window's bottom; the overlay's panels take the top corners), then a frame around
-    /// the focused one.
-    func render(renderer: Renderer, text: TextCache, now: Duration) {
+    /// Draws each pane with its image's name and rating (`rating`: -1 rejected, 0 none, 1 to 5 stars) in
+    /// its bottom-right corner, above the overlay's name bar where the pane meets the window's bottom (the
+    /// overlay's panels take the top corners, its lines the bottom left), then a frame around the focused one.
+    func render(renderer: Renderer, text: TextCache, rating: (CarouselItem) -> Int?, now: Duration) {
         renderer.clear(Theme.compareGap)
         for pane in panes { pane.view.render(now: now) }
         let size = max(8, Int(14 * pixelScale)), padding = Int(5 * pixelScale), inset = Int(8 * pixelScale)
         let bar = Int(CarouselConfiguration.nameBarHeight * pixelScale)
         for (pane, rect) in zip(panes, rects) {
+            // The name, then the stars (or the rejected cross) that the panes are compared for.
+            let stars = rating(pane.item).map { $0 < 0 ? "✕" : String(repeating: "★", count: min($0, 5)) } ?? ""
             guard let label = text.texture(pane.view.name, size: size, color: Theme.text) else { continue }
-            let width = min(label.width, rect.width - 2 * inset - 2 * padding)
+            let mark = stars.isEmpty ? nil : text.texture(stars, size: size, color: stars == "✕" ? Theme.damage : Theme.mark)
+            let gap = mark == nil ? 0 : padding * 2
+            let room = rect.width - 2 * inset - 2 * padding
+            let width = min(label.width, room - gap - (mark?.width ?? 0))
             guard width > 0 else { continue }
             let bottom = rect.maxY - inset - (rect.maxY >= outputSize.height - 1 ? bar : 0)
-            let backing = PixelRect(x: rect.x + inset, y: bottom - label.height - 2 * padding, width: width + 2 * padding,
-                                    height: label.height + 2 * padding)
+            let backingWidth = width + gap + (mark?.width ?? 0) + 2 * padding
+            let backing = PixelRect(x: rect.maxX - inset - backingWidth, y: bottom - label.height - 2 * padding,
+                                    width: backingWidth, height: label.height + 2 * padding)
             renderer.fill(backing, Theme.overlayBar)
             text.draw(pane.view.name, x: backing.x + padding, y: backing.y + padding, size: size, color: Theme.text, maxWidth: width)
+            if mark != nil {
+                text.draw(stars, x: backing.x + padding + width + gap, y: backing.y + padding, size: size,
+                          color: stars == "✕" ? Theme.damage : Theme.mark)
+            }
         }
         guard panes.count > 1, rects.indices.contains(focused) else { return }
         renderer.outline(rects[focused], Theme.compareFocus, thickness: max(1, Int((2 * pixelScale).rounded())))

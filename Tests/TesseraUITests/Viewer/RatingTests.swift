@@ -114,8 +114,16 @@ final class RatingTests: XCTestCase {
         viewer.press("c")
         viewer.press("Tab")  // from img1, selected, to img0
         viewer.press("ctrl+4")
-        try viewer.settle()
+        let frame = try viewer.settle()
         XCTAssertEqual(paths.map(stored), [.stars(4), .unrated, .unrated])
+        // Each pane's label carries its image's stars: the left pane's, not the right's.
+        let rects = try XCTUnwrap(viewer.modes.compare?.rects)
+        func stars(in pane: PixelRect) -> Double {
+            frame.share(of: RGBA(r: 255, g: 196, b: 40), in: PixelRect(x: pane.x, y: pane.maxY - pane.height / 4, width: pane.width,
+                                                                       height: pane.height / 4), tolerance: 40)
+        }
+        XCTAssertGreaterThan(stars(in: rects[0]), 0)
+        XCTAssertEqual(stars(in: rects[1]), 0)
     }
 
     /// Under a filter, an image the filter leaves out is still one item: its file changing adds no second
