@@ -127,7 +127,7 @@ final class ViewerModes {
             observer?.phaseEnded(.update)
             observer?.phaseBegan(.draw)
             compare.render(renderer: host.renderer, text: host.text,
-                           rating: { [model] item in model.index(of: item.path).flatMap(model.rating(of:)).flatMap { $0 == 0 ? nil : $0 } },
+                           rating: { [model] item in model.index(of: item.path).flatMap(model.rating(of:)) },
                            now: now)
             overlay()
             observer?.phaseEnded(.draw)

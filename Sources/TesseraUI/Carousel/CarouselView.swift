@@ -307,8 +307,7 @@ package final class CarouselView {
 extension CarouselView {
     /// A rated cell's stars (or a rejected one's cross) in its bottom-left corner, on a dark backing.
     private func drawRating(_ rating: Int, in rect: PixelRect, scale: Double) {
-        let label = rating < 0 ? "✕" : String(repeating: "★", count: min(rating, 5))
-        let colour = rating < 0 ? Theme.damage : Theme.mark
+        guard let (label, colour) = RatingMark.of(rating) else { return }
         let size = max(8, Int(14 * scale)), padding = Int(4 * scale), inset = Int(6 * scale)
         guard let texture = text.texture(label, size: size, color: colour) else { return }
         let backing = PixelRect(x: rect.x + inset, y: rect.maxY - inset - texture.height - 2 * padding,

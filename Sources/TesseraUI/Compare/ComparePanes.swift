@@ -113,9 +113,9 @@ final class ComparePanes {
         let bar = Int(CarouselConfiguration.nameBarHeight * pixelScale)
         for (pane, rect) in zip(panes, rects) {
             // The name, then the stars (or the rejected cross) that the panes are compared for.
-            let stars = rating(pane.item).map { $0 < 0 ? "✕" : String(repeating: "★", count: min($0, 5)) } ?? ""
+            let stars = rating(pane.item).flatMap(RatingMark.of)
             guard let label = text.texture(pane.view.name, size: size, color: Theme.text) else { continue }
-            let mark = stars.isEmpty ? nil : text.texture(stars, size: size, color: stars == "✕" ? Theme.damage : Theme.mark)
+            let mark = stars.flatMap { text.texture($0.text, size: size, color: $0.colour) }
             let gap = mark == nil ? 0 : padding * 2
             let room = rect.width - 2 * inset - 2 * padding
             let width = min(label.width, room - gap - (mark?.width ?? 0))
@@ -126,9 +126,8 @@ final class ComparePanes {
                                     width: backingWidth, height: label.height + 2 * padding)
             renderer.fill(backing, Theme.overlayBar)
             text.draw(pane.view.name, x: backing.x + padding, y: backing.y + padding, size: size, color: Theme.text, maxWidth: width)
-            if mark != nil {
-                text.draw(stars, x: backing.x + padding + width + gap, y: backing.y + padding, size: size,
-                          color: stars == "✕" ? Theme.damage : Theme.mark)
+            if let stars, mark != nil {
+                text.draw(stars.text, x: backing.x + padding + width + gap, y: backing.y + padding, size: size, color: stars.colour)
             }
         }
         guard panes.count > 1, rects.indices.contains(focused) else { return }

@@ -22,3 +22,13 @@ enum Theme {
     static let compareGap = RGBA(r: 10, g: 10, b: 12)
     static let compareFocus = selection
 }
+
+/// How a rating is drawn on a cell and on a compare pane: its stars in the mark's yellow, a rejected
+/// image's cross in the damage red. One place, so the two read alike.
+enum RatingMark {
+    /// The text and its colour for `rating` (-1 rejected, 1 to 5 stars); nil for no rating.
+    static func of(_ rating: Int) -> (text: String, colour: RGBA)? {
+        if rating < 0 { return ("✕", Theme.damage) }
+        return rating == 0 ? nil : (String(repeating: "★", count: min(rating, 5)), Theme.mark)
+    }
+}
