@@ -2,6 +2,7 @@
 #include <malloc.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/xattr.h>
 
@@ -29,4 +30,8 @@ long tessera_fgetxattr(int fd, const char *name, void *value, unsigned long size
 
 int tessera_fsetxattr(int fd, const char *name, const void *value, unsigned long size) {
     return fsetxattr(fd, name, value, size, 0);
+}
+
+void *tessera_memmem(const void *haystack, unsigned long haystack_length, const void *needle, unsigned long needle_length) {
+    return memmem(haystack, haystack_length, needle, needle_length);
 }

@@ -16,9 +16,9 @@ enum EmbeddedXMP {
     static func packet(inImageAt path: String, limit: Int = scanLimit) -> Data? {
         guard let head = ImageFile.head(ofFileAt: path, count: limit) else { return nil }
         for (open, close) in elements {
-            guard let start = head.firstRange(of: open) else { continue }
-            guard let end = head[start.upperBound...].firstRange(of: close) else { return nil }
-            return Data(head[start.lowerBound..<end.upperBound])
+            guard let start = ByteSearch.firstRange(of: open, in: head) else { continue }
+            guard let end = ByteSearch.firstRange(of: close, in: head, from: start.upperBound) else { return nil }
+            return head.withUnsafeBytes { Data($0[start.lowerBound..<end.upperBound]) }
         }
         return nil
     }

@@ -74,7 +74,7 @@ package enum XMPSidecar {
     package static func packet(parsing bytes: Data) -> XMPPacket? {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { return XMPPacket() }
         guard let packet = bytes.withUnsafeBytes({ XMPPacket(parsing: $0) }) else { return nil }
-        if packet.isEmpty, bytes.firstRange(of: rdfNamespace) == nil { return nil }
+        if packet.isEmpty, ByteSearch.firstRange(of: rdfNamespace, in: bytes) == nil { return nil }
         return packet
     }
 

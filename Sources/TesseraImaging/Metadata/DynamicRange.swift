@@ -2,6 +2,7 @@ import CHeif
 import CJXL
 import Foundation
 import TesseraCore
+import TesseraFiles
 
 /// How an image holds light brighter than an SDR screen's white, as the information overlay names it.
 /// PQ and HLG pictures are rendered for the screen (`HDRRendering`); a gain-map photo shows its SDR base
@@ -51,20 +52,10 @@ package enum DynamicRange: String, Sendable, Equatable, Codable {
         var found = false
         JPEGSegments.walk(bytes) { segment in
             let payload = UnsafeRawBufferPointer(rebasing: bytes[segment.payload])
-            if segment.marker == 0xE1, contains(payload, ultraHDR) { found = true }
+            if segment.marker == 0xE1, ByteSearch.firstRange(of: ultraHDR, in: payload) != nil { found = true }
             if segment.marker == 0xE2, payload.starts(with: iso) { found = true }
             return !found
         }
         return found
-    }
-
-    private static func contains(_ haystack: UnsafeRawBufferPointer, _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, haystack.count >= needle.count else { return false }
-        var i = 0
-        while i + needle.count <= haystack.count {
-            if haystack[i] == first, haystack[(i + 1)..<(i + needle.count)].elementsEqual(needle.dropFirst()) { return true }
-            i += 1
-        }
-        return false
     }
 }

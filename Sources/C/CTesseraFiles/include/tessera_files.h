@@ -28,6 +28,9 @@ long tessera_flistxattr(int fd, char *names, unsigned long size);
 long tessera_fgetxattr(int fd, const char *name, void *value, unsigned long size);
 int tessera_fsetxattr(int fd, const char *name, const void *value, unsigned long size);
 
+/* memmem(3): the first `needle_length` bytes of `needle` in `haystack`, or NULL. */
+void *tessera_memmem(const void *haystack, unsigned long haystack_length, const void *needle, unsigned long needle_length);
+
 #ifdef __cplusplus
 }
 #endif
