@@ -65,7 +65,7 @@ extension Bench {
             // Forked before any other thread starts, as the viewer's are, so the run counts what the viewer's
             // start costs rather than each helper's program being loaded and linked.
             let helpers = options.decodeHelperPool(helperCount: workerCount, pixelLimit: options.pixelLimit,
-                                                   forkingWith: { DecodeHelperCommand.serve(memoryLimit: $0, turn: $1) })
+                                                   forkingWith: { DecodeHelperCommand.serve(memoryLimit: $0, turn: $1, warmingUp: $2) })
             let files: [String]
             do {
                 files = try ImagePathCollector().collect(paths).items.map(\.path)

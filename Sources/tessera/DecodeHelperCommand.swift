@@ -23,6 +23,9 @@ struct DecodeHelperCommand: ParsableCommand {
     @Flag(help: "With --slide: read a generic tiled TIFF as a slide too.")
     var acceptGenericTiff = false
 
+    @Option(help: "Warm up only these formats (comma-separated), and leave files of the others unread.")
+    var warmUp: String?
+
     func run() throws {
         let level = ProcessInfo.processInfo.environment["TESSERA_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         LoggingSystem.bootstrap { label in
@@ -30,13 +33,22 @@ struct DecodeHelperCommand: ParsableCommand {
             handler.logLevel = level
             return handler
         }
-        let status = Self.serve(memoryLimit: memoryLimit, slide: slide, acceptGenericTIFF: acceptGenericTiff)
+        var formats: Set<ImageFormat>?
+        if let warmUp {
+            formats = []
+            for name in warmUp.split(separator: ",") {
+                guard let format = ImageFormat(rawValue: String(name)) else { throw ValidationError("--warm-up: no format \(name)") }
+                formats?.insert(format)
+            }
+        }
+        let status = Self.serve(memoryLimit: memoryLimit, warmingUp: formats, slide: slide, acceptGenericTIFF: acceptGenericTiff)
         if status != 0 { throw ExitCode(status) }
     }
 
     /// The helper's service on descriptor 3, in this process: what `decode-helper` runs, and what a helper
     /// forked from the viewer runs (never a slide's). Returns the exit status.
-    static func serve(memoryLimit: Int, turn: WarmUpTurn = .now, slide: String? = nil, acceptGenericTIFF: Bool = false) -> Int32 {
+    static func serve(memoryLimit: Int, turn: WarmUpTurn = .now, warmingUp formats: Set<ImageFormat>? = nil,
+                      slide: String? = nil, acceptGenericTIFF: Bool = false) -> Int32 {
         var decoders = ImageDecoders.viewer
         var rowsHook: DecodeHelperService.RowsHook?
         var regionHook: DecodeHelperService.RegionHook?
@@ -54,6 +66,6 @@ struct DecodeHelperCommand: ParsableCommand {
                                           decoders: decoders, memoryLimit: memoryLimit, regionHook: regionHook)
         }
         return DecodeHelperService.run(socket: 3, decoders: decoders, memoryLimit: memoryLimit, turn: turn,
-                                       rowsHook: rowsHook, regionHook: regionHook, readFacts: readFacts)
+                                       warmingUp: formats, rowsHook: rowsHook, regionHook: regionHook, readFacts: readFacts)
     }
 }

@@ -138,12 +138,15 @@ struct RunOptions: ParsableArguments {
 
     /// The decode helpers, `helperCount` of them, forked from this process: called before any other
     /// thread starts (the listing's is the first), as forking requires; nil with `--decode-in-process`.
-    func startDecodeHelpers(helperCount: Int, pixelLimit: Int) -> DecodeHelperPool? {
+    /// `opening`: the one image file the run opens, if it opens one, whose format the first helper warms
+    /// up first.
+    func startDecodeHelpers(helperCount: Int, pixelLimit: Int, opening image: String? = nil) -> DecodeHelperPool? {
         var options = ViewerOptions(items: [])
         options.decodeHelperExecutable = decodeInProcess ? nil : DecodeHelperExecutable.path
         options.decodeTimeLimit = decodeTimeLimit.duration
-        return options.decodeHelperPool(helperCount: max(1, helperCount), pixelLimit: pixelLimit,
-                                        forkingWith: { DecodeHelperCommand.serve(memoryLimit: $0, turn: $1) })
+        let format = image.flatMap { ImageFile.head(ofFileAt: $0, count: ImageFormat.sniffLength) }.map { ImageFormat.sniff($0) }
+        return options.decodeHelperPool(helperCount: max(1, helperCount), pixelLimit: pixelLimit, opening: format,
+                                        forkingWith: { DecodeHelperCommand.serve(memoryLimit: $0, turn: $1, warmingUp: $2) })
     }
 
     func apply(to options: inout ViewerOptions) throws {
@@ -318,7 +321,7 @@ struct Browse: ParsableCommand {
         }
         let helpers = display.startDecodeHelpers(
             helperCount: workers ?? WorkScheduler<ImageKey, PixelBuffer>.defaultWorkerCount,
-            pixelLimit: pixelLimitMp * 1_000_000)
+            pixelLimit: pixelLimitMp * 1_000_000, opening: namesOneFile ? paths[0] : nil)
         var options = ViewerOptions(listing: ItemListing(paths: paths, list: list, nulSeparated: nulSeparated,
                                                           recursive: recursive,
                                                           contentCheck: { ImageFormat.sniff($0) != .unknown }))

@@ -87,7 +87,8 @@ struct View: ParsableCommand {
         options.decodeMemoryBytes = decodeMemoryMb << 20
         options.singleView.fade = FadeOption.timing(fade)
         options.singleView.openAt = openAt.flatMap(Self.parseOpenAt)
-        options.decodeHelpers = display.startDecodeHelpers(helperCount: options.workerCount, pixelLimit: options.pixelLimit)
+        options.decodeHelpers = display.startDecodeHelpers(helperCount: options.workerCount, pixelLimit: options.pixelLimit,
+                                                           opening: CarouselItem.isRemote(path) ? nil : path)
         try display.apply(to: &options)
         do {
             try TiledViewer(path: path, options: options).run()

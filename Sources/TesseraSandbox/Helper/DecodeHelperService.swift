@@ -34,16 +34,19 @@ package enum DecodeHelperService {
     package typealias FactsReader = (ImageFacts.Kind, ImageFile, String) throws(ImageLoadError.Reason) -> ImageFacts
 
     /// Serves requests on `socket` with `decoders` and `readFacts`; `memoryLimit` bytes of address space on
-    /// top of what the warmed-up helper maps (0: no limit); `rowsHook` and `regionHook` only in tests. Returns
-    /// the process's exit status.
+    /// top of what the warmed-up helper maps (0: no limit); `rowsHook` and `regionHook` only in tests. With
+    /// `warmingUp`, only those formats are warmed up, and a request about a file of another format that
+    /// needs a warm-up is answered "not loaded" without reading it (see `WarmUpImages.firstHelperFormats`).
+    /// Returns the process's exit status.
     package static func run(socket: Int32, decoders: [any ImageDecoding], memoryLimit: Int, lockDown: Bool = true,
-                           turn: WarmUpTurn = .now, rowsHook: RowsHook? = nil, regionHook: RegionHook? = nil,
+                           turn: WarmUpTurn = .now, warmingUp formats: Set<ImageFormat>? = nil,
+                           rowsHook: RowsHook? = nil, regionHook: RegionHook? = nil,
                            readFacts: FactsReader = ImageFacts.read) -> Int32 {
         tessera_classify_crashes()
         // One malloc arena: each thread's own would reserve address space the limit is meant for.
         tessera_one_malloc_arena()
         turn.waitForTheWord()
-        warmUp(decoders)
+        warmUp(decoders, formats: formats)
         // The log's timestamps read the time zone once, here, not from a file after the lock-down.
         tzset()
         if lockDown {
@@ -70,6 +73,11 @@ package enum DecodeHelperService {
                   let tail = readTail(socket, count: Int(request.display_profile_length) + Int(request.name_length)) else {
                 if fd >= 0 { close(fd) }
                 return 2
+            }
+            if let formats, fd >= 0, !serves(fileAt: fd, warmedUp: formats) {
+                close(fd)
+                guard send(DecodeHelperWire.reply(status: DecodeHelperWire.formatNotLoadedStatus, text: ""), memfd: -1, socket) else { return 3 }
+                continue
             }
             let profile = Array(tail.prefix(Int(request.display_profile_length)))
             let name = String(decoding: tail.dropFirst(Int(request.display_profile_length)), as: UTF8.self)
@@ -205,9 +213,9 @@ package enum DecodeHelperService {
 
     /// Each format decoded once, so its library has loaded what it loads on first use (see `WarmUpImages`),
     /// and its facts read and serialized, for the same reason.
-    static func warmUp(_ decoders: [any ImageDecoding]) {
+    static func warmUp(_ decoders: [any ImageDecoding], formats: Set<ImageFormat>? = nil) {
         let loader = ImageLoader(decoders: decoders)
-        for image in WarmUpImages.all {
+        for image in WarmUpImages.all where formats?.contains(image.format) ?? true {
             let information = ImageInformation(path: image.name, bytes: image.bytes)
             _ = DecodeHelperWire.encode(.information(information)).flatMap(DecodeHelperWire.facts(from:))
             _ = ExifDates(image.bytes)
@@ -217,6 +225,17 @@ package enum DecodeHelperService {
                 logger.debug("warm-up image not decoded", metadata: ["format": "\(image.name)", "reason": "\(error.reason.shortText)"])
             }
         }
+    }
+
+    /// Whether a helper that warmed up `formats` may read the file at `fd`: its format, sniffed from the
+    /// same first bytes the loader sniffs, is one of them or needs no warm-up. A file that cannot be read
+    /// is left to the request, which says why.
+    private static func serves(fileAt fd: Int32, warmedUp formats: Set<ImageFormat>) -> Bool {
+        var head = [UInt8](repeating: 0, count: ImageFormat.sniffLength)
+        let count = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, 0) }
+        guard count > 0 else { return true }
+        let format = ImageFormat.sniff(head.prefix(count))
+        return formats.contains(format) || !WarmUpImages.formats.contains(format)
     }
 
     /// The loader of the last request's settings: the display's conversion is checked once, not per image.

@@ -9,9 +9,9 @@ import TesseraImaging
 /// libheif its codec plugins), and after the lock-down opening a file kills the helper. The SVG has text
 /// so that fontconfig is loaded. 8x8 orange (the GIF 1x1); made with cjpeg, cwebp, heif-enc, cjxl and by
 /// hand (PNG, TIFF, GIF, BMP).
-enum WarmUpImages {
-    static let all: [(name: String, bytes: Data)] = [
-        ("jpeg", Data(base64Encoded: """
+package enum WarmUpImages {
+    static let all: [(name: String, format: ImageFormat, bytes: Data)] = [
+        ("jpeg", .jpeg, Data(base64Encoded: """
             /9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYn
             KSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgo
             KCgoKCgoKCj/wAARCAAIAAgDASIAAhEBAxEB/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUF
@@ -22,13 +22,13 @@ enum WarmUpImages {
             Z2hpanN0dXZ3eHl6goOEhYaHiImKkpOUlZaXmJmaoqOkpaanqKmqsrO0tba3uLm6wsPExcbHyMnK0tPU1dbX2Nna4uPk5ebn6Onq
             8vP09fb3+Pn6/9oADAMBAAIRAxEAPwDfooor8eP1U//Z
             """, options: .ignoreUnknownCharacters)!),
-        ("png", Data(base64Encoded: """
+        ("png", .png, Data(base64Encoded: """
             iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEklEQVR4nGP438CAFWEXHbQSAKmzX8FBxi1QAAAAAElFTkSuQmCC
             """, options: .ignoreUnknownCharacters)!),
-        ("webp", Data(base64Encoded: """
+        ("webp", .webp, Data(base64Encoded: """
             UklGRjwAAABXRUJQVlA4IDAAAAAQAgCdASoIAAgAAgA0JaACdLoB+AH4AAPIAP7nMP/7WgODVf6dn/1v+Y4c/AAAAAA=
             """, options: .ignoreUnknownCharacters)!),
-        ("heic", Data(base64Encoded: """
+        ("heic", .heif, Data(base64Encoded: """
             AAAAHGZ0eXBoZWljAAAAAG1pZjFoZWljbWlhZgAAAa1tZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAA
             AA5waXRtAAAAAAACAAAAEGlkYXQAAAAAAAgACAAAADhpbG9jAQAAAERAAAIAAQAAAAAAAAHRAAEAAAAAAAAAMwACAAEAAAAAAAAA
             AQAAAAAAAAAIAAAAOGlpbmYAAAAAAAIAAAAVaW5mZQIAAAEAAQAAaHZjMQAAAAAVaW5mZQIAAAAAAgAAZ3JpZAAAAADYaXBycAAA
@@ -37,35 +37,46 @@ enum WarmUpImages {
             cGUAAAAAAAAACAAAAAgAAAAQcGl4aQAAAAADCAgIAAAAGmlwbWEAAAAAAAAAAgABAoECAAICA4QAAAAaaXJlZgAAAAAAAAAOZGlt
             ZwACAAEAAQAAADttZGF0AAAALygBrxMhZGNA+BD3ZqHUXZf/Kc0/6g7HpzshHcDSIICbQEiTXVALFhCAh3alVtz4
             """, options: .ignoreUnknownCharacters)!),
-        ("avif", Data(base64Encoded: """
+        ("avif", .avif, Data(base64Encoded: """
             AAAAHGZ0eXBhdmlmAAAAAGF2aWZtaWYxbWlhZgAAAOptZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAA
             AA5waXRtAAAAAAABAAAAImlsb2MAAAAAREAAAQABAAAAAAEOAAEAAAAAAAAAHgAAACNpaW5mAAAAAAABAAAAFWluZmUCAAAAAAEA
             AGF2MDEAAAAAamlwcnAAAABLaXBjbwAAABNjb2xybmNseAACAAIABoAAAAAMYXYxQ4EADAAAAAAUaXNwZQAAAAAAAAAIAAAACAAA
             ABBwaXhpAAAAAAMICAgAAAAXaXBtYQAAAAAAAAABAAEEgYIDhAAAACZtZGF0EgAKCBgIv2CBAQNCMhAYAAooooQAALAFQHv6LhIR
             """, options: .ignoreUnknownCharacters)!),
-        ("jxl", Data(base64Encoded: """
+        ("jxl", .jxl, Data(base64Encoded: """
             /wpBQEJxIQASiAIA2ABd5RIAABUqo4wbvJzr+fJDh8W0jesMbbVtYUmiyDg2SSdwSBKrwMYFmIEZGGDmouF2IFiVJAA=
             """, options: .ignoreUnknownCharacters)!),
-        ("tiff", Data(base64Encoded: """
+        ("tiff", .tiff, Data(base64Encoded: """
             SUkqAAgAAAAJAAABAwABAAAACAAAAAEBAwABAAAACAAAAAIBAwADAAAAegAAAAMBAwABAAAAAQAAAAYBAwABAAAAAgAAABEBBAAB
             AAAAgAAAABUBAwABAAAAAwAAABYBAwABAAAACAAAABcBBAABAAAAwAAAAAAAAAAIAAgACAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/
             gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/
             gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/gAD/
             gAD/gAD/gAD/gAD/gAD/gAD/gAA=
             """, options: .ignoreUnknownCharacters)!),
-        ("gif", Data(base64Encoded: """
+        ("gif", .gif, Data(base64Encoded: """
             R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==
             """, options: .ignoreUnknownCharacters)!),
-        ("bmp", Data(base64Encoded: """
+        ("bmp", .bmp, Data(base64Encoded: """
             Qk32AAAAAAAAADYAAAAoAAAACAAAAAgAAAABABgAAAAAAMAAAAATCwAAEwsAAAAAAAAAAAAAAID/AID/AID/AID/AID/AID/AID/
             AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/
             AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/AID/
             AID/AID/AID/AID/AID/AID/AID/
             """, options: .ignoreUnknownCharacters)!),
-        ("svg", Data(base64Encoded: """
+        ("svg", .svg, Data(base64Encoded: """
             PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHdpZHRoPSI4IiBoZWlnaHQ9IjgiPjxyZWN0IHdpZHRoPSI4
             IiBoZWlnaHQ9IjgiIGZpbGw9IiNmODAiLz48dGV4dCB4PSIwIiB5PSI3IiBmb250LXNpemU9IjYiIGZvbnQtZmFtaWx5PSJzYW5z
             LXNlcmlmIj5hPC90ZXh0Pjwvc3ZnPgo=
             """, options: .ignoreUnknownCharacters)!),
     ]
+
+    /// The formats whose libraries a helper must warm up before it may read them.
+    static let formats = Set(all.map(\.format))
+
+    /// What the first helper warms up when the viewer opens one image of `format`: that format, and the
+    /// photo and web formats whose libraries load nothing large (JPEG, PNG, WebP, GIF, TIFF). The rest
+    /// (fontconfig for SVG, libheif's decoders, libjxl, gdk-pixbuf's module) cost several times the
+    /// decode of a photo, and the first helper's warm-up is on the way to the first picture.
+    package static func firstHelperFormats(opening format: ImageFormat) -> Set<ImageFormat> {
+        [.jpeg, .png, .webp, .gif, .tiff, format]
+    }
 }

@@ -61,9 +61,10 @@ extension DecodeHelperPool {
         var request = request
         let name = Array(file.path.utf8)
         request.name_length = UInt32(name.count)
-        let helper: DecodeHelperProcess
-        do { helper = try borrow() } catch { throw .helperFailed(error) }
-        switch helper.decode(request, tail: name, descriptor: file.descriptor, timeLimit: configuration.timeLimit) {
+        let (helper, outcome) = try single { helper in
+            helper.decode(request, tail: name, descriptor: file.descriptor, timeLimit: configuration.timeLimit)
+        }
+        switch outcome {
         case .answer(let pixels) where pixels.size == expected:
             giveBack(helper)
             return pixels

@@ -48,6 +48,11 @@ package final class DecodeHelperPool: Sendable {
         /// decode workers (`StartPriority`), since a helper does the decode's work while the worker that
         /// asked only waits for the reply.
         package var priority = WorkerPriority.normal
+        /// What the first helper warms up (nil: every format, as the others): for a run that opens one
+        /// image, `WarmUpImages.firstHelperFormats`, so the decode the user waits for does not wait for
+        /// warm-ups it does not need. Asked about a file of another format, that helper is stopped and
+        /// another answers.
+        package var firstHelperWarmsUp: Set<ImageFormat>?
 
         package init(executable: String, arguments: [String] = ["decode-helper"], helperCount: Int,
                     memoryLimit: Int, timeLimit: Duration = .seconds(20)) {
@@ -115,23 +120,28 @@ package final class DecodeHelperPool: Sendable {
     /// lent or woken (`WarmUpTurn`). Only while this process still runs one thread (see `tessera_fork_helper`); the
     /// helpers that replace them later are always started from the executable.
     package init(configuration: Configuration,
-                 forkingFirstHelpersWith service: ((_ memoryLimit: Int, _ turn: WarmUpTurn) -> Int32)? = nil) {
+                 forkingFirstHelpersWith service: ForkedService? = nil) {
         self.configuration = configuration
         priority = Mutex(configuration.priority)
         var made: [DecodeHelperProcess] = []
         for index in 0..<configuration.helperCount {
             let helper: DecodeHelperProcess?
+            let formats = index == 0 ? configuration.firstHelperWarmsUp : nil
             if let service {
-                helper = (try? DecodeHelperProcess(forking: { service(configuration.memoryLimit, $0) },
-                                                   dormant: index > 0)).map(prioritised)
+                helper = (try? DecodeHelperProcess(forking: { service(configuration.memoryLimit, $0, formats) },
+                                                   dormant: index > 0, servesEveryFormat: formats == nil)).map(prioritised)
             } else {
-                helper = try? start()
+                helper = try? start(warmingUp: formats)
             }
             if let helper { made.append(helper) }
         }
         // The first, awake, is lent first (`borrow` takes the last given back); a dormant one wakes when lent.
         for helper in made.reversed() { giveBack(helper) }
     }
+
+    /// A helper's service run in a forked child: its memory limit, its warm-up turn and the formats it
+    /// warms up (nil: every one); returns the exit status.
+    package typealias ForkedService = (_ memoryLimit: Int, _ turn: WarmUpTurn, _ warmingUp: Set<ImageFormat>?) -> Int32
 
     /// Lets every dormant helper warm up, as the viewer's first screen is shown: the next decodes find
     /// them ready.
@@ -184,9 +194,8 @@ package final class DecodeHelperPool: Sendable {
     private func ask<Answer>(about file: ImageFile,
                              _ exchange: (DecodeHelperProcess, Int32) -> DecodeHelperProcess.Outcome<Answer>)
         throws(ImageLoadError.Reason) -> Answer {
-        let helper: DecodeHelperProcess
-        do { helper = try borrow() } catch { throw .helperFailed(error) }
-        switch file.withDescriptor({ exchange(helper, $0) }) {
+        let (helper, outcome) = try single { helper in file.withDescriptor { exchange(helper, $0) } }
+        switch outcome {
         case .answer(let answer):
             giveBack(helper)
             return answer
@@ -199,13 +208,38 @@ package final class DecodeHelperPool: Sendable {
         }
     }
 
-    /// An idle helper, or a new one when none is idle, for one caller until it is given back or replaced.
-    func borrow() throws(DecodeHelperFailure) -> DecodeHelperProcess {
+    /// One request and its reply (`exchange`) on a borrowed helper, any helper: one that did not warm up
+    /// the file's format refuses it unread, and is stopped, and the request goes to one that serves every
+    /// format. The helper is returned with the outcome, for the caller to give back or replace.
+    func single<Answer>(_ exchange: (DecodeHelperProcess) -> DecodeHelperProcess.Outcome<Answer>)
+        throws(ImageLoadError.Reason) -> (DecodeHelperProcess, DecodeHelperProcess.Outcome<Answer>) {
+        var helper: DecodeHelperProcess
+        do { helper = try borrow(servingEveryFormat: false) } catch { throw .helperFailed(error) }
+        var outcome = exchange(helper)
+        if case .failed(.formatNotLoaded) = outcome {
+            Self.logger.debug("decode helper \(helper.pid) has not loaded this format: stopped")
+            helper.terminate()
+            do { helper = try borrow() } catch { throw .helperFailed(error) }
+            outcome = exchange(helper)
+        }
+        return (helper, outcome)
+    }
+
+    /// An idle helper, or a new one when none is idle, for one caller until it is given back or replaced;
+    /// without `servingEveryFormat`, possibly one that warmed up only some formats (see `single`), which
+    /// an exchange of several requests (a cut's rows, an animation's frames) never gets.
+    func borrow(servingEveryFormat: Bool = true) throws(DecodeHelperFailure) -> DecodeHelperProcess {
         // The helper that waited least: the others keep aging towards the limit, so a pool past a burst
         // shrinks even while a few decodes go on.
-        if let waiting = idle.withLock({ $0.helpers.popLast() }) {
-            waiting.process.wake()
-            return waiting.process
+        let waiting = idle.withLock { idle -> DecodeHelperProcess? in
+            guard let index = idle.helpers.lastIndex(where: { !servingEveryFormat || $0.process.servesEveryFormat }) else {
+                return nil
+            }
+            return idle.helpers.remove(at: index).process
+        }
+        if let waiting {
+            waiting.wake()
+            return waiting
         }
         return try start()
     }
@@ -300,17 +334,18 @@ package final class DecodeHelperPool: Sendable {
         }
     }
 
-    /// A new helper, run with `extraArguments` after the pool's own (a slide's helper names its slide).
-    func start(extraArguments: [String] = []) throws(DecodeHelperFailure) -> DecodeHelperProcess {
+    /// A new helper, run with `extraArguments` after the pool's own (a slide's helper names its slide),
+    /// warming up only `formats` when given.
+    func start(extraArguments: [String] = [], warmingUp formats: Set<ImageFormat>? = nil) throws(DecodeHelperFailure) -> DecodeHelperProcess {
         var environment = ProcessInfo.processInfo.environment
         // The Swift runtime's crash backtracer runs another program, which the filter forbids: a crash
         // would read as a forbidden system call.
         environment["SWIFT_BACKTRACE"] = "enable=no"
         environment.merge(configuration.environment) { $1 }
         let arguments = configuration.arguments + (configuration.memoryLimit > 0 ? ["--memory-limit", "\(configuration.memoryLimit)"] : [])
-            + extraArguments
+            + (formats.map { ["--warm-up", $0.map(\.rawValue).sorted().joined(separator: ",")] } ?? []) + extraArguments
         return prioritised(try DecodeHelperProcess(executable: configuration.executable, arguments: arguments,
-                                                   environment: environment))
+                                                   environment: environment, servesEveryFormat: formats == nil))
     }
 
     /// `helper`, set to the pool's priority. A process inherits the nice value of the thread that starts

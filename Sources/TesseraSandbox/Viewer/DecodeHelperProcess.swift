@@ -23,6 +23,9 @@ final class DecodeHelperProcess: @unchecked Sendable {
     }
 
     let pid: pid_t
+    /// Whether it warmed up every format; else it refuses, unread, a file of a format it did not
+    /// (`DecodeHelperFailure.formatNotLoaded`), and only single requests are sent to it.
+    let servesEveryFormat: Bool
     private let socket: Int32
     /// Whether it has been waited for, and the priority it was set to, under one lock: its pid names it
     /// only until it is reaped, so a priority is set on it only before.
@@ -41,7 +44,9 @@ final class DecodeHelperProcess: @unchecked Sendable {
 
     /// Starts `executable` with `arguments` (the subcommand first) and `environment`, its socket on
     /// descriptor 3, stdin from /dev/null, stdout to stderr.
-    init(executable: String, arguments: [String], environment: [String: String]) throws(DecodeHelperFailure) {
+    init(executable: String, arguments: [String], environment: [String: String],
+         servesEveryFormat: Bool = true) throws(DecodeHelperFailure) {
+        self.servesEveryFormat = servesEveryFormat
         var pair: [Int32] = [-1, -1]
         guard tessera_socketpair_cloexec(&pair) == 0 else { throw .unavailable("socketpair: \(POSIXFiles.errorText(errno))") }
         var childEnd = pair[1]
@@ -78,7 +83,9 @@ final class DecodeHelperProcess: @unchecked Sendable {
     /// what it returns: no program to load and link, so it is ready in the time its warm-up takes. With
     /// `dormant`, it warms up only once woken (`wake()`, see `WarmUpTurn`). Only while this process runs one
     /// thread (see `tessera_fork_helper`).
-    init(forking service: (WarmUpTurn) -> Int32, dormant: Bool = false) throws(DecodeHelperFailure) {
+    init(forking service: (WarmUpTurn) -> Int32, dormant: Bool = false,
+         servesEveryFormat: Bool = true) throws(DecodeHelperFailure) {
+        self.servesEveryFormat = servesEveryFormat
         var word: [Int32] = [-1, -1]
         if dormant, tessera_socketpair_cloexec(&word) != 0 { word = [-1, -1] }
         var parentEnd: Int32 = -1
@@ -178,6 +185,7 @@ final class DecodeHelperProcess: @unchecked Sendable {
         switch receive(timeLimit: timeLimit) {
         case .reply(let reply, let memfd):
             defer { if memfd >= 0 { close(memfd) } }
+            if reply.status == DecodeHelperWire.formatNotLoadedStatus, !servesEveryFormat { return .failed(.formatNotLoaded) }
             return read(reply, memfd)
         case .failed(let failure): return .failed(failure)
         case .cancelled: return .failed(.unavailable("cancelled"))  // never: nothing cancels this wait

@@ -12,6 +12,8 @@ import TesseraTiling
 enum DecodeHelperWire {
     static let requestMagic: UInt32 = 0x5453_5251  // "TSRQ"
     static let replyMagic: UInt32 = 0x5453_5250    // "TSRP"
+    /// The reply of a helper that did not warm up the request's format (`DecodeHelperService.run`).
+    static let formatNotLoadedStatus: Int32 = 5
 
     /// The request for `loader`'s settings; the display profile (if any) and the name follow it.
     static func request(loader: ImageLoader, fitting box: PixelSize?, convertingColour: Bool,

@@ -105,9 +105,11 @@ package struct ViewerOptions: Sendable {
 
     /// The helpers decodes run in, `helperCount` of them, for images of up to `pixelLimit` pixels:
     /// `decodeHelpers` when already started, nil without `decodeHelperExecutable`. With `service` the first
-    /// ones are forked from this process (see `DecodeHelperPool.init`).
-    package func decodeHelperPool(helperCount: Int, pixelLimit: Int,
-                                 forkingWith service: ((_ memoryLimit: Int, _ turn: WarmUpTurn) -> Int32)? = nil) -> DecodeHelperPool? {
+    /// ones are forked from this process (see `DecodeHelperPool.init`). `opening`: the format of the one
+    /// image the run opens, which the first helper warms up before the rest (see
+    /// `WarmUpImages.firstHelperFormats`).
+    package func decodeHelperPool(helperCount: Int, pixelLimit: Int, opening format: ImageFormat? = nil,
+                                 forkingWith service: DecodeHelperPool.ForkedService? = nil) -> DecodeHelperPool? {
         if let decodeHelpers { return decodeHelpers }
         guard let decodeHelperExecutable else { return nil }
         var configuration = DecodeHelperPool.Configuration(
@@ -115,6 +117,7 @@ package struct ViewerOptions: Sendable {
             memoryLimit: DecodeHelperPool.Configuration.memoryLimit(pixelLimit: pixelLimit, byteLimit: 512 << 20))
         configuration.timeLimit = decodeTimeLimit
         configuration.priority = StartPriority.atStart
+        configuration.firstHelperWarmsUp = format.map(WarmUpImages.firstHelperFormats(opening:))
         return DecodeHelperPool(configuration: configuration, forkingFirstHelpersWith: service)
     }
 

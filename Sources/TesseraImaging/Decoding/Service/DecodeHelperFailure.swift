@@ -11,6 +11,9 @@ package enum DecodeHelperFailure: Error, Sendable, Equatable, CustomStringConver
     case forbiddenSystemCall
     /// No helper could be started, or it broke the protocol; the text says how.
     case unavailable(String)
+    /// The helper warmed up only some formats (the first, for the first image) and not the file's; it
+    /// read nothing, and another helper can.
+    case formatNotLoaded
 
     package var shortText: String {
         switch self {
@@ -19,6 +22,7 @@ package enum DecodeHelperFailure: Error, Sendable, Equatable, CustomStringConver
         case .timeLimit: "Decoder took too long"
         case .forbiddenSystemCall: "Decoder tried a forbidden system call"
         case .unavailable(let why): "Decoder unavailable: \(why)"
+        case .formatNotLoaded: "Decoder not loaded for this format"
         }
     }
 

@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import TesseraCore
+import TesseraTestSupport
+import XCTest
+@testable import TesseraFiles
+@testable import TesseraImaging
+@testable import TesseraSandbox
+
+/// A run that opens one photo has its first helper warm up that photo's format and the common ones only,
+/// so the photo is not decoded after warm-ups it does not need. Asked about a file of a format it did not
+/// warm up, that helper reads nothing and stops, and a helper that warmed up everything answers: the user
+/// sees the picture either way. The helpers are the built binary's.
+final class FirstHelperWarmUpTests: XCTestCase {
+    private func pool(firstWarmsUp formats: Set<ImageFormat>) -> DecodeHelperPool {
+        var configuration = DecodeHelperPool.Configuration(executable: BuiltBinary.url(named: "tessera").path,
+                                                           helperCount: 1, memoryLimit: 256 << 20)
+        configuration.firstHelperWarmsUp = formats
+        return DecodeHelperPool(configuration: configuration)
+    }
+
+    private func isRunning(_ pid: pid_t) -> Bool { kill(pid, 0) == 0 }
+
+    func testTheFirstHelperDecodesItsFormatsAndHandsTheOthersToAHelperThatWarmedUpEverything() throws {
+        let pool = pool(firstWarmsUp: WarmUpImages.firstHelperFormats(opening: .jpeg))
+        defer { pool.shutdown() }
+        let loader = ImageLoader(decoders: ImageDecoders.standard(), decoding: SandboxedDecoding(pool: pool))
+        let first = try XCTUnwrap(pool.idleProcessIDs.first)
+
+        let photo = try loader.load(path: SampleImages.url("img1-baseline.jpg").path, fitting: nil)
+        XCTAssertGreaterThan(photo.width, 0)
+        XCTAssertEqual(pool.idleProcessIDs, [first], "the first helper decoded the JPEG and waits for more")
+        _ = try loader.load(path: SampleImages.url("img5-alpha.png").path, fitting: nil)
+        XCTAssertEqual(pool.idleProcessIDs, [first], "a PNG needs nothing the first helper lacks")
+
+        // A BMP (gdk-pixbuf loads its module on first use) is decoded whole, by another helper.
+        let bmp = try loader.load(path: SampleImages.url("img16.bmp").path, fitting: nil)
+        let inProcess = try ImageLoader(decoders: ImageDecoders.standard()).load(path: SampleImages.url("img16.bmp").path, fitting: nil)
+        XCTAssertEqual(bmp.bytes, inProcess.bytes)
+        XCTAssertFalse(isRunning(first), "the first helper stopped, unharmed, without reading the BMP")
+        let second = try XCTUnwrap(pool.idleProcessIDs.first)
+        XCTAssertNotEqual(second, first)
+
+        // Facts go the same way, and what answers them serves every format.
+        let header = try SandboxedDecoding(pool: pool).header(of: ImageFile(path: SampleImages.url("img16.bmp").path))
+        XCTAssertEqual(header.format, .bmp)
+        XCTAssertEqual(pool.idleProcessIDs, [second])
+    }
+
+    func testAFirstHelperAskedAboutAnotherFormatFirstStillAnswersThroughAnother() throws {
+        let pool = pool(firstWarmsUp: [.jpeg])
+        defer { pool.shutdown() }
+        let first = try XCTUnwrap(pool.idleProcessIDs.first)
+        let svg = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-first-\(UUID().uuidString).svg")
+        defer { try? FileManager.default.removeItem(at: svg) }
+        try Data("""
+            <svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#48c"/>\
+            <text x="2" y="15" font-size="12">Ab</text></svg>
+            """.utf8).write(to: svg)
+        let loader = ImageLoader(decoders: ImageDecoders.standard(), decoding: SandboxedDecoding(pool: pool))
+        let drawn = try loader.load(path: svg.path, fitting: nil)
+        XCTAssertEqual(drawn.size, PixelSize(width: 40, height: 20))
+        XCTAssertFalse(isRunning(first))
+    }
+
+    func testAnExchangeOfSeveralRequestsNeverGetsTheFirstHelper() throws {
+        let pool = pool(firstWarmsUp: [.jpeg])
+        defer { pool.shutdown() }
+        let first = try XCTUnwrap(pool.idleProcessIDs.first)
+        let lent = try pool.borrow()
+        defer { pool.giveBack(lent) }
+        XCTAssertNotEqual(lent.pid, first)
+        XCTAssertTrue(lent.servesEveryFormat)
+        XCTAssertEqual(pool.idleProcessIDs, [first])
+    }
+}
