@@ -58,6 +58,11 @@ final class WindowHost {
         startup.mark(.window)
         renderer = try Renderer(window: window, software: options.headless, vsync: !options.headless)
         startup.mark(.renderer)
+        // The window shows at once, in the views' background: a clear needs neither the UI's images and
+        // font, read next, nor the shaders the first real frame has a software GL renderer compile.
+        renderer.clear(Theme.background)
+        renderer.present()
+        startup.mark(.firstFrame)
         assets = AssetCatalog(folder: ResourceLocator.resourcesFolder()?.appendingPathComponent("UI"), renderer: renderer)
         text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
         if !text.hasFont { logger.warning("no TrueType font found (install fonts-dejavu-core); text is hidden") }
