@@ -299,6 +299,22 @@ struct Browse: ParsableCommand {
         }
     }
 
+    /// The strip of the IIIF manifest or collection at `location`, its thumbnails asked at the cells' size;
+    /// what was left out of it is said on standard error, and a document that opens no strip ends the run.
+    private func presentationStrip(_ location: String) throws -> PresentationStrip {
+        let cellPoints = cell ?? Size(argument: "534x400")!
+        let scale = display.pixelScale ?? 1
+        let box = PixelSize(width: Int((Double(cellPoints.width) * scale).rounded(.up)),
+                            height: Int((Double(cellPoints.height) * scale).rounded(.up)))
+        do throws(PresentationStrip.Failure) {
+            let strip = try PresentationStrip.load(location, fetcher: HTTPFetcher.shared, box: box)
+            for note in strip.notes { FileHandle.standardError.write(Data(PathText.bytes(of: "tessera: \(location): \(note)\n"))) }
+            return strip
+        } catch {
+            throw fail(error.description)
+        }
+    }
+
     func run() throws {
         display.bootstrapLogging()
         var paths = paths
@@ -309,9 +325,11 @@ struct Browse: ParsableCommand {
             }
             paths = [samples]
         }
+        // An IIIF manifest or collection named alone opens as the strip of its canvases.
+        let namesDocument = paths.count == 1 && list == nil && PresentationStrip.mayBeDocument(paths[0])
         // A mistyped path is said at once, before a window opens; the rest is found while it does.
         var namesOneFile = false
-        for path in paths where !CarouselItem.isRemote(path) {
+        for path in paths where !CarouselItem.isRemote(path) && !namesDocument {
             var status = stat()
             guard POSIXFiles.stat(path, &status) == 0 else { throw fail("\(PathText.displayName(path)): no such file or folder") }
             namesOneFile = paths.count == 1 && list == nil && status.st_mode & S_IFMT == S_IFREG
@@ -322,6 +340,12 @@ struct Browse: ParsableCommand {
         var options = ViewerOptions(listing: ItemListing(paths: paths, list: list, nulSeparated: nulSeparated,
                                                           recursive: recursive,
                                                           contentCheck: { ImageFormat.sniff($0) != .unknown }))
+        if namesDocument {
+            // After the helpers are forked: reading it starts the network's threads.
+            let strip = try presentationStrip(paths[0])
+            options = ViewerOptions(items: strip.items)
+            options.remotePyramids = strip.pyramids
+        }
         options.decodeHelpers = helpers
         // One photo opened (from a file manager, most often) is shown as a photo, not as a strip of one.
         if namesOneFile { options.singleViewAtStart = paths[0] }
