@@ -1,0 +1,77 @@
+import Foundation
+import TesseraTestBasics
+import TesseraTestSupport
+import XCTest
+
+/// `tessera URL` of an IIIF Presentation manifest, through the built binary: the strip of its canvases,
+/// their thumbnails decoded, Enter opening a canvas's image service in the tiled view and Esc coming back;
+/// a document that opens no strip ends the run with one line.
+final class ManifestStripTests: XCTestCase {
+    private var servers: [LoopbackHTTPServer] = []
+
+    override func tearDown() {
+        for server in servers { server.stop() }
+        servers = []
+    }
+
+    /// Runs `tessera` headless with `arguments`, the cache and settings inside `folder`.
+    private func tessera(_ arguments: [String], in folder: TemporaryDirectory) throws -> ChildProcess {
+        try ChildProcess.tessera(arguments + ["--headless"],
+                                 environment: ["XDG_CACHE_HOME": folder.path("cache"), "XDG_CONFIG_HOME": folder.path("config")])
+    }
+
+    func testAManifestOpensAsAStripAndEnterOpensACanvasInTheTiledView() throws {
+        let folder = try TemporaryDirectory()
+        let server = try LoopbackHTTPServer()
+        servers.append(server)
+        let services = try PresentationFixtures.serveTrees(["img1-baseline.jpg", "img2-portrait.jpg", "img12-gray.jpg"],
+                                                           version: 3, on: server, in: folder.path("trees"))
+        let manifest = PresentationFixtures.manifest3(id: server.url("/book/manifest.json"), label: ["en": ["Book"]],
+                                                      canvases: zip(["Folio 1r", "Folio 1v", "Folio 2r"], services).map {
+            PresentationFixtures.Canvas(label: ["en": [$0]], service: $1)
+        })
+        server.setRoute("/book/manifest.json") { _ in .init(body: manifest) }
+        let script = try folder.write(Data("wait 0.2\nwait-idle\nkey enter\nwait 0.3\nwait-idle\nkey escape\nwait-idle\nquit\n".utf8),
+                                      to: "script.txt")
+        let report = folder.path("report.json")
+
+        let run = try tessera([server.url("/book/manifest.json"), "--no-config", "--no-thumbnail-cache", "--script", script,
+                               "--report", report], in: folder)
+
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        XCTAssertEqual(json["items"] as? Int, 3, "\(json)")
+        XCTAssertEqual(json["decodes"] as? Int, 3, "each canvas's thumbnail decoded: \(json)")
+        XCTAssertEqual((json["errors"] as? [Any])?.count, 0, "\(json["errors"] ?? "")")
+        XCTAssertEqual((json["downloads"] as? [String: Any])?["completed"] as? Int, 3, "\(json)")
+        // Enter opened the first canvas's service in the tiled view, which became sharp without a failed tile.
+        XCTAssertNotNil(json["sharp_ms"] as? Double, "\(json)")
+        XCTAssertEqual(json["tiles_failed"] as? Int, 0, "\(json)")
+        XCTAssertGreaterThan(server.requestCount("/svc1/img/info.json"), 0)
+        XCTAssertEqual(server.requestCount("/svc2/img/info.json") + server.requestCount("/svc3/img/info.json"), 2,
+                       "the other canvases' services were read once, for their thumbnails")
+        // The tile at the bottom right corner of a 1600 x 1067 image: the view has the canvas's size.
+        XCTAssertTrue(server.requestLog.contains { $0.hasPrefix("/svc1/img/1536,1024,64,43/") }, "\(server.requestLog)")
+        XCTAssertEqual(json["mode"] as? String, "strip", "Esc came back to the strip")
+        XCTAssertEqual(json["selected_item"] as? String, services[0].id + "/0,0,1600,1067/200,134/0/default.jpg")
+    }
+
+    func testADocumentThatOpensNoStripSaysWhyInOneLine() throws {
+        let folder = try TemporaryDirectory()
+        let server = try LoopbackHTTPServer()
+        servers.append(server)
+        server.setRoute("/bad/manifest.json") { _ in .init(body: Data("{oops".utf8)) }
+
+        let missing = try tessera([server.url("/gone/manifest.json"), "--no-config", "--frames", "3"], in: folder)
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.stderr, "tessera: \(server.url("/gone/manifest.json")): the server answered 404 Not Found\n")
+
+        let malformed = try tessera([server.url("/bad/manifest.json"), "--no-config", "--frames", "3"], in: folder)
+        XCTAssertEqual(malformed.status, 1)
+        XCTAssertEqual(malformed.stderr, "tessera: \(server.url("/bad/manifest.json")): not JSON, so not an IIIF manifest\n")
+
+        let viewed = try tessera(["view", server.url("/bad/manifest.json"), "--no-config", "--frames", "3"], in: folder)
+        XCTAssertEqual(viewed.status, 1)
+        XCTAssertTrue(viewed.stderr.contains("opens as a strip of its canvases: tessera "), viewed.stderr)
+    }
+}
