@@ -96,9 +96,12 @@ package struct PresentationStrip: Sendable {
             var manifests: [PresentationDocument.Manifest] = []
             var skipped = collection.skipped, failures: [Failure] = []
             var level = collection.members, depth = 1
-            var seen = Set([location])
+            var seen = Set([location]), leftOver = 0
             while !level.isEmpty, manifests.count < manifestLimit {
                 level = level.filter { seen.insert($0.url).inserted }
+                // No more documents are fetched than manifests may still be read.
+                leftOver += max(0, level.count - (manifestLimit - manifests.count))
+                level = Array(level.prefix(manifestLimit - manifests.count))
                 let urls = level.map(\.url)
                 let bodies = sideBySide(urls.count) { index in
                     Result { () throws(Failure) in try document(at: urls[index], fetcher: fetcher) }
@@ -117,7 +120,9 @@ package struct PresentationStrip: Sendable {
                 level = next
                 depth += 1
             }
+            leftOver += level.count
             if skipped > 0 { notes.append("\(skipped) member\(skipped == 1 ? "" : "s") of the collection skipped: not an http(s) URL") }
+            if leftOver > 0 { notes.append("\(leftOver) member\(leftOver == 1 ? "" : "s") of the collection not read: at most \(manifestLimit) manifests are") }
             if let first = failures.first {
                 notes.append("\(failures.count) manifest\(failures.count == 1 ? "" : "s") of the collection not read (\(first))")
             }
