@@ -162,6 +162,42 @@ final class PresentationStripTests: XCTestCase {
         XCTAssertEqual(strip.pyramids[strip.items[0].path], services[0].id + "/info.json")
     }
 
+    func testWhatManifestsWriteInMoreThanOneWayIsRead() throws {
+        let three = #"""
+        {"type": "Manifest", "items": [
+          {"type": "Canvas", "thumbnail": [{"id": "file:///etc/thumb.jpg"}], "items": [{"type": "AnnotationPage", "items": [
+            {"type": "Annotation", "motivation": "commenting", "body": {"type": "TextualBody", "value": "x"}},
+            {"type": "Annotation", "motivation": "painting", "body": {"type": "Choice", "items": [
+              {"type": "Image", "service": {"@id": "https://h/iiif/a/", "@type": "ImageService2",
+                                            "profile": "http://iiif.io/api/image/2/level1.json"}}]}}]}]},
+          {"type": "Canvas", "label": {"de": ["zwei"], "en-GB": ["two"]}, "thumbnail": [{"id": "https://h/t/2.jpg"}],
+           "items": [{"items": [{"body": [{"type": "Image", "service": [
+              {"id": "https://h/auth", "type": "AuthProbeService2"},
+              {"id": "https://h/iiif/b/info.json", "type": "ImageService3", "profile": "level0"}]}]}]}]}]}
+        """#
+        guard case .manifest(let manifest) = try PresentationDocument(json: Data(three.utf8)) else { return XCTFail("not a manifest") }
+        XCTAssertEqual(manifest.canvases, [
+            .init(label: "canvas 1", service: .init(id: "https://h/iiif/a", level: 1), thumbnail: nil),
+            .init(label: "two", service: .init(id: "https://h/iiif/b", level: 0), thumbnail: "https://h/t/2.jpg"),
+        ])
+        XCTAssertEqual(manifest.skipped, 0)
+
+        let two = #"""
+        {"@type": "sc:Manifest", "label": [{"@value": "Livre", "@language": "fr"}], "sequences": [{"canvases": [
+          {"label": {"@value": "f. 1"}, "thumbnail": "https://h/t/1.jpg", "images": [{"resource": {"@type": "oa:Choice",
+            "default": {"service": {"@id": "https://h/iiif/c", "profile": ["http://iiif.io/api/image/2/level2.json", {"formats": ["jpg"]}]}}}}]},
+          {"label": "f. 2", "images": [{"resource": {"service": {"@id": "https://h/iiif/d"}}}]},
+          {"label": "f. 3", "images": []}]}]}
+        """#
+        guard case .manifest(let second) = try PresentationDocument(json: Data(two.utf8)) else { return XCTFail("not a manifest") }
+        XCTAssertEqual(second.label, "Livre")
+        XCTAssertEqual(second.canvases, [
+            .init(label: "f. 1", service: .init(id: "https://h/iiif/c", level: 2), thumbnail: "https://h/t/1.jpg"),
+            .init(label: "f. 2", service: .init(id: "https://h/iiif/d", level: nil), thumbnail: nil),
+        ])
+        XCTAssertEqual(second.skipped, 1)
+    }
+
     // MARK: - Collections
 
     func testACollectionListsTheCanvasesOfItsManifests() throws {
@@ -244,12 +280,14 @@ final class PresentationStripTests: XCTestCase {
     }
 
     func testWhatIsReadAsAPresentationDocument() {
-        for path in ["https://example.org/iiif/book/manifest.json", "http://h/b/manifest", "https://h/c/collection",
-                     "https://h/x/book.JSON?x=1", "/home/me/book.json", "book.json"] {
+        for path in ["https://example.org/iiif/book/manifest.json", "http://h/b/manifest", "https://h/c/Collection",
+                     "https://h/x/book.JSON?x=1", "/home/me/book.json", "book.json", "https://h/manifests/object/299843",
+                     "https://h/presentation/v2/b18035723"] {
             XCTAssertTrue(PresentationStrip.mayBeDocument(path), path)
         }
         for path in ["https://h/iiif/img/info.json", "https://h/photo.jpg", "/home/me/info.json", "/home/me/photos",
-                     "https://h/json/photo.png"] {
+                     "https://h/json/photo.png", "https://h/manifests/img/full/max/0/default.jpg", "/home/me/manifest",
+                     "https://h/iiif/3/abc"] {
             XCTAssertFalse(PresentationStrip.mayBeDocument(path), path)
         }
     }

@@ -36,18 +36,21 @@ package struct PresentationStrip: Sendable {
     package static let manifestLimit = 500
 
     /// Whether `path` names what is read as a Presentation document: an http(s) URL or a file whose last
-    /// path component ends in `.json` (other than an image service's `info.json`), or is `manifest` or
-    /// `collection`.
+    /// path component ends in `.json` (other than an image service's `info.json`), or an http(s) URL whose
+    /// last component has no extension and whose path has a component named as publishers name their
+    /// documents' folders (`manifest`, `manifests`, `collection`, `collections`, `presentation`).
     package static func mayBeDocument(_ path: String) -> Bool {
-        let name: String
-        if CarouselItem.isRemote(path) {
-            name = (URLComponents(string: path)?.path ?? "").split(separator: "/").last.map(String.init) ?? ""
-        } else {
-            name = (path as NSString).lastPathComponent
+        guard CarouselItem.isRemote(path) else {
+            let name = (path as NSString).lastPathComponent.lowercased()
+            return name.hasSuffix(".json") && name != "info.json"
         }
-        let lower = name.lowercased()
-        return (lower.hasSuffix(".json") && lower != "info.json") || lower == "manifest" || lower == "collection"
+        let components = (URLComponents(string: path)?.path ?? "").lowercased().split(separator: "/")
+        guard let name = components.last else { return false }
+        if name.hasSuffix(".json") { return name != "info.json" }
+        return !name.contains(".") && components.contains { documentFolders.contains(String($0)) }
     }
+
+    private static let documentFolders: Set<String> = ["manifest", "manifests", "collection", "collections", "presentation"]
 
     /// Reads the manifest or collection at `location` (an http(s) URL through `fetcher`, or a file) and
     /// makes its strip, asking thumbnails for cells of `box` pixels.
