@@ -191,7 +191,10 @@ struct Browse: ParsableCommand {
         refines as the EXIF dates come). Paths may be http(s) URLs: they
         download in the background (never while the strip is moving) into
         $XDG_CACHE_HOME/tessera/remote and are revalidated (ETag, Last-Modified) on
-        the next run.
+        the next run. An IIIF Presentation manifest or collection named alone (a
+        .json file or URL, or a URL under a manifests/ folder) opens as a strip of
+        its canvases, named by their labels; Enter shows a canvas zoomable through
+        its image service.
 
         Marked images (m) are what Delete, the turns and the key-handler act on
         (else the selected one). With -o, the paths of those marked at exit go to
@@ -212,7 +215,7 @@ struct Browse: ParsableCommand {
         managers and image editors paste such a URI as the file.
         """)
 
-    @Argument(help: "Image files, folders and http(s) URLs.")
+    @Argument(help: "Image files, folders and http(s) URLs, or one IIIF manifest or collection.")
     var paths: [String] = []
     @Option(name: [.customShort("i"), .customLong("input-list")],
             help: ArgumentHelp("Also read paths and URLs from FILE, one per line ('-' for standard input).", valueName: "FILE"))
