@@ -31,12 +31,13 @@ final class ManifestStripTests: XCTestCase {
             PresentationFixtures.Canvas(label: ["en": [$0]], service: $1)
         })
         server.setRoute("/book/manifest.json") { _ in .init(body: manifest) }
-        let script = try folder.write(Data("wait 0.2\nwait-idle\nkey enter\nwait 0.3\nwait-idle\nkey escape\nwait-idle\nquit\n".utf8),
-                                      to: "script.txt")
+        // The third canvas is selected and opened alone, then the strip is shown again.
+        let steps = "wait 0.2\nwait-idle\nkey right\nkey right\nwait-idle\nkey enter\nwait 0.3\nwait-idle\nkey escape\nwait-idle\nquit\n"
+        let script = try folder.write(Data(steps.utf8), to: "script.txt")
         let report = folder.path("report.json")
 
-        let run = try tessera([server.url("/book/manifest.json"), "--no-config", "--no-thumbnail-cache", "--script", script,
-                               "--report", report], in: folder)
+        let run = try tessera([server.url("/book/manifest.json"), "--rows", "1", "--no-config", "--no-thumbnail-cache",
+                               "--script", script, "--report", report], in: folder)
 
         XCTAssertEqual(run.status, 0, run.stderr)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
@@ -44,16 +45,19 @@ final class ManifestStripTests: XCTestCase {
         XCTAssertEqual(json["decodes"] as? Int, 3, "each canvas's thumbnail decoded: \(json)")
         XCTAssertEqual((json["errors"] as? [Any])?.count, 0, "\(json["errors"] ?? "")")
         XCTAssertEqual((json["downloads"] as? [String: Any])?["completed"] as? Int, 3, "\(json)")
-        // Enter opened the first canvas's service in the tiled view, which became sharp without a failed tile.
+        XCTAssertEqual(json["selected_name"] as? String, "Folio 2r", "the canvas's label names its item")
+        XCTAssertEqual(json["selected_item"] as? String, services[2].id + "/0,0,1280,960/160,120/0/default.jpg",
+                       "a static tree's one-tile level is the cell's picture")
+        // Enter opened the third canvas's service in the tiled view, which became sharp without a failed tile.
         XCTAssertNotNil(json["sharp_ms"] as? Double, "\(json)")
         XCTAssertEqual(json["tiles_failed"] as? Int, 0, "\(json)")
-        XCTAssertEqual(server.requestCount("/svc1/img/info.json"), 2, "read for its thumbnail, then by the tiled view")
-        XCTAssertEqual(server.requestCount("/svc2/img/info.json") + server.requestCount("/svc3/img/info.json"), 2,
+        XCTAssertEqual(server.requestCount("/svc3/img/info.json"), 2, "read for its thumbnail, then by the tiled view")
+        XCTAssertEqual(server.requestCount("/svc1/img/info.json") + server.requestCount("/svc2/img/info.json"), 2,
                        "the other canvases' services were read once, for their thumbnails")
-        // The tile at the bottom right corner of a 1600 x 1067 image: the view has the canvas's size.
-        XCTAssertTrue(server.requestLog.contains { $0.hasPrefix("/svc1/img/1536,1024,64,43/") }, "\(server.requestLog)")
+        // The tile at the bottom right corner of a 1280 x 960 image: the view has the canvas's size.
+        XCTAssertTrue(server.requestLog.contains { $0.hasPrefix("/svc3/img/1024,768,256,192/") }, "\(server.requestLog)")
+        XCTAssertFalse(server.requestLog.contains { $0.hasPrefix("/svc1/img/1536,") }, "no other canvas opened")
         XCTAssertEqual(json["mode"] as? String, "strip", "Esc came back to the strip")
-        XCTAssertEqual(json["selected_item"] as? String, services[0].id + "/0,0,1600,1067/200,134/0/default.jpg")
     }
 
     func testADocumentThatOpensNoStripSaysWhyInOneLine() throws {
