@@ -60,6 +60,36 @@ final class ManifestStripTests: XCTestCase {
         XCTAssertEqual(json["mode"] as? String, "strip", "Esc came back to the strip")
     }
 
+    func testACollectionOpensAsTheStripOfItsManifestsCanvases() throws {
+        let folder = try TemporaryDirectory()
+        let server = try LoopbackHTTPServer()
+        servers.append(server)
+        let services = try PresentationFixtures.serveTrees(["img1-baseline.jpg", "img2-portrait.jpg", "img12-gray.jpg"],
+                                                           version: 2, on: server, in: folder.path("trees"))
+        let manifest = PresentationFixtures.manifest2(id: server.url("/m2.json"), label: "Book 2",
+                                                      canvases: zip(["p. 1", "p. 2", "p. 3"], services).map {
+            PresentationFixtures.Canvas(label: $0, service: $1)
+        })
+        server.setRoute("/m2.json") { _ in .init(body: manifest) }
+        let collection = PresentationFixtures.collection3(id: server.url("/shelf/collection.json"), label: "Shelf",
+                                                          members: [(server.url("/m2.json"), false), (server.url("/gone.json"), false)])
+        server.setRoute("/shelf/collection.json") { _ in .init(body: collection) }
+        let script = try folder.write(Data("wait 0.2\nwait-idle\nkey end\nwait-scroll\nwait-idle\nquit\n".utf8), to: "script.txt")
+        let report = folder.path("report.json")
+
+        let run = try tessera([server.url("/shelf/collection.json"), "--no-config", "--no-thumbnail-cache", "--script", script,
+                               "--report", report], in: folder)
+
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("tessera: \(server.url("/shelf/collection.json")): 1 manifest of the collection not read ("),
+                      run.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        XCTAssertEqual(json["items"] as? Int, 3, "\(json)")
+        XCTAssertEqual(json["decodes"] as? Int, 3, "\(json)")
+        XCTAssertEqual((json["errors"] as? [Any])?.count, 0, "\(json["errors"] ?? "")")
+        XCTAssertEqual(json["selected_name"] as? String, "Book 2: p. 3")
+    }
+
     func testADocumentThatOpensNoStripSaysWhyInOneLine() throws {
         let folder = try TemporaryDirectory()
         let server = try LoopbackHTTPServer()
