@@ -340,14 +340,16 @@ struct Browse: ParsableCommand {
         let helpers = display.startDecodeHelpers(
             helperCount: workers ?? WorkScheduler<ImageKey, PixelBuffer>.defaultWorkerCount,
             pixelLimit: pixelLimitMp * 1_000_000)
-        var options = ViewerOptions(listing: ItemListing(paths: paths, list: list, nulSeparated: nulSeparated,
-                                                          recursive: recursive,
-                                                          contentCheck: { ImageFormat.sniff($0) != .unknown }))
+        var options: ViewerOptions
         if namesDocument {
             // After the helpers are forked: reading it starts the network's threads.
             let strip = try presentationStrip(paths[0])
             options = ViewerOptions(items: strip.items)
             options.remotePyramids = strip.pyramids
+        } else {
+            options = ViewerOptions(listing: ItemListing(paths: paths, list: list, nulSeparated: nulSeparated,
+                                                         recursive: recursive,
+                                                         contentCheck: { ImageFormat.sniff($0) != .unknown }))
         }
         options.decodeHelpers = helpers
         // One photo opened (from a file manager, most often) is shown as a photo, not as a strip of one.
