@@ -110,8 +110,8 @@ final class PresentationStripTests: XCTestCase {
         let services = try PresentationFixtures.serveTrees(samples, version: 2, on: server, in: dir.path("trees"))
         let photo = try Data(contentsOf: SampleImages.url("img25-small.jpg"))
         server.setRoute("/thumbs/2.jpg") { _ in .init(body: photo) }
-        // A level 2 server draws the cell's picture at the size asked for.
-        let drawn = "/svc3/img/full/!400,300/0/default.jpg"
+        // A level 2 server draws the cell's picture at the width that fits the cell.
+        let drawn = "/svc3/img/full/400,/0/default.jpg"
         server.setRoute(drawn) { _ in .init(body: photo) }
         let manifest = PresentationFixtures.manifest2(id: server.url("/v2/manifest.json"), label: "Book", canvases: [
             Canvas(label: "p. 1", service: services[0], profile: "http://iiif.io/api/image/2/level0.json"),
@@ -148,6 +148,24 @@ final class PresentationStripTests: XCTestCase {
         let canvas = PresentationDocument.Canvas(label: "a", service: .init(id: server.url("/sized"), level: nil), thumbnail: nil)
         XCTAssertEqual(PresentationStrip.thumbnailURL(of: canvas, fetcher: makeFetcher(), box: box),
                        server.url("/sized/full/500,375/0/default.jpg"))
+    }
+
+    func testALevelOneOrTwoServiceIsAskedForThePictureThatFitsTheCell() throws {
+        let server = try makeServer()
+        let info = #"{"id": "\#(server.url("/tall"))", "type": "ImageService3", "profile": "level2", "width": 3000, "height": 4000}"#
+        server.setRoute("/tall/info.json") { _ in .init(body: Data(info.utf8)) }
+        let fetcher = makeFetcher()
+        func url(level: Int?, size: PixelSize?, id: String = "https://h/s") -> String {
+            let service = PresentationDocument.ImageServiceReference(id: id, level: level, size: size)
+            return PresentationStrip.thumbnailURL(of: .init(label: "a", service: service, thumbnail: nil), fetcher: fetcher, box: box)
+        }
+        XCTAssertEqual(url(level: 1, size: PixelSize(width: 4000, height: 3000)), "https://h/s/full/400,/0/default.jpg")
+        XCTAssertEqual(url(level: 2, size: PixelSize(width: 1000, height: 4000)), "https://h/s/full/75,/0/default.jpg")
+        XCTAssertEqual(url(level: 1, size: PixelSize(width: 100, height: 50)), "https://h/s/full/100,/0/default.jpg",
+                       "never enlarged")
+        XCTAssertEqual(url(level: 2, size: nil), "https://h/s/full/!400,300/0/default.jpg")
+        // Neither level nor size in the manifest: the service's info.json says both.
+        XCTAssertEqual(url(level: nil, size: nil, id: server.url("/tall")), server.url("/tall/full/225,/0/default.jpg"))
     }
 
     func testAManifestFileOnDiskOpensToo() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraCore
 
 /// An IIIF Presentation document, API 3 or 2, as far as a strip needs it: a manifest's canvases that an
 /// image service paints, or a collection's members. Read with Foundation's `JSONDecoder`; a document that
@@ -26,12 +27,15 @@ package enum PresentationDocument: Sendable {
         package var thumbnail: String?
     }
 
-    /// An image service as a manifest names it: its base URL and, when the manifest says, its level.
+    /// An image service as a manifest names it: its base URL and, when the manifest says, its level and
+    /// the size of the image it serves.
     package struct ImageServiceReference: Sendable, Equatable {
         /// The service's base URL, without a trailing `/` or `/info.json`.
         package var id: String
         /// The compliance level its profile names (0, 1 or 2); nil when the manifest does not say.
         package var level: Int?
+        /// The painting image's width and height, when the manifest gives them.
+        package var size: PixelSize? = nil
 
         package var infoURL: String { id + "/info.json" }
     }
@@ -172,7 +176,11 @@ package enum PresentationDocument: Sendable {
             let level = profiles.lazy.compactMap { profile -> Int? in
                 (0...2).first { profile.contains("level\($0)") }
             }.first
-            return ImageServiceReference(id: id, level: level)
+            var size: PixelSize?
+            if let width = image["width"]?.int, let height = image["height"]?.int, width > 0, height > 0 {
+                size = PixelSize(width: width, height: height)
+            }
+            return ImageServiceReference(id: id, level: level, size: size)
         }
         return nil
     }

@@ -13,8 +13,10 @@ import TesseraTiling
 /// document is fetched before the strip opens, six at a time.
 ///
 /// A canvas's thumbnail is, in order: its image service drawn at the cell's size (a level 1 or 2 service,
-/// `full/!W,H/0/default.jpg`); the canvas's own thumbnail; or what the service's `info.json` offers (the
-/// smallest listed size that fills the cell, else a static tree's one-tile level).
+/// `full/W,/0/default.jpg` at the width that fits the cell when the manifest gives the image's size, else
+/// level 2's `full/!W,H/0/default.jpg`); the canvas's own thumbnail; or what the service's `info.json`
+/// offers (drawn at the cell's size by a level 1 or 2 server, else the smallest listed size that fills
+/// the cell, else a static tree's one-tile level).
 package struct PresentationStrip: Sendable {
     /// The canvases as strip items: each a thumbnail's URL, named by the canvas's label.
     package var items: [CarouselItem]
@@ -166,8 +168,13 @@ package struct PresentationStrip: Sendable {
     /// The URL of `canvas`'s cell picture for a box of `box` pixels (see the type's description). A service
     /// whose `info.json` cannot be read is still asked to draw one: the cell then says what went wrong.
     static func thumbnailURL(of canvas: PresentationDocument.Canvas, fetcher: any TileFetching, box: PixelSize) -> String {
-        let drawn = "\(canvas.service.id)/full/!\(box.width),\(box.height)/0/default.jpg"
-        if let level = canvas.service.level, level > 0 { return drawn }
+        let service = canvas.service
+        let drawn = "\(service.id)/full/!\(box.width),\(box.height)/0/default.jpg"
+        if let level = service.level, level > 0 {
+            // A width alone is what level 1 draws too; `!W,H` is level 2's.
+            if let size = service.size { return RemoteIIIFTileSource.drawnURL(base: service.id, imageSize: size, fitting: box) }
+            if level == 2 { return drawn }
+        }
         if let thumbnail = canvas.thumbnail { return thumbnail }
         let source = try? RemoteIIIFTileSource(infoURL: canvas.service.infoURL, fetcher: fetcher, decoders: [])
         return source?.thumbnailURL(fitting: box) ?? drawn

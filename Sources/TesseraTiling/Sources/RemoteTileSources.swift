@@ -126,17 +126,27 @@ package struct RemoteIIIFTileSource: TileSource {
         name = RemoteTileReader.lastComponent(of: given)
     }
 
-    /// A picture of the whole image for a box of `box` pixels: a level 1 or 2 server draws it at that size
-    /// (`full/!W,H`); a static tree gives the smallest size it lists that fills the box (else its largest),
-    /// and without sizes its one-tile level, which every tree holds.
+    /// A picture of the whole image for a box of `box` pixels: a level 1 or 2 server draws it at that size;
+    /// a static tree gives the smallest size it lists that fills the box (else its largest), and without
+    /// sizes its one-tile level, which every tree holds.
     package func thumbnailURL(fitting box: PixelSize) -> String {
-        if drawsAnyRegion { return "\(base)/full/!\(box.width),\(box.height)/0/default.jpg" }
+        if drawsAnyRegion {
+            return Self.drawnURL(base: base, imageSize: PixelSize(width: geometry.width, height: geometry.height), fitting: box)
+        }
         let fills = sizes.filter { $0.width >= box.width || $0.height >= box.height }
         if let size = fills.min(by: { $0.width < $1.width }) ?? sizes.max(by: { $0.width < $1.width }) {
             let request = tree.version == 2 ? "\(size.width)," : "\(size.width),\(size.height)"
             return "\(base)/full/\(request)/0/default.\(tileExtensions[0])"
         }
         return url(of: TileID(level: coarsest, column: 0, row: 0))
+    }
+
+    /// The request of a level 1 or 2 service at `base` for its whole image of `imageSize` fitted into `box`
+    /// (never enlarged): by its width alone (`full/W,/0/default.jpg`), which both levels draw.
+    package static func drawnURL(base: String, imageSize: PixelSize, fitting box: PixelSize) -> String {
+        let scale = min(1, Double(box.width) / Double(imageSize.width), Double(box.height) / Double(imageSize.height))
+        let width = max(1, Int((Double(imageSize.width) * scale).rounded()))
+        return "\(base)/full/\(width),/0/default.jpg"
     }
 
     /// The service's id when it names the same scheme, host and port as the URL given (a server knows its
