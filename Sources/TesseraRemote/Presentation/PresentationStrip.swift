@@ -1,7 +1,6 @@
 import Foundation
 import Synchronization
 import TesseraCore
-import TesseraImaging
 import TesseraTiling
 
 /// The strip an IIIF Presentation manifest or collection opens as: one item per canvas, named by its label,
@@ -10,7 +9,8 @@ import TesseraTiling
 ///
 /// A collection's strip holds the canvases of all its manifests, in order, each named "manifest: canvas";
 /// member collections are followed `collectionDepthLimit` deep, at most `manifestLimit` manifests. Every
-/// document is fetched before the strip opens, six at a time.
+/// document, and each `info.json` a thumbnail is chosen from, is fetched before the strip opens, six at a
+/// time.
 ///
 /// A canvas's thumbnail is, in order: its image service drawn at the cell's size (a level 1 or 2 service,
 /// `full/W,/0/default.jpg` at the width that fits the cell when the manifest gives the image's size, else
