@@ -168,6 +168,21 @@ final class PresentationStripTests: XCTestCase {
         XCTAssertEqual(url(level: nil, size: nil, id: server.url("/tall")), server.url("/tall/full/225,/0/default.jpg"))
     }
 
+    func testCanvasesSharingAThumbnailKeepTheirOwnServices() throws {
+        let server = try makeServer()
+        let placeholder = "https://example.org/placeholder.jpg"
+        serve(PresentationFixtures.manifest3(id: "https://example.org/m", label: "Shared", canvases: [
+            Canvas(label: "a", serviceID: "https://example.org/iiif/a", thumbnail: placeholder),
+            Canvas(label: "b", serviceID: "https://example.org/iiif/b", thumbnail: placeholder),
+            Canvas(label: "a again", serviceID: "https://example.org/iiif/a", thumbnail: placeholder),
+        ]), at: "/shared.json", on: server)
+        let strip = try PresentationStrip.load(server.url("/shared.json"), fetcher: makeFetcher(), box: box)
+        XCTAssertEqual(strip.items.map(\.path), [placeholder, placeholder + "#canvas2", placeholder])
+        XCTAssertEqual(strip.items.map { strip.pyramids[$0.path] }, ["https://example.org/iiif/a/info.json",
+                                                                    "https://example.org/iiif/b/info.json",
+                                                                    "https://example.org/iiif/a/info.json"])
+    }
+
     func testAManifestFileOnDiskOpensToo() throws {
         let dir = try TemporaryDirectory()
         let server = try makeServer()
