@@ -30,8 +30,10 @@ final class PresentationStripTests: XCTestCase {
         return server
     }
 
-    private func makeFetcher() -> HTTPFetcher {
-        let fetcher = HTTPFetcher()
+    private func makeFetcher(idleTimeout: Duration = .seconds(10)) -> HTTPFetcher {
+        var limits = HTTPFetcher.Limits()
+        limits.idleTimeout = idleTimeout
+        let fetcher = HTTPFetcher(limits: limits)
         fetchers.append(fetcher)
         return fetcher
     }
@@ -289,6 +291,13 @@ final class PresentationStripTests: XCTestCase {
         XCTAssertEqual(failure(server.url("/empty.json"), fetcher: fetcher), "the manifest has no canvases")
         XCTAssertEqual(failure("ftp://example.org/manifest.json", fetcher: fetcher), "not an http(s) URL")
         XCTAssertEqual(failure("/no/such/manifest.json", fetcher: fetcher), "cannot read the file")
+    }
+
+    func testAStalledServerSaysSo() throws {
+        let server = try makeServer()
+        server.setRoute("/slow/manifest.json") { _ in .init(stalls: true) }
+        XCTAssertEqual(failure(server.url("/slow/manifest.json"), fetcher: makeFetcher(idleTimeout: .milliseconds(300))),
+                       "the server did not answer in time (nothing arrived for 0.3 s)")
     }
 
     func testCanvasesWithoutAnHTTPImageServiceAreSkippedAndCounted() throws {
