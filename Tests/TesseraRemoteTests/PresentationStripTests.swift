@@ -278,6 +278,7 @@ final class PresentationStripTests: XCTestCase {
         }
         server.setRoute("/other.json") { _ in .init(body: Data(#"{"name": "not iiif"}"#.utf8)) }
         server.setRoute("/huge.json") { _ in .init(body: Data(repeating: 0x20, count: (8 << 20) + 1)) }
+        server.setRoute("/deep.json") { _ in .init(body: Data(String(repeating: "[", count: 100_000).utf8)) }
         serve(PresentationFixtures.manifest3(id: "https://example.org/empty", label: "Empty", canvases: []),
               at: "/empty.json", on: server)
 
@@ -288,6 +289,16 @@ final class PresentationStripTests: XCTestCase {
         XCTAssertTrue(failure(server.url("/service.json"), fetcher: fetcher).contains("image service's description"))
         XCTAssertTrue(failure(server.url("/other.json"), fetcher: fetcher).contains("not an IIIF Presentation manifest"))
         XCTAssertTrue(failure(server.url("/huge.json"), fetcher: fetcher).contains("over the limit"))
+        XCTAssertEqual(failure(server.url("/deep.json"), fetcher: fetcher), "not JSON, so not an IIIF manifest")
+        // A collection's members are read on threads of their own: as deep a document there says why too.
+        server.setRoute("/nested.json") { _ in
+            .init(body: Data((String(repeating: "[", count: 500) + String(repeating: "]", count: 500)).utf8))
+        }
+        serve(PresentationFixtures.collection3(id: "https://example.org/c", label: "Deep",
+                                               members: [(server.url("/deep.json"), false), (server.url("/nested.json"), false)]),
+              at: "/deep-collection.json", on: server)
+        XCTAssertTrue(failure(server.url("/deep-collection.json"), fetcher: fetcher)
+            .hasPrefix("no manifest of the collection could be read (\(server.url("/deep.json")): not JSON"))
         XCTAssertEqual(failure(server.url("/empty.json"), fetcher: fetcher), "the manifest has no canvases")
         XCTAssertEqual(failure("ftp://example.org/manifest.json", fetcher: fetcher), "not an http(s) URL")
         XCTAssertEqual(failure("/no/such/manifest.json", fetcher: fetcher), "cannot read the file")
