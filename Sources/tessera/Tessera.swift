@@ -194,7 +194,10 @@ struct Browse: ParsableCommand {
         refines as the EXIF dates come). Paths may be http(s) URLs: they
         download in the background (never while the strip is moving) into
         $XDG_CACHE_HOME/tessera/remote and are revalidated (ETag, Last-Modified) on
-        the next run.
+        the next run. An IIIF Presentation manifest or collection named alone (a
+        .json file or URL, or a URL under a manifests/ folder) opens as a strip of
+        its canvases, named by their labels; Enter shows a canvas zoomable through
+        its image service.
 
         Marked images (m) are what Delete, the turns and the key-handler act on
         (else the selected one). With -o, the paths of those marked at exit go to
@@ -215,7 +218,7 @@ struct Browse: ParsableCommand {
         managers and image editors paste such a URI as the file.
         """)
 
-    @Argument(help: "Image files, folders and http(s) URLs.")
+    @Argument(help: "Image files, folders and http(s) URLs, or one IIIF manifest or collection.")
     var paths: [String] = []
     @Option(name: [.customShort("i"), .customLong("input-list")],
             help: ArgumentHelp("Also read paths and URLs from FILE, one per line ('-' for standard input).", valueName: "FILE"))
@@ -302,6 +305,22 @@ struct Browse: ParsableCommand {
         }
     }
 
+    /// The strip of the IIIF manifest or collection at `location`, its thumbnails asked at the cells' size;
+    /// what was left out of it is said on standard error, and a document that opens no strip ends the run.
+    private func presentationStrip(_ location: String) throws -> PresentationStrip {
+        let cellPoints = cell ?? Size(argument: "534x400")!
+        let scale = display.pixelScale ?? 1
+        let box = PixelSize(width: Int((Double(cellPoints.width) * scale).rounded(.up)),
+                            height: Int((Double(cellPoints.height) * scale).rounded(.up)))
+        do throws(PresentationStrip.Failure) {
+            let strip = try PresentationStrip.load(location, fetcher: HTTPFetcher.shared, box: box)
+            for note in strip.notes { FileHandle.standardError.write(Data(PathText.bytes(of: "tessera: \(location): \(note)\n"))) }
+            return strip
+        } catch {
+            throw fail(error.description)
+        }
+    }
+
     func run() throws {
         display.bootstrapLogging()
         var paths = paths
@@ -312,19 +331,29 @@ struct Browse: ParsableCommand {
             }
             paths = [samples]
         }
+        // An IIIF manifest or collection named alone opens as the strip of its canvases.
+        let namesDocument = paths.count == 1 && list == nil && PresentationStrip.mayBeDocument(paths[0])
         // A mistyped path is said at once, before a window opens; the rest is found while it does.
         var namesOneFile = false
-        for path in paths where !CarouselItem.isRemote(path) {
+        for path in paths where !CarouselItem.isRemote(path) && !namesDocument {
             var status = stat()
             guard POSIXFiles.stat(path, &status) == 0 else { throw fail("\(PathText.displayName(path)): no such file or folder") }
             namesOneFile = paths.count == 1 && list == nil && status.st_mode & S_IFMT == S_IFREG
         }
         let helpers = display.startDecodeHelpers(
             helperCount: workers ?? WorkScheduler<ImageKey, PixelBuffer>.defaultWorkerCount,
-            pixelLimit: pixelLimitMp * 1_000_000, opening: namesOneFile ? paths[0] : nil)
-        var options = ViewerOptions(listing: ItemListing(paths: paths, list: list, nulSeparated: nulSeparated,
-                                                          recursive: recursive,
-                                                          contentCheck: { ImageFormat.sniff($0) != .unknown }))
+            pixelLimit: pixelLimitMp * 1_000_000, opening: namesOneFile && !namesDocument ? paths[0] : nil)
+        var options: ViewerOptions
+        if namesDocument {
+            // After the helpers are forked: reading it starts the network's threads.
+            let strip = try presentationStrip(paths[0])
+            options = ViewerOptions(items: strip.items)
+            options.remotePyramids = strip.pyramids
+        } else {
+            options = ViewerOptions(listing: ItemListing(paths: paths, list: list, nulSeparated: nulSeparated,
+                                                         recursive: recursive,
+                                                         contentCheck: { ImageFormat.sniff($0) != .unknown }))
+        }
         options.decodeHelpers = helpers
         // One photo opened (from a file manager, most often) is shown as a photo, not as a strip of one.
         if namesOneFile { options.singleViewAtStart = paths[0] }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TesseraCore
 import TesseraImaging
+import TesseraRemote
 import TesseraUI
 
 struct View: ParsableCommand {
@@ -80,6 +81,9 @@ struct View: ParsableCommand {
 
     func run() throws {
         display.bootstrapLogging()
+        if PresentationStrip.mayBeDocument(path) {
+            throw fail("\(path): an IIIF manifest or collection opens as a strip of its canvases: tessera \(path)")
+        }
         var options = ViewerOptions(items: [CarouselItem(path: path)])
         if let workers { options.workerCount = workers }
         options.pixelLimit = pixelLimitMp * 1_000_000

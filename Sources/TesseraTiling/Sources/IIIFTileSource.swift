@@ -33,6 +33,7 @@ package struct IIIFTileSource: TileSource {
         var profile: ProfileValue?
         var id: String?
         var atID: String?
+        var sizes: [Size]?
 
         struct Tiles: Decodable {
             var width: Int
@@ -40,8 +41,13 @@ package struct IIIFTileSource: TileSource {
             var scaleFactors: [Int]
         }
 
+        struct Size: Decodable {
+            var width: Int
+            var height: Int
+        }
+
         enum CodingKeys: String, CodingKey {
-            case context = "@context", atID = "@id", id, width, height, tiles, extraFormats, profile
+            case context = "@context", atID = "@id", id, width, height, tiles, extraFormats, profile, sizes
         }
 
         /// `@context` is a string or a list of them.
@@ -118,6 +124,10 @@ package struct IIIFTileSource: TileSource {
         package let tileExtensions: [String]
         /// The service's own base URI (`id`, or version 2's `@id`), as written.
         package let id: String?
+        /// A level 1 or 2 server: it draws any region at any size asked for.
+        package let drawsAnyRegion: Bool
+        /// The whole image's sizes the service lists as ready (a static tree's `full/W,H` pictures).
+        package let sizes: [PixelSize]
         /// The formats the Image API names for images.
         static let imageFormats: Set<String> = ["jpg", "png", "webp", "gif", "tif", "jp2"]
 
@@ -142,7 +152,7 @@ package struct IIIFTileSource: TileSource {
             }
             // A level 1 or 2 server draws any region at any size: without tiles of its own, it is asked for
             // the requests a tree of 512-pixel tiles would have, which it draws as asked.
-            let drawsAnyRegion = info.profile?.level.map { $0.contains("level1") || $0.contains("level2") } ?? false
+            drawsAnyRegion = info.profile?.level.map { $0.contains("level1") || $0.contains("level2") } ?? false
             guard let tiles = info.tiles?.first ?? (drawsAnyRegion ? Info.Tiles(width: 512, height: nil, scaleFactors: []) : nil) else {
                 throw refused("it names no tiles; a static tree has them")
             }
@@ -158,6 +168,7 @@ package struct IIIFTileSource: TileSource {
                 if !kept.contains(format) { kept.append(format) }
             }
             id = info.id ?? info.atID
+            sizes = (info.sizes ?? []).filter { $0.width > 0 && $0.height > 0 }.map { PixelSize(width: $0.width, height: $0.height) }
         }
     }
 

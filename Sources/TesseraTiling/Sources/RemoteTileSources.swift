@@ -90,6 +90,10 @@ package struct RemoteIIIFTileSource: TileSource {
     let coarsest: Int
     /// The tile formats' extensions, in the order they are tried (`IIIFTileSource.Service`).
     let tileExtensions: [String]
+    /// A level 1 or 2 server, which draws any size asked for.
+    let drawsAnyRegion: Bool
+    /// The whole image's sizes the service lists as ready.
+    let sizes: [PixelSize]
     let reader: RemoteTileReader
     /// The tree's one-tile level, once fetched: every coarser level is made from it, so that the view's
     /// base levels cost one request, not one each.
@@ -117,7 +121,32 @@ package struct RemoteIIIFTileSource: TileSource {
         tree = IIIFTree(geometry: geometry, version: service.version)
         coarsest = tree.coarsestLevel
         tileExtensions = service.tileExtensions
+        drawsAnyRegion = service.drawsAnyRegion
+        sizes = service.sizes
         name = RemoteTileReader.lastComponent(of: given)
+    }
+
+    /// A picture of the whole image for a box of `box` pixels: a level 1 or 2 server draws it at that size;
+    /// a static tree gives the smallest size it lists that fills the box (else its largest), and without
+    /// sizes its one-tile level, which every tree holds.
+    package func thumbnailURL(fitting box: PixelSize) -> String {
+        if drawsAnyRegion {
+            return Self.drawnURL(base: base, imageSize: PixelSize(width: geometry.width, height: geometry.height), fitting: box)
+        }
+        let fills = sizes.filter { $0.width >= box.width || $0.height >= box.height }
+        if let size = fills.min(by: { $0.width < $1.width }) ?? sizes.max(by: { $0.width < $1.width }) {
+            let request = tree.version == 2 ? "\(size.width)," : "\(size.width),\(size.height)"
+            return "\(base)/full/\(request)/0/default.\(tileExtensions[0])"
+        }
+        return url(of: TileID(level: coarsest, column: 0, row: 0))
+    }
+
+    /// The request of a level 1 or 2 service at `base` for its whole image of `imageSize` fitted into `box`
+    /// (never enlarged): by its width alone (`full/W,/0/default.jpg`), which both levels draw.
+    package static func drawnURL(base: String, imageSize: PixelSize, fitting box: PixelSize) -> String {
+        let scale = min(1, Double(box.width) / Double(imageSize.width), Double(box.height) / Double(imageSize.height))
+        let width = max(1, Int((Double(imageSize.width) * scale).rounded()))
+        return "\(base)/full/\(width),/0/default.jpg"
     }
 
     /// The service's id when it names the same scheme, host and port as the URL given (a server knows its

@@ -13,16 +13,19 @@ final class SingleViewMaker {
     let options: TiledViewOptions
     /// Downloads, whose items open from their cached copies; nil when every item is a file.
     let remote: RemoteImageStore?
+    /// Items that open as a remote pyramid: its description's URL by the item's (`ViewerOptions.remotePyramids`).
+    let remotePyramids: [String: String]
     /// The opening of the image named at start, begun before the renderer existed; the first view of that
     /// path takes it.
     private var earlyOpening: TiledOpening?
 
     init(host: WindowHost, executor: WorkExecutor, options: TiledViewOptions, remote: RemoteImageStore?,
-         earlyOpening: TiledOpening?) {
+         remotePyramids: [String: String] = [:], earlyOpening: TiledOpening?) {
         self.host = host
         self.executor = executor
         self.options = options
         self.remote = remote
+        self.remotePyramids = remotePyramids
         self.earlyOpening = earlyOpening
     }
 
@@ -33,7 +36,9 @@ final class SingleViewMaker {
     func makeView(of item: CarouselItem, page: Int = 0, rank: WorkRank, fade: FadeTiming, preview: PixelBuffer?,
                   pixelScale: Double, viewport: Size? = nil, now: Duration, observer: (any RunObserver)?) -> TiledImageView? {
         var path = item.path
-        if item.isRemote {
+        if let pyramid = remotePyramids[item.path] {
+            path = pyramid
+        } else if item.isRemote {
             guard case .ready(let localPath, _)? = remote?.state(of: item.path) else { return nil }
             path = localPath
         }

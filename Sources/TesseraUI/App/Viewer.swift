@@ -63,6 +63,7 @@ package final class Viewer {
         }
         report.compareSharpMs = modes.firstCompareSharpAfter.map { $0.seconds * 1000 }
         report.selectedItem = model.selectedItem?.path
+        report.selectedName = model.selectedItem?.displayName
         report.markedItems = markedPaths
         report.errors = model.knownFailures.map { .init(item: $0.item.path, reason: $0.failure.shortText) }
         if let remote = parts.remote {

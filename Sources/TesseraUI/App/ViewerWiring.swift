@@ -137,7 +137,7 @@ final class ViewerWiring {
         overlay = OverlayPainter(renderer: renderer, text: host.text)
         singleViews = SingleViewMaker(host: host, executor: executor,
                                       options: options.singleViewOptions(colour: colour, decoding: decoding),
-                                      remote: remote, earlyOpening: earlyOpening)
+                                      remote: remote, remotePyramids: options.remotePyramids, earlyOpening: earlyOpening)
         stripAnimation = SelectedCellAnimation(renderer: renderer, colour: colour, pixelLimit: options.pixelLimit,
                                                decoding: decoding, executor: executor, waker: waker,
                                                observer: observer)

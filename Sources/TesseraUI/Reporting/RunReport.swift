@@ -53,6 +53,8 @@ package struct RunReport: Codable, Sendable {
     package var mode: String?
     /// The selected item's path at exit.
     package var selectedItem: String?
+    /// The selected item's name as the strip shows it (a file's name, a manifest's canvas label).
+    package var selectedName: String?
     /// The marked items' paths at exit, in strip order (what `-o` writes).
     package var markedItems: [String] = []
     /// Items known to fail at exit (those the strip tried to load), in strip order.
@@ -109,6 +111,7 @@ package struct RunReport: Codable, Sendable {
         case frames, items, downloads, errors, mode
         case listingMs = "listing_ms"
         case selectedItem = "selected_item"
+        case selectedName = "selected_name"
         case markedItems = "marked_items"
         case fileChanges = "file_changes"
         case animationFramesShown = "animation_frames_shown"

@@ -1,0 +1,207 @@
+import Foundation
+import Synchronization
+import TesseraCore
+import TesseraTiling
+
+/// The strip an IIIF Presentation manifest or collection opens as: one item per canvas, named by its label,
+/// whose cell is the canvas's thumbnail (downloaded as any remote item is) and whose single view is the
+/// canvas's image service, opened as a remote pyramid through its `info.json`.
+///
+/// A collection's strip holds the canvases of all its manifests, in order, each named "manifest: canvas";
+/// member collections are followed `collectionDepthLimit` deep, at most `manifestLimit` manifests. Every
+/// document, and each `info.json` a thumbnail is chosen from, is fetched before the strip opens, six at a
+/// time.
+///
+/// A canvas's thumbnail is, in order: its image service drawn at the cell's size (a level 1 or 2 service,
+/// `full/W,/0/default.jpg` at the width that fits the cell when the manifest gives the image's size, else
+/// level 2's `full/!W,H/0/default.jpg`); the canvas's own thumbnail; or what the service's `info.json`
+/// offers (drawn at the cell's size by a level 1 or 2 server, else the smallest listed size that fills
+/// the cell, else a static tree's one-tile level).
+package struct PresentationStrip: Sendable {
+    /// The canvases as strip items: each a thumbnail's URL, named by the canvas's label.
+    package var items: [CarouselItem]
+    /// The `info.json` URL each item's single view opens, by the item's URL.
+    package var pyramids: [String: String]
+    /// What was left out, one line each ("2 canvases skipped: no http(s) image service").
+    package var notes: [String]
+
+    /// Why a manifest opens no strip: one line, with the document's URL or path.
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        package let location: String
+        package let reason: String
+        package var description: String { "\(location): \(reason)" }
+    }
+
+    /// Documents followed at most this deep below the collection opened.
+    package static let collectionDepthLimit = 3
+    /// Manifests of a collection read at most.
+    package static let manifestLimit = 500
+
+    /// Whether `path` names what is read as a Presentation document: an http(s) URL or a file whose last
+    /// path component ends in `.json` (other than an image service's `info.json`), or an http(s) URL whose
+    /// last component has no extension and whose path has a component named as publishers name their
+    /// documents' folders (`manifest`, `manifests`, `collection`, `collections`, `presentation`).
+    package static func mayBeDocument(_ path: String) -> Bool {
+        guard CarouselItem.isRemote(path) else {
+            let name = (path as NSString).lastPathComponent.lowercased()
+            return name.hasSuffix(".json") && name != "info.json"
+        }
+        let components = (URLComponents(string: path)?.path ?? "").lowercased().split(separator: "/")
+        guard let name = components.last else { return false }
+        if name.hasSuffix(".json") { return name != "info.json" }
+        return !name.contains(".") && components.contains { documentFolders.contains(String($0)) }
+    }
+
+    private static let documentFolders: Set<String> = ["manifest", "manifests", "collection", "collections", "presentation"]
+
+    /// Reads the manifest or collection at `location` (an http(s) URL through `fetcher`, or a file) and
+    /// makes its strip, asking thumbnails for cells of `box` pixels.
+    package static func load(_ location: String, fetcher: any TileFetching,
+                             box: PixelSize) throws(Failure) -> PresentationStrip {
+        var notes: [String] = []
+        let manifests = try manifests(at: location, fetcher: fetcher, notes: &notes)
+        var canvases: [(label: String, canvas: PresentationDocument.Canvas)] = []
+        var skipped = 0
+        for (manifest, ofCollection) in manifests {
+            skipped += manifest.skipped
+            for canvas in manifest.canvases {
+                let label = ofCollection ? "\(manifest.label ?? "manifest"): \(canvas.label)" : canvas.label
+                canvases.append((label, canvas))
+            }
+        }
+        if skipped > 0 {
+            notes.append("\(skipped) canvas\(skipped == 1 ? "" : "es") skipped: no http(s) image service")
+        }
+        guard !canvases.isEmpty else {
+            throw Failure(location: location, reason: skipped > 0
+                ? "no canvas has an http(s) image service (\(skipped) skipped)" : "the manifest has no canvases")
+        }
+        let painted = canvases.map(\.canvas)
+        let thumbnails = sideBySide(painted.count) { index in thumbnailURL(of: painted[index], fetcher: fetcher, box: box) }
+        var strip = PresentationStrip(items: [], pyramids: [:], notes: notes)
+        for (index, entry) in canvases.enumerated() {
+            var url = thumbnails[index]
+            let info = entry.canvas.service.infoURL
+            // One thumbnail shared by canvases of different images (a placeholder) is told apart by a
+            // fragment, which no request carries.
+            if let taken = strip.pyramids[url], taken != info { url += "#canvas\(index + 1)" }
+            strip.pyramids[url] = info
+            strip.items.append(CarouselItem(path: url, displayName: entry.label))
+        }
+        return strip
+    }
+
+    /// The manifests at `location`: itself, or a collection's, each with whether it came from a collection.
+    private static func manifests(at location: String, fetcher: any TileFetching,
+                                  notes: inout [String]) throws(Failure) -> [(PresentationDocument.Manifest, Bool)] {
+        switch try document(at: location, fetcher: fetcher) {
+        case .manifest(let manifest):
+            return [(manifest, false)]
+        case .collection(let collection):
+            var manifests: [PresentationDocument.Manifest] = []
+            var skipped = collection.skipped, failures: [Failure] = []
+            var level = collection.members, depth = 1
+            var seen = Set([location]), leftOver = 0
+            while !level.isEmpty, manifests.count < manifestLimit {
+                level = level.filter { seen.insert($0.url).inserted }
+                // No more documents are fetched than manifests may still be read.
+                leftOver += max(0, level.count - (manifestLimit - manifests.count))
+                level = Array(level.prefix(manifestLimit - manifests.count))
+                let urls = level.map(\.url)
+                let bodies = sideBySide(urls.count) { index in
+                    Result { () throws(Failure) in try document(at: urls[index], fetcher: fetcher) }
+                }
+                var next: [PresentationDocument.Member] = []
+                for result in bodies {
+                    switch result {
+                    case .success(.manifest(let manifest)):
+                        if manifests.count < manifestLimit { manifests.append(manifest) }
+                    case .success(.collection(let member)):
+                        skipped += member.skipped
+                        if depth < collectionDepthLimit { next += member.members }
+                    case .failure(let failure): failures.append(failure)
+                    }
+                }
+                level = next
+                depth += 1
+            }
+            leftOver += level.count
+            if skipped > 0 { notes.append("\(skipped) member\(skipped == 1 ? "" : "s") of the collection skipped: not an http(s) URL") }
+            if leftOver > 0 { notes.append("\(leftOver) member\(leftOver == 1 ? "" : "s") of the collection not read: at most \(manifestLimit) manifests are") }
+            if let first = failures.first {
+                notes.append("\(failures.count) manifest\(failures.count == 1 ? "" : "s") of the collection not read (\(first))")
+            }
+            guard !manifests.isEmpty else {
+                throw failures.first.map { Failure(location: location, reason: "no manifest of the collection could be read (\($0))") }
+                    ?? Failure(location: location, reason: "the collection lists no manifests")
+            }
+            return manifests.map { ($0, true) }
+        }
+    }
+
+    /// The document at `location`, fetched (an http(s) URL) or read (a file), at most
+    /// `PresentationDocument.byteLimit` bytes.
+    static func document(at location: String, fetcher: any TileFetching) throws(Failure) -> PresentationDocument {
+        let data: Data
+        if CarouselItem.isRemote(location) {
+            do {
+                data = try fetcher.get(location, byteLimit: PresentationDocument.byteLimit)
+            } catch {
+                throw Failure(location: location, reason: error.reason)
+            }
+        } else if location.contains("://") {
+            throw Failure(location: location, reason: "not an http(s) URL")
+        } else {
+            guard let handle = FileHandle(forReadingAtPath: location) else {
+                throw Failure(location: location, reason: "cannot read the file")
+            }
+            defer { try? handle.close() }
+            data = (try? handle.read(upToCount: PresentationDocument.byteLimit + 1)) ?? Data()
+        }
+        do throws(PresentationDocument.Refusal) {
+            return try PresentationDocument(json: data)
+        } catch {
+            throw Failure(location: location, reason: error.reason)
+        }
+    }
+
+    /// The URL of `canvas`'s cell picture for a box of `box` pixels (see the type's description). A service
+    /// whose `info.json` cannot be read is still asked to draw one: the cell then says what went wrong.
+    static func thumbnailURL(of canvas: PresentationDocument.Canvas, fetcher: any TileFetching, box: PixelSize) -> String {
+        let service = canvas.service
+        let drawn = "\(service.id)/full/!\(box.width),\(box.height)/0/default.jpg"
+        if let level = service.level, level > 0 {
+            // A width alone is what level 1 draws too; `!W,H` is level 2's.
+            if let size = service.size { return RemoteIIIFTileSource.drawnURL(base: service.id, imageSize: size, fitting: box) }
+            if level == 2 { return drawn }
+        }
+        if let thumbnail = canvas.thumbnail { return thumbnail }
+        let source = try? RemoteIIIFTileSource(infoURL: canvas.service.infoURL, fetcher: fetcher, decoders: [])
+        return source?.thumbnailURL(fitting: box) ?? drawn
+    }
+
+    /// `count` results of `work`, made on up to `width` threads at once, in order.
+    static func sideBySide<Value: Sendable>(_ count: Int, width: Int = 6,
+                                            _ work: @escaping @Sendable (Int) -> Value) -> [Value] {
+        guard count > 1 else { return (0..<count).map(work) }
+        let next = Mutex(0), results = Mutex([Int: Value]())
+        let group = DispatchGroup()
+        for _ in 0..<min(width, count) {
+            group.enter()
+            Thread.detachNewThread {
+                while true {
+                    let index = next.withLock { index -> Int in
+                        defer { index += 1 }
+                        return index
+                    }
+                    guard index < count else { break }
+                    let value = work(index)
+                    results.withLock { $0[index] = value }
+                }
+                group.leave()
+            }
+        }
+        group.wait()
+        return results.withLock { results in (0..<count).map { results[$0]! } }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import TesseraTestBasics
+import TesseraTestSupport
+import XCTest
+
+/// `tessera URL` of an IIIF Presentation manifest, through the built binary: the strip of its canvases,
+/// their thumbnails decoded, Enter opening a canvas's image service in the tiled view and Esc coming back;
+/// a document that opens no strip ends the run with one line.
+final class ManifestStripTests: XCTestCase {
+    private var servers: [LoopbackHTTPServer] = []
+
+    override func tearDown() {
+        for server in servers { server.stop() }
+        servers = []
+    }
+
+    /// Runs `tessera` headless with `arguments`, the cache and settings inside `folder`.
+    private func tessera(_ arguments: [String], in folder: TemporaryDirectory) throws -> ChildProcess {
+        try ChildProcess.tessera(arguments + ["--headless"],
+                                 environment: ["XDG_CACHE_HOME": folder.path("cache"), "XDG_CONFIG_HOME": folder.path("config")])
+    }
+
+    func testAManifestOpensAsAStripAndEnterOpensACanvasInTheTiledView() throws {
+        let folder = try TemporaryDirectory()
+        let server = try LoopbackHTTPServer()
+        servers.append(server)
+        let services = try PresentationFixtures.serveTrees(["img1-baseline.jpg", "img2-portrait.jpg", "img12-gray.jpg"],
+                                                           version: 3, on: server, in: folder.path("trees"))
+        let manifest = PresentationFixtures.manifest3(id: server.url("/book/manifest.json"), label: ["en": ["Book"]],
+                                                      canvases: zip(["Folio 1r", "Folio 1v", "Folio 2r"], services).map {
+            PresentationFixtures.Canvas(label: ["en": [$0]], service: $1)
+        })
+        server.setRoute("/book/manifest.json") { _ in .init(body: manifest) }
+        // The third canvas is selected and opened alone, then the strip is shown again.
+        let steps = "wait 0.2\nwait-idle\nkey right\nkey right\nwait-idle\nkey enter\nwait 0.3\nwait-idle\nkey escape\nwait-idle\nquit\n"
+        let script = try folder.write(Data(steps.utf8), to: "script.txt")
+        let report = folder.path("report.json")
+
+        let run = try tessera([server.url("/book/manifest.json"), "--rows", "1", "--no-config", "--no-thumbnail-cache",
+                               "--script", script, "--report", report], in: folder)
+
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        XCTAssertEqual(json["items"] as? Int, 3, "\(json)")
+        XCTAssertEqual(json["decodes"] as? Int, 3, "each canvas's thumbnail decoded: \(json)")
+        XCTAssertEqual((json["errors"] as? [Any])?.count, 0, "\(json["errors"] ?? "")")
+        XCTAssertEqual((json["downloads"] as? [String: Any])?["completed"] as? Int, 3, "\(json)")
+        XCTAssertEqual(json["selected_name"] as? String, "Folio 2r", "the canvas's label names its item")
+        XCTAssertEqual(json["selected_item"] as? String, services[2].id + "/0,0,1280,960/160,120/0/default.jpg",
+                       "a static tree's one-tile level is the cell's picture")
+        // Enter opened the third canvas's service in the tiled view, which became sharp without a failed tile.
+        XCTAssertNotNil(json["sharp_ms"] as? Double, "\(json)")
+        XCTAssertEqual(json["tiles_failed"] as? Int, 0, "\(json)")
+        XCTAssertEqual(server.requestCount("/svc3/img/info.json"), 2, "read for its thumbnail, then by the tiled view")
+        XCTAssertEqual(server.requestCount("/svc1/img/info.json") + server.requestCount("/svc2/img/info.json"), 2,
+                       "the other canvases' services were read once, for their thumbnails")
+        // The tile at the bottom right corner of a 1280 x 960 image: the view has the canvas's size.
+        XCTAssertTrue(server.requestLog.contains { $0.hasPrefix("/svc3/img/1024,768,256,192/") }, "\(server.requestLog)")
+        XCTAssertFalse(server.requestLog.contains { $0.hasPrefix("/svc1/img/1536,") }, "no other canvas opened")
+        XCTAssertEqual(json["mode"] as? String, "strip", "Esc came back to the strip")
+    }
+
+    func testACollectionOpensAsTheStripOfItsManifestsCanvases() throws {
+        let folder = try TemporaryDirectory()
+        let server = try LoopbackHTTPServer()
+        servers.append(server)
+        let services = try PresentationFixtures.serveTrees(["img1-baseline.jpg", "img2-portrait.jpg", "img12-gray.jpg"],
+                                                           version: 2, on: server, in: folder.path("trees"))
+        let manifest = PresentationFixtures.manifest2(id: server.url("/m2.json"), label: "Book 2",
+                                                      canvases: zip(["p. 1", "p. 2", "p. 3"], services).map {
+            PresentationFixtures.Canvas(label: $0, service: $1)
+        })
+        server.setRoute("/m2.json") { _ in .init(body: manifest) }
+        let collection = PresentationFixtures.collection3(id: server.url("/shelf/collection.json"), label: "Shelf",
+                                                          members: [(server.url("/m2.json"), false), (server.url("/gone.json"), false)])
+        server.setRoute("/shelf/collection.json") { _ in .init(body: collection) }
+        let script = try folder.write(Data("wait 0.2\nwait-idle\nkey end\nwait-scroll\nwait-idle\nquit\n".utf8), to: "script.txt")
+        let report = folder.path("report.json")
+
+        let run = try tessera([server.url("/shelf/collection.json"), "--no-config", "--no-thumbnail-cache", "--script", script,
+                               "--report", report], in: folder)
+
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("tessera: \(server.url("/shelf/collection.json")): 1 manifest of the collection not read ("),
+                      run.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        XCTAssertEqual(json["items"] as? Int, 3, "\(json)")
+        XCTAssertEqual(json["decodes"] as? Int, 3, "\(json)")
+        XCTAssertEqual((json["errors"] as? [Any])?.count, 0, "\(json["errors"] ?? "")")
+        XCTAssertEqual(json["selected_name"] as? String, "Book 2: p. 3")
+    }
+
+    func testADocumentThatOpensNoStripSaysWhyInOneLine() throws {
+        let folder = try TemporaryDirectory()
+        let server = try LoopbackHTTPServer()
+        servers.append(server)
+        server.setRoute("/bad/manifest.json") { _ in .init(body: Data("{oops".utf8)) }
+
+        let missing = try tessera([server.url("/gone/manifest.json"), "--no-config", "--frames", "3"], in: folder)
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.stderr, "tessera: \(server.url("/gone/manifest.json")): the server answered 404 Not Found\n")
+
+        let malformed = try tessera([server.url("/bad/manifest.json"), "--no-config", "--frames", "3"], in: folder)
+        XCTAssertEqual(malformed.status, 1)
+        XCTAssertEqual(malformed.stderr, "tessera: \(server.url("/bad/manifest.json")): not JSON, so not an IIIF manifest\n")
+
+        let viewed = try tessera(["view", server.url("/bad/manifest.json"), "--no-config", "--frames", "3"], in: folder)
+        XCTAssertEqual(viewed.status, 1)
+        XCTAssertTrue(viewed.stderr.contains("opens as a strip of its canvases: tessera "), viewed.stderr)
+    }
+}

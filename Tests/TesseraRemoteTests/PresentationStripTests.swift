@@ -1,0 +1,347 @@
+import Foundation
+import TesseraCore
+import TesseraImaging
+import TesseraTestBasics
+import TesseraTestSupport
+import TesseraTiling
+import XCTest
+@testable import TesseraRemote
+
+/// IIIF Presentation manifests and collections read into a strip: documents and static image trees served
+/// from a loopback server, read through `HTTPFetcher` as the command line reads them.
+final class PresentationStripTests: XCTestCase {
+    private typealias Canvas = PresentationFixtures.Canvas
+    private var servers: [LoopbackHTTPServer] = []
+    private var fetchers: [HTTPFetcher] = []
+    /// The cells' size in pixels the thumbnails are asked for.
+    private let box = PixelSize(width: 400, height: 300)
+    private let samples = ["img1-baseline.jpg", "img2-portrait.jpg", "img12-gray.jpg"]
+
+    override func tearDown() {
+        for fetcher in fetchers { fetcher.invalidate() }
+        for server in servers { server.stop() }
+        fetchers = []
+        servers = []
+    }
+
+    private func makeServer() throws -> LoopbackHTTPServer {
+        let server = try LoopbackHTTPServer()
+        servers.append(server)
+        return server
+    }
+
+    private func makeFetcher(idleTimeout: Duration = .seconds(10)) -> HTTPFetcher {
+        var limits = HTTPFetcher.Limits()
+        limits.idleTimeout = idleTimeout
+        let fetcher = HTTPFetcher(limits: limits)
+        fetchers.append(fetcher)
+        return fetcher
+    }
+
+    private func serve(_ body: Data, at path: String, on server: LoopbackHTTPServer) {
+        server.setRoute(path) { _ in .init(headers: [("Content-Type", "application/ld+json")], body: body) }
+    }
+
+    /// The path, inside a static tree of `service`, of its one-tile level: the picture a level 0 service
+    /// surely holds.
+    private func oneTilePath(of service: PresentationFixtures.Service, version: Int) -> String {
+        let tree = IIIFTree(geometry: DeepZoomGeometry(width: service.width, height: service.height, tileSize: 256), version: version)
+        return tree.path(of: TileID(level: tree.coarsestLevel, column: 0, row: 0), extension: "jpg")
+    }
+
+    /// The picture at `url`, decoded.
+    private func picture(at url: String, fetcher: HTTPFetcher) throws -> PixelBuffer {
+        let data = try fetcher.get(url, byteLimit: 32 << 20)
+        return try ImageLoader(decoders: ImageDecoders.standard()).load(data: data, name: url, fitting: nil)
+    }
+
+    /// Asserts `picture` shows the whole of `service`'s image: its proportions, within a pixel.
+    private func assertWhole(_ picture: PixelBuffer, of service: PresentationFixtures.Service,
+                             file: StaticString = #filePath, line: UInt = #line) {
+        let expectedHeight = Double(picture.width) * Double(service.height) / Double(service.width)
+        XCTAssertEqual(Double(picture.height), expectedHeight, accuracy: 1, "\(picture.width)x\(picture.height)", file: file, line: line)
+    }
+
+    /// Why loading `location` fails; fails the test when it loads.
+    private func failure(_ location: String, fetcher: HTTPFetcher) -> String {
+        do {
+            let strip = try PresentationStrip.load(location, fetcher: fetcher, box: box)
+            XCTFail("\(location) loaded: \(strip.items.map(\.displayName))")
+            return ""
+        } catch {
+            XCTAssertEqual(error.location, location)
+            XCTAssertFalse(error.description.contains("\n"), "one line: \(error.description)")
+            return error.reason
+        }
+    }
+
+    // MARK: - Manifests
+
+    func testAVersionThreeManifestOpensAsAStripOfItsCanvases() throws {
+        let dir = try TemporaryDirectory()
+        let server = try makeServer()
+        let services = try PresentationFixtures.serveTrees(samples, version: 3, on: server, in: dir.path("trees"))
+        let manifest = PresentationFixtures.manifest3(id: server.url("/book/manifest.json"), label: ["en": ["Book"]], canvases: [
+            Canvas(label: ["fr": ["Feuillet 1r"], "en": ["Folio 1r"]], service: services[0]),
+            Canvas(label: ["none": ["Folio 1v"]], service: services[1], profile: "level0"),
+            Canvas(label: ["fr": ["Feuillet 2r"], "de": ["Blatt 2r"]], service: services[2]),
+        ])
+        serve(manifest, at: "/book/manifest.json", on: server)
+        let fetcher = makeFetcher()
+
+        let strip = try PresentationStrip.load(server.url("/book/manifest.json"), fetcher: fetcher, box: box)
+
+        XCTAssertEqual(strip.items.map(\.displayName), ["Folio 1r", "Folio 1v", "Blatt 2r"],
+                       "English, else no language, else the first language by name")
+        XCTAssertEqual(strip.notes, [])
+        XCTAssertEqual(strip.items.count, 3)
+        for (item, service) in zip(strip.items, services) {
+            XCTAssertTrue(item.isRemote)
+            XCTAssertEqual(strip.pyramids[item.path], service.id + "/info.json", "Enter opens the canvas's service")
+            // Level 0 trees without listed sizes: their one-tile level is the cell's picture.
+            XCTAssertEqual(item.path, service.id + "/" + oneTilePath(of: service, version: 3))
+            let thumbnail = try picture(at: item.path, fetcher: fetcher)
+            XCTAssertLessThanOrEqual(max(thumbnail.width, thumbnail.height), 256)
+            assertWhole(thumbnail, of: service)
+        }
+    }
+
+    func testAVersionTwoManifestOpensAsAStripOfItsCanvases() throws {
+        let dir = try TemporaryDirectory()
+        let server = try makeServer()
+        let services = try PresentationFixtures.serveTrees(samples, version: 2, on: server, in: dir.path("trees"))
+        let photo = try Data(contentsOf: SampleImages.url("img25-small.jpg"))
+        server.setRoute("/thumbs/2.jpg") { _ in .init(body: photo) }
+        // A level 2 server draws the cell's picture at the width that fits the cell.
+        let drawn = "/svc3/img/full/400,/0/default.jpg"
+        server.setRoute(drawn) { _ in .init(body: photo) }
+        let manifest = PresentationFixtures.manifest2(id: server.url("/v2/manifest.json"), label: "Book", canvases: [
+            Canvas(label: "p. 1", service: services[0], profile: "http://iiif.io/api/image/2/level0.json"),
+            Canvas(label: [["@value": "Seite 2", "@language": "de"], ["@value": "Page 2", "@language": "en"]],
+                   service: services[1], thumbnail: server.url("/thumbs/2.jpg")),
+            Canvas(label: ["p. 3"], service: services[2], profile: "http://iiif.io/api/image/2/level2.json"),
+        ])
+        serve(manifest, at: "/v2/manifest.json", on: server)
+        let fetcher = makeFetcher()
+
+        let strip = try PresentationStrip.load(server.url("/v2/manifest.json"), fetcher: fetcher, box: box)
+
+        XCTAssertEqual(strip.items.map(\.displayName), ["p. 1", "Page 2", "p. 3"])
+        XCTAssertEqual(strip.items.map(\.path), [
+            services[0].id + "/" + oneTilePath(of: services[0], version: 2),
+            server.url("/thumbs/2.jpg"),
+            server.url(drawn),
+        ])
+        XCTAssertEqual(strip.items.compactMap { strip.pyramids[$0.path] }, services.map { $0.id + "/info.json" })
+        assertWhole(try picture(at: strip.items[0].path, fetcher: fetcher), of: services[0])
+        for item in strip.items.dropFirst() { XCTAssertEqual(try picture(at: item.path, fetcher: fetcher).width, 320) }
+        XCTAssertEqual(server.requestCount("/svc3/img/info.json"), 0, "a level 2 service is asked for its picture directly")
+        XCTAssertEqual(server.requestCount("/svc2/img/info.json"), 0, "a canvas's own thumbnail needs no service description")
+    }
+
+    func testAStaticTreeThatListsSizesGivesTheSmallestThatFillsTheCell() throws {
+        let server = try makeServer()
+        let info = """
+        {"@context": "http://iiif.io/api/image/3/context.json", "id": "\(server.url("/sized"))", "type": "ImageService3",
+         "profile": "level0", "width": 4000, "height": 3000, "tiles": [{"width": 512, "scaleFactors": [1, 2, 4, 8]}],
+         "sizes": [{"width": 250, "height": 188}, {"width": 500, "height": 375}, {"width": 1000, "height": 750}]}
+        """
+        server.setRoute("/sized/info.json") { _ in .init(body: Data(info.utf8)) }
+        let canvas = PresentationDocument.Canvas(label: "a", service: .init(id: server.url("/sized"), level: nil), thumbnail: nil)
+        XCTAssertEqual(PresentationStrip.thumbnailURL(of: canvas, fetcher: makeFetcher(), box: box),
+                       server.url("/sized/full/500,375/0/default.jpg"))
+    }
+
+    func testALevelOneOrTwoServiceIsAskedForThePictureThatFitsTheCell() throws {
+        let server = try makeServer()
+        let info = #"{"id": "\#(server.url("/tall"))", "type": "ImageService3", "profile": "level2", "width": 3000, "height": 4000}"#
+        server.setRoute("/tall/info.json") { _ in .init(body: Data(info.utf8)) }
+        let fetcher = makeFetcher()
+        func url(level: Int?, size: PixelSize?, id: String = "https://h/s") -> String {
+            let service = PresentationDocument.ImageServiceReference(id: id, level: level, size: size)
+            return PresentationStrip.thumbnailURL(of: .init(label: "a", service: service, thumbnail: nil), fetcher: fetcher, box: box)
+        }
+        XCTAssertEqual(url(level: 1, size: PixelSize(width: 4000, height: 3000)), "https://h/s/full/400,/0/default.jpg")
+        XCTAssertEqual(url(level: 2, size: PixelSize(width: 1000, height: 4000)), "https://h/s/full/75,/0/default.jpg")
+        XCTAssertEqual(url(level: 1, size: PixelSize(width: 100, height: 50)), "https://h/s/full/100,/0/default.jpg",
+                       "never enlarged")
+        XCTAssertEqual(url(level: 2, size: nil), "https://h/s/full/!400,300/0/default.jpg")
+        // Neither level nor size in the manifest: the service's info.json says both.
+        XCTAssertEqual(url(level: nil, size: nil, id: server.url("/tall")), server.url("/tall/full/225,/0/default.jpg"))
+    }
+
+    func testCanvasesSharingAThumbnailKeepTheirOwnServices() throws {
+        let server = try makeServer()
+        let placeholder = "https://example.org/placeholder.jpg"
+        serve(PresentationFixtures.manifest3(id: "https://example.org/m", label: "Shared", canvases: [
+            Canvas(label: "a", serviceID: "https://example.org/iiif/a", thumbnail: placeholder),
+            Canvas(label: "b", serviceID: "https://example.org/iiif/b", thumbnail: placeholder),
+            Canvas(label: "a again", serviceID: "https://example.org/iiif/a", thumbnail: placeholder),
+        ]), at: "/shared.json", on: server)
+        let strip = try PresentationStrip.load(server.url("/shared.json"), fetcher: makeFetcher(), box: box)
+        XCTAssertEqual(strip.items.map(\.path), [placeholder, placeholder + "#canvas2", placeholder])
+        XCTAssertEqual(strip.items.map { strip.pyramids[$0.path] }, ["https://example.org/iiif/a/info.json",
+                                                                    "https://example.org/iiif/b/info.json",
+                                                                    "https://example.org/iiif/a/info.json"])
+    }
+
+    func testAManifestFileOnDiskOpensToo() throws {
+        let dir = try TemporaryDirectory()
+        let server = try makeServer()
+        let services = try PresentationFixtures.serveTrees([samples[0]], version: 3, on: server, in: dir.path("trees"))
+        let path = try dir.write(PresentationFixtures.manifest3(id: "https://example.org/m.json", label: "One",
+                                                            canvases: [Canvas(label: ["en": ["Only"]], service: services[0])]),
+                             to: "book.json")
+        let strip = try PresentationStrip.load(path, fetcher: makeFetcher(), box: box)
+        XCTAssertEqual(strip.items.map(\.displayName), ["Only"])
+        XCTAssertEqual(strip.pyramids[strip.items[0].path], services[0].id + "/info.json")
+    }
+
+    func testWhatManifestsWriteInMoreThanOneWayIsRead() throws {
+        let three = #"""
+        {"type": "Manifest", "items": [
+          {"type": "Canvas", "thumbnail": [{"id": "file:///etc/thumb.jpg"}], "items": [{"type": "AnnotationPage", "items": [
+            {"type": "Annotation", "motivation": "commenting", "body": {"type": "TextualBody", "value": "x"}},
+            {"type": "Annotation", "motivation": "painting", "body": {"type": "Choice", "items": [
+              {"type": "Image", "service": {"@id": "https://h/iiif/a/", "@type": "ImageService2",
+                                            "profile": "http://iiif.io/api/image/2/level1.json"}}]}}]}]},
+          {"type": "Canvas", "label": {"de": ["zwei"], "en-GB": ["two"]}, "thumbnail": [{"id": "https://h/t/2.jpg"}],
+           "items": [{"items": [{"body": [{"type": "Image", "service": [
+              {"id": "https://h/auth", "type": "AuthProbeService2"},
+              {"id": "https://h/iiif/b/info.json", "type": "ImageService3", "profile": "level0"}]}]}]}]}]}
+        """#
+        guard case .manifest(let manifest) = try PresentationDocument(json: Data(three.utf8)) else { return XCTFail("not a manifest") }
+        XCTAssertEqual(manifest.canvases, [
+            .init(label: "canvas 1", service: .init(id: "https://h/iiif/a", level: 1), thumbnail: nil),
+            .init(label: "two", service: .init(id: "https://h/iiif/b", level: 0), thumbnail: "https://h/t/2.jpg"),
+        ])
+        XCTAssertEqual(manifest.skipped, 0)
+
+        let two = #"""
+        {"@type": "sc:Manifest", "label": [{"@value": "Livre", "@language": "fr"}], "sequences": [{"canvases": [
+          {"label": {"@value": "f. 1"}, "thumbnail": "https://h/t/1.jpg", "images": [{"resource": {"@type": "oa:Choice",
+            "default": {"service": {"@id": "https://h/iiif/c", "profile": ["http://iiif.io/api/image/2/level2.json", {"formats": ["jpg"]}]}}}}]},
+          {"label": "f. 2", "images": [{"resource": {"service": {"@id": "https://h/iiif/d"}}}]},
+          {"label": "f. 3", "images": []}]}]}
+        """#
+        guard case .manifest(let second) = try PresentationDocument(json: Data(two.utf8)) else { return XCTFail("not a manifest") }
+        XCTAssertEqual(second.label, "Livre")
+        XCTAssertEqual(second.canvases, [
+            .init(label: "f. 1", service: .init(id: "https://h/iiif/c", level: 2), thumbnail: "https://h/t/1.jpg"),
+            .init(label: "f. 2", service: .init(id: "https://h/iiif/d", level: nil), thumbnail: nil),
+        ])
+        XCTAssertEqual(second.skipped, 1)
+    }
+
+    // MARK: - Collections
+
+    func testACollectionListsTheCanvasesOfItsManifests() throws {
+        let dir = try TemporaryDirectory()
+        let server = try makeServer()
+        let three = try PresentationFixtures.serveTrees(samples, version: 3, on: server, in: dir.path("trees"))
+        serve(PresentationFixtures.manifest3(id: server.url("/m3.json"), label: ["en": ["Book 3"]], canvases: [
+            Canvas(label: ["en": ["a"]], service: three[0]), Canvas(label: ["en": ["b"]], service: three[1]),
+        ]), at: "/m3.json", on: server)
+        serve(PresentationFixtures.manifest2(id: server.url("/m2.json"), label: "Book 2", canvases: [
+            Canvas(label: "c", service: three[2], profile: "level0"),
+        ]), at: "/m2.json", on: server)
+        serve(PresentationFixtures.collection2(id: server.url("/inner.json"), label: "Inner", manifests: [server.url("/m2.json")]),
+              at: "/inner.json", on: server)
+        serve(PresentationFixtures.collection3(id: server.url("/outer.json"), label: "Outer", members: [
+            (server.url("/m3.json"), false), (server.url("/inner.json"), true), (server.url("/gone.json"), false),
+            ("ftp://example.org/m.json", false),
+        ]), at: "/outer.json", on: server)
+
+        let strip = try PresentationStrip.load(server.url("/outer.json"), fetcher: makeFetcher(), box: box)
+
+        XCTAssertEqual(strip.items.map(\.displayName), ["Book 3: a", "Book 3: b", "Book 2: c"])
+        XCTAssertEqual(strip.items.compactMap { strip.pyramids[$0.path] }, three.map { $0.id + "/info.json" })
+        XCTAssertEqual(strip.notes, [
+            "1 member of the collection skipped: not an http(s) URL",
+            "1 manifest of the collection not read (\(server.url("/gone.json")): the server answered 404 Not Found)",
+        ])
+    }
+
+    // MARK: - Bad input
+
+    func testBadDocumentsSayWhyInOneLine() throws {
+        let server = try makeServer()
+        let fetcher = makeFetcher()
+        server.setRoute("/bad.json") { _ in .init(body: Data("{\"type\": \"Manifest\", \"items\": [".utf8)) }
+        server.setRoute("/page/manifest.json") { _ in
+            .init(headers: [("Content-Type", "text/html")], body: Data("<!doctype html><p>Sign in".utf8))
+        }
+        server.setRoute("/loop1/manifest.json") { _ in .redirect(to: "/loop2/manifest.json") }
+        server.setRoute("/loop2/manifest.json") { _ in .redirect(to: "/loop1/manifest.json") }
+        server.setRoute("/service.json") { _ in
+            .init(body: Data(#"{"protocol": "http://iiif.io/api/image", "width": 10, "height": 10}"#.utf8))
+        }
+        server.setRoute("/other.json") { _ in .init(body: Data(#"{"name": "not iiif"}"#.utf8)) }
+        server.setRoute("/huge.json") { _ in .init(body: Data(repeating: 0x20, count: (8 << 20) + 1)) }
+        server.setRoute("/deep.json") { _ in .init(body: Data(String(repeating: "[", count: 100_000).utf8)) }
+        serve(PresentationFixtures.manifest3(id: "https://example.org/empty", label: "Empty", canvases: []),
+              at: "/empty.json", on: server)
+
+        XCTAssertEqual(failure(server.url("/bad.json"), fetcher: fetcher), "not JSON, so not an IIIF manifest")
+        XCTAssertTrue(failure(server.url("/page/manifest.json"), fetcher: fetcher).contains("web page"))
+        XCTAssertEqual(failure(server.url("/missing/manifest.json"), fetcher: fetcher), "the server answered 404 Not Found")
+        XCTAssertEqual(failure(server.url("/loop1/manifest.json"), fetcher: fetcher), "more than 5 redirects")
+        XCTAssertTrue(failure(server.url("/service.json"), fetcher: fetcher).contains("image service's description"))
+        XCTAssertTrue(failure(server.url("/other.json"), fetcher: fetcher).contains("not an IIIF Presentation manifest"))
+        XCTAssertTrue(failure(server.url("/huge.json"), fetcher: fetcher).contains("over the limit"))
+        XCTAssertEqual(failure(server.url("/deep.json"), fetcher: fetcher), "not JSON, so not an IIIF manifest")
+        // A collection's members are read on threads of their own: as deep a document there says why too.
+        server.setRoute("/nested.json") { _ in
+            .init(body: Data((String(repeating: "[", count: 500) + String(repeating: "]", count: 500)).utf8))
+        }
+        serve(PresentationFixtures.collection3(id: "https://example.org/c", label: "Deep",
+                                               members: [(server.url("/deep.json"), false), (server.url("/nested.json"), false)]),
+              at: "/deep-collection.json", on: server)
+        XCTAssertTrue(failure(server.url("/deep-collection.json"), fetcher: fetcher)
+            .hasPrefix("no manifest of the collection could be read (\(server.url("/deep.json")): not JSON"))
+        XCTAssertEqual(failure(server.url("/empty.json"), fetcher: fetcher), "the manifest has no canvases")
+        XCTAssertEqual(failure("ftp://example.org/manifest.json", fetcher: fetcher), "not an http(s) URL")
+        XCTAssertEqual(failure("/no/such/manifest.json", fetcher: fetcher), "cannot read the file")
+    }
+
+    func testAStalledServerSaysSo() throws {
+        let server = try makeServer()
+        server.setRoute("/slow/manifest.json") { _ in .init(stalls: true) }
+        XCTAssertEqual(failure(server.url("/slow/manifest.json"), fetcher: makeFetcher(idleTimeout: .milliseconds(300))),
+                       "the server did not answer in time (nothing arrived for 0.3 s)")
+    }
+
+    func testCanvasesWithoutAnHTTPImageServiceAreSkippedAndCounted() throws {
+        let dir = try TemporaryDirectory()
+        let server = try makeServer()
+        let services = try PresentationFixtures.serveTrees([samples[0]], version: 3, on: server, in: dir.path("trees"))
+        let elsewhere = [Canvas(label: "ftp", serviceID: "ftp://example.org/iiif/a"),
+                         Canvas(label: "file", serviceID: "file:///etc/passwd"),
+                         Canvas(label: "script", serviceID: "javascript:alert(1)")]
+        serve(PresentationFixtures.manifest3(id: "https://example.org/m", label: "Mixed",
+                                             canvases: [elsewhere[0], Canvas(label: ["en": ["kept"]], service: services[0]), elsewhere[1]]),
+              at: "/mixed.json", on: server)
+        serve(PresentationFixtures.manifest2(id: "https://example.org/m", label: "None", canvases: elsewhere),
+              at: "/none.json", on: server)
+        let fetcher = makeFetcher()
+
+        let strip = try PresentationStrip.load(server.url("/mixed.json"), fetcher: fetcher, box: box)
+        XCTAssertEqual(strip.items.map(\.displayName), ["kept"])
+        XCTAssertEqual(strip.notes, ["2 canvases skipped: no http(s) image service"])
+        XCTAssertEqual(failure(server.url("/none.json"), fetcher: fetcher), "no canvas has an http(s) image service (3 skipped)")
+        XCTAssertFalse(server.requestLog.contains { $0.contains("passwd") })
+    }
+
+    func testWhatIsReadAsAPresentationDocument() {
+        for path in ["https://example.org/iiif/book/manifest.json", "http://h/b/manifest", "https://h/c/Collection",
+                     "https://h/x/book.JSON?x=1", "/home/me/book.json", "book.json", "https://h/manifests/object/299843",
+                     "https://h/presentation/v2/b18035723"] {
+            XCTAssertTrue(PresentationStrip.mayBeDocument(path), path)
+        }
+        for path in ["https://h/iiif/img/info.json", "https://h/photo.jpg", "/home/me/info.json", "/home/me/photos",
+                     "https://h/json/photo.png", "https://h/manifests/img/full/max/0/default.jpg", "/home/me/manifest",
+                     "https://h/iiif/3/abc"] {
+            XCTAssertFalse(PresentationStrip.mayBeDocument(path), path)
+        }
+    }
+}
