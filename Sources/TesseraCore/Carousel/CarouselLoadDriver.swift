@@ -198,13 +198,17 @@ final class CarouselLoadDriver {
 
     // MARK: Requests
 
-    /// Whether an image for a visible cell is on its way: a load in the pipeline, or a download.
+    /// Whether an image for a visible cell is on its way: a load in the pipeline, or a download, which
+    /// includes one whose bytes just came and whose decode the next frame asks for.
     var isWaiting: Bool {
         if pipeline.isLoading { return true }
         guard items.hasRemoteItems, let remote else { return false }
         return cells.visibleCells.contains { cell in
-            guard !cell.hasImage, let index = cell.index, items.isRemote(at: index) else { return false }
-            return remote.state(of: items.path(at: index)) == .inFlight
+            guard case .placeholder = cell.content, let index = cell.index, items.isRemote(at: index) else { return false }
+            switch remote.state(of: items.path(at: index)) {
+            case .inFlight, .ready: return true
+            case .notStarted, .failed: return false
+            }
         }
     }
 

@@ -285,6 +285,22 @@ final class CarouselChangeTests: XCTestCase {
         XCTAssertEqual(remote.started.filter { $0 == urls[0].path }.count, 2, "the retry fetches again")
     }
 
+    func testTheStripIsNotIdleFromADownloadsStartUntilItsPictureIsShownOrItFailed() {
+        let remote = FakeRemote()
+        let urls = (0..<3).map { CarouselItem(path: "https://example.test/img\($0).jpg") }
+        let (model, _, scheduler) = makeModel(urls, remote: remote)
+        var time = Duration.zero
+        model.update(now: time)
+        XCTAssertTrue(model.isFilling(now: time), "downloads under way")
+        for url in urls.map(\.path) { remote.finish(url, version: version(7)) }
+        // The bytes are here, no decode asked for yet: a run waiting for idle must not end on placeholders.
+        XCTAssertTrue(model.isFilling(now: time), "downloaded, decodes not yet asked for")
+        remote.fail(urls[2].path, LoadFailure(shortText: "Not found (404)", detail: "404"))
+        settle(model, scheduler, at: &time)
+        XCTAssertEqual(shownVersionSize(of: urls[0].path, in: model), 7)
+        XCTAssertFalse(model.isFilling(now: time), "every picture shown or failed")
+    }
+
     func testDownloadsThatLeftTheScreenBeforeStartingAreDropped() {
         let remote = FakeRemote()
         let urls = (0..<100).map { CarouselItem(path: "https://example.test/img\($0).jpg") }
