@@ -94,8 +94,10 @@ final class FollowAndDownloadTests: XCTestCase {
 
     func testWatchingCanBeTurnedOff() throws {
         try sample("img1-baseline.jpg").write(to: folder.appendingPathComponent("a1.jpg"))
-        let result = try run([folder.path, "--no-watch"], script: "wait 0.3\nwait-idle\nwait 1\nquit\n") {
-            Thread.sleep(forTimeInterval: 0.4)
+        // The new file comes a second after start, well after the listing even on a loaded machine, and
+        // the run lasts long enough after it for a watcher to have seen it.
+        let result = try run([folder.path, "--no-watch"], script: "wait 1.5\nwait-idle\nwait 1\nquit\n") {
+            Thread.sleep(forTimeInterval: 1)
             try self.sample("img12-gray.jpg").write(to: self.folder.appendingPathComponent("a2.jpg"))
         }
         XCTAssertEqual(result.status, 0, result.stderr)
