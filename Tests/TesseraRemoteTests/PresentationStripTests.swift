@@ -233,6 +233,50 @@ final class PresentationStripTests: XCTestCase {
         XCTAssertEqual(second.skipped, 1)
     }
 
+    func testAServiceIDEndingInInfoJSONOrSlashesNamesItsBase() throws {
+        let manifest = PresentationFixtures.manifest3(id: "https://example.org/m", label: "Ends", canvases: [
+            Canvas(label: "a", serviceID: "https://h/iiif/a/info.json/"),
+            Canvas(label: "b", serviceID: "https://h/iiif/b//"),
+            Canvas(label: "c", serviceID: "https://h/iiif/c/info.json"),
+            Canvas(label: "d", serviceID: "https://h/iiif/d"),
+        ])
+        guard case .manifest(let read) = try PresentationDocument(json: manifest) else { return XCTFail("not a manifest") }
+        XCTAssertEqual(read.canvases.map(\.service.infoURL), ["https://h/iiif/a/info.json", "https://h/iiif/b/info.json",
+                                                              "https://h/iiif/c/info.json", "https://h/iiif/d/info.json"])
+    }
+
+    func testAnUntypedLoginServiceBesideTheImageServiceIsPassedOver() throws {
+        let two = #"""
+        {"@type": "sc:Manifest", "sequences": [{"canvases": [
+          {"label": "locked", "images": [{"resource": {"service": [
+            {"@context": "http://iiif.io/api/auth/1/context.json", "@id": "https://h/auth/login", "profile": "http://iiif.io/api/auth/1/login"},
+            {"@context": "http://iiif.io/api/image/2/context.json", "@id": "https://h/iiif/a", "profile": "http://iiif.io/api/image/2/level1.json"}]}}]},
+          {"label": "login only", "images": [{"resource": {"service":
+            {"@context": "http://iiif.io/api/auth/1/context.json", "@id": "https://h/auth/login", "profile": "http://iiif.io/api/auth/1/login"}}}]}]}]}
+        """#
+        guard case .manifest(let manifest) = try PresentationDocument(json: Data(two.utf8)) else { return XCTFail("not a manifest") }
+        XCTAssertEqual(manifest.canvases.map(\.service), [.init(id: "https://h/iiif/a", level: 1)])
+        XCTAssertEqual(manifest.skipped, 1)
+    }
+
+    func testLabelsAreOneLineNoLongerThanTheLimit() throws {
+        let long = String(repeating: "word ", count: 2_000)
+        let manifest = PresentationFixtures.manifest3(id: "https://example.org/m", label: ["en": ["Book\nof\u{7}hours"]], canvases: [
+            Canvas(label: ["en": ["  Folio\n\t1r  "]], serviceID: "https://h/iiif/a"),
+            Canvas(label: ["en": [long]], serviceID: "https://h/iiif/b"),
+            Canvas(label: 42, serviceID: "https://h/iiif/c"),
+            Canvas(label: ["en": [["nested": true]]], serviceID: "https://h/iiif/d"),
+            Canvas(label: ["en": ["\n\u{0}\r"]], serviceID: "https://h/iiif/e"),
+        ])
+        guard case .manifest(let read) = try PresentationDocument(json: manifest) else { return XCTFail("not a manifest") }
+        XCTAssertEqual(read.label, "Book of hours")
+        let labels = read.canvases.map(\.label)
+        XCTAssertEqual(labels[0], "Folio 1r")
+        XCTAssertEqual(labels[1].count, PresentationDocument.labelLimit)
+        XCTAssertTrue(labels[1].hasPrefix("word word ") && labels[1].hasSuffix("…"), labels[1])
+        XCTAssertEqual(Array(labels.dropFirst(2)), ["canvas 3", "canvas 4", "canvas 5"], "no text: the canvas's place names it")
+    }
+
     // MARK: - Collections
 
     func testACollectionListsTheCanvasesOfItsManifests() throws {
