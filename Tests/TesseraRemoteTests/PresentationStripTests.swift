@@ -277,6 +277,28 @@ final class PresentationStripTests: XCTestCase {
         XCTAssertEqual(Array(labels.dropFirst(2)), ["canvas 3", "canvas 4", "canvas 5"], "no text: the canvas's place names it")
     }
 
+    func testOddSizesInAServiceDescriptionArePassedOver() throws {
+        let server = try makeServer()
+        func info(_ sizes: String) -> String {
+            """
+            {"@context": "http://iiif.io/api/image/3/context.json", "id": "\(server.url("/odd"))", "type": "ImageService3",
+             "profile": "level0", "width": 4000, "height": 3000, "tiles": [{"width": 512, "scaleFactors": [1, 2, 4, 8]}],
+             "sizes": \(sizes)}
+            """
+        }
+        let fetcher = makeFetcher()
+        let canvas = PresentationDocument.Canvas(label: "a", service: .init(id: server.url("/odd"), level: nil), thumbnail: nil)
+        let oddEntries = Data(info(#"[{"width": 250.5, "height": 188}, {"width": "500", "height": 375}, {"width": 1000, "height": 750}]"#).utf8)
+        server.setRoute("/odd/info.json") { _ in .init(body: oddEntries) }
+        XCTAssertEqual(PresentationStrip.thumbnailURL(of: canvas, fetcher: fetcher, box: box), server.url("/odd/full/1000,750/0/default.jpg"))
+        let noList = Data(info(#"{"width": 250}"#).utf8)
+        server.setRoute("/odd/info.json") { _ in .init(body: noList) }
+        // The tiled view opens such a service as any other.
+        let source = try RemoteIIIFTileSource(infoURL: server.url("/odd/info.json"), fetcher: fetcher, decoders: [])
+        XCTAssertEqual(source.geometry.width, 4000)
+        XCTAssertEqual(PresentationStrip.thumbnailURL(of: canvas, fetcher: fetcher, box: box), source.url(of: TileID(level: IIIFTree.coarsestLevel(of: source.geometry), column: 0, row: 0)))
+    }
+
     // MARK: - Collections
 
     func testACollectionListsTheCanvasesOfItsManifests() throws {
