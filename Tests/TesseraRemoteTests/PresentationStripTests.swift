@@ -277,6 +277,44 @@ final class PresentationStripTests: XCTestCase {
         XCTAssertEqual(Array(labels.dropFirst(2)), ["canvas 3", "canvas 4", "canvas 5"], "no text: the canvas's place names it")
     }
 
+    func testAManifestOfMoreCanvasesThanTheLimitShowsTheFirstAndSaysSo() throws {
+        let server = try makeServer()
+        let count = PresentationStrip.canvasLimit + 3
+        // Level 2 services of known size: their thumbnails need no request.
+        serve(PresentationFixtures.manifest3(id: "https://example.org/m", label: "Many", canvases: (0..<count).map {
+            Canvas(label: "p\($0)", serviceID: "https://h/iiif/\($0)", width: 400, height: 300, profile: "level2")
+        }), at: "/many.json", on: server)
+        let strip = try PresentationStrip.load(server.url("/many.json"), fetcher: makeFetcher(), box: box)
+        XCTAssertEqual(strip.items.count, PresentationStrip.canvasLimit)
+        XCTAssertEqual(strip.items.last?.displayName, "p\(PresentationStrip.canvasLimit - 1)")
+        XCTAssertEqual(strip.notes, ["3 canvases not shown: at most \(PresentationStrip.canvasLimit) are"])
+    }
+
+    func testACanvasListedTwiceHasItsServiceReadOnce() throws {
+        let dir = try TemporaryDirectory()
+        let server = try makeServer()
+        let services = try PresentationFixtures.serveTrees([samples[0]], version: 3, on: server, in: dir.path("trees"))
+        let canvas = Canvas(label: "same", service: services[0])
+        serve(PresentationFixtures.manifest3(id: "https://example.org/m", label: "Twice", canvases: [canvas, canvas, canvas]),
+              at: "/twice.json", on: server)
+        let strip = try PresentationStrip.load(server.url("/twice.json"), fetcher: makeFetcher(), box: box)
+        XCTAssertEqual(strip.items.count, 3)
+        XCTAssertEqual(Set(strip.items.map(\.path)), [services[0].id + "/" + oneTilePath(of: services[0], version: 3)])
+        XCTAssertEqual(server.requestCount("/svc1/img/info.json"), 1)
+    }
+
+    func testASharedThumbnailWithAFragmentOfItsOwnIsToldApartByOneFragment() throws {
+        let server = try makeServer()
+        let placeholder = "https://example.org/placeholder.jpg#xywh=0,0,10,10"
+        serve(PresentationFixtures.manifest3(id: "https://example.org/m", label: "Shared", canvases: [
+            Canvas(label: "a", serviceID: "https://example.org/iiif/a", thumbnail: placeholder),
+            Canvas(label: "b", serviceID: "https://example.org/iiif/b", thumbnail: placeholder),
+        ]), at: "/shared.json", on: server)
+        let strip = try PresentationStrip.load(server.url("/shared.json"), fetcher: makeFetcher(), box: box)
+        XCTAssertEqual(strip.items.map(\.path), [placeholder, "https://example.org/placeholder.jpg#canvas2"])
+        XCTAssertNotNil(URL(string: strip.items[1].path)?.host, "a URL that can be requested")
+    }
+
     func testOddSizesInAServiceDescriptionArePassedOver() throws {
         let server = try makeServer()
         func info(_ sizes: String) -> String {

@@ -36,6 +36,9 @@ package struct PresentationStrip: Sendable {
     package static let collectionDepthLimit = 3
     /// Manifests of a collection read at most.
     package static let manifestLimit = 500
+    /// Canvases shown at most: each is an item, and a thumbnail may need its service's `info.json` read
+    /// before the strip opens.
+    package static let canvasLimit = 10_000
 
     /// Whether `path` names what is read as a Presentation document: an http(s) URL or a file whose last
     /// path component ends in `.json` (other than an image service's `info.json`), or an http(s) URL whose
@@ -61,10 +64,14 @@ package struct PresentationStrip: Sendable {
         var notes: [String] = []
         let manifests = try manifests(at: location, fetcher: fetcher, notes: &notes)
         var canvases: [(label: String, canvas: PresentationDocument.Canvas)] = []
-        var skipped = 0
+        var skipped = 0, leftOut = 0
         for (manifest, ofCollection) in manifests {
             skipped += manifest.skipped
             for canvas in manifest.canvases {
+                guard canvases.count < canvasLimit else {
+                    leftOut += 1
+                    continue
+                }
                 let label = ofCollection ? "\(manifest.label ?? "manifest"): \(canvas.label)" : canvas.label
                 canvases.append((label, canvas))
             }
@@ -72,19 +79,29 @@ package struct PresentationStrip: Sendable {
         if skipped > 0 {
             notes.append("\(skipped) canvas\(skipped == 1 ? "" : "es") skipped: no http(s) image service")
         }
+        if leftOut > 0 {
+            notes.append("\(leftOut) canvas\(leftOut == 1 ? "" : "es") not shown: at most \(canvasLimit) are")
+        }
         guard !canvases.isEmpty else {
             throw Failure(location: location, reason: skipped > 0
                 ? "no canvas has an http(s) image service (\(skipped) skipped)" : "the manifest has no canvases")
         }
-        let painted = canvases.map(\.canvas)
-        let thumbnails = sideBySide(painted.count) { index in thumbnailURL(of: painted[index], fetcher: fetcher, box: box) }
+        // A canvas listed again (the same image in two manifests of a collection) is looked up once.
+        var painted: [PresentationDocument.Canvas] = [], place: [PresentationDocument.Canvas: Int] = [:]
+        for (_, canvas) in canvases where place[canvas] == nil {
+            place[canvas] = painted.count
+            painted.append(canvas)
+        }
+        let thumbnails = sideBySide(painted.count) { [painted] index in thumbnailURL(of: painted[index], fetcher: fetcher, box: box) }
         var strip = PresentationStrip(items: [], pyramids: [:], notes: notes)
         for (index, entry) in canvases.enumerated() {
-            var url = thumbnails[index]
+            var url = thumbnails[place[entry.canvas]!]
             let info = entry.canvas.service.infoURL
             // One thumbnail shared by canvases of different images (a placeholder) is told apart by a
-            // fragment, which no request carries.
-            if let taken = strip.pyramids[url], taken != info { url += "#canvas\(index + 1)" }
+            // fragment of its own, which no request carries.
+            if let taken = strip.pyramids[url], taken != info {
+                url = url.prefix { $0 != "#" } + "#canvas\(index + 1)"
+            }
             strip.pyramids[url] = info
             strip.items.append(CarouselItem(path: url, displayName: entry.label))
         }
