@@ -337,6 +337,18 @@ final class PresentationStripTests: XCTestCase {
         XCTAssertEqual(PresentationStrip.thumbnailURL(of: canvas, fetcher: fetcher, box: box), source.url(of: TileID(level: IIIFTree.coarsestLevel(of: source.geometry), column: 0, row: 0)))
     }
 
+    func testEveryKindOfJSONValueIsReadAsItself() throws {
+        let value = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"a": [1, true, "s", null, {"b": 2.5}, [false]]}"#.utf8))
+        let list = value["a"]?.list ?? []
+        XCTAssertEqual(list.count, 6)
+        XCTAssertEqual(list[0].int, 1)
+        guard case .bool(true) = list[1] else { return XCTFail("\(list[1])") }
+        XCTAssertEqual(list[2].string, "s")
+        guard case .null = list[3] else { return XCTFail("\(list[3])") }
+        guard case .number(2.5)? = list[4]["b"] else { return XCTFail("\(list[4])") }
+        guard case .array(let inner) = list[5], case .bool(false) = inner[0] else { return XCTFail("\(list[5])") }
+    }
+
     // MARK: - Collections
 
     func testACollectionListsTheCanvasesOfItsManifests() throws {
