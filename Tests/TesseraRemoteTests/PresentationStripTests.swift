@@ -459,5 +459,13 @@ final class PresentationStripTests: XCTestCase {
                      "https://h/iiif/3/abc"] {
             XCTAssertFalse(PresentationStrip.mayBeDocument(path), path)
         }
+        // Only a name ending in .json is surely a document; a folder's name alone may hold images too.
+        for path in ["https://example.org/iiif/book/manifest.json", "https://h/x/book.JSON?x=1", "/home/me/book.json"] {
+            XCTAssertTrue(PresentationStrip.isNamedAsDocument(path), path)
+        }
+        for path in ["http://h/b/manifest", "https://h/manifests/object/299843", "https://h/iiif/img/info.json",
+                     "https://h/json/photo.png", "https://h/x.json/photo"] {
+            XCTAssertFalse(PresentationStrip.isNamedAsDocument(path), path)
+        }
     }
 }

@@ -56,6 +56,8 @@ package enum PresentationDocument: Sendable {
     /// Why a body is no manifest or collection, in a few words.
     package struct Refusal: Error, Sendable, Equatable {
         package let reason: String
+        /// The body is not JSON, or JSON of another kind: what was named may be no document at all.
+        package var isOtherContent = false
     }
 
     /// Reads `data`, at most `byteLimit` bytes of JSON.
@@ -67,7 +69,7 @@ package enum PresentationDocument: Sendable {
         do {
             document = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw Refusal(reason: "not JSON, so not an IIIF manifest")
+            throw Refusal(reason: "not JSON, so not an IIIF manifest", isOtherContent: true)
         }
         let type = (document["type"] ?? document["@type"])?.string ?? ""
         switch type {
@@ -79,7 +81,8 @@ package enum PresentationDocument: Sendable {
             if document["protocol"]?.string == "http://iiif.io/api/image" {
                 throw Refusal(reason: "an IIIF image service's description, not a manifest (`tessera view` opens it)")
             }
-            throw Refusal(reason: "JSON, but not an IIIF Presentation manifest or collection (no Manifest or Collection type)")
+            throw Refusal(reason: "JSON, but not an IIIF Presentation manifest or collection (no Manifest or Collection type)",
+                          isOtherContent: true)
         }
     }
 

@@ -29,6 +29,8 @@ package struct PresentationStrip: Sendable {
     package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         package let location: String
         package let reason: String
+        /// The document named is not JSON, or JSON of another kind (`PresentationDocument.Refusal`).
+        package var isOtherContent = false
         package var description: String { "\(location): \(reason)" }
     }
 
@@ -45,14 +47,20 @@ package struct PresentationStrip: Sendable {
     /// last component has no extension and whose path has a component named as publishers name their
     /// documents' folders (`manifest`, `manifests`, `collection`, `collections`, `presentation`).
     package static func mayBeDocument(_ path: String) -> Bool {
-        guard CarouselItem.isRemote(path) else {
-            let name = (path as NSString).lastPathComponent.lowercased()
-            return name.hasSuffix(".json") && name != "info.json"
-        }
+        guard CarouselItem.isRemote(path) else { return isNamedAsDocument(path) }
         let components = (URLComponents(string: path)?.path ?? "").lowercased().split(separator: "/")
         guard let name = components.last else { return false }
         if name.hasSuffix(".json") { return name != "info.json" }
         return !name.contains(".") && components.contains { documentFolders.contains(String($0)) }
+    }
+
+    /// Whether `path`'s own name says it is a Presentation document: its last path component ends in
+    /// `.json` and is no image service's `info.json`. A URL `mayBeDocument` takes for one by its folder
+    /// alone may as well be an image.
+    package static func isNamedAsDocument(_ path: String) -> Bool {
+        let given = CarouselItem.isRemote(path) ? URLComponents(string: path)?.path ?? "" : path
+        let name = (given as NSString).lastPathComponent.lowercased()
+        return name.hasSuffix(".json") && name != "info.json"
     }
 
     private static let documentFolders: Set<String> = ["manifest", "manifests", "collection", "collections", "presentation"]
@@ -178,7 +186,7 @@ package struct PresentationStrip: Sendable {
         do throws(PresentationDocument.Refusal) {
             return try PresentationDocument(json: data)
         } catch {
-            throw Failure(location: location, reason: error.reason)
+            throw Failure(location: location, reason: error.reason, isOtherContent: error.isOtherContent)
         }
     }
 
