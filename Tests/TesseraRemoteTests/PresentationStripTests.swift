@@ -378,6 +378,36 @@ final class PresentationStripTests: XCTestCase {
         ])
     }
 
+    func testCollectionsNestedDeeperThanTheLimitAreCountedNotRead() throws {
+        let dir = try TemporaryDirectory()
+        let server = try makeServer()
+        let services = try PresentationFixtures.serveTrees([samples[0]], version: 3, on: server, in: dir.path("trees"))
+        serve(PresentationFixtures.manifest3(id: server.url("/m.json"), label: "Deep book", canvases: [
+            Canvas(label: "a", service: services[0], profile: "level2"),
+        ]), at: "/m.json", on: server)
+        // /c0.json lists /c1.json, which lists /c2.json, …; the manifest sits in the last one.
+        func chain(_ depth: Int) {
+            for level in 0..<depth {
+                let members = level == depth - 1 ? [(server.url("/m.json"), false)] : [(server.url("/c\(level + 1).json"), true)]
+                serve(PresentationFixtures.collection3(id: server.url("/c\(level).json"), label: "C\(level)", members: members),
+                      at: "/c\(level).json", on: server)
+            }
+        }
+        chain(PresentationStrip.collectionDepthLimit)
+        XCTAssertEqual(try PresentationStrip.load(server.url("/c0.json"), fetcher: makeFetcher(), box: box).items.map(\.displayName),
+                       ["Deep book: a"])
+        chain(PresentationStrip.collectionDepthLimit + 1)
+        XCTAssertEqual(failure(server.url("/c0.json"), fetcher: makeFetcher()),
+                       "no manifest within \(PresentationStrip.collectionDepthLimit) collections of it")
+        // Beside a manifest that is read, what lies too deep is a note.
+        serve(PresentationFixtures.collection3(id: server.url("/both.json"), label: "Both", members: [
+            (server.url("/m.json"), false), (server.url("/c0.json"), true),
+        ]), at: "/both.json", on: server)
+        let strip = try PresentationStrip.load(server.url("/both.json"), fetcher: makeFetcher(), box: box)
+        XCTAssertEqual(strip.items.map(\.displayName), ["Deep book: a"])
+        XCTAssertEqual(strip.notes, ["1 member of the collection not read: collections are followed \(PresentationStrip.collectionDepthLimit) deep"])
+    }
+
     // MARK: - Bad input
 
     func testBadDocumentsSayWhyInOneLine() throws {

@@ -125,7 +125,7 @@ package struct PresentationStrip: Sendable {
             var manifests: [PresentationDocument.Manifest] = []
             var skipped = collection.skipped, failures: [Failure] = []
             var level = collection.members, depth = 1
-            var seen = Set([location]), leftOver = 0
+            var seen = Set([location]), leftOver = 0, tooDeep = 0
             while !level.isEmpty, manifests.count < manifestLimit {
                 level = level.filter { seen.insert($0.url).inserted }
                 // No more documents are fetched than manifests may still be read.
@@ -142,7 +142,7 @@ package struct PresentationStrip: Sendable {
                         if manifests.count < manifestLimit { manifests.append(manifest) }
                     case .success(.collection(let member)):
                         skipped += member.skipped
-                        if depth < collectionDepthLimit { next += member.members }
+                        if depth < collectionDepthLimit { next += member.members } else { tooDeep += member.members.count }
                     case .failure(let failure): failures.append(failure)
                     }
                 }
@@ -152,12 +152,18 @@ package struct PresentationStrip: Sendable {
             leftOver += level.count
             if skipped > 0 { notes.append("\(skipped) member\(skipped == 1 ? "" : "s") of the collection skipped: not an http(s) URL") }
             if leftOver > 0 { notes.append("\(leftOver) member\(leftOver == 1 ? "" : "s") of the collection not read: at most \(manifestLimit) manifests are") }
+            if tooDeep > 0 {
+                notes.append("\(tooDeep) member\(tooDeep == 1 ? "" : "s") of the collection not read: collections are followed \(collectionDepthLimit) deep")
+            }
             if let first = failures.first {
                 notes.append("\(failures.count) manifest\(failures.count == 1 ? "" : "s") of the collection not read (\(first))")
             }
             guard !manifests.isEmpty else {
-                throw failures.first.map { Failure(location: location, reason: "no manifest of the collection could be read (\($0))") }
-                    ?? Failure(location: location, reason: "the collection lists no manifests")
+                if let first = failures.first {
+                    throw Failure(location: location, reason: "no manifest of the collection could be read (\(first))")
+                }
+                throw Failure(location: location, reason: tooDeep > 0
+                    ? "no manifest within \(collectionDepthLimit) collections of it" : "the collection lists no manifests")
             }
             return manifests.map { ($0, true) }
         }
