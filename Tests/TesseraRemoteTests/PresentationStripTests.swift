@@ -157,7 +157,7 @@ final class PresentationStripTests: XCTestCase {
         let info = #"{"id": "\#(server.url("/tall"))", "type": "ImageService3", "profile": "level2", "width": 3000, "height": 4000}"#
         server.setRoute("/tall/info.json") { _ in .init(body: Data(info.utf8)) }
         let fetcher = makeFetcher()
-        func url(level: Int?, size: PixelSize?, id: String = "https://h/s") -> String {
+        func url(level: Int?, size: PixelSize?, id: String = "https://h/s") -> String? {
             let service = PresentationDocument.ImageServiceReference(id: id, level: level, size: size)
             return PresentationStrip.thumbnailURL(of: .init(label: "a", service: service, thumbnail: nil), fetcher: fetcher, box: box)
         }
@@ -455,6 +455,36 @@ final class PresentationStripTests: XCTestCase {
         server.setRoute("/slow/manifest.json") { _ in .init(stalls: true) }
         XCTAssertEqual(failure(server.url("/slow/manifest.json"), fetcher: makeFetcher(idleTimeout: .milliseconds(300))),
                        "the server did not answer in time (nothing arrived for 0.3 s)")
+    }
+
+    func testACollectionOfStallingServersIsReadForNoLongerThanTheTimeLimit() throws {
+        let server = try makeServer()
+        // Its one canvas's thumbnail needs the service's info.json, which is not read once time is up.
+        serve(PresentationFixtures.manifest3(id: server.url("/m.json"), label: "Book", canvases: [
+            Canvas(label: "a", serviceID: server.url("/slow/svc")),
+        ]), at: "/m.json", on: server)
+        let stalled = (0..<30).map { "/slow/\($0).json" }
+        for path in stalled + ["/slow/svc/info.json"] { server.setRoute(path) { _ in .init(stalls: true) } }
+        serve(PresentationFixtures.collection3(id: server.url("/shelf.json"), label: "Shelf",
+                                               members: [(server.url("/m.json"), false)] + stalled.map { (server.url($0), false) }),
+              at: "/shelf.json", on: server)
+
+        let strip = try PresentationStrip.load(server.url("/shelf.json"), fetcher: makeFetcher(idleTimeout: .milliseconds(500)),
+                                               box: box, timeLimit: .milliseconds(200))
+
+        // Six requests begin at once and stall past the limit: of the 30 stalling members, those not begun
+        // by then (some 24) are never asked.
+        XCTAssertEqual(strip.items.map(\.displayName), ["Book: a"])
+        XCTAssertEqual(strip.items.map(\.path), [server.url("/slow/svc/full/!400,300/0/default.jpg")])
+        XCTAssertEqual(strip.notes.count, 3, "\(strip.notes)")
+        let counts = strip.notes.prefix(2).map { Int($0.prefix { $0 != " " }) ?? 0 }
+        XCTAssertEqual(strip.notes.first?.hasSuffix(" members of the collection not read: reading took over 0.2 s"), true, "\(strip.notes)")
+        XCTAssertEqual(strip.notes.dropFirst().first?.contains(" manifests of the collection not read ("), true, "\(strip.notes)")
+        XCTAssertEqual(counts.reduce(0, +), stalled.count, "\(strip.notes)")
+        XCTAssertGreaterThanOrEqual(counts[0], stalled.count - 12, "\(strip.notes)")
+        XCTAssertEqual(server.requestLog.filter { $0.hasPrefix("/slow/") }.count, counts[1], "\(server.requestLog)")
+        XCTAssertEqual(strip.notes.last, "1 thumbnail asked of the image service unread: reading took over 0.2 s")
+        XCTAssertEqual(server.requestCount("/slow/svc/info.json"), 0)
     }
 
     func testCanvasesWithoutAnHTTPImageServiceAreSkippedAndCounted() throws {

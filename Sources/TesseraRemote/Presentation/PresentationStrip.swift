@@ -9,7 +9,7 @@ import TesseraTiling
 /// A collection's strip holds the canvases of all its manifests, in order, each named "manifest: canvas";
 /// member collections are followed `collectionDepthLimit` deep, at most `manifestLimit` manifests. Every
 /// document, and each `info.json` a thumbnail is chosen from, is fetched before the strip opens, six at a
-/// time.
+/// time, for at most `readingTimeLimit`.
 ///
 /// A canvas's thumbnail is, in order: its image service drawn at the cell's size (a level 1 or 2 service,
 /// `full/W,/0/default.jpg` at the width that fits the cell when the manifest gives the image's size, else
@@ -64,12 +64,19 @@ package struct PresentationStrip: Sendable {
 
     private static let documentFolders: Set<String> = ["manifest", "manifests", "collection", "collections", "presentation"]
 
+    /// How long a collection's documents and the thumbnails' `info.json` are read for before the strip
+    /// opens: a request begun within it finishes (within the fetcher's own time limits), what is not begun
+    /// by then is left unread, so that a collection of stalling servers cannot hold the window back for
+    /// each of its members in turn.
+    package static let readingTimeLimit: Duration = .seconds(30)
+
     /// Reads the manifest or collection at `location` (an http(s) URL through `fetcher`, or a file) and
-    /// makes its strip, asking thumbnails for cells of `box` pixels.
-    package static func load(_ location: String, fetcher: any TileFetching,
-                             box: PixelSize) throws(Failure) -> PresentationStrip {
+    /// makes its strip, asking thumbnails for cells of `box` pixels; reads nothing new after `timeLimit`.
+    package static func load(_ location: String, fetcher: any TileFetching, box: PixelSize,
+                             timeLimit: Duration = readingTimeLimit) throws(Failure) -> PresentationStrip {
         var notes: [String] = []
-        let manifests = try manifests(at: location, fetcher: fetcher, notes: &notes)
+        let deadline = ContinuousClock.now + timeLimit
+        let manifests = try manifests(at: location, fetcher: fetcher, deadline: deadline, timeLimit: timeLimit, notes: &notes)
         var canvases: [(label: String, canvas: PresentationDocument.Canvas)] = []
         var skipped = 0, leftOut = 0
         for (manifest, ofCollection) in manifests {
@@ -99,7 +106,14 @@ package struct PresentationStrip: Sendable {
             place[canvas] = painted.count
             painted.append(canvas)
         }
-        let thumbnails = sideBySide(painted.count) { [painted] index in thumbnailURL(of: painted[index], fetcher: fetcher, box: box) }
+        let looked = sideBySide(painted.count) { [painted] index in
+            thumbnailURL(of: painted[index], fetcher: fetcher, box: box, mayRead: ContinuousClock.now < deadline)
+        }
+        let unread = looked.count { $0 == nil }
+        if unread > 0 {
+            notes.append("\(unread) thumbnail\(unread == 1 ? "" : "s") asked of the image service unread: reading took over \(timeLimit.secondsText)")
+        }
+        let thumbnails = zip(painted, looked).map { canvas, url in url ?? drawnThumbnailURL(of: canvas, box: box) }
         var strip = PresentationStrip(items: [], pyramids: [:], notes: notes)
         for (index, entry) in canvases.enumerated() {
             var url = thumbnails[place[entry.canvas]!]
@@ -116,8 +130,8 @@ package struct PresentationStrip: Sendable {
     }
 
     /// The manifests at `location`: itself, or a collection's, each with whether it came from a collection.
-    private static func manifests(at location: String, fetcher: any TileFetching,
-                                  notes: inout [String]) throws(Failure) -> [(PresentationDocument.Manifest, Bool)] {
+    private static func manifests(at location: String, fetcher: any TileFetching, deadline: ContinuousClock.Instant,
+                                  timeLimit: Duration, notes: inout [String]) throws(Failure) -> [(PresentationDocument.Manifest, Bool)] {
         switch try document(at: location, fetcher: fetcher) {
         case .manifest(let manifest):
             return [(manifest, false)]
@@ -125,18 +139,23 @@ package struct PresentationStrip: Sendable {
             var manifests: [PresentationDocument.Manifest] = []
             var skipped = collection.skipped, failures: [Failure] = []
             var level = collection.members, depth = 1
-            var seen = Set([location]), leftOver = 0, tooDeep = 0
+            var seen = Set([location]), leftOver = 0, tooDeep = 0, late = 0
             while !level.isEmpty, manifests.count < manifestLimit {
                 level = level.filter { seen.insert($0.url).inserted }
                 // No more documents are fetched than manifests may still be read.
                 leftOver += max(0, level.count - (manifestLimit - manifests.count))
                 level = Array(level.prefix(manifestLimit - manifests.count))
                 let urls = level.map(\.url)
-                let bodies = sideBySide(urls.count) { index in
-                    Result { () throws(Failure) in try document(at: urls[index], fetcher: fetcher) }
+                let bodies = sideBySide(urls.count) { index -> Result<PresentationDocument, Failure>? in
+                    guard ContinuousClock.now < deadline else { return nil }
+                    return Result { () throws(Failure) in try document(at: urls[index], fetcher: fetcher) }
                 }
                 var next: [PresentationDocument.Member] = []
                 for result in bodies {
+                    guard let result else {
+                        late += 1
+                        continue
+                    }
                     switch result {
                     case .success(.manifest(let manifest)):
                         if manifests.count < manifestLimit { manifests.append(manifest) }
@@ -152,6 +171,9 @@ package struct PresentationStrip: Sendable {
             leftOver += level.count
             if skipped > 0 { notes.append("\(skipped) member\(skipped == 1 ? "" : "s") of the collection skipped: not an http(s) URL") }
             if leftOver > 0 { notes.append("\(leftOver) member\(leftOver == 1 ? "" : "s") of the collection not read: at most \(manifestLimit) manifests are") }
+            if late > 0 {
+                notes.append("\(late) member\(late == 1 ? "" : "s") of the collection not read: reading took over \(timeLimit.secondsText)")
+            }
             if tooDeep > 0 {
                 notes.append("\(tooDeep) member\(tooDeep == 1 ? "" : "s") of the collection not read: collections are followed \(collectionDepthLimit) deep")
             }
@@ -162,6 +184,7 @@ package struct PresentationStrip: Sendable {
                 if let first = failures.first {
                     throw Failure(location: location, reason: "no manifest of the collection could be read (\(first))")
                 }
+                if late > 0 { throw Failure(location: location, reason: "no manifest of the collection was read within \(timeLimit.secondsText)") }
                 throw Failure(location: location, reason: tooDeep > 0
                     ? "no manifest within \(collectionDepthLimit) collections of it" : "the collection lists no manifests")
             }
@@ -195,18 +218,25 @@ package struct PresentationStrip: Sendable {
         }
     }
 
-    /// The URL of `canvas`'s cell picture for a box of `box` pixels (see the type's description). A service
-    /// whose `info.json` cannot be read is still asked to draw one: the cell then says what went wrong.
-    static func thumbnailURL(of canvas: PresentationDocument.Canvas, fetcher: any TileFetching, box: PixelSize) -> String {
+    /// The URL of `canvas`'s cell picture for a box of `box` pixels (see the type's description); nil when
+    /// that needs the service's `info.json` and `mayRead` is false. A service whose `info.json` cannot be
+    /// read is still asked to draw one: the cell then says what went wrong.
+    static func thumbnailURL(of canvas: PresentationDocument.Canvas, fetcher: any TileFetching, box: PixelSize,
+                             mayRead: Bool = true) -> String? {
         let service = canvas.service
-        let drawn = "\(service.id)/full/!\(box.width),\(box.height)/0/default.jpg"
         if let level = service.level, level > 0 {
             // A width alone is what level 1 draws too; `!W,H` is level 2's.
             if let size = service.size { return RemoteIIIFTileSource.drawnURL(base: service.id, imageSize: size, fitting: box) }
-            if level == 2 { return drawn }
+            if level == 2 { return drawnThumbnailURL(of: canvas, box: box) }
         }
         if let thumbnail = canvas.thumbnail { return thumbnail }
+        guard mayRead else { return nil }
         let source = try? RemoteIIIFTileSource(infoURL: canvas.service.infoURL, fetcher: fetcher, decoders: [])
-        return source?.thumbnailURL(fitting: box) ?? drawn
+        return source?.thumbnailURL(fitting: box) ?? drawnThumbnailURL(of: canvas, box: box)
+    }
+
+    /// The request of a level 2 service for `canvas`'s whole image fitted into `box`.
+    static func drawnThumbnailURL(of canvas: PresentationDocument.Canvas, box: PixelSize) -> String {
+        "\(canvas.service.id)/full/!\(box.width),\(box.height)/0/default.jpg"
     }
 }
