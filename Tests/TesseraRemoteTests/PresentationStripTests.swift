@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TesseraCore
 import TesseraImaging
 import TesseraTestBasics
@@ -63,7 +64,7 @@ final class PresentationStripTests: XCTestCase {
     }
 
     /// Why loading `location` fails; fails the test when it loads.
-    private func failure(_ location: String, fetcher: HTTPFetcher) -> String {
+    private func failure(_ location: String, fetcher: any TileFetching) -> String {
         do {
             let strip = try PresentationStrip.load(location, fetcher: fetcher, box: box)
             XCTFail("\(location) loaded: \(strip.items.map(\.displayName))")
@@ -493,19 +494,34 @@ final class PresentationStripTests: XCTestCase {
         let services = try PresentationFixtures.serveTrees([samples[0]], version: 3, on: server, in: dir.path("trees"))
         let elsewhere = [Canvas(label: "ftp", serviceID: "ftp://example.org/iiif/a"),
                          Canvas(label: "file", serviceID: "file:///etc/passwd"),
-                         Canvas(label: "script", serviceID: "javascript:alert(1)")]
+                         Canvas(label: "script", serviceID: "javascript:alert(1)"),
+                         Canvas(label: "data", serviceID: "data:application/json,{}"),
+                         Canvas(label: "relative", serviceID: "iiif/a")]
         serve(PresentationFixtures.manifest3(id: "https://example.org/m", label: "Mixed",
                                              canvases: [elsewhere[0], Canvas(label: ["en": ["kept"]], service: services[0]), elsewhere[1]]),
               at: "/mixed.json", on: server)
         serve(PresentationFixtures.manifest2(id: "https://example.org/m", label: "None", canvases: elsewhere),
               at: "/none.json", on: server)
-        let fetcher = makeFetcher()
+        let fetcher = RecordingFetcher(makeFetcher())
 
         let strip = try PresentationStrip.load(server.url("/mixed.json"), fetcher: fetcher, box: box)
         XCTAssertEqual(strip.items.map(\.displayName), ["kept"])
         XCTAssertEqual(strip.notes, ["2 canvases skipped: no http(s) image service"])
-        XCTAssertEqual(failure(server.url("/none.json"), fetcher: fetcher), "no canvas has an http(s) image service (3 skipped)")
-        XCTAssertFalse(server.requestLog.contains { $0.contains("passwd") })
+        XCTAssertEqual(failure(server.url("/none.json"), fetcher: fetcher), "no canvas has an http(s) image service (5 skipped)")
+        let asked = fetcher.asked.withLock { $0 }
+        XCTAssertFalse(asked.isEmpty)
+        XCTAssertTrue(asked.allSatisfy { $0.hasPrefix(server.url("/")) }, "only the loopback server's http URLs: \(asked)")
+    }
+
+    /// Passes requests on to an `HTTPFetcher`, keeping each URL asked for.
+    private final class RecordingFetcher: TileFetching {
+        let inner: HTTPFetcher
+        let asked = Mutex<[String]>([])
+        init(_ inner: HTTPFetcher) { self.inner = inner }
+        func get(_ url: String, byteLimit: Int) throws(TileFetchError) -> Data {
+            asked.withLock { $0.append(url) }
+            return try inner.get(url, byteLimit: byteLimit)
+        }
     }
 
     func testWhatIsReadAsAPresentationDocument() {
