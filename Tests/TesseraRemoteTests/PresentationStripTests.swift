@@ -171,6 +171,31 @@ final class PresentationStripTests: XCTestCase {
         XCTAssertEqual(url(level: nil, size: nil, id: server.url("/tall")), server.url("/tall/full/225,/0/default.jpg"))
     }
 
+    func testAServiceURLWithASpaceAndAnAccentIsAskedForEncoded() throws {
+        let dir = try TemporaryDirectory()
+        let server = try makeServer()
+        // The tree is served where a browser asks for "/my café": at its percent-encoded path.
+        var options = TileCutterOptions()
+        options.layout = .iiif3
+        options.tileSize = 256
+        options.iiifID = server.url("/my%20caf%C3%A9")
+        let result = try TileCutter(options: options).cut(imageAt: SampleImages.url(samples[1]).path, into: dir.path("tree"), name: "img")
+        server.serveFiles(in: dir.path("tree"), at: "/my%20caf%C3%A9")
+        let width = result.geometry.width, height = result.geometry.height
+        serve(PresentationFixtures.manifest3(id: "https://example.org/m", label: "Café", canvases: [
+            Canvas(label: "a", serviceID: server.url("/my café/img"), width: width, height: height),
+        ]), at: "/cafe.json", on: server)
+        let fetcher = makeFetcher()
+
+        let strip = try PresentationStrip.load(server.url("/cafe.json"), fetcher: fetcher, box: box)
+
+        XCTAssertEqual(server.requestCount("/my%20caf%C3%A9/img/info.json"), 1, "\(server.requestLog)")
+        let thumbnail = try picture(at: strip.items[0].path, fetcher: fetcher)
+        XCTAssertEqual(Double(thumbnail.height), Double(thumbnail.width) * Double(height) / Double(width), accuracy: 1)
+        let source = try RemoteIIIFTileSource(infoURL: try XCTUnwrap(strip.pyramids[strip.items[0].path]), fetcher: fetcher, decoders: [])
+        XCTAssertEqual(source.geometry.width, width, "Enter opens it too")
+    }
+
     func testCanvasesSharingAThumbnailKeepTheirOwnServices() throws {
         let server = try makeServer()
         let placeholder = "https://example.org/placeholder.jpg"
