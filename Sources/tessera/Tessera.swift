@@ -307,7 +307,8 @@ struct Browse: ParsableCommand {
 
     /// The strip of the IIIF manifest or collection at `location`, its thumbnails asked at the cells' size;
     /// what was left out of it is said on standard error, and a document that opens no strip ends the run.
-    private func presentationStrip(_ location: String) throws -> PresentationStrip {
+    /// Nil when `location` was taken for a document by its folder alone and is none: an image, say.
+    private func presentationStrip(_ location: String) throws -> PresentationStrip? {
         let cellPoints = cell ?? Size(argument: "534x400")!
         let scale = display.pixelScale ?? 1
         let box = PixelSize(width: Int((Double(cellPoints.width) * scale).rounded(.up)),
@@ -317,6 +318,7 @@ struct Browse: ParsableCommand {
             for note in strip.notes { FileHandle.standardError.write(Data(PathText.bytes(of: "tessera: \(location): \(note)\n"))) }
             return strip
         } catch {
+            if error.isOtherContent && !PresentationStrip.isNamedAsDocument(location) { return nil }
             throw fail(error.description)
         }
     }
@@ -344,9 +346,8 @@ struct Browse: ParsableCommand {
             helperCount: workers ?? WorkScheduler<ImageKey, PixelBuffer>.defaultWorkerCount,
             pixelLimit: pixelLimitMp * 1_000_000, opening: namesOneFile && !namesDocument ? paths[0] : nil)
         var options: ViewerOptions
-        if namesDocument {
-            // After the helpers are forked: reading it starts the network's threads.
-            let strip = try presentationStrip(paths[0])
+        // After the helpers are forked: reading it starts the network's threads.
+        if namesDocument, let strip = try presentationStrip(paths[0]) {
             options = ViewerOptions(items: strip.items)
             options.remotePyramids = strip.pyramids
         } else {

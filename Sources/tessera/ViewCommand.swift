@@ -81,7 +81,7 @@ struct View: ParsableCommand {
 
     func run() throws {
         display.bootstrapLogging()
-        if PresentationStrip.mayBeDocument(path) {
+        if PresentationStrip.isNamedAsDocument(path) {
             throw fail("\(path): an IIIF manifest or collection opens as a strip of its canvases: tessera \(path)")
         }
         var options = ViewerOptions(items: [CarouselItem(path: path)])

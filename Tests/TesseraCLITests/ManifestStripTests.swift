@@ -90,6 +90,28 @@ final class ManifestStripTests: XCTestCase {
         XCTAssertEqual(json["selected_name"] as? String, "Book 2: p. 3")
     }
 
+    func testAnImageInAFolderNamedAsManifestsAreIsShownAsAnImage() throws {
+        let folder = try TemporaryDirectory()
+        let server = try LoopbackHTTPServer()
+        servers.append(server)
+        let photo = try Data(contentsOf: SampleImages.url("img25-small.jpg"))
+        server.setRoute("/collections/objects/12345") { _ in .init(headers: [("Content-Type", "image/jpeg")], body: photo) }
+        let report = folder.path("report.json")
+
+        let run = try tessera([server.url("/collections/objects/12345"), "--no-config", "--no-thumbnail-cache",
+                               "--script", try folder.write(Data("wait 0.2\nwait-idle\nquit\n".utf8), to: "script.txt"),
+                               "--report", report], in: folder)
+
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        XCTAssertEqual(json["items"] as? Int, 1, "\(json)")
+        XCTAssertEqual(json["decodes"] as? Int, 1, "\(json)")
+        XCTAssertEqual((json["errors"] as? [Any])?.count, 0, "\(json["errors"] ?? "")")
+
+        let viewed = try tessera(["view", server.url("/collections/objects/12345"), "--no-config", "--frames", "3"], in: folder)
+        XCTAssertEqual(viewed.status, 0, viewed.stderr)
+    }
+
     func testADocumentThatOpensNoStripSaysWhyInOneLine() throws {
         let folder = try TemporaryDirectory()
         let server = try LoopbackHTTPServer()

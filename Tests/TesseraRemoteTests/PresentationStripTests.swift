@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TesseraCore
 import TesseraImaging
 import TesseraTestBasics
@@ -63,7 +64,7 @@ final class PresentationStripTests: XCTestCase {
     }
 
     /// Why loading `location` fails; fails the test when it loads.
-    private func failure(_ location: String, fetcher: HTTPFetcher) -> String {
+    private func failure(_ location: String, fetcher: any TileFetching) -> String {
         do {
             let strip = try PresentationStrip.load(location, fetcher: fetcher, box: box)
             XCTFail("\(location) loaded: \(strip.items.map(\.displayName))")
@@ -157,7 +158,7 @@ final class PresentationStripTests: XCTestCase {
         let info = #"{"id": "\#(server.url("/tall"))", "type": "ImageService3", "profile": "level2", "width": 3000, "height": 4000}"#
         server.setRoute("/tall/info.json") { _ in .init(body: Data(info.utf8)) }
         let fetcher = makeFetcher()
-        func url(level: Int?, size: PixelSize?, id: String = "https://h/s") -> String {
+        func url(level: Int?, size: PixelSize?, id: String = "https://h/s") -> String? {
             let service = PresentationDocument.ImageServiceReference(id: id, level: level, size: size)
             return PresentationStrip.thumbnailURL(of: .init(label: "a", service: service, thumbnail: nil), fetcher: fetcher, box: box)
         }
@@ -168,6 +169,31 @@ final class PresentationStripTests: XCTestCase {
         XCTAssertEqual(url(level: 2, size: nil), "https://h/s/full/!400,300/0/default.jpg")
         // Neither level nor size in the manifest: the service's info.json says both.
         XCTAssertEqual(url(level: nil, size: nil, id: server.url("/tall")), server.url("/tall/full/225,/0/default.jpg"))
+    }
+
+    func testAServiceURLWithASpaceAndAnAccentIsAskedForEncoded() throws {
+        let dir = try TemporaryDirectory()
+        let server = try makeServer()
+        // The tree is served where a browser asks for "/my café": at its percent-encoded path.
+        var options = TileCutterOptions()
+        options.layout = .iiif3
+        options.tileSize = 256
+        options.iiifID = server.url("/my%20caf%C3%A9")
+        let result = try TileCutter(options: options).cut(imageAt: SampleImages.url(samples[1]).path, into: dir.path("tree"), name: "img")
+        server.serveFiles(in: dir.path("tree"), at: "/my%20caf%C3%A9")
+        let width = result.geometry.width, height = result.geometry.height
+        serve(PresentationFixtures.manifest3(id: "https://example.org/m", label: "Café", canvases: [
+            Canvas(label: "a", serviceID: server.url("/my café/img"), width: width, height: height),
+        ]), at: "/cafe.json", on: server)
+        let fetcher = makeFetcher()
+
+        let strip = try PresentationStrip.load(server.url("/cafe.json"), fetcher: fetcher, box: box)
+
+        XCTAssertEqual(server.requestCount("/my%20caf%C3%A9/img/info.json"), 1, "\(server.requestLog)")
+        let thumbnail = try picture(at: strip.items[0].path, fetcher: fetcher)
+        XCTAssertEqual(Double(thumbnail.height), Double(thumbnail.width) * Double(height) / Double(width), accuracy: 1)
+        let source = try RemoteIIIFTileSource(infoURL: try XCTUnwrap(strip.pyramids[strip.items[0].path]), fetcher: fetcher, decoders: [])
+        XCTAssertEqual(source.geometry.width, width, "Enter opens it too")
     }
 
     func testCanvasesSharingAThumbnailKeepTheirOwnServices() throws {
@@ -233,6 +259,122 @@ final class PresentationStripTests: XCTestCase {
         XCTAssertEqual(second.skipped, 1)
     }
 
+    func testAServiceIDEndingInInfoJSONOrSlashesNamesItsBase() throws {
+        let manifest = PresentationFixtures.manifest3(id: "https://example.org/m", label: "Ends", canvases: [
+            Canvas(label: "a", serviceID: "https://h/iiif/a/info.json/"),
+            Canvas(label: "b", serviceID: "https://h/iiif/b//"),
+            Canvas(label: "c", serviceID: "https://h/iiif/c/info.json"),
+            Canvas(label: "d", serviceID: "https://h/iiif/d"),
+        ])
+        guard case .manifest(let read) = try PresentationDocument(json: manifest) else { return XCTFail("not a manifest") }
+        XCTAssertEqual(read.canvases.map(\.service.infoURL), ["https://h/iiif/a/info.json", "https://h/iiif/b/info.json",
+                                                              "https://h/iiif/c/info.json", "https://h/iiif/d/info.json"])
+    }
+
+    func testAnUntypedLoginServiceBesideTheImageServiceIsPassedOver() throws {
+        let two = #"""
+        {"@type": "sc:Manifest", "sequences": [{"canvases": [
+          {"label": "locked", "images": [{"resource": {"service": [
+            {"@context": "http://iiif.io/api/auth/1/context.json", "@id": "https://h/auth/login", "profile": "http://iiif.io/api/auth/1/login"},
+            {"@context": "http://iiif.io/api/image/2/context.json", "@id": "https://h/iiif/a", "profile": "http://iiif.io/api/image/2/level1.json"}]}}]},
+          {"label": "login only", "images": [{"resource": {"service":
+            {"@context": "http://iiif.io/api/auth/1/context.json", "@id": "https://h/auth/login", "profile": "http://iiif.io/api/auth/1/login"}}}]}]}]}
+        """#
+        guard case .manifest(let manifest) = try PresentationDocument(json: Data(two.utf8)) else { return XCTFail("not a manifest") }
+        XCTAssertEqual(manifest.canvases.map(\.service), [.init(id: "https://h/iiif/a", level: 1)])
+        XCTAssertEqual(manifest.skipped, 1)
+    }
+
+    func testLabelsAreOneLineNoLongerThanTheLimit() throws {
+        let long = String(repeating: "word ", count: 2_000)
+        let manifest = PresentationFixtures.manifest3(id: "https://example.org/m", label: ["en": ["Book\nof\u{7}hours"]], canvases: [
+            Canvas(label: ["en": ["  Folio\n\t1r  "]], serviceID: "https://h/iiif/a"),
+            Canvas(label: ["en": [long]], serviceID: "https://h/iiif/b"),
+            Canvas(label: 42, serviceID: "https://h/iiif/c"),
+            Canvas(label: ["en": [["nested": true]]], serviceID: "https://h/iiif/d"),
+            Canvas(label: ["en": ["\n\u{0}\r"]], serviceID: "https://h/iiif/e"),
+        ])
+        guard case .manifest(let read) = try PresentationDocument(json: manifest) else { return XCTFail("not a manifest") }
+        XCTAssertEqual(read.label, "Book of hours")
+        let labels = read.canvases.map(\.label)
+        XCTAssertEqual(labels[0], "Folio 1r")
+        XCTAssertEqual(labels[1].count, PresentationDocument.labelLimit)
+        XCTAssertTrue(labels[1].hasPrefix("word word ") && labels[1].hasSuffix("…"), labels[1])
+        XCTAssertEqual(Array(labels.dropFirst(2)), ["canvas 3", "canvas 4", "canvas 5"], "no text: the canvas's place names it")
+    }
+
+    func testAManifestOfMoreCanvasesThanTheLimitShowsTheFirstAndSaysSo() throws {
+        let server = try makeServer()
+        let count = PresentationStrip.canvasLimit + 3
+        // Level 2 services of known size: their thumbnails need no request.
+        serve(PresentationFixtures.manifest3(id: "https://example.org/m", label: "Many", canvases: (0..<count).map {
+            Canvas(label: "p\($0)", serviceID: "https://h/iiif/\($0)", width: 400, height: 300, profile: "level2")
+        }), at: "/many.json", on: server)
+        let strip = try PresentationStrip.load(server.url("/many.json"), fetcher: makeFetcher(), box: box)
+        XCTAssertEqual(strip.items.count, PresentationStrip.canvasLimit)
+        XCTAssertEqual(strip.items.last?.displayName, "p\(PresentationStrip.canvasLimit - 1)")
+        XCTAssertEqual(strip.notes, ["3 canvases not shown: at most \(PresentationStrip.canvasLimit) are"])
+    }
+
+    func testACanvasListedTwiceHasItsServiceReadOnce() throws {
+        let dir = try TemporaryDirectory()
+        let server = try makeServer()
+        let services = try PresentationFixtures.serveTrees([samples[0]], version: 3, on: server, in: dir.path("trees"))
+        let canvas = Canvas(label: "same", service: services[0])
+        serve(PresentationFixtures.manifest3(id: "https://example.org/m", label: "Twice", canvases: [canvas, canvas, canvas]),
+              at: "/twice.json", on: server)
+        let strip = try PresentationStrip.load(server.url("/twice.json"), fetcher: makeFetcher(), box: box)
+        XCTAssertEqual(strip.items.count, 3)
+        XCTAssertEqual(Set(strip.items.map(\.path)), [services[0].id + "/" + oneTilePath(of: services[0], version: 3)])
+        XCTAssertEqual(server.requestCount("/svc1/img/info.json"), 1)
+    }
+
+    func testASharedThumbnailWithAFragmentOfItsOwnIsToldApartByOneFragment() throws {
+        let server = try makeServer()
+        let placeholder = "https://example.org/placeholder.jpg#xywh=0,0,10,10"
+        serve(PresentationFixtures.manifest3(id: "https://example.org/m", label: "Shared", canvases: [
+            Canvas(label: "a", serviceID: "https://example.org/iiif/a", thumbnail: placeholder),
+            Canvas(label: "b", serviceID: "https://example.org/iiif/b", thumbnail: placeholder),
+        ]), at: "/shared.json", on: server)
+        let strip = try PresentationStrip.load(server.url("/shared.json"), fetcher: makeFetcher(), box: box)
+        XCTAssertEqual(strip.items.map(\.path), [placeholder, "https://example.org/placeholder.jpg#canvas2"])
+        XCTAssertNotNil(URL(string: strip.items[1].path)?.host, "a URL that can be requested")
+    }
+
+    func testOddSizesInAServiceDescriptionArePassedOver() throws {
+        let server = try makeServer()
+        func info(_ sizes: String) -> String {
+            """
+            {"@context": "http://iiif.io/api/image/3/context.json", "id": "\(server.url("/odd"))", "type": "ImageService3",
+             "profile": "level0", "width": 4000, "height": 3000, "tiles": [{"width": 512, "scaleFactors": [1, 2, 4, 8]}],
+             "sizes": \(sizes)}
+            """
+        }
+        let fetcher = makeFetcher()
+        let canvas = PresentationDocument.Canvas(label: "a", service: .init(id: server.url("/odd"), level: nil), thumbnail: nil)
+        let oddEntries = Data(info(#"[{"width": 250.5, "height": 188}, {"width": "500", "height": 375}, {"width": 1000, "height": 750}]"#).utf8)
+        server.setRoute("/odd/info.json") { _ in .init(body: oddEntries) }
+        XCTAssertEqual(PresentationStrip.thumbnailURL(of: canvas, fetcher: fetcher, box: box), server.url("/odd/full/1000,750/0/default.jpg"))
+        let noList = Data(info(#"{"width": 250}"#).utf8)
+        server.setRoute("/odd/info.json") { _ in .init(body: noList) }
+        // The tiled view opens such a service as any other.
+        let source = try RemoteIIIFTileSource(infoURL: server.url("/odd/info.json"), fetcher: fetcher, decoders: [])
+        XCTAssertEqual(source.geometry.width, 4000)
+        XCTAssertEqual(PresentationStrip.thumbnailURL(of: canvas, fetcher: fetcher, box: box), source.url(of: TileID(level: IIIFTree.coarsestLevel(of: source.geometry), column: 0, row: 0)))
+    }
+
+    func testEveryKindOfJSONValueIsReadAsItself() throws {
+        let value = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"a": [1, true, "s", null, {"b": 2.5}, [false]]}"#.utf8))
+        let list = value["a"]?.list ?? []
+        XCTAssertEqual(list.count, 6)
+        XCTAssertEqual(list[0].int, 1)
+        guard case .bool(true) = list[1] else { return XCTFail("\(list[1])") }
+        XCTAssertEqual(list[2].string, "s")
+        guard case .null = list[3] else { return XCTFail("\(list[3])") }
+        guard case .number(2.5)? = list[4]["b"] else { return XCTFail("\(list[4])") }
+        guard case .array(let inner) = list[5], case .bool(false) = inner[0] else { return XCTFail("\(list[5])") }
+    }
+
     // MARK: - Collections
 
     func testACollectionListsTheCanvasesOfItsManifests() throws {
@@ -260,6 +402,36 @@ final class PresentationStripTests: XCTestCase {
             "1 member of the collection skipped: not an http(s) URL",
             "1 manifest of the collection not read (\(server.url("/gone.json")): the server answered 404 Not Found)",
         ])
+    }
+
+    func testCollectionsNestedDeeperThanTheLimitAreCountedNotRead() throws {
+        let dir = try TemporaryDirectory()
+        let server = try makeServer()
+        let services = try PresentationFixtures.serveTrees([samples[0]], version: 3, on: server, in: dir.path("trees"))
+        serve(PresentationFixtures.manifest3(id: server.url("/m.json"), label: "Deep book", canvases: [
+            Canvas(label: "a", service: services[0], profile: "level2"),
+        ]), at: "/m.json", on: server)
+        // /c0.json lists /c1.json, which lists /c2.json, …; the manifest sits in the last one.
+        func chain(_ depth: Int) {
+            for level in 0..<depth {
+                let members = level == depth - 1 ? [(server.url("/m.json"), false)] : [(server.url("/c\(level + 1).json"), true)]
+                serve(PresentationFixtures.collection3(id: server.url("/c\(level).json"), label: "C\(level)", members: members),
+                      at: "/c\(level).json", on: server)
+            }
+        }
+        chain(PresentationStrip.collectionDepthLimit)
+        XCTAssertEqual(try PresentationStrip.load(server.url("/c0.json"), fetcher: makeFetcher(), box: box).items.map(\.displayName),
+                       ["Deep book: a"])
+        chain(PresentationStrip.collectionDepthLimit + 1)
+        XCTAssertEqual(failure(server.url("/c0.json"), fetcher: makeFetcher()),
+                       "no manifest within \(PresentationStrip.collectionDepthLimit) collections of it")
+        // Beside a manifest that is read, what lies too deep is a note.
+        serve(PresentationFixtures.collection3(id: server.url("/both.json"), label: "Both", members: [
+            (server.url("/m.json"), false), (server.url("/c0.json"), true),
+        ]), at: "/both.json", on: server)
+        let strip = try PresentationStrip.load(server.url("/both.json"), fetcher: makeFetcher(), box: box)
+        XCTAssertEqual(strip.items.map(\.displayName), ["Deep book: a"])
+        XCTAssertEqual(strip.notes, ["1 member of the collection not read: collections are followed \(PresentationStrip.collectionDepthLimit) deep"])
     }
 
     // MARK: - Bad input
@@ -311,25 +483,70 @@ final class PresentationStripTests: XCTestCase {
                        "the server did not answer in time (nothing arrived for 0.3 s)")
     }
 
+    func testACollectionOfStallingServersIsReadForNoLongerThanTheTimeLimit() throws {
+        let server = try makeServer()
+        // Its one canvas's thumbnail needs the service's info.json, which is not read once time is up.
+        serve(PresentationFixtures.manifest3(id: server.url("/m.json"), label: "Book", canvases: [
+            Canvas(label: "a", serviceID: server.url("/slow/svc")),
+        ]), at: "/m.json", on: server)
+        let stalled = (0..<30).map { "/slow/\($0).json" }
+        for path in stalled + ["/slow/svc/info.json"] { server.setRoute(path) { _ in .init(stalls: true) } }
+        serve(PresentationFixtures.collection3(id: server.url("/shelf.json"), label: "Shelf",
+                                               members: [(server.url("/m.json"), false)] + stalled.map { (server.url($0), false) }),
+              at: "/shelf.json", on: server)
+
+        let strip = try PresentationStrip.load(server.url("/shelf.json"), fetcher: makeFetcher(idleTimeout: .milliseconds(500)),
+                                               box: box, timeLimit: .milliseconds(200))
+
+        // Six requests begin at once and stall past the limit: of the 30 stalling members, those not begun
+        // by then (some 24) are never asked.
+        XCTAssertEqual(strip.items.map(\.displayName), ["Book: a"])
+        XCTAssertEqual(strip.items.map(\.path), [server.url("/slow/svc/full/!400,300/0/default.jpg")])
+        XCTAssertEqual(strip.notes.count, 3, "\(strip.notes)")
+        let counts = strip.notes.prefix(2).map { Int($0.prefix { $0 != " " }) ?? 0 }
+        XCTAssertEqual(strip.notes.first?.hasSuffix(" members of the collection not read: reading took over 0.2 s"), true, "\(strip.notes)")
+        XCTAssertEqual(strip.notes.dropFirst().first?.contains(" manifests of the collection not read ("), true, "\(strip.notes)")
+        XCTAssertEqual(counts.reduce(0, +), stalled.count, "\(strip.notes)")
+        XCTAssertGreaterThanOrEqual(counts[0], stalled.count - 12, "\(strip.notes)")
+        XCTAssertEqual(server.requestLog.filter { $0.hasPrefix("/slow/") }.count, counts[1], "\(server.requestLog)")
+        XCTAssertEqual(strip.notes.last, "1 thumbnail asked of the image service unread: reading took over 0.2 s")
+        XCTAssertEqual(server.requestCount("/slow/svc/info.json"), 0)
+    }
+
     func testCanvasesWithoutAnHTTPImageServiceAreSkippedAndCounted() throws {
         let dir = try TemporaryDirectory()
         let server = try makeServer()
         let services = try PresentationFixtures.serveTrees([samples[0]], version: 3, on: server, in: dir.path("trees"))
         let elsewhere = [Canvas(label: "ftp", serviceID: "ftp://example.org/iiif/a"),
                          Canvas(label: "file", serviceID: "file:///etc/passwd"),
-                         Canvas(label: "script", serviceID: "javascript:alert(1)")]
+                         Canvas(label: "script", serviceID: "javascript:alert(1)"),
+                         Canvas(label: "data", serviceID: "data:application/json,{}"),
+                         Canvas(label: "relative", serviceID: "iiif/a")]
         serve(PresentationFixtures.manifest3(id: "https://example.org/m", label: "Mixed",
                                              canvases: [elsewhere[0], Canvas(label: ["en": ["kept"]], service: services[0]), elsewhere[1]]),
               at: "/mixed.json", on: server)
         serve(PresentationFixtures.manifest2(id: "https://example.org/m", label: "None", canvases: elsewhere),
               at: "/none.json", on: server)
-        let fetcher = makeFetcher()
+        let fetcher = RecordingFetcher(makeFetcher())
 
         let strip = try PresentationStrip.load(server.url("/mixed.json"), fetcher: fetcher, box: box)
         XCTAssertEqual(strip.items.map(\.displayName), ["kept"])
         XCTAssertEqual(strip.notes, ["2 canvases skipped: no http(s) image service"])
-        XCTAssertEqual(failure(server.url("/none.json"), fetcher: fetcher), "no canvas has an http(s) image service (3 skipped)")
-        XCTAssertFalse(server.requestLog.contains { $0.contains("passwd") })
+        XCTAssertEqual(failure(server.url("/none.json"), fetcher: fetcher), "no canvas has an http(s) image service (5 skipped)")
+        let asked = fetcher.asked.withLock { $0 }
+        XCTAssertFalse(asked.isEmpty)
+        XCTAssertTrue(asked.allSatisfy { $0.hasPrefix(server.url("/")) }, "only the loopback server's http URLs: \(asked)")
+    }
+
+    /// Passes requests on to an `HTTPFetcher`, keeping each URL asked for.
+    private final class RecordingFetcher: TileFetching {
+        let inner: HTTPFetcher
+        let asked = Mutex<[String]>([])
+        init(_ inner: HTTPFetcher) { self.inner = inner }
+        func get(_ url: String, byteLimit: Int) throws(TileFetchError) -> Data {
+            asked.withLock { $0.append(url) }
+            return try inner.get(url, byteLimit: byteLimit)
+        }
     }
 
     func testWhatIsReadAsAPresentationDocument() {
@@ -342,6 +559,14 @@ final class PresentationStripTests: XCTestCase {
                      "https://h/json/photo.png", "https://h/manifests/img/full/max/0/default.jpg", "/home/me/manifest",
                      "https://h/iiif/3/abc"] {
             XCTAssertFalse(PresentationStrip.mayBeDocument(path), path)
+        }
+        // Only a name ending in .json is surely a document; a folder's name alone may hold images too.
+        for path in ["https://example.org/iiif/book/manifest.json", "https://h/x/book.JSON?x=1", "/home/me/book.json"] {
+            XCTAssertTrue(PresentationStrip.isNamedAsDocument(path), path)
+        }
+        for path in ["http://h/b/manifest", "https://h/manifests/object/299843", "https://h/iiif/img/info.json",
+                     "https://h/json/photo.png", "https://h/x.json/photo"] {
+            XCTAssertFalse(PresentationStrip.isNamedAsDocument(path), path)
         }
     }
 }

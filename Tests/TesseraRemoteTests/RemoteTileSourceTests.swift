@@ -48,18 +48,6 @@ final class RemoteTileSourceTests: XCTestCase {
                                                     into: dir.path("out"), name: "img")
     }
 
-    /// Serves every file under `folder` at `prefix` + its path inside the folder.
-    private func serve(_ folder: String, at prefix: String, on server: LoopbackHTTPServer) {
-        guard let files = FileManager.default.enumerator(atPath: folder) else { return }
-        for case let relative as String in files {
-            var isFolder: ObjCBool = false
-            let path = folder + "/" + relative
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
-                  let body = FileManager.default.contents(atPath: path) else { continue }
-            server.setRoute(prefix + "/" + relative) { _ in Response(body: body) }
-        }
-    }
-
     private func failure(of body: () throws -> Void) -> TileSourceError.Reason? {
         do {
             try body()
@@ -78,7 +66,7 @@ final class RemoteTileSourceTests: XCTestCase {
         let dir = try TemporaryDirectory()
         let result = try cut(.iiif3, in: dir)
         let server = try makeServer()
-        serve(result.tilesFolder, at: "/iiif/img", on: server)
+        server.serveFiles(in: result.tilesFolder, at: "/iiif/img")
         let remote = try RemoteIIIFTileSource(infoURL: server.url("/iiif/img/info.json"), fetcher: makeFetcher(),
                                               decoders: decoders, colour: nil)
         let local = try IIIFTileSource(infoAt: dir.path("out/img/info.json"), decoders: decoders, colour: nil)
@@ -96,7 +84,7 @@ final class RemoteTileSourceTests: XCTestCase {
         let dir = try TemporaryDirectory()
         let server = try makeServer()
         let result = try cut(.iiif2, in: dir, iiifID: server.url("/served"))
-        serve(result.tilesFolder, at: "/served/img", on: server)
+        server.serveFiles(in: result.tilesFolder, at: "/served/img")
         let info = try XCTUnwrap(FileManager.default.contents(atPath: dir.path("out/img/info.json")))
         server.setRoute("/alias/info.json") { _ in Response(headers: [("Content-Type", "application/json")], body: info) }
         let remote = try RemoteIIIFTileSource(infoURL: server.url("/alias/info.json"), fetcher: makeFetcher(),
@@ -113,7 +101,7 @@ final class RemoteTileSourceTests: XCTestCase {
         let dir = try TemporaryDirectory()
         let result = try cut(.dzi, in: dir)
         let server = try makeServer()
-        serve(dir.path("out"), at: "/dz", on: server)
+        server.serveFiles(in: dir.path("out"), at: "/dz")
         let remote = try RemoteDeepZoomTileSource(descriptorURL: server.url("/dz/img.dzi"), fetcher: makeFetcher(),
                                                   decoders: decoders, colour: nil)
         let local = try DeepZoomTileSource(descriptorAt: try XCTUnwrap(result.descriptorPath), decoders: decoders, colour: nil)
@@ -196,7 +184,7 @@ final class RemoteTileSourceTests: XCTestCase {
         let dir = try TemporaryDirectory()
         let result = try cut(.dzi, in: dir)
         let server = try makeServer()
-        serve(dir.path("out"), at: "/dz", on: server)
+        server.serveFiles(in: dir.path("out"), at: "/dz")
         let broken = TileID(level: result.geometry.maxLevel, column: 0, row: 0)
         server.setRoute("/dz/img_files/\(broken.level)/0_0.jpeg") { _ in Response(status: 500) }
         server.setRoute("/dz/img_files/\(broken.level)/1_0.jpeg") { _ in Response(body: Data("not a JPEG".utf8)) }
@@ -226,7 +214,7 @@ final class RemoteTileSourceTests: XCTestCase {
         options.tileSize = 512
         let result = try TileCutter(options: options).cut(imageAt: SampleImages.url("img1-baseline.jpg").path,
                                                           into: dir.path("out"), name: "img")
-        serve(result.tilesFolder, at: "/server/img", on: server)
+        server.serveFiles(in: result.tilesFolder, at: "/server/img")
         let drawing = #"{"@context": "http://iiif.io/api/image/3/context.json", "id": "x", "profile": "level2", "width": \#(result.geometry.width), "height": \#(result.geometry.height)}"#
         server.setRoute("/server/img/info.json") { _ in Response(body: Data(drawing.utf8)) }
         let remote = try RemoteIIIFTileSource(infoURL: server.url("/server/img/info.json"), fetcher: makeFetcher(),

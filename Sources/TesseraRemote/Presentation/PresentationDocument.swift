@@ -19,7 +19,7 @@ package enum PresentationDocument: Sendable {
         package var skipped: Int
     }
 
-    package struct Canvas: Sendable, Equatable {
+    package struct Canvas: Sendable, Hashable {
         package var label: String
         /// The image service that paints the canvas.
         package var service: ImageServiceReference
@@ -29,7 +29,7 @@ package enum PresentationDocument: Sendable {
 
     /// An image service as a manifest names it: its base URL and, when the manifest says, its level and
     /// the size of the image it serves.
-    package struct ImageServiceReference: Sendable, Equatable {
+    package struct ImageServiceReference: Sendable, Hashable {
         /// The service's base URL, without a trailing `/` or `/info.json`.
         package var id: String
         /// The compliance level its profile names (0, 1 or 2); nil when the manifest does not say.
@@ -56,6 +56,8 @@ package enum PresentationDocument: Sendable {
     /// Why a body is no manifest or collection, in a few words.
     package struct Refusal: Error, Sendable, Equatable {
         package let reason: String
+        /// The body is not JSON, or JSON of another kind: what was named may be no document at all.
+        package var isOtherContent = false
     }
 
     /// Reads `data`, at most `byteLimit` bytes of JSON.
@@ -67,7 +69,7 @@ package enum PresentationDocument: Sendable {
         do {
             document = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw Refusal(reason: "not JSON, so not an IIIF manifest")
+            throw Refusal(reason: "not JSON, so not an IIIF manifest", isOtherContent: true)
         }
         let type = (document["type"] ?? document["@type"])?.string ?? ""
         switch type {
@@ -79,7 +81,8 @@ package enum PresentationDocument: Sendable {
             if document["protocol"]?.string == "http://iiif.io/api/image" {
                 throw Refusal(reason: "an IIIF image service's description, not a manifest (`tessera view` opens it)")
             }
-            throw Refusal(reason: "JSON, but not an IIIF Presentation manifest or collection (no Manifest or Collection type)")
+            throw Refusal(reason: "JSON, but not an IIIF Presentation manifest or collection (no Manifest or Collection type)",
+                          isOtherContent: true)
         }
     }
 
@@ -169,10 +172,14 @@ package enum PresentationDocument: Sendable {
             let type = (service["type"] ?? service["@type"])?.string ?? ""
             // Other services (authentication, search) may sit beside the image service.
             guard type.isEmpty || type.hasPrefix("ImageService") || type == "iiif:ImageProfile",
-                  var id = (service["id"] ?? service["@id"])?.string, isHTTP(id) else { continue }
-            if id.hasSuffix("/info.json") { id.removeLast("/info.json".count) }
-            while id.hasSuffix("/") { id.removeLast() }
+                  let given = (service["id"] ?? service["@id"])?.string else { continue }
             let profiles = service["profile"]?.list.compactMap(\.string) ?? []
+            // Version 2 writes its login and token services untyped too: an untyped service that names a
+            // context or profile is an image service only when one of them is the Image API's.
+            let names = profiles + (service["@context"]?.list.compactMap(\.string) ?? [])
+            guard !type.isEmpty || names.isEmpty || names.contains(where: isImageAPI) else { continue }
+            let id = serviceBase(given)
+            guard isHTTP(id) else { continue }
             let level = profiles.lazy.compactMap { profile -> Int? in
                 (0...2).first { profile.contains("level\($0)") }
             }.first
@@ -183,6 +190,21 @@ package enum PresentationDocument: Sendable {
             return ImageServiceReference(id: id, level: level, size: size)
         }
         return nil
+    }
+
+    /// Whether a context or profile URI is the Image API's (versions 1 to 3), or names one of its levels.
+    private static func isImageAPI(_ name: String) -> Bool {
+        name.contains("iiif.io/api/image/") || name.contains("/iiif/image-api/") || name.hasPrefix("level")
+    }
+
+    /// A service's base URL as `id` or `@id` writes it: without the trailing slashes or the `/info.json`
+    /// (itself followed by slashes or not) some publishers write.
+    static func serviceBase(_ given: String) -> String {
+        var id = Substring(given)
+        while id.hasSuffix("/") { id.removeLast() }
+        if id.hasSuffix("/info.json") { id.removeLast("/info.json".count) }
+        while id.hasSuffix("/") { id.removeLast() }
+        return String(id)
     }
 
     /// A thumbnail's URL: a string, or an object (or list of them) with `id` or `@id`; http(s) only.
@@ -211,9 +233,16 @@ package enum PresentationDocument: Sendable {
             }
         default: text = nil
         }
-        let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed?.isEmpty == false ? trimmed : nil
+        // A name fits on the overlay's one line: runs of white space and control characters are one space,
+        // and a label of a page's length is cut to its start.
+        let words = text?.unicodeScalars.split { CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0) }
+        guard let words, !words.isEmpty else { return nil }
+        let line = words.map { String(String.UnicodeScalarView($0)) }.joined(separator: " ")
+        return line.count > labelLimit ? line.prefix(labelLimit - 1) + "…" : line
     }
+
+    /// The most characters of a label kept as an item's name.
+    static let labelLimit = 200
 
     /// Whether `url` is an http(s) URL with a host: the only kind followed from a remote document.
     package static func isHTTP(_ url: String) -> Bool {

@@ -33,7 +33,7 @@ package struct IIIFTileSource: TileSource {
         var profile: ProfileValue?
         var id: String?
         var atID: String?
-        var sizes: [Size]?
+        var sizes: SizeList?
 
         struct Tiles: Decodable {
             var width: Int
@@ -41,9 +41,24 @@ package struct IIIFTileSource: TileSource {
             var scaleFactors: [Int]
         }
 
+        /// `sizes`, which only a thumbnail is chosen from: a list that is no list, or an entry without
+        /// whole numbers, is passed over rather than refusing a service whose tiles are fine.
+        struct SizeList: Decodable {
+            var entries: [Size]
+            init(from decoder: any Decoder) throws {
+                entries = (try? decoder.singleValueContainer().decode([Size].self)) ?? []
+            }
+        }
+
         struct Size: Decodable {
-            var width: Int
-            var height: Int
+            var width: Int?
+            var height: Int?
+            private enum Keys: String, CodingKey { case width, height }
+            init(from decoder: any Decoder) throws {
+                let container = try? decoder.container(keyedBy: Keys.self)
+                width = try? container?.decode(Int.self, forKey: .width)
+                height = try? container?.decode(Int.self, forKey: .height)
+            }
         }
 
         enum CodingKeys: String, CodingKey {
@@ -168,7 +183,10 @@ package struct IIIFTileSource: TileSource {
                 if !kept.contains(format) { kept.append(format) }
             }
             id = info.id ?? info.atID
-            sizes = (info.sizes ?? []).filter { $0.width > 0 && $0.height > 0 }.map { PixelSize(width: $0.width, height: $0.height) }
+            sizes = (info.sizes?.entries ?? []).compactMap { size in
+                guard let width = size.width, let height = size.height, width > 0, height > 0 else { return nil }
+                return PixelSize(width: width, height: height)
+            }
         }
     }
 

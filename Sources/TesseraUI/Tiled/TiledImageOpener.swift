@@ -102,24 +102,10 @@ final class TiledImageOpener: Sendable {
     /// Loads `tiles` of `source` on up to `width` threads at once; a tile that fails is left out (the
     /// caller tries it again on its own).
     static func loadSideBySide(_ tiles: [TileID], from source: any TileSource, width: Int = 6) -> [TileID: PixelBuffer] {
-        let next = Mutex(0), loaded = Mutex<[TileID: PixelBuffer]>([:])
-        let group = DispatchGroup()
-        for _ in 0..<min(width, tiles.count) {
-            group.enter()
-            Thread.detachNewThread {
-                while true {
-                    let index = next.withLock { index -> Int in
-                        defer { index += 1 }
-                        return index
-                    }
-                    guard index < tiles.count else { break }
-                    if let pixels = try? source.loadTile(tiles[index]) { loaded.withLock { $0[tiles[index]] = pixels } }
-                }
-                group.leave()
-            }
-        }
-        group.wait()
-        return loaded.withLock { $0 }
+        let pixels = sideBySide(tiles.count, width: width) { index in try? source.loadTile(tiles[index]) }
+        var loaded: [TileID: PixelBuffer] = [:]
+        for (tile, picture) in zip(tiles, pixels) { loaded[tile] = picture ?? loaded[tile] }
+        return loaded
     }
 
     private func emit(_ event: TiledOpenEvent) {
