@@ -89,7 +89,12 @@ package final class HTTPFetcher: NSObject, URLSessionDataDelegate, TileFetching,
         }
     }
 
-    package func get(_ url: String, byteLimit: Int) throws(TileFetchError) -> Data {
+    /// How often a fetch that can be cancelled looks at its cancellation while it waits: the signal has no
+    /// callback, and a tile left behind should free its connection within a frame or so.
+    static let cancellationCheckInterval = Duration.milliseconds(20)
+
+    package func get(_ url: String, byteLimit: Int, cancellation: DecodeCancellation?) throws(TileFetchError) -> Data {
+        if cancellation?.isCancelled == true { throw TileFetchError.cancelled(url) }
         guard let requestURL = URL(string: url), Self.isHTTP(requestURL) else {
             throw TileFetchError(url: url, reason: "not an http(s) URL")
         }
@@ -115,8 +120,13 @@ package final class HTTPFetcher: NSObject, URLSessionDataDelegate, TileFetching,
         while true {
             guard let lastProgressAt = transfers.withLock({ $0[taskID]?.lastProgressAt }) else { break }
             let deadline = min(startedAt + limits.overallTimeout, lastProgressAt + limits.idleTimeout)
-            let wait = max(.zero, deadline - ContinuousClock.now)
+            var wait = max(.zero, deadline - ContinuousClock.now)
+            if cancellation != nil { wait = min(wait, Self.cancellationCheckInterval) }
             if done.wait(timeout: .now() + wait.seconds) == .success { break }
+            if cancellation?.isCancelled == true {
+                transfers.withLock { $0.removeValue(forKey: taskID) }?.task.cancel()
+                throw TileFetchError.cancelled(url)
+            }
             let now = ContinuousClock.now
             let expired: String? = transfers.withLock { transfers in
                 guard let transfer = transfers[taskID] else { return nil }

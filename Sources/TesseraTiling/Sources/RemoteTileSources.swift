@@ -8,8 +8,16 @@ import TesseraImaging
 /// itself (TesseraRemote's `HTTPFetcher` does), so its sources are tested and used with any fetcher.
 package protocol TileFetching: Sendable {
     /// The body at `url`, at most `byteLimit` bytes. Runs on the view's worker threads and blocks until the
-    /// body is in or the fetch has failed, within the fetcher's own time limits.
-    func get(_ url: String, byteLimit: Int) throws(TileFetchError) -> Data
+    /// body is in or the fetch has failed, within the fetcher's own time limits; once `cancellation` is set
+    /// the transfer is ended (its connection freed for the next) and the fetch fails with `isCancelled`.
+    func get(_ url: String, byteLimit: Int, cancellation: DecodeCancellation?) throws(TileFetchError) -> Data
+}
+
+extension TileFetching {
+    /// A fetch nobody cancels.
+    package func get(_ url: String, byteLimit: Int) throws(TileFetchError) -> Data {
+        try get(url, byteLimit: byteLimit, cancellation: nil)
+    }
 }
 
 /// Why a fetch gave no body: one sentence, for the log and the error screen.
@@ -19,11 +27,19 @@ package struct TileFetchError: Error, Sendable, Equatable, CustomStringConvertib
     package let reason: String
     /// The HTTP status the server answered with, when it answered with one other than success.
     package let status: Int?
+    /// The fetch was ended because its cancellation was set, not because of the server.
+    package let isCancelled: Bool
 
-    package init(url: String, reason: String, status: Int? = nil) {
+    package init(url: String, reason: String, status: Int? = nil, isCancelled: Bool = false) {
         self.url = url
         self.reason = reason
         self.status = status
+        self.isCancelled = isCancelled
+    }
+
+    /// The fetch of `url` was given up on its cancellation.
+    package static func cancelled(_ url: String) -> TileFetchError {
+        TileFetchError(url: url, reason: "the fetch was cancelled", isCancelled: true)
     }
 
     package var description: String { "\(url): \(reason)" }
@@ -39,14 +55,16 @@ struct RemoteTileReader: Sendable {
     /// The most one tile may weigh: a tile of 8192 pixels a side is a few MB even as PNG.
     static let tileByteLimit = 32 << 20
 
-    /// The decoded tile at the first of `urls` the server has (only a 404 moves on to the next).
-    func read(firstOf urls: [String]) throws(TileSourceError) -> PixelBuffer {
+    /// The decoded tile at the first of `urls` the server has (only a 404 moves on to the next); throws
+    /// `.cancelled`, with nothing logged, once `cancellation` ends the fetch.
+    func read(firstOf urls: [String], cancellation: DecodeCancellation?) throws(TileSourceError) -> PixelBuffer {
         var lastError: TileFetchError?
         for url in urls {
             let data: Data
             do {
-                data = try fetcher.get(url, byteLimit: Self.tileByteLimit)
+                data = try fetcher.get(url, byteLimit: Self.tileByteLimit, cancellation: cancellation)
             } catch {
+                if error.isCancelled { throw TileSourceError(path: url, reason: .cancelled) }
                 lastError = error
                 if error.status == 404 { continue }
                 break
@@ -136,11 +154,15 @@ package struct RemoteIIIFTileSource: TileSource {
     }
 
     package func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
+        try loadTile(tile, cancellation: nil)
+    }
+
+    package func loadTile(_ tile: TileID, cancellation: DecodeCancellation?) throws(TileSourceError) -> PixelBuffer {
         guard geometry.contains(tile) else { throw TileSourceError(path: url(of: tile), reason: .noSuchTile) }
         let expected = geometry.region(of: tile)
         let size = PixelSize(width: expected.width, height: expected.height)
         guard tile.level < coarsest else {
-            let pixels = try reader.read(firstOf: tileExtensions.map { url(of: tile, extension: $0) })
+            let pixels = try reader.read(firstOf: tileExtensions.map { url(of: tile, extension: $0) }, cancellation: cancellation)
             if tile.level == coarsest { coarsestPicture.held.withLock { $0 = pixels } }
             return TileFileReader.normalized(pixels, to: size, path: url(of: tile))
         }
@@ -150,7 +172,7 @@ package struct RemoteIIIFTileSource: TileSource {
             whole = held
         } else {
             let top = TileID(level: coarsest, column: 0, row: 0)
-            whole = try reader.read(firstOf: tileExtensions.map { url(of: top, extension: $0) })
+            whole = try reader.read(firstOf: tileExtensions.map { url(of: top, extension: $0) }, cancellation: cancellation)
             coarsestPicture.held.withLock { $0 = whole }
         }
         return PixelScaler.scaled(whole, to: size)
@@ -202,8 +224,12 @@ package struct RemoteDeepZoomTileSource: TileSource {
     }
 
     package func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
+        try loadTile(tile, cancellation: nil)
+    }
+
+    package func loadTile(_ tile: TileID, cancellation: DecodeCancellation?) throws(TileSourceError) -> PixelBuffer {
         guard geometry.contains(tile) else { throw TileSourceError(path: url(of: tile), reason: .noSuchTile) }
-        let pixels = try reader.read(firstOf: extensions.map { url(of: tile, extension: $0) })
+        let pixels = try reader.read(firstOf: extensions.map { url(of: tile, extension: $0) }, cancellation: cancellation)
         let expected = geometry.region(of: tile)
         return TileFileReader.normalized(pixels, to: PixelSize(width: expected.width, height: expected.height),
                                          path: url(of: tile))

@@ -53,6 +53,10 @@ package struct TiledViewOptions: Sendable {
     var cutStep: (@Sendable () -> Void)?
     /// Where images and tiles are decoded.
     package var decoding: any DecodingService = .inProcess
+    /// When tiles of a remote pyramid that failed are tried again by themselves.
+    package var tileRetry = TileRetryPolicy()
+    /// What fetches a remote pyramid's description and tiles; nil is the process's shared fetcher.
+    var fetcher: (any TileFetching)?
 
     package init() {}
 }
