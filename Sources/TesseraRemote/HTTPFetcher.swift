@@ -21,9 +21,11 @@ import TesseraTiling
 /// (a login wall or an error page served with 200), a body over the limit, silence.
 ///
 /// With a cache folder, what arrives is kept there (`RemoteCacheFolder`: the bytes and the server's
-/// validators, under Tessera's one disk-cache limit), and the next fetch of the URL asks whether it
-/// changed (If-None-Match, If-Modified-Since): a 304 is answered from the copy, as is a fetch that fails
-/// before the server answers (offline). A copy that cannot be written only costs a fetch next time.
+/// validators, under Tessera's one disk-cache limit). A copy the server's `Cache-Control: max-age` still
+/// calls fresh serves without a request; otherwise the next fetch of the URL asks whether it changed
+/// (If-None-Match, If-Modified-Since): a 304 is answered from the copy (and renews its freshness), as is a
+/// fetch that fails before the server answers (offline). A copy that cannot be written only costs a fetch
+/// next time.
 ///
 /// Sendable without `@unchecked`: the transfers' state sits in a `Mutex`; the delegate's callbacks run on
 /// a serial queue, so a body's chunks arrive in order.
@@ -60,14 +62,19 @@ package final class HTTPFetcher: NSObject, URLSessionDataDelegate, TileFetching,
 
     private let limits: Limits
     private let cache: RemoteCacheFolder?
+    /// The wall clock a kept copy's freshness is measured against.
+    private let now: @Sendable () -> Date
     private let transfers = Mutex<[Int: Transfer]>([:])
     /// Nil after `invalidate`.
     private let session = Mutex<URLSession?>(nil)
     private let delegateQueue: OperationQueue
 
-    /// - Parameter cacheFolder: where fetched bodies are kept and revalidated; nil keeps nothing.
-    package init(limits: Limits = Limits(), cacheFolder: String? = nil) {
+    /// - Parameters:
+    ///   - cacheFolder: where fetched bodies are kept and revalidated; nil keeps nothing.
+    ///   - now: the wall clock, for the kept copies' freshness (tests pass their own).
+    package init(limits: Limits = Limits(), cacheFolder: String? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
         self.limits = limits
+        self.now = now
         cache = cacheFolder.map(RemoteCacheFolder.init(path:))
         delegateQueue = OperationQueue()
         delegateQueue.name = "tessera.remote.fetches"
@@ -103,6 +110,10 @@ package final class HTTPFetcher: NSObject, URLSessionDataDelegate, TileFetching,
         var request = URLRequest(url: requestURL)
         request.setValue("*/*", forHTTPHeaderField: "Accept")
         let copy = cache?.cachedCopy(for: url)
+        if let copy, let freshUntil = copy.metadata?.freshUntil, now() < freshUntil,
+           let kept = FileManager.default.contents(atPath: copy.path), kept.count <= byteLimit {
+            return kept
+        }
         if let metadata = copy?.metadata {
             if let etag = metadata.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
             if let modified = metadata.lastModified { request.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
@@ -147,15 +158,28 @@ package final class HTTPFetcher: NSObject, URLSessionDataDelegate, TileFetching,
         if let copy, transfer.failure == nil, transfer.response == nil || transfer.response?.statusCode == 304,
            let kept = FileManager.default.contents(atPath: copy.path), kept.count <= byteLimit {
             // Not changed, or no answer at all (offline): the copy kept serves.
+            if let cache, let response = transfer.response, var metadata = copy.metadata {
+                let renewed = Self.freshUntil(of: response, receivedAt: now())
+                if renewed != metadata.freshUntil {
+                    metadata.freshUntil = renewed
+                    cache.writeMetadata(metadata, for: url)
+                }
+            }
             return kept
         }
         let body = try Self.body(of: transfer)
-        if let cache, let response = transfer.response { Self.keep(body, of: url, response: response, in: cache) }
+        if let cache, let response = transfer.response { Self.keep(body, of: url, response: response, receivedAt: now(), in: cache) }
         return body
     }
 
-    /// Keeps `body` as the copy of `url` with the server's validators; a failure is only a copy not kept.
-    private static func keep(_ body: Data, of url: String, response: HTTPURLResponse, in cache: RemoteCacheFolder) {
+    private static func freshUntil(of response: HTTPURLResponse, receivedAt: Date) -> Date? {
+        ResponseFreshness.freshUntil(cacheControl: response.value(forHTTPHeaderField: "Cache-Control"),
+                                     age: response.value(forHTTPHeaderField: "Age"), receivedAt: receivedAt)
+    }
+
+    /// Keeps `body` as the copy of `url` with the server's validators and freshness; a failure is only a
+    /// copy not kept.
+    private static func keep(_ body: Data, of url: String, response: HTTPURLResponse, receivedAt: Date, in cache: RemoteCacheFolder) {
         guard case .success(let temporary) = cache.makeTemporaryFile(for: url) else { return }
         let written = body.withUnsafeBytes { POSIXFiles.writeAll(temporary.descriptor, $0) == nil }
         guard close(temporary.descriptor) == 0, written else {
@@ -165,7 +189,8 @@ package final class HTTPFetcher: NSObject, URLSessionDataDelegate, TileFetching,
         _ = cache.install(temporaryPath: temporary.path, for: url, metadata: CachedResponseMetadata(
             url: url, etag: response.value(forHTTPHeaderField: "ETag"),
             lastModified: response.value(forHTTPHeaderField: "Last-Modified"),
-            contentType: response.value(forHTTPHeaderField: "Content-Type")))
+            contentType: response.value(forHTTPHeaderField: "Content-Type"),
+            freshUntil: freshUntil(of: response, receivedAt: receivedAt)))
     }
 
     /// The body of a finished transfer, or why it is not one.
