@@ -128,6 +128,8 @@ package final class LoopbackHTTPServer: Sendable {
     package func hangUpCount(_ path: String) -> Int { records.withLock { $0.hangUps[path] ?? 0 } }
     /// The most requests that were at once between arriving and getting their response written.
     package var maxConcurrentRequests: Int { records.withLock { $0.maxWaiting } }
+    /// Starts `maxConcurrentRequests` over from the requests waiting now (to measure a later phase alone).
+    package func resetMaxConcurrentRequests() { records.withLock { $0.maxWaiting = $0.waiting } }
 
     /// Stops accepting and closes every connection (ending stalled ones). Idempotent.
     package func stop() {

@@ -26,7 +26,11 @@ final class PyramidTileCache {
     private(set) var hasTransparency = false
 
     private let pipeline: Pipeline
+    /// The lane the pipeline's loads run on: the executor's, or, for a source that fetches, the fetch
+    /// threads'.
     private let lane: WorkScheduler<TileID, PixelBuffer>
+    /// For a source that fetches: the executor's lane its tiles are decoded on, within the workers' count.
+    private let decodeLane: WorkScheduler<TileID, PixelBuffer>?
     private let pool: TileTexturePool
     private let observer: (any RunObserver)?
     /// Decoded tiles waiting for a frame with upload budget left, by tile.
@@ -60,18 +64,33 @@ final class PyramidTileCache {
         let memory = executor.memoryBudget.map { budget in
             WorkScheduler<TileID, PixelBuffer>.MemoryAdmission(budget: budget, estimate: { source.decodeMemoryEstimate($0) })
         }
-        lane = WorkScheduler(rank: rank, on: executor, memory: memory)
+        let decodes = WorkScheduler<TileID, PixelBuffer>(rank: rank, on: executor, memory: memory)
+        let loader: Pipeline.Loader
+        if let fetching = source as? any FetchingTileSource {
+            // A fetch only waits, so fetches run on threads of their own, as many at once as a host takes
+            // connections; each hands its bytes to the executor's workers to decode.
+            lane = WorkScheduler(rank: rank, on: options.fetchExecutor ?? TiledViewOptions.sharedFetchExecutor)
+            decodeLane = decodes
+            loader = { tile, cancellation in
+                let fetched = try Self.tileLoad { () throws(TileSourceError) in try fetching.fetch(tile, cancellation: cancellation) }
+                return try decodes.performAndWait(tile, cancellation: cancellation) { _ in
+                    try Self.tileLoad { () throws(TileSourceError) in
+                        TiledImageOpener.withinTextureLimit(try fetching.decode(fetched), limit: limit)
+                    }
+                }
+            }
+        } else {
+            lane = decodes
+            decodeLane = nil
+            loader = { tile, cancellation in
+                try Self.tileLoad { () throws(TileSourceError) in
+                    TiledImageOpener.withinTextureLimit(try source.loadTile(tile, cancellation: cancellation), limit: limit)
+                }
+            }
+        }
         pipeline = Pipeline(scheduler: lane,
                             cost: \.cost,
-                            loader: { tile, cancellation in
-                                do throws(TileSourceError) {
-                                    return TiledImageOpener.withinTextureLimit(
-                                        try source.loadTile(tile, cancellation: cancellation), limit: limit)
-                                } catch {
-                                    if error.reason == .cancelled { throw DecodeCancelled() }
-                                    throw LoadFailure(shortText: "Missing tile", detail: error.description)
-                                }
-                            },
+                            loader: loader,
                             waker: { waker?.wake() },
                             observation: observer.map { LoadObservation($0, view: .tiled) })
         pool = TileTexturePool(renderer: renderer, geometry: geometry)
@@ -85,11 +104,26 @@ final class PyramidTileCache {
         baseTiles = policy.baseTiles(in: geometry)
     }
 
+    deinit { decodeLane?.shutdown() }
+
+    /// A step of a tile's load: a tile given up is stopped, not failed; any other error is the tile's failure.
+    private static func tileLoad<Value>(_ step: () throws(TileSourceError) -> Value) throws -> Value {
+        do throws(TileSourceError) {
+            return try step()
+        } catch {
+            if error.reason == .cancelled { throw DecodeCancelled() }
+            throw LoadFailure(shortText: "Missing tile", detail: error.description)
+        }
+    }
+
     var geometry: DeepZoomGeometry { source.geometry }
     /// Where the tile loads stand against the process's other work; a change reorders the queued ones.
     var rank: WorkRank {
         get { lane.rank }
-        set { lane.rank = newValue }
+        set {
+            lane.rank = newValue
+            decodeLane?.rank = newValue
+        }
     }
     /// Tile loads waiting for a worker, and begun so far (for tests).
     var loadCounts: (queued: Int, started: Int) { (lane.queuedCount, lane.stats.started) }

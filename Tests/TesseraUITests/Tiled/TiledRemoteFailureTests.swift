@@ -33,7 +33,7 @@ final class TiledRemoteFailureTests: XCTestCase {
     }
 
     /// How the server answers a tile's path: as the file, with a 500, or not at all.
-    private enum Answer: Sendable { case file, serverError, stall }
+    private enum Answer: Sendable { case file, serverError, stall, late }
 
     /// The answers the test changes while the server runs, by path (the file where none is set).
     private final class Answers: Sendable {
@@ -62,6 +62,7 @@ final class TiledRemoteFailureTests: XCTestCase {
                 case .file: Response(headers: [("Content-Type", "image/png")], body: body)
                 case .serverError: Response(status: 500)
                 case .stall: Response(stalls: true)
+                case .late: Response(headers: [("Content-Type", "image/png")], body: body, delay: .milliseconds(150))
                 }
             }
         }
@@ -210,5 +211,26 @@ final class TiledRemoteFailureTests: XCTestCase {
         while hungUp() == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         XCTAssertGreaterThan(hungUp(), 0, "the stalled transfers were ended")
         XCTAssertLessThanOrEqual(stalledRequests(), stalled.count, "no stalled tile was asked for twice")
+    }
+
+    /// Past the opening, the view's tiles are fetched six at once (the per-host limit), more than its two
+    /// workers, which only decode: a slow server's latency is waited out side by side.
+    func testTilesAreFetchedSixAtOnceWhileTwoWorkersDecodeThem() throws {
+        let (width, height) = (1024, 768)
+        let geometry = DeepZoomGeometry(width: width, height: height, tileSize: 128)
+        let finest = geometry.tiles(in: geometry.maxLevel, intersecting: geometry.levelRegion(
+            covering: PixelRegion(x: 0, y: 0, width: width, height: height), in: geometry.maxLevel))
+        let answers = Answers(Dictionary(uniqueKeysWithValues: finest.map { (Self.tilePath($0), .late) }))
+        let (server, url) = try servedPyramid(width: width, height: height, answers: answers)
+        let harness = try XCTUnwrap(harness(url, width: 512, height: 384, retry: TileRetryPolicy(), fade: .none,
+                                            openAt: (pictureScale: 1, x: 0.5, y: 0.5)))
+        XCTAssertEqual(harness.executor.workerCount, 2)
+        try harness.run(until: { harness.view.geometry != nil })
+        server.resetMaxConcurrentRequests()
+        try harness.runUntilSharp()
+        XCTAssertGreaterThan(finest.filter { server.requestCount(Self.tilePath($0)) > 0 }.count, 6, "the screen took many tiles")
+        XCTAssertGreaterThan(server.maxConcurrentRequests, harness.executor.workerCount, "fetches overlap beyond the workers")
+        XCTAssertLessThanOrEqual(server.maxConcurrentRequests, 6, "within the per-host limit")
+        XCTAssertEqual(harness.view.failedTileCount, 0)
     }
 }
