@@ -11,11 +11,11 @@ import TesseraFiles
 import TesseraTiling
 
 /// Synchronous GETs into memory for remote pyramids (`RemoteIIIFTileSource`, `RemoteDeepZoomTileSource`),
-/// called on the view's worker threads: each waits for its body, within a byte limit, an idle and an
-/// overall time limit, a redirect limit, http(s) only (redirects too), and at most `perHostConnections`
-/// connections to a host, so the view's workers queue behind one another rather than flood a server. A
-/// fetch given a `DecodeCancellation` ends its transfer once that is set (the tile left the screen), which
-/// frees the connection for a tile still wanted.
+/// called on the views' fetch threads and the opening's: each waits for its body, within a byte limit, an
+/// idle and an overall time limit, a redirect limit, http(s) only (redirects too), and at most
+/// `perHostConnections` connections to a host, so fetches queue behind one another rather than flood a
+/// server. A fetch given a `DecodeCancellation` ends its transfer once that is set (the tile left the
+/// screen), which frees the connection for a tile still wanted.
 ///
 /// Whatever is not the expected body fails with one sentence: a status other than success, a web page
 /// (a login wall or an error page served with 200), a body over the limit, silence.

@@ -7,7 +7,7 @@ import TesseraImaging
 /// Fetches what a remote pyramid reads: its description and its tiles. This module does no networking
 /// itself (TesseraRemote's `HTTPFetcher` does), so its sources are tested and used with any fetcher.
 package protocol TileFetching: Sendable {
-    /// The body at `url`, at most `byteLimit` bytes. Runs on the view's worker threads and blocks until the
+    /// The body at `url`, at most `byteLimit` bytes. Runs on the view's fetch threads and blocks until the
     /// body is in or the fetch has failed, within the fetcher's own time limits; once `cancellation` is set
     /// the transfer is ended (its connection freed for the next) and the fetch fails with `isCancelled`.
     func get(_ url: String, byteLimit: Int, cancellation: DecodeCancellation?) throws(TileFetchError) -> Data
