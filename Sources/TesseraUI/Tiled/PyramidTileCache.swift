@@ -193,7 +193,9 @@ final class PyramidTileCache {
     /// Takes the tiles the workers finished, then copies them into textures, coarse levels and on-screen
     /// tiles first, until the frame's byte budgets are spent (`budget` in all, `aheadBudget` for tiles of
     /// the current level not on screen yet); the rest wait for the next frame. A tile arriving on screen
-    /// over something opaque fades in; the first picture of a place appears at once.
+    /// over something opaque fades in, as does one tried again after a failure (it replaces an error square
+    /// or a coarser picture); the first picture of a place appears at once. A failure is remembered with
+    /// the time of its next try.
     func upload(onScreen: Set<TileID>, now: Duration, fade: TileFade, hasBackdrop: Bool, budget: Int, aheadBudget: Int) {
         for arrival in pipeline.drain() {
             switch arrival.result {
