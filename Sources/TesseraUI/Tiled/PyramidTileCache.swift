@@ -155,7 +155,7 @@ final class PyramidTileCache {
     /// Known to fail, or failed and being tried again.
     func hasFailed(_ tile: TileID) -> Bool { pipeline.failure(for: tile) != nil || retrying.contains(tile) }
 
-    /// Failed tiles, those being tried again included (for tests).
+    /// Failed tiles, those being tried again included.
     var failedTileCount: Int { pipeline.failedKeys.count + retrying.count }
 
     // MARK: Retries

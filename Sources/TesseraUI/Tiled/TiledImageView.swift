@@ -233,7 +233,7 @@ package final class TiledImageView {
     package var heldTiles: [TileID] { tiles?.store.tiles ?? [] }
     /// Tiles the open pyramid's store has let go (for tests).
     var evictedTiles: Int { tiles?.store.evictionCount ?? 0 }
-    /// The open pyramid's failed tiles, those being tried again included (for tests).
+    /// The open pyramid's failed tiles, those being tried again included.
     var failedTileCount: Int { tiles?.failedTileCount ?? 0 }
     /// The open pyramid's tile loads waiting for a worker, and begun so far (for tests).
     var tileLoadCounts: (queued: Int, started: Int) { tiles?.loadCounts ?? (0, 0) }
