@@ -165,7 +165,7 @@ let package = Package(
         // CX11: a test sets the root window's colour profile on Xvfb as colord would. CZlib: PNG chunks'
         // checksums in hand-made fixtures.
         .testTarget(name: "TesseraUITests",
-                    dependencies: ["TesseraTiling", "TesseraSandbox", "TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraFiles", "TesseraCore", "TesseraTestSupport", "CPNG",
+                    dependencies: ["TesseraTiling", "TesseraSandbox", "TesseraUI", "TesseraSDL", "TesseraImaging", "TesseraFiles", "TesseraCore", "TesseraTestSupport", "TesseraRemote", "CPNG",
                                    "CX11", "CZlib"]),
         .testTarget(name: "TesseraDesktopTests", dependencies: ["TesseraDesktop", "TesseraCore", "TesseraFiles", "TesseraImaging"],
                     swiftSettings: onlyImportedMembers),

@@ -11,17 +11,21 @@ import TesseraFiles
 import TesseraTiling
 
 /// Synchronous GETs into memory for remote pyramids (`RemoteIIIFTileSource`, `RemoteDeepZoomTileSource`),
-/// called on the view's worker threads: each waits for its body, within a byte limit, an idle and an
-/// overall time limit, a redirect limit, http(s) only (redirects too), and at most `perHostConnections`
-/// connections to a host, so the view's workers queue behind one another rather than flood a server.
+/// called on the views' fetch threads and the opening's: each waits for its body, within a byte limit, an
+/// idle and an overall time limit, a redirect limit, http(s) only (redirects too), and at most
+/// `perHostConnections` connections to a host, so fetches queue behind one another rather than flood a
+/// server. A fetch given a `DecodeCancellation` ends its transfer once that is set (the tile left the
+/// screen), which frees the connection for a tile still wanted.
 ///
 /// Whatever is not the expected body fails with one sentence: a status other than success, a web page
 /// (a login wall or an error page served with 200), a body over the limit, silence.
 ///
 /// With a cache folder, what arrives is kept there (`RemoteCacheFolder`: the bytes and the server's
-/// validators, under Tessera's one disk-cache limit), and the next fetch of the URL asks whether it
-/// changed (If-None-Match, If-Modified-Since): a 304 is answered from the copy, as is a fetch that fails
-/// before the server answers (offline). A copy that cannot be written only costs a fetch next time.
+/// validators, under Tessera's one disk-cache limit). A copy the server's `Cache-Control: max-age` still
+/// calls fresh serves without a request; otherwise the next fetch of the URL asks whether it changed
+/// (If-None-Match, If-Modified-Since): a 304 is answered from the copy (and renews its freshness), as is a
+/// fetch that fails before the server answers (offline). A copy that cannot be written only costs a fetch
+/// next time.
 ///
 /// Sendable without `@unchecked`: the transfers' state sits in a `Mutex`; the delegate's callbacks run on
 /// a serial queue, so a body's chunks arrive in order.
@@ -58,14 +62,19 @@ package final class HTTPFetcher: NSObject, URLSessionDataDelegate, TileFetching,
 
     private let limits: Limits
     private let cache: RemoteCacheFolder?
+    /// The wall clock a kept copy's freshness is measured against.
+    private let now: @Sendable () -> Date
     private let transfers = Mutex<[Int: Transfer]>([:])
     /// Nil after `invalidate`.
     private let session = Mutex<URLSession?>(nil)
     private let delegateQueue: OperationQueue
 
-    /// - Parameter cacheFolder: where fetched bodies are kept and revalidated; nil keeps nothing.
-    package init(limits: Limits = Limits(), cacheFolder: String? = nil) {
+    /// - Parameters:
+    ///   - cacheFolder: where fetched bodies are kept and revalidated; nil keeps nothing.
+    ///   - now: the wall clock, for the kept copies' freshness (tests pass their own).
+    package init(limits: Limits = Limits(), cacheFolder: String? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
         self.limits = limits
+        self.now = now
         cache = cacheFolder.map(RemoteCacheFolder.init(path:))
         delegateQueue = OperationQueue()
         delegateQueue.name = "tessera.remote.fetches"
@@ -89,13 +98,22 @@ package final class HTTPFetcher: NSObject, URLSessionDataDelegate, TileFetching,
         }
     }
 
-    package func get(_ url: String, byteLimit: Int) throws(TileFetchError) -> Data {
+    /// How often a fetch that can be cancelled looks at its cancellation while it waits: the signal has no
+    /// callback, and a tile left behind should free its connection within a frame or so.
+    static let cancellationCheckInterval = Duration.milliseconds(20)
+
+    package func get(_ url: String, byteLimit: Int, cancellation: DecodeCancellation?) throws(TileFetchError) -> Data {
+        if cancellation?.isCancelled == true { throw TileFetchError.cancelled(url) }
         guard let requestURL = URL(string: url), Self.isHTTP(requestURL) else {
             throw TileFetchError(url: url, reason: "not an http(s) URL")
         }
         var request = URLRequest(url: requestURL)
         request.setValue("*/*", forHTTPHeaderField: "Accept")
         let copy = cache?.cachedCopy(for: url)
+        if let copy, let freshUntil = copy.metadata?.freshUntil, now() < freshUntil,
+           let kept = FileManager.default.contents(atPath: copy.path), kept.count <= byteLimit {
+            return kept
+        }
         if let metadata = copy?.metadata {
             if let etag = metadata.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
             if let modified = metadata.lastModified { request.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
@@ -115,8 +133,13 @@ package final class HTTPFetcher: NSObject, URLSessionDataDelegate, TileFetching,
         while true {
             guard let lastProgressAt = transfers.withLock({ $0[taskID]?.lastProgressAt }) else { break }
             let deadline = min(startedAt + limits.overallTimeout, lastProgressAt + limits.idleTimeout)
-            let wait = max(.zero, deadline - ContinuousClock.now)
+            var wait = max(.zero, deadline - ContinuousClock.now)
+            if cancellation != nil { wait = min(wait, Self.cancellationCheckInterval) }
             if done.wait(timeout: .now() + wait.seconds) == .success { break }
+            if cancellation?.isCancelled == true {
+                transfers.withLock { $0.removeValue(forKey: taskID) }?.task.cancel()
+                throw TileFetchError.cancelled(url)
+            }
             let now = ContinuousClock.now
             let expired: String? = transfers.withLock { transfers in
                 guard let transfer = transfers[taskID] else { return nil }
@@ -135,15 +158,28 @@ package final class HTTPFetcher: NSObject, URLSessionDataDelegate, TileFetching,
         if let copy, transfer.failure == nil, transfer.response == nil || transfer.response?.statusCode == 304,
            let kept = FileManager.default.contents(atPath: copy.path), kept.count <= byteLimit {
             // Not changed, or no answer at all (offline): the copy kept serves.
+            if let cache, let response = transfer.response, var metadata = copy.metadata {
+                let renewed = Self.freshUntil(of: response, receivedAt: now())
+                if renewed != metadata.freshUntil {
+                    metadata.freshUntil = renewed
+                    cache.writeMetadata(metadata, for: url)
+                }
+            }
             return kept
         }
         let body = try Self.body(of: transfer)
-        if let cache, let response = transfer.response { Self.keep(body, of: url, response: response, in: cache) }
+        if let cache, let response = transfer.response { Self.keep(body, of: url, response: response, receivedAt: now(), in: cache) }
         return body
     }
 
-    /// Keeps `body` as the copy of `url` with the server's validators; a failure is only a copy not kept.
-    private static func keep(_ body: Data, of url: String, response: HTTPURLResponse, in cache: RemoteCacheFolder) {
+    private static func freshUntil(of response: HTTPURLResponse, receivedAt: Date) -> Date? {
+        ResponseFreshness.freshUntil(cacheControl: response.value(forHTTPHeaderField: "Cache-Control"),
+                                     age: response.value(forHTTPHeaderField: "Age"), receivedAt: receivedAt)
+    }
+
+    /// Keeps `body` as the copy of `url` with the server's validators and freshness; a failure is only a
+    /// copy not kept.
+    private static func keep(_ body: Data, of url: String, response: HTTPURLResponse, receivedAt: Date, in cache: RemoteCacheFolder) {
         guard case .success(let temporary) = cache.makeTemporaryFile(for: url) else { return }
         let written = body.withUnsafeBytes { POSIXFiles.writeAll(temporary.descriptor, $0) == nil }
         guard close(temporary.descriptor) == 0, written else {
@@ -153,7 +189,8 @@ package final class HTTPFetcher: NSObject, URLSessionDataDelegate, TileFetching,
         _ = cache.install(temporaryPath: temporary.path, for: url, metadata: CachedResponseMetadata(
             url: url, etag: response.value(forHTTPHeaderField: "ETag"),
             lastModified: response.value(forHTTPHeaderField: "Last-Modified"),
-            contentType: response.value(forHTTPHeaderField: "Content-Type")))
+            contentType: response.value(forHTTPHeaderField: "Content-Type"),
+            freshUntil: freshUntil(of: response, receivedAt: receivedAt)))
     }
 
     /// The body of a finished transfer, or why it is not one.

@@ -14,6 +14,9 @@ struct CachedResponseMetadata: Codable, Equatable, Sendable {
     var etag: String?
     var lastModified: String?
     var contentType: String?
+    /// Until when the server's `Cache-Control: max-age` lets the copy serve without asking
+    /// (`ResponseFreshness`); nil: ask every time.
+    var freshUntil: Date? = nil
 }
 
 /// A cached copy found on disk for a URL.
@@ -103,8 +106,9 @@ struct RemoteCacheFolder: Sendable {
         return .success(version)
     }
 
-    /// Writes the sidecar atomically. A failure only loses the validators, so it is not reported.
-    private func writeMetadata(_ metadata: CachedResponseMetadata, for url: String) {
+    /// Writes the sidecar atomically (a 304 renews a copy's freshness this way). A failure only loses the
+    /// validators, so it is not reported.
+    func writeMetadata(_ metadata: CachedResponseMetadata, for url: String) {
         let target = metadataPath(for: url)
         guard let json = try? JSONEncoder().encode(metadata) else { return }
         var template = Array((target + ".tmp-XXXXXX").utf8CString)

@@ -34,6 +34,7 @@ struct View: ParsableCommand {
             (keys(.left, .right), "pan left / right"),
             (keys(.up, .down), "pan up / down"),
             (keys(.fullscreen), "toggle fullscreen"),
+            (keys(.retryTiles), "try the tiles that failed again (a remote pyramid's are tried again by themselves)"),
             (keys(.close, .quit), "quit"),
         ]
         let width = lines.map(\.0.count).max() ?? 0

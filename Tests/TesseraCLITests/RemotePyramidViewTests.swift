@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import TesseraImaging
 import TesseraTestBasics
 import TesseraTestSupport
 import TesseraTiling
@@ -17,11 +18,16 @@ final class RemotePyramidViewTests: XCTestCase {
 
     /// A sample photo cut with `layout`, every file of it served under `/p`.
     private func servedPyramid(_ layout: TileLayoutKind, in folder: TemporaryDirectory) throws -> LoopbackHTTPServer {
+        try servedPyramidAndGeometry(layout, in: folder).server
+    }
+
+    private func servedPyramidAndGeometry(_ layout: TileLayoutKind,
+                                          in folder: TemporaryDirectory) throws -> (server: LoopbackHTTPServer, geometry: DeepZoomGeometry) {
         var options = TileCutterOptions()
         options.layout = layout
         options.tileSize = 256
-        _ = try TileCutter(options: options).cut(imageAt: SampleImages.url("img1-baseline.jpg").path,
-                                                 into: folder.path("out"), name: "img")
+        let cut = try TileCutter(options: options).cut(imageAt: SampleImages.url("img1-baseline.jpg").path,
+                                                       into: folder.path("out"), name: "img")
         let server = try LoopbackHTTPServer()
         servers.append(server)
         let root = folder.path("out")
@@ -32,14 +38,14 @@ final class RemotePyramidViewTests: XCTestCase {
                   let body = FileManager.default.contents(atPath: root + "/" + relative) else { continue }
             server.setRoute("/p/" + relative) { _ in .init(body: body) }
         }
-        return server
+        return (server, cut.geometry)
     }
 
     /// Opened at 100 % in the middle, so the view's workers fetch full-resolution tiles beyond the base level.
-    private func view(_ url: String, in folder: TemporaryDirectory) throws -> [String: Any] {
+    private func view(_ url: String, in folder: TemporaryDirectory, extra: [String] = []) throws -> [String: Any] {
         let report = folder.path("run-\(UUID().uuidString).json")
         let run = try ChildProcess.tessera(["view", url, "--headless", "--no-config", "--open-at", "100@0.5,0.5",
-                                            "--report", report])
+                                            "--report", report] + extra)
         XCTAssertEqual(run.status, 0, run.stderr)
         return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
     }
@@ -64,6 +70,35 @@ final class RemotePyramidViewTests: XCTestCase {
         XCTAssertGreaterThan(json["tiles_decoded"] as? Int ?? 0, 0, "\(json)")
         XCTAssertEqual(json["tiles_failed"] as? Int ?? 0, 0, "\(json)")
         XCTAssertEqual(server.requestCount("/p/img.dzi"), 1)
+    }
+
+    /// The server fails the tile in the middle and every tile above it (so nothing coarser stands in for
+    /// it): the screenshot shows its error square among the drawn tiles, the report counts the failure,
+    /// and the headless run ends, its retries notwithstanding.
+    func testAFailingTileIsAnErrorSquareAndTheRestIsDrawn() throws {
+        let folder = try TemporaryDirectory()
+        let (server, geometry) = try servedPyramidAndGeometry(.dzi, in: folder)
+        var tile: TileID? = TileID(level: geometry.maxLevel, column: geometry.width / 2 / 256, row: geometry.height / 2 / 256)
+        while let current = tile {
+            server.setRoute("/p/img_files/\(current.level)/\(current.column)_\(current.row).jpeg") { _ in .init(status: 500) }
+            tile = geometry.parent(of: current)
+        }
+        let shot = folder.path("shot.png")
+        let json = try view(server.url("/p/img.dzi"), in: folder, extra: ["--screenshot", shot, "--fade", "0"])
+        XCTAssertGreaterThan(json["tiles_failed"] as? Int ?? 0, 0, "\(json)")
+        XCTAssertGreaterThan(json["tiles_decoded"] as? Int ?? 0, 0, "\(json)")
+        let pixels = try ImageLoader(decoders: ImageDecoders.standard(), colour: nil).load(path: shot, fitting: nil)
+        // The error square's muted fill (Theme.missingTile) and the window's background (Theme.background).
+        let muted = RGBA(r: 30, g: 30, b: 34), background = RGBA(r: 24, g: 24, b: 27)
+        var square = 0, picture = 0
+        for y in 0..<pixels.height {
+            for x in 0..<pixels.width {
+                let p = pixels.pixel(x: x, y: y)
+                if p.isClose(to: muted, tolerance: 2) { square += 1 } else if !p.isClose(to: background, tolerance: 2) { picture += 1 }
+            }
+        }
+        XCTAssertGreaterThan(square, 30_000, "a 256-pixel error square at 100 %")
+        XCTAssertGreaterThan(picture, 100_000, "the other tiles are drawn")
     }
 
     func testAMissingServiceSaysWhy() throws {

@@ -225,6 +225,49 @@ final class RemoteTileSourceTests: XCTestCase {
         XCTAssertTrue(try remote.loadTile(tile).bytes == local.loadTile(tile).bytes)
     }
 
+    /// A tile nobody wants any more: its fetch ends when its cancellation is set, long before the server
+    /// would be given up on, without counting as the server's failure, and its connection is closed.
+    func testACancelledFetchEndsItsTransferAndSaysItWasCancelled() throws {
+        let server = try makeServer()
+        server.setRoute("/stalled.png") { _ in Response(stalls: true) }
+        let fetcher = makeFetcher(idleTimeout: .seconds(60))
+        let cancellation = DecodeCancellation()
+        let outcome = Mutex<TileFetchError?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            do {
+                _ = try fetcher.get(server.url("/stalled.png"), byteLimit: 1 << 20, cancellation: cancellation)
+            } catch {
+                outcome.withLock { $0 = error as? TileFetchError }
+            }
+            finished.signal()
+        }.start()
+        XCTAssertTrue(waitUntil { server.requestCount("/stalled.png") == 1 }, "the request reached the server")
+        cancellation.cancel()
+        XCTAssertEqual(finished.wait(timeout: .now() + 10), .success, "the fetch ended on its cancellation")
+        let error = try XCTUnwrap(outcome.withLock { $0 })
+        XCTAssertTrue(error.isCancelled, "\(error)")
+        XCTAssertNil(error.status)
+        XCTAssertTrue(waitUntil { server.hangUpCount("/stalled.png") == 1 }, "the server saw the connection closed")
+
+        let again = DecodeCancellation()
+        again.cancel()
+        XCTAssertThrowsError(try fetcher.get(server.url("/stalled.png"), byteLimit: 1 << 20, cancellation: again)) { error in
+            XCTAssertTrue((error as? TileFetchError)?.isCancelled == true, "\(error)")
+        }
+        XCTAssertEqual(server.requestCount("/stalled.png"), 1, "a fetch cancelled before it starts sends nothing")
+    }
+
+    /// Polls `condition` for up to 10 s.
+    private func waitUntil(_ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition() {
+            guard Date() < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return true
+    }
+
     /// Twelve workers fetching from one host at once: no more than six connections are open to it.
     func testAHostGetsAtMostSixConnections() throws {
         let server = try makeServer()

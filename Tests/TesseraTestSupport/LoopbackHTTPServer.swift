@@ -75,6 +75,7 @@ package final class LoopbackHTTPServer: Sendable {
         var waiting = 0
         var maxWaiting = 0
         var bodyBytesSent: [String: Int] = [:]
+        var hangUps: [String: Int] = [:]
     }
 
     package let port: UInt16
@@ -123,8 +124,12 @@ package final class LoopbackHTTPServer: Sendable {
     package var requestLog: [String] { records.withLock { $0.log } }
     package var totalRequestCount: Int { records.withLock { $0.requests.values.reduce(0) { $0 + $1.count } } }
     package func bodyBytesSent(_ path: String) -> Int { records.withLock { $0.bodyBytesSent[path] ?? 0 } }
+    /// How many stalled requests for `path` the client ended by closing its connection.
+    package func hangUpCount(_ path: String) -> Int { records.withLock { $0.hangUps[path] ?? 0 } }
     /// The most requests that were at once between arriving and getting their response written.
     package var maxConcurrentRequests: Int { records.withLock { $0.maxWaiting } }
+    /// Starts `maxConcurrentRequests` over from the requests waiting now (to measure a later phase alone).
+    package func resetMaxConcurrentRequests() { records.withLock { $0.maxWaiting = $0.waiting } }
 
     /// Stops accepting and closes every connection (ending stalled ones). Idempotent.
     package func stop() {
@@ -187,7 +192,10 @@ package final class LoopbackHTTPServer: Sendable {
         let route = routes.withLock { $0[request.path] }
         let response = route?(request) ?? Response(status: 404, body: Data("no route\n".utf8))
         if response.delay > .zero { sleepUntilStopped(for: response.delay) }
-        if response.stalls && !response.stallsAfterHeaders { sleepUntilStopped(for: nil); return }
+        if response.stalls && !response.stallsAfterHeaders {
+            stallUntilStoppedOrHungUp(connection, path: request.path)
+            return
+        }
 
         var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\nConnection: close\r\n"
         for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
@@ -203,7 +211,10 @@ package final class LoopbackHTTPServer: Sendable {
         records.withLock { $0.waiting -= 1 }
         answered = true
         guard send(connection, Data(head.utf8)) else { return }
-        if response.stallsAfterHeaders { sleepUntilStopped(for: nil); return }
+        if response.stallsAfterHeaders {
+            stallUntilStoppedOrHungUp(connection, path: request.path)
+            return
+        }
 
         var sent = 0
         defer { records.withLock { $0.bodyBytesSent[request.path, default: 0] += sent } }
@@ -271,6 +282,23 @@ package final class LoopbackHTTPServer: Sendable {
                 offset += count
             }
             return true
+        }
+    }
+
+    /// Holds a stalled connection until the server stops or the client closes it (counted as a hang-up).
+    private func stallUntilStoppedOrHungUp(_ connection: Int32, path: String) {
+        while !stopped.load(ordering: .sequentiallyConsistent) {
+            var descriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            if poll(&descriptor, 1, 5) > 0 {
+                var byte: UInt8 = 0
+                let closed = descriptor.revents & (Int16(POLLHUP) | Int16(POLLERR)) != 0
+                    || recv(connection, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) == 0
+                if closed {
+                    records.withLock { $0.hangUps[path, default: 0] += 1 }
+                    return
+                }
+                usleep(5_000)  // bytes the request did not need: not a hang-up
+            }
         }
     }
 

@@ -140,6 +140,38 @@ final class TileDrawPlannerTests: XCTestCase {
         XCTAssertTrue(plan.layers.allSatisfy { $0.content == .missing })
     }
 
+    /// Where failures may pass, a failed tile is drawn as one still coming: its held parent under it, the
+    /// marked square only where no coarser picture is held.
+    func testFailuresThatMayPassShowTheCoarserPictureAndAreMarkedOnlyWithoutOne() throws {
+        let planner = TileDrawPlanner(geometry: geometry, showsCoarserUnderFailures: true)
+        let visible = PixelRegion(x: 0, y: 0, width: 1024, height: 512)
+        let parentOfFirst = try XCTUnwrap(geometry.parent(of: TileID(level: 12, column: 0, row: 0)))
+        let plan = planner.plan(level: 12, visible: visible, hasBackdrop: false) { tile in
+            if tile.level == 12 { return .failed }
+            return tile == parentOfFirst ? .opaque : .absent
+        }
+        XCTAssertTrue(plan.isComplete)
+        XCTAssertTrue(plan.wanted.isEmpty, "failed tiles are tried again by their schedule, not asked for")
+        for tile in plan.visibleTiles {
+            let contents = plan.layers.filter { $0.target == tile }.map(\.content)
+            if geometry.parent(of: tile) == parentOfFirst {
+                XCTAssertEqual(contents, [.tile(parentOfFirst)], "\(tile): the coarser picture, no mark")
+            } else {
+                XCTAssertEqual(contents, [.missing], "\(tile): nothing coarser held, so the error square")
+            }
+        }
+        let withBackdrop = planner.plan(level: 12, visible: visible, hasBackdrop: true) { $0.level == 12 ? .failed : .absent }
+        XCTAssertTrue(withBackdrop.layers.allSatisfy { $0.content == .backdrop }, "the overview is a coarser picture too")
+    }
+
+    func testFailedLocalTilesAreMarkedOverACoarserPicture() {
+        let planner = TileDrawPlanner(geometry: geometry)
+        let plan = planner.plan(level: 12, visible: PixelRegion(x: 0, y: 0, width: 1024, height: 512), hasBackdrop: true) {
+            $0.level == 12 ? .failed : .opaque
+        }
+        XCTAssertTrue(plan.layers.allSatisfy { $0.content == .missing }, "a broken file stays marked")
+    }
+
     func testWantedTilesStartNearestTheCentre() {
         let plan = TileDrawPlanner(geometry: geometry).plan(level: 12, visible: PixelRegion(x: 0, y: 0, width: 1280, height: 768),
                                                             hasBackdrop: false) { _ in .absent }

@@ -94,6 +94,7 @@ package struct KeyBindings: Sendable, Equatable {
         bind(["ctrl+r"], .reject)
         bind(["F"], .ratingFilter)
         bind(["t"], .filmStrip, .single)
+        bind(["r"], .retryTiles, .single)
         return bindings
     }()
 

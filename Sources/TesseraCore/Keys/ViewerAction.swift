@@ -38,6 +38,8 @@ package enum ViewerAction: String, CaseIterable, Sendable {
     case ratingFilter = "rating-filter"
     /// The single view's row of neighbouring thumbnails along the bottom.
     case filmStrip = "film-strip"
+    /// The single view's tiles that failed (a remote pyramid's, a broken file's) are asked for again.
+    case retryTiles = "retry-tiles"
 
     /// One line saying what the action does in `view` (the same in both views for most).
     package func summary(in view: KeyBindings.View) -> String {
@@ -99,6 +101,7 @@ package enum ViewerAction: String, CaseIterable, Sendable {
         case (.reject, _): "mark them rejected"
         case (.ratingFilter, _): "show: all, rejected hidden, 1+ ... 5+ stars"
         case (.filmStrip, _): "a film strip of the neighbouring images along the bottom, on/off"
+        case (.retryTiles, _): "try the tiles that failed again"
         }
     }
 }

@@ -7,9 +7,17 @@ import TesseraImaging
 /// Fetches what a remote pyramid reads: its description and its tiles. This module does no networking
 /// itself (TesseraRemote's `HTTPFetcher` does), so its sources are tested and used with any fetcher.
 package protocol TileFetching: Sendable {
-    /// The body at `url`, at most `byteLimit` bytes. Runs on the view's worker threads and blocks until the
-    /// body is in or the fetch has failed, within the fetcher's own time limits.
-    func get(_ url: String, byteLimit: Int) throws(TileFetchError) -> Data
+    /// The body at `url`, at most `byteLimit` bytes. Runs on the view's fetch threads and blocks until the
+    /// body is in or the fetch has failed, within the fetcher's own time limits; once `cancellation` is set
+    /// the transfer is ended (its connection freed for the next) and the fetch fails with `isCancelled`.
+    func get(_ url: String, byteLimit: Int, cancellation: DecodeCancellation?) throws(TileFetchError) -> Data
+}
+
+extension TileFetching {
+    /// A fetch nobody cancels.
+    package func get(_ url: String, byteLimit: Int) throws(TileFetchError) -> Data {
+        try get(url, byteLimit: byteLimit, cancellation: nil)
+    }
 }
 
 /// Why a fetch gave no body: one sentence, for the log and the error screen.
@@ -19,11 +27,19 @@ package struct TileFetchError: Error, Sendable, Equatable, CustomStringConvertib
     package let reason: String
     /// The HTTP status the server answered with, when it answered with one other than success.
     package let status: Int?
+    /// The fetch was ended because its cancellation was set, not because of the server.
+    package let isCancelled: Bool
 
-    package init(url: String, reason: String, status: Int? = nil) {
+    package init(url: String, reason: String, status: Int? = nil, isCancelled: Bool = false) {
         self.url = url
         self.reason = reason
         self.status = status
+        self.isCancelled = isCancelled
+    }
+
+    /// The fetch of `url` was given up on its cancellation.
+    package static func cancelled(_ url: String) -> TileFetchError {
+        TileFetchError(url: url, reason: "the fetch was cancelled", isCancelled: true)
     }
 
     package var description: String { "\(url): \(reason)" }
@@ -39,23 +55,28 @@ struct RemoteTileReader: Sendable {
     /// The most one tile may weigh: a tile of 8192 pixels a side is a few MB even as PNG.
     static let tileByteLimit = 32 << 20
 
-    /// The decoded tile at the first of `urls` the server has (only a 404 moves on to the next).
-    func read(firstOf urls: [String]) throws(TileSourceError) -> PixelBuffer {
+    /// The body at the first of `urls` the server has (only a 404 moves on to the next), and its URL;
+    /// throws `.cancelled`, with nothing logged, once `cancellation` ends the fetch.
+    func fetch(firstOf urls: [String], cancellation: DecodeCancellation?) throws(TileSourceError) -> (url: String, data: Data) {
         var lastError: TileFetchError?
         for url in urls {
-            let data: Data
             do {
-                data = try fetcher.get(url, byteLimit: Self.tileByteLimit)
+                return (url, try fetcher.get(url, byteLimit: Self.tileByteLimit, cancellation: cancellation))
             } catch {
+                if error.isCancelled { throw TileSourceError(path: url, reason: .cancelled) }
                 lastError = error
                 if error.status == 404 { continue }
                 break
             }
-            return try reader.decode(data, name: url)
         }
         let failure = lastError ?? TileFetchError(url: urls.first ?? "?", reason: "no URL to fetch")
         TileFileReader.logger.warning("tile not fetched: \(failure)")
         throw TileSourceError(path: failure.url, reason: .unreadableTile(failure.reason))
+    }
+
+    /// A fetched body's picture, decoded as any untrusted file is.
+    func decode(_ body: (url: String, data: Data)) throws(TileSourceError) -> PixelBuffer {
+        try reader.decode(body.data, name: body.url)
     }
 
     /// The description at `url`, at most `byteLimit` bytes.
@@ -77,7 +98,7 @@ struct RemoteTileReader: Sendable {
 /// An IIIF Image API service over HTTP, version 3 or 2, given its `info.json` URL: a static (level 0) tree
 /// or a level 1 or 2 server, read with the same requests as a tree on disk (`IIIFTileSource`), which such
 /// a server answers as it answers any region. A service that lists no tiles is refused.
-package struct RemoteIIIFTileSource: TileSource {
+package struct RemoteIIIFTileSource: FetchingTileSource {
     package var loadsSlowly: Bool { true }
     package let infoURL: String
     /// What each tile's request follows: the URL given without `/info.json`, or the service's own id when
@@ -164,31 +185,41 @@ package struct RemoteIIIFTileSource: TileSource {
         base + "/" + tree.path(of: tile, extension: ext ?? tileExtensions[0])
     }
 
-    package func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
+    /// A tile of the tree, or, coarser than the tree goes, its one-tile level (nothing, once that is held).
+    package func fetch(_ tile: TileID, cancellation: DecodeCancellation?) throws(TileSourceError) -> FetchedTile {
         guard geometry.contains(tile) else { throw TileSourceError(path: url(of: tile), reason: .noSuchTile) }
+        if tile.level < coarsest, coarsestPicture.held.withLock({ $0 }) != nil { return FetchedTile(tile: tile, body: nil) }
+        let fetched = TileID(level: max(tile.level, coarsest), column: tile.level < coarsest ? 0 : tile.column,
+                             row: tile.level < coarsest ? 0 : tile.row)
+        return FetchedTile(tile: tile, body: try reader.fetch(firstOf: tileExtensions.map { url(of: fetched, extension: $0) },
+                                                              cancellation: cancellation))
+    }
+
+    package func decode(_ fetched: FetchedTile) throws(TileSourceError) -> PixelBuffer {
+        let tile = fetched.tile
         let expected = geometry.region(of: tile)
         let size = PixelSize(width: expected.width, height: expected.height)
+        let pixels: PixelBuffer
+        if let body = fetched.body {
+            pixels = try reader.decode(body)
+        } else if let held = coarsestPicture.held.withLock({ $0 }) {
+            pixels = held
+        } else {
+            throw TileSourceError(path: url(of: tile), reason: .missingTile)
+        }
         guard tile.level < coarsest else {
-            let pixels = try reader.read(firstOf: tileExtensions.map { url(of: tile, extension: $0) })
             if tile.level == coarsest { coarsestPicture.held.withLock { $0 = pixels } }
             return TileFileReader.normalized(pixels, to: size, path: url(of: tile))
         }
         // Coarser than the tree goes: its one-tile level, scaled down (a level this coarse is one tile too).
-        let whole: PixelBuffer
-        if let held = coarsestPicture.held.withLock({ $0 }) {
-            whole = held
-        } else {
-            let top = TileID(level: coarsest, column: 0, row: 0)
-            whole = try reader.read(firstOf: tileExtensions.map { url(of: top, extension: $0) })
-            coarsestPicture.held.withLock { $0 = whole }
-        }
-        return PixelScaler.scaled(whole, to: size)
+        coarsestPicture.held.withLock { $0 = pixels }
+        return PixelScaler.scaled(pixels, to: size)
     }
 }
 
 /// A Deep Zoom pyramid over HTTP: `NAME.dzi` and `NAME_files/LEVEL/COLUMN_ROW.EXT` beside it. The
 /// descriptor must be readable (a tile folder cannot be listed over HTTP to work the geometry out).
-package struct RemoteDeepZoomTileSource: TileSource {
+package struct RemoteDeepZoomTileSource: FetchingTileSource {
     package var loadsSlowly: Bool { true }
     package let descriptorURL: String
     /// The URL of `NAME_files`.
@@ -230,9 +261,16 @@ package struct RemoteDeepZoomTileSource: TileSource {
         "\(tilesBase)/\(tile.level)/\(tile.column)_\(tile.row).\(ext ?? extensions[0])"
     }
 
-    package func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer {
+    package func fetch(_ tile: TileID, cancellation: DecodeCancellation?) throws(TileSourceError) -> FetchedTile {
         guard geometry.contains(tile) else { throw TileSourceError(path: url(of: tile), reason: .noSuchTile) }
-        let pixels = try reader.read(firstOf: extensions.map { url(of: tile, extension: $0) })
+        return FetchedTile(tile: tile, body: try reader.fetch(firstOf: extensions.map { url(of: tile, extension: $0) },
+                                                              cancellation: cancellation))
+    }
+
+    package func decode(_ fetched: FetchedTile) throws(TileSourceError) -> PixelBuffer {
+        let tile = fetched.tile
+        guard let body = fetched.body else { throw TileSourceError(path: url(of: tile), reason: .missingTile) }
+        let pixels = try reader.decode(body)
         let expected = geometry.region(of: tile)
         return TileFileReader.normalized(pixels, to: PixelSize(width: expected.width, height: expected.height),
                                          path: url(of: tile))

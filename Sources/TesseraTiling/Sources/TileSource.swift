@@ -14,6 +14,9 @@ package protocol TileSource: Sendable {
     var name: String { get }
     /// The pixels of `tile`, exactly `geometry.region(of: tile)` in size (overlap included).
     func loadTile(_ tile: TileID) throws(TileSourceError) -> PixelBuffer
+    /// `loadTile(_:)`, given up with `.cancelled` once `cancellation` is set where the source waits on
+    /// something that can be ended (a transfer); sources that only read files finish the tile.
+    func loadTile(_ tile: TileID, cancellation: DecodeCancellation?) throws(TileSourceError) -> PixelBuffer
     /// How many pixels of `geometry` one pixel of the picture at its own size spans: 1, but for a vector
     /// image whose pyramid is drawn larger than it, so that zooming past 100 % draws rather than enlarges.
     var magnification: Int { get }
@@ -25,12 +28,19 @@ package protocol TileSource: Sendable {
     /// Whether a tile's load waits mostly on something far away (a server), so that several run at
     /// once to good effect: the opening reads its first tiles side by side then.
     var loadsSlowly: Bool { get }
+    /// Whether a tile that failed may load when asked again: a server's error or silence may pass, a
+    /// broken file stays broken. The view tries such tiles again by itself.
+    var failuresMayPass: Bool { get }
 }
 
 extension TileSource {
     package var magnification: Int { 1 }
     package func isAvailable(_ tile: TileID) -> Bool { true }
     package var loadsSlowly: Bool { false }
+    package var failuresMayPass: Bool { loadsSlowly }
+    package func loadTile(_ tile: TileID, cancellation: DecodeCancellation?) throws(TileSourceError) -> PixelBuffer {
+        try loadTile(tile)
+    }
 
     /// A tile file of its region's size, decoded whole: its pixels' share of `DecodeMemory`'s estimate.
     package func decodeMemoryEstimate(_ tile: TileID) -> Int {
@@ -58,6 +68,8 @@ package struct TileSourceError: Error, Sendable, Equatable, CustomStringConverti
         case unreadableImage(String)
         /// A remote pyramid's description could not be fetched; the text is the fetcher's reason.
         case unreachable(String)
+        /// The load was given up because nobody wants the tile any more: not a failure of the tile.
+        case cancelled
 
         package var shortText: String {
             switch self {
@@ -69,6 +81,7 @@ package struct TileSourceError: Error, Sendable, Equatable, CustomStringConverti
             case .noTiles(let why): "No tiles: \(why)"
             case .unreadableImage(let why): why
             case .unreachable(let why): why
+            case .cancelled: "cancelled"
             }
         }
     }

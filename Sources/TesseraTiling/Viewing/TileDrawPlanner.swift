@@ -8,7 +8,8 @@ package enum TileAvailability: Sendable, Equatable {
     case fading
     /// Held and fully opaque: nothing under it needs drawing.
     case opaque
-    /// Its file is missing or broken: drawn as a marked square.
+    /// Its file is missing or broken: drawn as a marked square (or, where failures may pass, see
+    /// `TileDrawPlanner.showsCoarserUnderFailures`, as a tile still coming where a coarser picture is held).
     case failed
 }
 
@@ -21,7 +22,7 @@ package struct TileDrawPlan: Sendable, Equatable {
             case tile(TileID)
             /// The whole-image overview (a preview or shrink-on-load decode), drawn clipped the same way.
             case backdrop
-            /// The target tile failed: a marked square.
+            /// The target tile failed and nothing shows in its place: a marked square.
             case missing
         }
 
@@ -58,9 +59,14 @@ package struct TileDrawPlan: Sendable, Equatable {
 /// them are held (zooming out), so the view never shows a hole a held tile could fill.
 package struct TileDrawPlanner: Sendable {
     package let geometry: DeepZoomGeometry
+    /// A failed tile is drawn as a tile still coming: the held coarser picture where there is one, the
+    /// marked square only where there is none. For sources whose failures may pass (a server's), whose
+    /// failed tiles are tried again; a broken file stays marked, as it stays broken.
+    package let showsCoarserUnderFailures: Bool
 
-    package init(geometry: DeepZoomGeometry) {
+    package init(geometry: DeepZoomGeometry, showsCoarserUnderFailures: Bool = false) {
         self.geometry = geometry
+        self.showsCoarserUnderFailures = showsCoarserUnderFailures
     }
 
     /// - Parameters:
@@ -87,7 +93,13 @@ package struct TileDrawPlanner: Sendable {
                 layers.append(.init(.tile(tile), target: tile))
                 continue
             case .failed:
-                layers.append(.init(.missing, target: tile))
+                let fallback = showsCoarserUnderFailures
+                    ? fallback(for: tile, hasBackdrop: hasBackdrop, availability: availability) : (layers: [], covers: false)
+                if fallback.covers {
+                    for content in fallback.layers { layers.append(.init(content, target: tile)) }
+                } else {
+                    layers.append(.init(.missing, target: tile))
+                }
                 continue
             case .absent where hasBackdrop && backdropIsSharp:
                 layers.append(.init(.backdrop, target: tile))

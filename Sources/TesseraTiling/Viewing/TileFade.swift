@@ -4,7 +4,7 @@ import TesseraImaging
 /// `timing.duration` (0.25 s by default, linear), over the coarser tile drawn under it; a tile that was
 /// already held, or arrived off screen, appears at once when it is drawn. (The view also shows at once a
 /// tile with nothing under it yet: fading the very first picture in from the background would only be a
-/// quarter-second hole.)
+/// quarter-second hole. A tile tried again after a failure fades in even so: it replaces an error square.)
 package struct TileFade: Sendable, Equatable {
     package var timing: FadeTiming
 

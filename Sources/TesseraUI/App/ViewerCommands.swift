@@ -215,6 +215,11 @@ final class ViewerCommands {
             } else {
                 status.show("clipping is marked in the single view", now: now)
             }
+        case .retryTiles:
+            guard let view = modes.shownView else { return status.show("failed tiles are tried again in the single view", now: now) }
+            let failed = view.failedTileCount
+            _ = view.perform(.retryTiles, now: now)
+            status.show(failed == 0 ? "no tile has failed" : "trying \(failed) failed tile\(failed == 1 ? "" : "s") again", now: now)
         case .nextPane:
             if !modes.focusNextPane(now: now) { status.show("one image is shown: Tab moves between compared images", now: now) }
         case .lockPanes:

@@ -505,5 +505,6 @@ extension TiledImageOpener.Configuration {
                   policy: options.policy, turn: options.turn, maxMagnification: options.maxDeviceScale,
                   cutStep: options.cutStep, decoding: options.decoding)
         page = options.page
+        if let fetcher = options.fetcher { self.fetcher = fetcher }
     }
 }

@@ -176,14 +176,15 @@ package final class TiledImageView {
         }
     }
 
-    /// When the frame loop must draw again by itself: the animation's next frame, or the moment an opening
-    /// with nothing to show yet says what it opens (nil when neither is due).
+    /// When the frame loop must draw again by itself: the animation's next frame, the moment an opening
+    /// with nothing to show yet says what it opens, or the next try of a failed tile on screen (nil when
+    /// none is due).
     package func nextWake(now: Duration) -> Duration? {
         if case .opening = phase, backdrop == nil {
             let caption = openedAt + Self.openingCaptionDelay
             if caption > now { return caption }
         }
-        return animation.nextWake
+        return [animation.nextWake, tiles?.nextRetryAt].compactMap { $0 }.min()
     }
 
     /// How long an opening shows nothing before it names the file: most openings end sooner, and a caption
@@ -232,6 +233,8 @@ package final class TiledImageView {
     package var heldTiles: [TileID] { tiles?.store.tiles ?? [] }
     /// Tiles the open pyramid's store has let go (for tests).
     var evictedTiles: Int { tiles?.store.evictionCount ?? 0 }
+    /// The open pyramid's failed tiles, those being tried again included.
+    var failedTileCount: Int { tiles?.failedTileCount ?? 0 }
     /// The open pyramid's tile loads waiting for a worker, and begun so far (for tests).
     var tileLoadCounts: (queued: Int, started: Int) { tiles?.loadCounts ?? (0, 0) }
     /// Where the open pyramid's loads are counted, nil when unmeasured or not open yet (for tests).
@@ -305,7 +308,11 @@ package final class TiledImageView {
     /// What a key asked for (the host reads the bindings): zooming and panning here, stepping, closing and
     /// quitting for the host to do; nil also for actions that are not the view's.
     package func perform(_ action: ViewerAction, now: Duration) -> TiledViewAction? {
-        input.perform(action, camera: &camera, viewport: viewportPoints, now: now)
+        if action == .retryTiles {
+            tiles?.retryAllFailedTiles(now: now)
+            return nil
+        }
+        return input.perform(action, camera: &camera, viewport: viewportPoints, now: now)
     }
 
     private var viewportPoints: Size {
@@ -336,6 +343,7 @@ package final class TiledImageView {
         let level = camera.level(in: geometry)
         let visible = camera.visibleImageRegion
         let onScreen = Set(geometry.tiles(in: level, intersecting: geometry.levelRegion(covering: visible, in: level)))
+        tiles.retryDueTiles(onScreen: onScreen, now: now)
         tiles.upload(onScreen: onScreen, now: now, fade: fade, hasBackdrop: backdrop != nil,
                      budget: options.uploadBudgetBytes, aheadBudget: options.preloadUploadBudgetBytes)
 

@@ -2,6 +2,7 @@ import Foundation
 import TesseraCore
 import TesseraFiles
 import TesseraImaging
+import TesseraRemote
 import TesseraTiling
 
 /// How the tiled view behaves; the command line fills it in.
@@ -53,6 +54,16 @@ package struct TiledViewOptions: Sendable {
     var cutStep: (@Sendable () -> Void)?
     /// Where images and tiles are decoded.
     package var decoding: any DecodingService = .inProcess
+    /// When tiles of a remote pyramid that failed are tried again by themselves.
+    package var tileRetry = TileRetryPolicy()
+    /// What fetches a remote pyramid's description and tiles; nil is the process's shared fetcher.
+    var fetcher: (any TileFetching)?
+    /// The threads a remote pyramid's tiles are fetched on; nil is the process's shared ones.
+    var fetchExecutor: WorkExecutor?
+
+    /// The threads every view fetches remote tiles on: as many as a host takes connections, since a fetch
+    /// only waits (its tile is decoded by the view's executor). Started when a remote pyramid first opens.
+    static let sharedFetchExecutor = WorkExecutor(.threads(HTTPFetcher.Limits().perHostConnections), name: "tessera.fetch")
 
     package init() {}
 }

@@ -137,11 +137,19 @@ final class TiledViewPainter {
         }
     }
 
-    /// A missing or broken tile: a dark square with a red X.
+    /// A tile that failed with nothing to show in its place: a muted square with the error icon in its
+    /// middle (a red X where the icon cannot be drawn, or the square is too small for it to read).
     private func drawMissingMark(_ rect: PixelRect) {
         guard rect.width > 0, rect.height > 0 else { return }
         renderer.fill(rect, Theme.missingTile)
         renderer.outline(rect, Theme.missingTileMark.withAlpha(0.5))
+        let side = min(Int(48 * pixelScale), min(rect.width, rect.height) / 2)
+        if side >= Int(12 * pixelScale), let icon = assets?.texture(named: "error", side: side) {
+            icon.setAlpha(1)
+            renderer.draw(icon, destination: PixelRect(x: rect.x + (rect.width - side) / 2, y: rect.y + (rect.height - side) / 2,
+                                                       width: side, height: side))
+            return
+        }
         let inset = max(2, min(rect.width, rect.height) / 8)
         let (x0, y0) = (rect.x + inset, rect.y + inset)
         let (x1, y1) = (rect.x + rect.width - 1 - inset, rect.y + rect.height - 1 - inset)
