@@ -543,9 +543,9 @@ final class PresentationStripTests: XCTestCase {
         let inner: HTTPFetcher
         let asked = Mutex<[String]>([])
         init(_ inner: HTTPFetcher) { self.inner = inner }
-        func get(_ url: String, byteLimit: Int) throws(TileFetchError) -> Data {
+        func get(_ url: String, byteLimit: Int, cancellation: DecodeCancellation?) throws(TileFetchError) -> Data {
             asked.withLock { $0.append(url) }
-            return try inner.get(url, byteLimit: byteLimit)
+            return try inner.get(url, byteLimit: byteLimit, cancellation: cancellation)
         }
     }
 
