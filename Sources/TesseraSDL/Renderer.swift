@@ -143,28 +143,6 @@ package final class Renderer {
 
     package func present() { SDL_RenderPresent(pointer) }
 
-    /// Draws, unseen and unpresented (the next frame clears it), what a first frame draws: an opaque
-    /// picture copied scaled without blending, text blended, a translucent fill. A GL renderer on
-    /// llvmpipe, Mesa's software rasterizer, compiles each such combination into machine code on its
-    /// first draw, tens of ms on one core; drawn here while the first picture decodes elsewhere, that is
-    /// not spent in the frame that first shows it. Nothing for SDL's software renderer, which compiles
-    /// nothing.
-    package func compileFirstDrawing() {
-        guard !isSoftware else { return }
-        let pixels = PixelBuffer(width: 2, height: 2, filledWith: RGBA(r: 0, g: 0, b: 0))
-        if let picture = try? makeTexture(width: 2, height: 2, opaque: true),
-           (try? picture.upload(pixels)) != nil {
-            picture.setBlending(false)
-            picture.setScaleFilter(nearest: false)
-            draw(picture, destination: PixelRect(x: 0, y: 0, width: 3, height: 3))
-        }
-        if let text = try? makeTexture(width: 2, height: 2, access: .static), (try? text.upload(pixels)) != nil {
-            draw(text, destination: PixelRect(x: 0, y: 0, width: 2, height: 2))
-        }
-        fill(PixelRect(x: 0, y: 0, width: 2, height: 2), RGBA(r: 0, g: 0, b: 0, a: 128))
-        failures.check(SDL_RenderFlush(pointer), "SDL_RenderFlush")
-    }
-
     /// Reads back the current frame (call before `present`, as SDL requires for some renderers).
     package func readPixels() throws -> PixelBuffer {
         let size = outputSize

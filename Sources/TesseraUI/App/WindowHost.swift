@@ -63,7 +63,6 @@ final class WindowHost {
         renderer.clear(Theme.background)
         renderer.present()
         startup.mark(.firstFrame)
-        renderer.compileFirstDrawing()
         assets = AssetCatalog(folder: ResourceLocator.resourcesFolder()?.appendingPathComponent("UI"), renderer: renderer)
         text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
         if !text.hasFont { logger.warning("no TrueType font found (install fonts-dejavu-core); text is hidden") }
