@@ -160,6 +160,11 @@ package struct IIIFTileSource: TileSource {
                 throw refused("not an IIIF image service's info.json (\(IIIFTileSource.describe(error)))")
             }
             let contexts = info.context?.texts ?? []
+            // Version 1.1 names its tiles and qualities otherwise (`tile_width`, `native.jpg`): read as a
+            // later version, every request would be refused, so the service is, once, with the reason.
+            if contexts.contains(where: { $0.contains("/image-api/1") }) {
+                throw refused("IIIF Image API 1.1, which is not read (versions 2 and 3 are)")
+            }
             // With no @context, version 2's `@id` says which.
             version = contexts.contains { $0.contains("/image/2/") } || (contexts.isEmpty && info.atID != nil) ? 2 : 3
             guard info.width > 0, info.height > 0, info.width <= 1 << 24, info.height <= 1 << 24 else {

@@ -127,6 +127,11 @@ final class IIIFTreeTests: XCTestCase {
         XCTAssertEqual(try reason(#"{"width": 0, "height": 10, "tiles": [{"width": 512, "scaleFactors": [1]}]}"#),
                        "Unreadable IIIF info.json: an image of 0 × 10 pixels")
         XCTAssertNotNil(try reason(String(repeating: " ", count: IIIFTileSource.infoByteLimit + 10) + "{}"))
+        XCTAssertEqual(try reason(#"""
+            {"@context": "http://library.stanford.edu/iiif/image-api/1.1/context.json", "@id": "http://x/iiif/1",
+             "width": 6000, "height": 4000, "tile_width": 256, "tile_height": 256, "scale_factors": [1, 2, 4],
+             "profile": "http://library.stanford.edu/iiif/image-api/1.1/compliance.html#level1"}
+            """#), "Unreadable IIIF info.json: IIIF Image API 1.1, which is not read (versions 2 and 3 are)")
     }
 
     /// A cut replaces only an IIIF tree at its name, even when told to replace: another folder (or the
