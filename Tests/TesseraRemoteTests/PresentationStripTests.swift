@@ -10,34 +10,11 @@ import XCTest
 
 /// IIIF Presentation manifests and collections read into a strip: documents and static image trees served
 /// from a loopback server, read through `HTTPFetcher` as the command line reads them.
-final class PresentationStripTests: XCTestCase {
+final class PresentationStripTests: LoopbackFetchingTestCase {
     private typealias Canvas = PresentationFixtures.Canvas
-    private var servers: [LoopbackHTTPServer] = []
-    private var fetchers: [HTTPFetcher] = []
     /// The cells' size in pixels the thumbnails are asked for.
     private let box = PixelSize(width: 400, height: 300)
     private let samples = ["img1-baseline.jpg", "img2-portrait.jpg", "img12-gray.jpg"]
-
-    override func tearDown() {
-        for fetcher in fetchers { fetcher.invalidate() }
-        for server in servers { server.stop() }
-        fetchers = []
-        servers = []
-    }
-
-    private func makeServer() throws -> LoopbackHTTPServer {
-        let server = try LoopbackHTTPServer()
-        servers.append(server)
-        return server
-    }
-
-    private func makeFetcher(idleTimeout: Duration = .seconds(10)) -> HTTPFetcher {
-        var limits = HTTPFetcher.Limits()
-        limits.idleTimeout = idleTimeout
-        let fetcher = HTTPFetcher(limits: limits)
-        fetchers.append(fetcher)
-        return fetcher
-    }
 
     private func serve(_ body: Data, at path: String, on server: LoopbackHTTPServer) {
         server.setRoute(path) { _ in .init(headers: [("Content-Type", "application/ld+json")], body: body) }

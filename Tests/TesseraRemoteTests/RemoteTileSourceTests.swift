@@ -11,32 +11,9 @@ import XCTest
 /// IIIF services and Deep Zoom pyramids over HTTP: trees cut by `TileCutter` into a temporary folder and
 /// served file by file from a loopback server, read through `HTTPFetcher` as the view reads them, and
 /// compared with the same trees read from disk.
-final class RemoteTileSourceTests: XCTestCase {
+final class RemoteTileSourceTests: LoopbackFetchingTestCase {
     private typealias Response = LoopbackHTTPServer.Response
-    private var servers: [LoopbackHTTPServer] = []
-    private var fetchers: [HTTPFetcher] = []
     private let decoders = ImageDecoders.standard()
-
-    override func tearDown() {
-        for fetcher in fetchers { fetcher.invalidate() }
-        for server in servers { server.stop() }
-        fetchers = []
-        servers = []
-    }
-
-    private func makeServer() throws -> LoopbackHTTPServer {
-        let server = try LoopbackHTTPServer()
-        servers.append(server)
-        return server
-    }
-
-    private func makeFetcher(idleTimeout: Duration = .seconds(10)) -> HTTPFetcher {
-        var limits = HTTPFetcher.Limits()
-        limits.idleTimeout = idleTimeout
-        let fetcher = HTTPFetcher(limits: limits)
-        fetchers.append(fetcher)
-        return fetcher
-    }
 
     /// A sample photo cut with `layout` into `dir`.
     private func cut(_ layout: TileLayoutKind, in dir: TemporaryDirectory, iiifID: String? = nil) throws -> TileCutResult {
@@ -309,8 +286,7 @@ final class RemoteTileSourceTests: XCTestCase {
             request.header("If-None-Match") == "\"v1\"" ? Response(status: 304)
                 : Response(headers: [("ETag", "\"v1\""), ("Content-Type", "image/jpeg")], body: tile)
         }
-        let fetcher = HTTPFetcher(cacheFolder: dir.path("cache"))
-        fetchers.append(fetcher)
+        let fetcher = keep(HTTPFetcher(cacheFolder: dir.path("cache")))
         let url = server.url("/t/0,0,512,512/512,512/0/default.jpg")
         XCTAssertEqual(try fetcher.get(url, byteLimit: 1 << 20), tile)
         XCTAssertEqual(try fetcher.get(url, byteLimit: 1 << 20), tile, "the 304 is answered from the copy")
