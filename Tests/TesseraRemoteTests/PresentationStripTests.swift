@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TesseraCore
+import TesseraFiles
 import TesseraImaging
 import TesseraTestBasics
 import TesseraTestSupport
@@ -198,6 +199,24 @@ final class PresentationStripTests: LoopbackFetchingTestCase {
         let strip = try PresentationStrip.load(path, fetcher: makeFetcher(), box: box)
         XCTAssertEqual(strip.items.map(\.displayName), ["Only"])
         XCTAssertEqual(strip.pyramids[strip.items[0].path], services[0].id + "/info.json")
+    }
+
+    /// A file is opened by its name's bytes: one whose name is not UTF-8 opens, and an empty one is no JSON.
+    func testAManifestFileWhoseNameIsNotUTF8OpensAndAnEmptyOneSaysWhy() throws {
+        let dir = try TemporaryDirectory()
+        let server = try makeServer()
+        let services = try PresentationFixtures.serveTrees([samples[0]], version: 3, on: server, in: dir.path("trees"))
+        let manifest = PresentationFixtures.manifest3(id: "https://example.org/m.json", label: "One",
+                                                      canvases: [Canvas(label: ["en": ["Only"]], service: services[0])])
+        let path = dir.url.path + "/" + PathText.text(of: Array("book".utf8) + [0xFF] + Array(".json".utf8))
+        let fd = POSIXFiles.open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        _ = manifest.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        let strip = try PresentationStrip.load(path, fetcher: makeFetcher(), box: box)
+        XCTAssertEqual(strip.items.map(\.displayName), ["Only"])
+        let empty = try dir.write(Data(), to: "empty.json")
+        XCTAssertEqual(failure(empty, fetcher: makeFetcher()), "not JSON, so not an IIIF manifest")
     }
 
     func testWhatManifestsWriteInMoreThanOneWayIsRead() throws {
@@ -450,7 +469,7 @@ final class PresentationStripTests: LoopbackFetchingTestCase {
             .hasPrefix("no manifest of the collection could be read (\(server.url("/deep.json")): not JSON"))
         XCTAssertEqual(failure(server.url("/empty.json"), fetcher: fetcher), "the manifest has no canvases")
         XCTAssertEqual(failure("ftp://example.org/manifest.json", fetcher: fetcher), "not an http(s) URL")
-        XCTAssertEqual(failure("/no/such/manifest.json", fetcher: fetcher), "cannot read the file")
+        XCTAssertEqual(failure("/no/such/manifest.json", fetcher: fetcher), "no such file")
     }
 
     func testAStalledServerSaysSo() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import TesseraCore
+import TesseraFiles
 import TesseraTiling
 
 /// The strip an IIIF Presentation manifest or collection opens as: one item per canvas, named by its label,
@@ -205,11 +206,14 @@ package struct PresentationStrip: Sendable {
         } else if location.contains("://") {
             throw Failure(location: location, reason: "not an http(s) URL")
         } else {
-            guard let handle = FileHandle(forReadingAtPath: location) else {
-                throw Failure(location: location, reason: "cannot read the file")
+            // Opened by its bytes, as every file the user names is: a name that is not UTF-8 stays the same file.
+            do throws(ImageFile.Failure) {
+                data = try ImageFile(path: location).head(PresentationDocument.byteLimit + 1)
+            } catch .empty {
+                data = Data()
+            } catch {
+                throw Failure(location: location, reason: error.description)
             }
-            defer { try? handle.close() }
-            data = (try? handle.read(upToCount: PresentationDocument.byteLimit + 1)) ?? Data()
         }
         do throws(PresentationDocument.Refusal) {
             return try PresentationDocument(json: data)
