@@ -46,7 +46,7 @@ let package = Package(
         // by hand (libpng links its own for PNG itself).
         .systemLibrary(name: "CZlib", path: "Sources/C/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The decoders of the formats beyond JPEG, PNG and WebP, one library each (docs/FORMATS.md says why).
-        .systemLibrary(name: "CHeif", path: "Sources/C/CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CHeif", path: "Sources/C/CHeif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJXL", path: "Sources/C/CJXL", providers: [.apt(["libjxl-dev"])]),
         // GLib's object system and cairo, for the C wrapper over librsvg and gdk-pixbuf below.
         .systemLibrary(name: "CGObject", path: "Sources/C/CGObject", pkgConfig: "gobject-2.0", providers: [.apt(["libglib2.0-dev"])]),
@@ -58,19 +58,23 @@ let package = Package(
         // libraw_r, the thread-safe build. No pkgConfig: its link flags carry -fopenmp, which SwiftPM refuses.
         .systemLibrary(name: "CRaw", path: "Sources/C/CRaw", providers: [.apt(["libraw-dev"])]),
         // OpenSlide: whole-slide images (SVS, NDPI, MRXS, SCN, ...), read region by region in the tiled view.
-        .systemLibrary(name: "COpenSlide", path: "Sources/C/COpenSlide", pkgConfig: "openslide", providers: [.apt(["libopenslide-dev"])]),
+        .systemLibrary(name: "COpenSlide", path: "Sources/C/COpenSlide", providers: [.apt(["libopenslide-dev"])]),
         // libjpeg and libpng (the tile cutter's row readers, the one PNG reader and writer): their error
         // handlers must longjmp, which Swift cannot.
         .target(name: "CTesseraJPEG", dependencies: ["CPNG"], path: "Sources/C/CTesseraJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // libtiff: its tag getter is variadic, which Swift cannot call, and its error handler is set per file.
-        .target(name: "CTesseraTIFF", path: "Sources/C/CTesseraTIFF", linkerSettings: [.linkedLibrary("tiff")]),
+        .target(name: "CTesseraTIFF", path: "Sources/C/CTesseraTIFF"),
         // librsvg (SVG) and gdk-pixbuf (BMP) behind plain C functions, so no GLib type or include path reaches
         // Swift. Their pkg-config files bring -pthread (through GIO), which SwiftPM refuses; GLib's own
         // include paths come from CGObject's and CCairo's pkg-config files, and these two fixed folders
         // are all that is left.
         .target(name: "CTesseraGLib", dependencies: ["CGObject", "CCairo"], path: "Sources/C/CTesseraGLib",
-                cSettings: [.unsafeFlags(["-I/usr/include/librsvg-2.0", "-I/usr/include/gdk-pixbuf-2.0"])],
-                linkerSettings: [.linkedLibrary("rsvg-2"), .linkedLibrary("gdk_pixbuf-2.0")]),
+                cSettings: [.unsafeFlags(["-I/usr/include/librsvg-2.0", "-I/usr/include/gdk-pixbuf-2.0"])]),
+        // The codec libraries only decode helpers need (libheif, libavif, libjxl, librsvg, gdk-pixbuf, libtiff,
+        // libraw, OpenSlide) are loaded on their first call, not at start: their modules above link nothing,
+        // and these stubs, written by tools/lazy-libraries.py, stand for the functions Tessera calls.
+        .target(name: "CTesseraLazyLibraries", path: "Sources/C/CTesseraLazyLibraries",
+                exclude: ["symbols", "generated/library-names.inc"]),
         // Linux file calls glibc declares only under _GNU_SOURCE (renameat2, pipe2), which Swift cannot see.
         // Exempi's error messages kept off the terminal (tessera_xmp_quiet.h says why).
         .target(name: "CTesseraXMPQuiet", path: "Sources/C/CTesseraXMPQuiet"),
@@ -95,7 +99,7 @@ let package = Package(
                 dependencies: ["TesseraCore", "TesseraFiles", "CTurboJPEG", "CWebP", "CExif", "CTesseraJPEG",
                                "CTesseraFiles", "CLCMS2", "CZlib",
                                "CHeif", "CJXL", "CGIF", "CAVIF", "CRaw", "CTesseraTIFF", "CTesseraGLib", "COpenSlide",
-                               .product(name: "Logging", package: "swift-log")]),
+                               "CTesseraLazyLibraries", .product(name: "Logging", package: "swift-log")]),
         // Everything tiled in one place: the pyramid's arithmetic and the view's tile planning (which tiles
         // to ask for, which to draw, their fades and store), the tile sources, and the streaming cutter.
         .target(name: "TesseraTiling",

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraImaging
 import TesseraTestSupport
 import XCTest
 
@@ -21,6 +22,19 @@ final class FrontDoorTests: XCTestCase {
                                                         "--report", report.path])
         XCTAssertEqual(run.status, 0, run.stderr)
         return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+    }
+
+    /// The viewer's binary names none of the codec libraries only decode helpers need, directly or through
+    /// another library, so none of them is loaded (and none of their constructors run) before its window:
+    /// their functions are stubs that load them on first call.
+    func testTheViewerStartsWithoutLoadingTheHelpersCodecLibraries() throws {
+        let ldd = try ChildProcess.run("/usr/bin/ldd", [BuiltBinary.url(named: "tessera").path])
+        XCTAssertEqual(ldd.status, 0, ldd.stderr)
+        XCTAssertTrue(ldd.stdout.contains("libSDL2"), ldd.stdout)
+        XCTAssertFalse(CodecLibraries.all.isEmpty)
+        for library in CodecLibraries.all {
+            XCTAssertFalse(ldd.stdout.contains(library), "\(library) is loaded at start (tools/lazy-libraries.py says how to keep it out)")
+        }
     }
 
     /// A baseline JPEG read tile by tile (four tiles at fit) and a progressive one read whole: each is sharp

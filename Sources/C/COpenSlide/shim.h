@@ -1,4 +1,4 @@
 #ifndef TESSERA_COPENSLIDE_SHIM_H
 #define TESSERA_COPENSLIDE_SHIM_H
-#include <openslide.h>
+#include <openslide/openslide.h>
 #endif

@@ -211,9 +211,15 @@ package enum DecodeHelperService {
         return copies.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
-    /// Each format decoded once, so its library has loaded what it loads on first use (see `WarmUpImages`),
-    /// and its facts read and serialized, for the same reason.
+    /// The codec libraries of every format the helper may be asked to read loaded (`CodecLibraries`), and
+    /// each format decoded once, so its library has loaded what it loads on first use (see `WarmUpImages`),
+    /// and its facts read and serialized, for the same reason. A helper warmed up for some formats reads
+    /// those and the ones that need no warm-up (`serves`).
     static func warmUp(_ decoders: [any ImageDecoding], formats: Set<ImageFormat>? = nil) {
+        let served = formats.map { $0.union(Set(ImageFormat.allCases).subtracting(WarmUpImages.formats)) }
+        for failed in CodecLibraries.load(for: served) {
+            logger.error("decode helper cannot load a codec library", metadata: ["library": "\(failed)"])
+        }
         let loader = ImageLoader(decoders: decoders)
         for image in WarmUpImages.all where formats?.contains(image.format) ?? true {
             let information = ImageInformation(path: image.name, bytes: image.bytes)

@@ -65,6 +65,23 @@ final class FirstHelperWarmUpTests: XCTestCase {
         XCTAssertFalse(isRunning(first))
     }
 
+    /// A camera RAW needs no warm-up, so the first helper reads it itself: libraw, which the viewer loads
+    /// only when called, was loaded before the helper locked itself down.
+    func testTheFirstHelperReadsACameraRawWithTheLibraryItLoadedBeforeItsLockDown() throws {
+        let pool = pool(firstWarmsUp: WarmUpImages.firstHelperFormats(opening: .jpeg))
+        defer { pool.shutdown() }
+        let first = try XCTUnwrap(pool.idleProcessIDs.first)
+        let raw = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-first-\(UUID().uuidString).dng")
+        defer { try? FileManager.default.removeItem(at: raw) }
+        try RawDecoderTests.dng().write(to: raw)
+        let loader = ImageLoader(decoders: ImageDecoders.standard(), decoding: SandboxedDecoding(pool: pool))
+        let developed = try loader.load(path: raw.path, fitting: nil)
+        let inProcess = try ImageLoader(decoders: ImageDecoders.standard()).load(path: raw.path, fitting: nil)
+        XCTAssertEqual(developed.size, PixelSize(width: 256, height: 192))
+        XCTAssertEqual(developed.bytes, inProcess.bytes)
+        XCTAssertEqual(pool.idleProcessIDs, [first], "the first helper developed the RAW and waits for more")
+    }
+
     func testAnExchangeOfSeveralRequestsNeverGetsTheFirstHelper() throws {
         let pool = pool(firstWarmsUp: [.jpeg])
         defer { pool.shutdown() }

@@ -1,0 +1,45 @@
+import CTesseraLazyLibraries
+
+/// The codec libraries Tessera loads on their first call rather than at start (libheif, libavif, libjxl,
+/// librsvg, gdk-pixbuf, libtiff, libraw, OpenSlide; `tools/lazy-libraries.py` writes their stubs). Loading
+/// them, with their constructors and dependencies, costs more than the rest of a start, and the viewer's own
+/// process rarely calls them: decode helpers decode. A helper loads the ones it may call before it locks
+/// itself down, since after that a library cannot be opened.
+package enum CodecLibraries {
+    /// Every one, by soname.
+    package static let all: [String] = {
+        var names: [String] = []
+        while let name = tessera_lazy_library_name(Int32(names.count)) { names.append(String(cString: name)) }
+        return names
+    }()
+
+    /// The libraries that reading `format` may call, by soname prefix. OpenSlide belongs to no format the
+    /// loader sniffs: slides are opened by the slide helper, which loads everything.
+    static func prefixes(of format: ImageFormat) -> [String] {
+        switch format {
+        case .heif: ["libheif"]
+        case .avif: ["libheif", "libavif"]
+        case .jxl: ["libjxl"]
+        case .svg: ["librsvg"]
+        case .bmp: ["libgdk_pixbuf"]
+        case .tiff: ["libtiff"]
+        case .raw: ["libraw"]
+        case .jpeg, .png, .gif, .webp, .unknown: []
+        }
+    }
+
+    /// Loads now the libraries that reading `formats` may call, or every one with nil; the sonames of those
+    /// that could not be loaded (each has said why on stderr).
+    @discardableResult
+    package static func load(for formats: Set<ImageFormat>?) -> [String] {
+        let wanted = formats.map { formats in
+            all.filter { name in formats.contains { format in prefixes(of: format).contains { name.hasPrefix($0) } } }
+        } ?? all
+        return wanted.filter { tessera_lazy_library_load($0) != 0 }
+    }
+
+    /// Whether `soname` is loaded in this process.
+    package static func isLoaded(_ soname: String) -> Bool {
+        tessera_lazy_library_is_loaded(soname) != 0
+    }
+}
