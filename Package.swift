@@ -40,8 +40,9 @@ let package = Package(
         .systemLibrary(name: "CPixman", path: "Sources/C/CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         // Xlib: the display's colour profile (a property of the root window).
         .systemLibrary(name: "CX11", path: "Sources/C/CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
-        // The one C function that reads the display through Xlib before SDL starts: Xlib's names stay in C.
-        .target(name: "CTesseraX11", dependencies: ["CX11"], path: "Sources/C/CTesseraX11"),
+        // Xlib in C, where its names cannot collide with Tessera's: the display read before SDL starts, the
+        // clipboard, and an SDL window's X background.
+        .target(name: "CTesseraX11", dependencies: ["CX11", "CSDL2"], path: "Sources/C/CTesseraX11"),
         // zlib: a gzipped SVG is told from other gzip by its text; the tests deflate PNG chunks they write
         // by hand (libpng links its own for PNG itself).
         .systemLibrary(name: "CZlib", path: "Sources/C/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),

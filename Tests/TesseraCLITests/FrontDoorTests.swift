@@ -1,4 +1,5 @@
 import Foundation
+import TesseraCore
 import TesseraImaging
 import TesseraTestSupport
 import XCTest
@@ -35,6 +36,33 @@ final class FrontDoorTests: XCTestCase {
         for library in CodecLibraries.all {
             XCTAssertFalse(ldd.stdout.contains(library), "\(library) is loaded at start (tools/lazy-libraries.py says how to keep it out)")
         }
+    }
+
+    /// On a real X server (not SDL's dummy driver), the window is made for the GL renderer from the start
+    /// and painted in the views' background before the renderer exists; the photo still comes out whole
+    /// in it, in its own colours.
+    func testOnAnXServerThePhotoIsDrawnInTheWindowMadeForItsRenderer() throws {
+        let server = try XvfbServer()
+        defer { server.stop() }
+        let photo = folder.appendingPathComponent("orange.png"), shot = folder.appendingPathComponent("shot.png")
+        let report = folder.appendingPathComponent("x11.json"), script = folder.appendingPathComponent("x11-script")
+        try PNGEncoder.write(PixelBuffer(width: 640, height: 480, filledWith: RGBA(r: 240, g: 120, b: 20)), to: photo.path)
+        try Data("wait-idle\nquit\n".utf8).write(to: script)
+        let run = try ChildProcess.run(BuiltBinary.url(named: "tessera").path,
+                                       [photo.path, "--no-config", "--no-thumbnail-cache", "--window", "320x240", "--script",
+                                        script.path, "--report", report.path, "--screenshot", shot.path],
+                                       environment: ["DISPLAY": server.name, "SDL_VIDEODRIVER": "x11", "WAYLAND_DISPLAY": nil])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        XCTAssertEqual(json["video_driver"] as? String, "x11", "\(json)")
+        XCTAssertEqual(json["mode"] as? String, "single", "\(json)")
+        let startup = try XCTUnwrap(json["startup_ms"] as? [String: Double], "\(json)")
+        XCTAssertLessThanOrEqual(try XCTUnwrap(startup["window"]), try XCTUnwrap(startup["renderer"]))
+        let pixels = try PNGDecoder().decode(Data(contentsOf: shot), format: .png, targetSize: nil)
+        let middle = pixels.pixel(x: pixels.width / 2, y: pixels.height / 2)
+        XCTAssertEqual(Int(middle.r), 240, accuracy: 3, "\(middle)")
+        XCTAssertEqual(Int(middle.g), 120, accuracy: 3, "\(middle)")
+        XCTAssertEqual(Int(middle.b), 20, accuracy: 3, "\(middle)")
     }
 
     /// A baseline JPEG read tile by tile (four tiles at fit) and a progressive one read whole: each is sharp

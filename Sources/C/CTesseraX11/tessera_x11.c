@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include <X11/Xlib.h>
+#include <SDL2/SDL.h>
+#include <SDL2/SDL_syswm.h>
 
 /* _ICC_PROFILE of `root` on `display`: 1 with *data (malloc'ed) and *size when set and not empty. */
 static int root_icc_profile(Display *display, Window root, uint8_t **data, size_t *size) {
@@ -45,4 +47,35 @@ int tessera_x11_display_facts(uint8_t **data, size_t *size, int *width, int *hei
     root_icc_profile(display, RootWindow(display, screen), data, size);
     XCloseDisplay(display);
     return 1;
+}
+
+/* A channel of 8 bits placed in a visual's mask: scaled to the mask's width and shifted to its place. */
+static unsigned long tessera_x11_channel(uint32_t value8, unsigned long mask) {
+    if (mask == 0) return 0;
+    int shift = 0;
+    while (!(mask & 1UL)) { mask >>= 1; shift++; }
+    unsigned long scaled = (unsigned long)value8 * mask / 255UL;
+    return scaled << shift;
+}
+
+int tessera_x11_window_background(void *sdl_window, int on, uint32_t rgb) {
+    SDL_SysWMinfo info;
+    SDL_VERSION(&info.version);
+    if (!SDL_GetWindowWMInfo((SDL_Window *)sdl_window, &info) || info.subsystem != SDL_SYSWM_X11) return -1;
+    Display *display = info.info.x11.display;
+    Window window = info.info.x11.window;
+    if (on) {
+        XWindowAttributes attributes;
+        if (!XGetWindowAttributes(display, window, &attributes) || attributes.visual == NULL) return -1;
+        Visual *visual = attributes.visual;
+        unsigned long pixel = tessera_x11_channel((rgb >> 16) & 0xff, visual->red_mask)
+                            | tessera_x11_channel((rgb >> 8) & 0xff, visual->green_mask)
+                            | tessera_x11_channel(rgb & 0xff, visual->blue_mask);
+        XSetWindowBackground(display, window, pixel);
+        XClearWindow(display, window);
+    } else {
+        XSetWindowBackgroundPixmap(display, window, None);
+    }
+    XFlush(display);
+    return 0;
 }

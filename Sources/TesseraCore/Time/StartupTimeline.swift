@@ -11,7 +11,7 @@ package final class StartupTimeline: Sendable {
         case main
         /// SDL's video subsystem is up (the display connection made).
         case sdl
-        /// The window exists and was asked to show.
+        /// The window exists and was asked to show; on X11 it shows, in the views' background, from here.
         case window
         /// The renderer is made (a GL context, or SDL's software renderer).
         case renderer

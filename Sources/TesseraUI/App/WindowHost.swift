@@ -54,7 +54,11 @@ final class WindowHost {
         // With a forced scale the window is made in pixels and points are derived from it.
         let sizeFactor = options.pixelScale ?? 1
         window = try Window(system: system, title: "Tessera", width: Int(Double(options.windowWidth) * sizeFactor),
-                            height: Int(Double(options.windowHeight) * sizeFactor), fullscreen: options.fullscreen)
+                            height: Int(Double(options.windowHeight) * sizeFactor), fullscreen: options.fullscreen,
+                            openGL: !options.headless)
+        // On X11 the server paints the window in the views' background as it maps, before the renderer
+        // exists; the renderer's first clear then draws the same colour.
+        let painted = window.showBackground(Theme.background)
         startup.mark(.window)
         renderer = try Renderer(window: window, software: options.headless, vsync: !options.headless)
         startup.mark(.renderer)
@@ -62,6 +66,7 @@ final class WindowHost {
         // font, read next, nor the shaders the first real frame has a software GL renderer compile.
         renderer.clear(Theme.background)
         renderer.present()
+        if painted { window.showBackground(nil) }
         startup.mark(.firstFrame)
         assets = AssetCatalog(folder: ResourceLocator.resourcesFolder()?.appendingPathComponent("UI"), renderer: renderer)
         text = TextCache(renderer: renderer, fontPath: Font.defaultPath())

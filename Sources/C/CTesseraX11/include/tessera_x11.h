@@ -20,6 +20,13 @@ extern "C" {
  * Any thread. */
 int tessera_x11_display_facts(uint8_t **data, size_t *size, int *width, int *height);
 
+/* Gives an SDL window on X11 a background of the colour 0xRRGGBB, which the X server paints at once and
+ * whenever part of the window is exposed, or with `on` 0 takes it away again (a resize then leaves the
+ * drawn picture in place until the next frame, not a flash of the colour). `sdl_window` is an SDL_Window.
+ * Returns 0, or -1 when the window is not an X11 one (Wayland shows nothing before the first frame).
+ * Main thread. */
+int tessera_x11_window_background(void *sdl_window, int on, uint32_t rgb);
+
 #ifdef __cplusplus
 }
 #endif
