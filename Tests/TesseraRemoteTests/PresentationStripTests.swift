@@ -360,15 +360,18 @@ final class PresentationStripTests: LoopbackFetchingTestCase {
     }
 
     func testEveryKindOfJSONValueIsReadAsItself() throws {
-        let value = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"a": [1, true, "s", null, {"b": 2.5}, [false]]}"#.utf8))
+        let value = try JSONValue(parsing: Data(#"{"a": [1, true, "s", null, {"b": 2.5}, [false], 0, "x\u00e9"]}"#.utf8))
         let list = value["a"]?.list ?? []
-        XCTAssertEqual(list.count, 6)
+        XCTAssertEqual(list.count, 8)
         XCTAssertEqual(list[0].int, 1)
         guard case .bool(true) = list[1] else { return XCTFail("\(list[1])") }
         XCTAssertEqual(list[2].string, "s")
         guard case .null = list[3] else { return XCTFail("\(list[3])") }
         guard case .number(2.5)? = list[4]["b"] else { return XCTFail("\(list[4])") }
         guard case .array(let inner) = list[5], case .bool(false) = inner[0] else { return XCTFail("\(list[5])") }
+        guard case .number(0) = list[6] else { return XCTFail("0 is a number, not false: \(list[6])") }
+        XCTAssertEqual(list[7].string, "xé")
+        XCTAssertThrowsError(try JSONValue(parsing: Data("{\"a\": [1, 2".utf8)))
     }
 
     // MARK: - Collections

@@ -1,10 +1,12 @@
 import Foundation
 
-/// A JSON document as Foundation's `JSONDecoder` reads it, for documents whose fields change type from
-/// one publisher to the next (an IIIF `service` is an object or a list, a `label` a string, a list or a
-/// language map): read once, then walked with the accessors below, which answer nil for what is absent
-/// or of another type.
-enum JSONValue: Decodable, Sendable {
+/// A JSON document as Foundation's `JSONSerialization` reads it, for documents whose fields change type
+/// from one publisher to the next (an IIIF `service` is an object or a list, a `label` a string, a list or
+/// a language map): read once, then walked with the accessors below, which answer nil for what is absent
+/// or of another type. `JSONSerialization` rather than `JSONDecoder`: a `Decodable` value of unknown type
+/// can only try each type in turn, a thrown error for each refusal, which made a hostile manifest of a
+/// few million numbers take half a minute to refuse.
+enum JSONValue: Sendable {
     case string(String)
     case number(Double)
     case bool(Bool)
@@ -12,24 +14,33 @@ enum JSONValue: Decodable, Sendable {
     case object([String: JSONValue])
     case null
 
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        // Each kind tried and refused costs an error thrown and caught: the kinds are tried from the most
-        // common in a manifest (objects, then strings) to the least, which halves a large one's reading.
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode([String: JSONValue].self) {
-            self = .object(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else {
-            self = .number(try container.decode(Double.self))
+    /// The JSON document in `data`; throws when it is not JSON.
+    init(parsing data: Data) throws {
+        self.init(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
+    }
+
+    /// The JSON document in `data` when it is an object, as every document read here is; anything else
+    /// (a hostile list of millions of numbers, most often) is `.null`, left unread. Throws when it is not
+    /// JSON.
+    static func object(parsing data: Data) throws -> JSONValue {
+        let value = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        return value is [String: Any] ? JSONValue(value) : .null
+    }
+
+    /// What `JSONSerialization` gives: its booleans are numbers of a class of their own, told from the
+    /// numbers 0 and 1 by that class.
+    private init(_ value: Any) {
+        switch value {
+        case let text as String: self = .string(text)
+        case let number as NSNumber:
+            self = type(of: number) == Self.booleanClass ? .bool(number.boolValue) : .number(number.doubleValue)
+        case let values as [Any]: self = .array(values.map(JSONValue.init))
+        case let fields as [String: Any]: self = .object(fields.mapValues(JSONValue.init))
+        default: self = .null
         }
     }
+
+    private static let booleanClass = type(of: NSNumber(value: true))
 
     subscript(key: String) -> JSONValue? {
         if case .object(let fields) = self { fields[key] } else { nil }

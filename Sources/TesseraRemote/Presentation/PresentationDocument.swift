@@ -2,7 +2,7 @@ import Foundation
 import TesseraCore
 
 /// An IIIF Presentation document, API 3 or 2, as far as a strip needs it: a manifest's canvases that an
-/// image service paints, or a collection's members. Read with Foundation's `JSONDecoder`; a document that
+/// image service paints, or a collection's members. Read with Foundation's `JSONSerialization`; a document that
 /// is neither is refused with why. Only http(s) URLs are kept from it: a canvas whose image service is
 /// anything else is counted in `skipped` and left out, as is a collection's member.
 package enum PresentationDocument: Sendable {
@@ -67,7 +67,7 @@ package enum PresentationDocument: Sendable {
         }
         let document: JSONValue
         do {
-            document = try JSONDecoder().decode(JSONValue.self, from: data)
+            document = try JSONValue.object(parsing: data)
         } catch {
             throw Refusal(reason: "not JSON, so not an IIIF manifest", isOtherContent: true)
         }
