@@ -71,6 +71,9 @@ int tessera_x11_window_background(void *sdl_window, int on, uint32_t rgb) {
         unsigned long pixel = tessera_x11_channel((rgb >> 16) & 0xff, visual->red_mask)
                             | tessera_x11_channel((rgb >> 8) & 0xff, visual->green_mask)
                             | tessera_x11_channel(rgb & 0xff, visual->blue_mask);
+        /* A visual of 32 bits keeps alpha in the bits no colour uses: opaque, or a compositor would show
+         * what is behind the window through it. */
+        if (attributes.depth == 32) pixel |= ~(visual->red_mask | visual->green_mask | visual->blue_mask) & 0xffffffffUL;
         XSetWindowBackground(display, window, pixel);
         XClearWindow(display, window);
     } else {

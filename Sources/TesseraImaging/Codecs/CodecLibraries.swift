@@ -28,6 +28,20 @@ package enum CodecLibraries {
         }
     }
 
+    /// The sonames of the libraries that reading `format` may call.
+    package static func libraries(of format: ImageFormat) -> [String] {
+        let prefixes = prefixes(of: format)
+        return all.filter { name in prefixes.contains { name.hasPrefix($0) } }
+    }
+
+    /// The sonames of those loaded in this process now.
+    package static func loaded() -> Set<String> {
+        Set(all.filter(isLoaded))
+    }
+
+    /// OpenSlide's soname.
+    package static var openSlide: [String] { all.filter { $0.hasPrefix("libopenslide") } }
+
     /// Loads now the libraries that reading `formats` may call, or every one with nil; the sonames of those
     /// that could not be loaded (each has said why on stderr).
     @discardableResult

@@ -47,6 +47,8 @@ package enum DecodeHelperService {
         tessera_one_malloc_arena()
         turn.waitForTheWord()
         warmUp(decoders, formats: formats)
+        // Read before the lock-down: what is not loaded by then cannot be.
+        let loaded = CodecLibraries.loaded()
         // The log's timestamps read the time zone once, here, not from a file after the lock-down.
         tzset()
         if lockDown {
@@ -74,9 +76,9 @@ package enum DecodeHelperService {
                 if fd >= 0 { close(fd) }
                 return 2
             }
-            if let formats, fd >= 0, !serves(fileAt: fd, warmedUp: formats) {
+            if fd >= 0, let refusal = refusal(fileAt: fd, kind: request.kind, warmedUp: formats, loaded: loaded) {
                 close(fd)
-                guard send(DecodeHelperWire.reply(status: DecodeHelperWire.formatNotLoadedStatus, text: ""), memfd: -1, socket) else { return 3 }
+                guard send(refusal, memfd: -1, socket) else { return 3 }
                 continue
             }
             let profile = Array(tail.prefix(Int(request.display_profile_length)))
@@ -217,11 +219,14 @@ package enum DecodeHelperService {
     /// those and the ones that need no warm-up (`serves`).
     static func warmUp(_ decoders: [any ImageDecoding], formats: Set<ImageFormat>? = nil) {
         let served = formats.map { $0.union(Set(ImageFormat.allCases).subtracting(WarmUpImages.formats)) }
-        for failed in CodecLibraries.load(for: served) {
-            logger.error("decode helper cannot load a codec library", metadata: ["library": "\(failed)"])
+        let failed = CodecLibraries.load(for: served)
+        for library in failed {
+            logger.error("decode helper cannot load a codec library", metadata: ["library": "\(library)"])
         }
         let loader = ImageLoader(decoders: decoders)
         for image in WarmUpImages.all where formats?.contains(image.format) ?? true {
+            // Its decode would call a library that is not there, which ends the process.
+            guard CodecLibraries.libraries(of: image.format).allSatisfy({ !failed.contains($0) }) else { continue }
             let information = ImageInformation(path: image.name, bytes: image.bytes)
             _ = DecodeHelperWire.encode(.information(information)).flatMap(DecodeHelperWire.facts(from:))
             _ = ExifDates(image.bytes)
@@ -233,15 +238,41 @@ package enum DecodeHelperService {
         }
     }
 
-    /// Whether a helper that warmed up `formats` may read the file at `fd`: its format, sniffed from the
-    /// same first bytes the loader sniffs, is one of them or needs no warm-up. A file that cannot be read
-    /// is left to the request, which says why.
-    private static func serves(fileAt fd: Int32, warmedUp formats: Set<ImageFormat>) -> Bool {
+    /// The reply to a request of `kind` about the file at `fd` when this helper must not read it; nil when
+    /// it may. The file's format is sniffed from the same first bytes the loader sniffs. A helper that
+    /// warmed up some `formats` answers "not loaded" for the others that need a warm-up, and for a file or
+    /// a request whose codec library it has not loaded, so that a helper that warmed up everything reads
+    /// it. Such a helper refuses, with the library's name, what needs a library that could not be loaded:
+    /// after the lock-down no library can be, and the call would end the helper. A file that cannot be
+    /// read is left to the request, which says why.
+    private static func refusal(fileAt fd: Int32, kind: UInt8, warmedUp formats: Set<ImageFormat>?,
+                                loaded: Set<String>) -> tessera_decode_reply? {
         var head = [UInt8](repeating: 0, count: ImageFormat.sniffLength)
         let count = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, 0) }
-        guard count > 0 else { return true }
+        guard count > 0 else { return nil }
         let format = ImageFormat.sniff(head.prefix(count))
-        return formats.contains(format) || !WarmUpImages.formats.contains(format)
+        // These read the file with one library whatever its format.
+        var needed = CodecLibraries.libraries(of: format)
+        switch Int32(kind) {
+        case TESSERA_REQUEST_SVG_TILE: needed += CodecLibraries.libraries(of: .svg)
+        case TESSERA_REQUEST_TIFF_REGION: needed += CodecLibraries.libraries(of: .tiff)
+        default:
+            switch ImageFacts.Kind(rawValue: kind) {
+            case .drawingSize?: needed += CodecLibraries.libraries(of: .svg)
+            case .tiledTIFF?: needed += CodecLibraries.libraries(of: .tiff)
+            case .slide?: needed += CodecLibraries.openSlide
+            default: break
+            }
+        }
+        let missing = needed.filter { !loaded.contains($0) }
+        if let formats {
+            let warmedUp = formats.contains(format) || !WarmUpImages.formats.contains(format)
+            guard warmedUp && missing.isEmpty else {
+                return DecodeHelperWire.reply(status: DecodeHelperWire.formatNotLoadedStatus, text: "")
+            }
+            return nil
+        }
+        return missing.first.map { DecodeHelperWire.reply(refusing: .decodeFailed("\($0) cannot be loaded")) }
     }
 
     /// The loader of the last request's settings: the display's conversion is checked once, not per image.

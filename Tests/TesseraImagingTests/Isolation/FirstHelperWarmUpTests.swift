@@ -82,6 +82,31 @@ final class FirstHelperWarmUpTests: XCTestCase {
         XCTAssertEqual(pool.idleProcessIDs, [first], "the first helper developed the RAW and waits for more")
     }
 
+    /// A question only librsvg answers (an SVG's drawing size), asked about a file that does not look like
+    /// an SVG, would have the first helper call a library it never loaded: it hands the question on
+    /// without reading the file and stays, and a helper that loaded everything answers.
+    func testAQuestionForALibraryTheFirstHelperNeverLoadedGoesToAnother() throws {
+        let pool = pool(firstWarmsUp: WarmUpImages.firstHelperFormats(opening: .jpeg))
+        defer { pool.shutdown() }
+        let first = try XCTUnwrap(pool.idleProcessIDs.first)
+        let notes = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-first-\(UUID().uuidString).svg")
+        defer { try? FileManager.default.removeItem(at: notes) }
+        try Data("just some words\n".utf8).write(to: notes)
+        XCTAssertThrowsError(try SandboxedDecoding(pool: pool).facts(.drawingSize, of: ImageFile(path: notes.path))) { error in
+            XCTAssertFalse("\(error)".contains("crashed"), "librsvg's answer, not a helper's end: \(error)")
+        }
+        XCTAssertFalse(isRunning(first), "the first helper stopped without reading the file")
+        XCTAssertEqual(pool.idleProcessIDs.count, 1, "a helper that loaded everything answered and waits")
+    }
+
+    /// Every library the stubs stand for is the one installed: a soname that no longer matches would end
+    /// the first decode that calls it.
+    func testEveryCodecLibraryTheViewerLoadsOnFirstUseCanBeLoaded() {
+        XCTAssertEqual(CodecLibraries.all.count, 8, "\(CodecLibraries.all)")
+        XCTAssertEqual(CodecLibraries.load(for: nil), [])
+        XCTAssertEqual(CodecLibraries.loaded(), Set(CodecLibraries.all))
+    }
+
     func testAnExchangeOfSeveralRequestsNeverGetsTheFirstHelper() throws {
         let pool = pool(firstWarmsUp: [.jpeg])
         defer { pool.shutdown() }
