@@ -55,7 +55,7 @@ final class WindowHost {
         let sizeFactor = options.pixelScale ?? 1
         window = try Window(system: system, title: "Tessera", width: Int(Double(options.windowWidth) * sizeFactor),
                             height: Int(Double(options.windowHeight) * sizeFactor), fullscreen: options.fullscreen,
-                            openGL: !options.headless)
+                            openGL: !options.headless && Self.rendererMayBeOpenGL())
         // On X11 the server paints the window in the views' background as it maps, before the renderer
         // exists; the renderer's first clear then draws the same colour.
         let painted = window.showBackground(Theme.background)
@@ -71,6 +71,13 @@ final class WindowHost {
         assets = AssetCatalog(folder: ResourceLocator.resourcesFolder()?.appendingPathComponent("UI"), renderer: renderer)
         text = TextCache(renderer: renderer, fontPath: Font.defaultPath())
         if !text.hasFont { logger.warning("no TrueType font found (install fonts-dejavu-core); text is hidden") }
+    }
+
+    /// Whether SDL will make its OpenGL renderer, the first it tries, unless a hint names another (the
+    /// software one, or OpenGL ES, for which SDL makes the window again anyway).
+    static func rendererMayBeOpenGL(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        guard let named = environment["SDL_RENDER_DRIVER"], !named.isEmpty else { return true }
+        return named.lowercased() == "opengl"
     }
 
     /// The viewport in points the window will have: the size asked for, or the screen's when fullscreen
