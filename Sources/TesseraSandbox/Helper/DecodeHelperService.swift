@@ -218,8 +218,9 @@ package enum DecodeHelperService {
     /// and its facts read and serialized, for the same reason. A helper warmed up for some formats reads
     /// those and the ones that need no warm-up (`serves`).
     static func warmUp(_ decoders: [any ImageDecoding], formats: Set<ImageFormat>? = nil) {
+        // OpenSlide is no format's: only a slide's own helper, which loads it first, reads slides.
         let served = formats.map { $0.union(Set(ImageFormat.allCases).subtracting(WarmUpImages.formats)) }
-        let failed = CodecLibraries.load(for: served)
+        let failed = CodecLibraries.load(for: served ?? Set(ImageFormat.allCases))
         for library in failed {
             logger.error("decode helper cannot load a codec library", metadata: ["library": "\(library)"])
         }

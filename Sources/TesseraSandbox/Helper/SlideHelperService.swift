@@ -26,6 +26,10 @@ package enum SlideHelperService {
                            memoryLimit: Int, regionHook: DecodeHelperService.RegionHook? = nil) -> Int32 {
         tessera_classify_crashes()
         tessera_one_malloc_arena()
+        // OpenSlide, which no pool helper loads, and with it every other codec library.
+        for library in CodecLibraries.load(for: nil) {
+            logger.error("slide helper cannot load a codec library", metadata: ["library": "\(library)"])
+        }
         DecodeHelperService.warmUp(decoders)
         tzset()
         let baseline = tessera_address_space_in_use()
