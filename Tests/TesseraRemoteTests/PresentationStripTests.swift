@@ -360,7 +360,7 @@ final class PresentationStripTests: LoopbackFetchingTestCase {
     }
 
     func testEveryKindOfJSONValueIsReadAsItself() throws {
-        let value = try JSONValue(parsing: Data(#"{"a": [1, true, "s", null, {"b": 2.5}, [false], 0, "x\u00e9"]}"#.utf8))
+        let value = try JSONValue.object(parsing: Data(#"{"a": [1, true, "s", null, {"b": 2.5}, [false], 0, "x\u00e9"]}"#.utf8))
         let list = value["a"]?.list ?? []
         XCTAssertEqual(list.count, 8)
         XCTAssertEqual(list[0].int, 1)
@@ -371,7 +371,8 @@ final class PresentationStripTests: LoopbackFetchingTestCase {
         guard case .array(let inner) = list[5], case .bool(false) = inner[0] else { return XCTFail("\(list[5])") }
         guard case .number(0) = list[6] else { return XCTFail("0 is a number, not false: \(list[6])") }
         XCTAssertEqual(list[7].string, "xé")
-        XCTAssertThrowsError(try JSONValue(parsing: Data("{\"a\": [1, 2".utf8)))
+        XCTAssertThrowsError(try JSONValue.object(parsing: Data("{\"a\": [1, 2".utf8)))
+        guard case .null = try JSONValue.object(parsing: Data("[1, 2]".utf8)) else { return XCTFail("a list is not read") }
     }
 
     // MARK: - Collections

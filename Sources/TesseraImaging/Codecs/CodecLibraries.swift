@@ -15,7 +15,7 @@ package enum CodecLibraries {
 
     /// The libraries that reading `format` may call, by soname prefix. OpenSlide belongs to no format the
     /// loader sniffs: slides are opened by the slide helper, which loads everything.
-    static func prefixes(of format: ImageFormat) -> [String] {
+    private static func prefixes(of format: ImageFormat) -> [String] {
         switch format {
         case .heif: ["libheif"]
         case .avif: ["libheif", "libavif"]
@@ -30,8 +30,15 @@ package enum CodecLibraries {
 
     /// The sonames of the libraries that reading `format` may call.
     package static func libraries(of format: ImageFormat) -> [String] {
-        let prefixes = prefixes(of: format)
-        return all.filter { name in prefixes.contains { name.hasPrefix($0) } }
+        named(prefixes(of: format))
+    }
+
+    /// OpenSlide's soname.
+    package static var openSlide: [String] { named(["libopenslide"]) }
+
+    /// The sonames that begin with one of `prefixes`, in the order of `all`.
+    private static func named(_ prefixes: [String]) -> [String] {
+        all.filter { name in prefixes.contains { name.hasPrefix($0) } }
     }
 
     /// The sonames of those loaded in this process now.
@@ -39,16 +46,11 @@ package enum CodecLibraries {
         Set(all.filter(isLoaded))
     }
 
-    /// OpenSlide's soname.
-    package static var openSlide: [String] { all.filter { $0.hasPrefix("libopenslide") } }
-
     /// Loads now the libraries that reading `formats` may call, or every one with nil; the sonames of those
     /// that could not be loaded (each has said why on stderr).
     @discardableResult
     package static func load(for formats: Set<ImageFormat>?) -> [String] {
-        let wanted = formats.map { formats in
-            all.filter { name in formats.contains { format in prefixes(of: format).contains { name.hasPrefix($0) } } }
-        } ?? all
+        let wanted = formats.map { named($0.flatMap(prefixes(of:))) } ?? all
         return wanted.filter { tessera_lazy_library_load($0) != 0 }
     }
 

@@ -14,11 +14,6 @@ enum JSONValue: Sendable {
     case object([String: JSONValue])
     case null
 
-    /// The JSON document in `data`; throws when it is not JSON.
-    init(parsing data: Data) throws {
-        self.init(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
-    }
-
     /// The JSON document in `data` when it is an object, as every document read here is; anything else
     /// (a hostile list of millions of numbers, most often) is `.null`, left unread. Throws when it is not
     /// JSON.
