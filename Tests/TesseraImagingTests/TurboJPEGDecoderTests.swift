@@ -54,7 +54,7 @@ final class TurboJPEGDecoderTests: XCTestCase {
         XCTAssertTrue(image.pixel(x: 8, y: 13).isClose(to: grey, tolerance: 3), "\(image.pixel(x: 8, y: 13)) vs \(grey)")
         // Shrink-on-load works for CMYK too.
         XCTAssertEqual(try decoder.decode(jpeg, format: .jpeg, targetSize: PixelSize(width: 2, height: 2)).size,
-                       PixelSize(width: 4, height: 4))  // 1/4: twice the target
+                       PixelSize(width: 2, height: 2))  // 1/8: the target itself
     }
 
     func testScalingFactorChoice() {
@@ -64,7 +64,11 @@ final class TurboJPEGDecoderTests: XCTestCase {
             // At least twice the fitted target: 400x300 wants 800x600, which 1/4 gives.
             (PixelSize(width: 400, height: 300), PixelSize(width: 1000, height: 750)),    // 1/4
             (PixelSize(width: 250, height: 187), PixelSize(width: 500, height: 375)),     // 1/8, exactly twice
-            (PixelSize(width: 500, height: 375), PixelSize(width: 1000, height: 750)),    // 1/4, exactly twice
+            (PixelSize(width: 490, height: 367), PixelSize(width: 1000, height: 750)),    // 1/4: 1/8 only covers it
+            // A scale that gives the target itself: nothing is resampled after it.
+            (PixelSize(width: 500, height: 375), PixelSize(width: 500, height: 375)),     // 1/8
+            (PixelSize(width: 1000, height: 750), PixelSize(width: 1000, height: 750)),   // 1/4
+            (PixelSize(width: 2000, height: 1500), PixelSize(width: 2000, height: 1500)), // 1/2
             (PixelSize(width: 501, height: 376), PixelSize(width: 2000, height: 1500)),   // 1/2
             (PixelSize(width: 1200, height: 900), photo),                                 // 1
             (PixelSize(width: 2001, height: 1501), photo),                                // 1
@@ -80,6 +84,10 @@ final class TurboJPEGDecoderTests: XCTestCase {
         // Odd sizes round up like TJSCALED: ceil(4001/8) x ceil(3001/8).
         XCTAssertEqual(TurboJPEGDecoder.decodeSize(for: PixelSize(width: 4001, height: 3001), targetSize: PixelSize(width: 200, height: 150)),
                        PixelSize(width: 501, height: 376))
+        // A pyramid level of an odd-sized photo (sizes rounded up) is its scale's size, a pixel over the
+        // fitted target at most.
+        XCTAssertEqual(TurboJPEGDecoder.decodeSize(for: PixelSize(width: 2561, height: 1601), targetSize: PixelSize(width: 1281, height: 801)),
+                       PixelSize(width: 1281, height: 801))
     }
 
     func testScaledDecodeReturnsTheChosenSize() throws {

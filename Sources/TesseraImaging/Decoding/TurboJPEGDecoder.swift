@@ -82,22 +82,31 @@ package struct TurboJPEGDecoder: ImageDecoding {
     /// The size TurboJPEG will decode a `full`-size JPEG at for `targetSize`.
     ///
     /// Of the DCT scaling factors 1/8, 1/4, 1/2 and 1 (the ones that are pure speed-ups; 3/8, 5/8 and so on
-    /// cost nearly as much as full size), picks the smallest whose result is at least twice the
-    /// aspect-fitted target in both dimensions, so the final area-averaging in `PixelScaler` always has a
-    /// factor of two or more to work with: a DCT-scaled image that merely covers the target is visibly
-    /// softer than a full decode scaled down. The target is fitted to the JPEG's own aspect here too, so
-    /// passing a raw cell size is also correct.
+    /// cost nearly as much as full size):
+    /// - one whose result is the aspect-fitted target itself, to a pixel, when there is one: a pyramid
+    ///   level, or a photo shown at half its size. Nothing is resampled after it, and libjpeg's scaled
+    ///   IDCT is as close to a Lanczos reduction of the full decode as a box average of it is, for a half
+    ///   to an eighth of the work (a progressive JPEG's full decode costs nearly twice its 1/2 decode).
+    /// - else the smallest whose result is at least twice the fitted target in both dimensions, so the
+    ///   final area-averaging in `PixelScaler` always has a factor of two or more to work with: a
+    ///   DCT-scaled image that merely covers a target between two scales is visibly softer than a full
+    ///   decode scaled down.
+    /// The target is fitted to the JPEG's own aspect here too, so passing a raw cell size is also correct.
     package static let qualityMargin = 2
 
     package static func decodeSize(for full: PixelSize, targetSize: PixelSize?) -> PixelSize {
         guard let targetSize else { return full }
         let fitted = full.aspectFit(in: targetSize)
-        let wanted = PixelSize(width: fitted.width * qualityMargin, height: fitted.height * qualityMargin)
-        for denom in denominators {
-            let scaled = PixelSize(width: (full.width + denom - 1) / denom, height: (full.height + denom - 1) / denom)
-            if scaled.width >= wanted.width && scaled.height >= wanted.height { return scaled }
+        let scaled = denominators.map { denom in
+            PixelSize(width: (full.width + denom - 1) / denom, height: (full.height + denom - 1) / denom)
         }
-        return full
+        if let exact = scaled.first(where: { size in
+            (0...1).contains(size.width - fitted.width) && (0...1).contains(size.height - fitted.height)
+        }) {
+            return exact
+        }
+        let wanted = PixelSize(width: fitted.width * qualityMargin, height: fitted.height * qualityMargin)
+        return scaled.first { $0.width >= wanted.width && $0.height >= wanted.height } ?? full
     }
 
     /// Denominators of the 1/n factors this libturbojpeg supports, largest (smallest image) first.

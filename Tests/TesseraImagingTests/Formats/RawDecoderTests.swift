@@ -46,11 +46,11 @@ final class RawDecoderTests: XCTestCase {
         let cell = try loader.load(data: data, name: "a.dng", fitting: PixelSize(width: 64, height: 64))
         XCTAssertEqual(cell.size, PixelSize(width: 64, height: 48))
         Tools.assertQuadrants(cell, tolerance: 12, "the embedded preview")
-        XCTAssertEqual(recorder.calls.last?.resultSize, PixelSize(width: 128, height: 96),
-                       "the JPEG preview, kept at twice the target as TurboJPEG keeps any JPEG")
+        XCTAssertEqual(recorder.calls.last?.resultSize, PixelSize(width: 64, height: 48),
+                       "the JPEG preview at 1/2, the cell's size itself, as TurboJPEG decodes any JPEG")
         let tiny = try loader.load(data: data, name: "a.dng", fitting: PixelSize(width: 16, height: 16))
         XCTAssertEqual(tiny.size, PixelSize(width: 16, height: 12))
-        XCTAssertEqual(recorder.calls.last?.resultSize, PixelSize(width: 32, height: 24), "the preview decoded at 1/4 scale")
+        XCTAssertEqual(recorder.calls.last?.resultSize, PixelSize(width: 16, height: 12), "the preview decoded at 1/8 scale")
 
         let full = try loader.load(data: data, name: "a.dng", fitting: nil)
         XCTAssertEqual(full.size, PixelSize(width: 256, height: 192))

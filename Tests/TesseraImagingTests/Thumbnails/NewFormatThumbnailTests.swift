@@ -34,7 +34,7 @@ final class NewFormatThumbnailTests: XCTestCase {
                                                       photometric: 2)]),
              .tiff, PixelSize(width: 256, height: 192)),
             ("camera.dng", RawDecoderTests.dng(rawWidth: 1024, rawHeight: 768, previewWidth: 512, previewHeight: 384), .raw,
-             PixelSize(width: 512, height: 384)),
+             PixelSize(width: 256, height: 192)),  // its 512x384 preview at 1/2: a thumbnail's size itself
         ]
         for (name, data, format, decodedSize) in files {
             let path = try dir.write(data, to: name)
