@@ -46,4 +46,18 @@ package final class SDLSystem {
     }
 
     package var waker: EventLoopWaker { EventLoopWaker(eventType: wakeEventType) }
+
+    /// What the window's user did while the app waits before its frame loop: asked to quit (closed the
+    /// window, or SIGINT or SIGTERM, which SDL turns into a quit), or uncovered part of the window, which
+    /// is then drawn again. Takes those events from SDL's queue; input stays there for the frame loop.
+    package func windowEventsWhileWaiting() -> (quit: Bool, exposed: Bool) {
+        SDL_PumpEvents()
+        var event = SDL_Event()
+        let quit = SDL_PeepEvents(&event, 1, SDL_GETEVENT, SDL_QUIT.rawValue, SDL_QUIT.rawValue) == 1
+        var exposed = false
+        while SDL_PeepEvents(&event, 1, SDL_GETEVENT, SDL_WINDOWEVENT.rawValue, SDL_WINDOWEVENT.rawValue) == 1 {
+            if SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_EXPOSED { exposed = true }
+        }
+        return (quit, exposed)
+    }
 }

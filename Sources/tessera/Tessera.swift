@@ -308,18 +308,23 @@ struct Browse: ParsableCommand {
     /// The strip of the IIIF manifest or collection at `location`, its thumbnails asked at the cells' size;
     /// what was left out of it is said on standard error, and a document that opens no strip ends the run.
     /// Nil when `location` was taken for a document by its folder alone and is none: an image, say.
-    private func presentationStrip(_ location: String) throws -> PresentationStrip? {
+    /// Starts reading the manifest or collection at `location` for the strip of its canvases, thumbnails
+    /// asked at the cell's size. What it leaves out is said on standard error as it is read; what proves no
+    /// Presentation document, and is not named as one, is shown as an image.
+    private func presentationReading(_ location: String) -> PresentationReading {
         let cellPoints = cell ?? Size(argument: "534x400")!
         let scale = display.pixelScale ?? 1
         let box = PixelSize(width: Int((Double(cellPoints.width) * scale).rounded(.up)),
                             height: Int((Double(cellPoints.height) * scale).rounded(.up)))
-        do throws(PresentationStrip.Failure) {
-            let strip = try PresentationStrip.load(location, fetcher: HTTPFetcher.shared, box: box)
-            for note in strip.notes { FileHandle.standardError.write(Data(PathText.bytes(of: "tessera: \(location): \(note)\n"))) }
-            return strip
-        } catch {
-            if error.isOtherContent && !PresentationStrip.isNamedAsDocument(location) { return nil }
-            throw fail(error.description)
+        return PresentationReading { () throws(PresentationStrip.Failure) -> PresentationStrip? in
+            do throws(PresentationStrip.Failure) {
+                let strip = try PresentationStrip.load(location, fetcher: HTTPFetcher.shared, box: box)
+                for note in strip.notes { FileHandle.standardError.write(Data(PathText.bytes(of: "tessera: \(location): \(note)\n"))) }
+                return strip
+            } catch {
+                if error.isOtherContent && !PresentationStrip.isNamedAsDocument(location) { return nil }
+                throw error
+            }
         }
     }
 
@@ -345,16 +350,11 @@ struct Browse: ParsableCommand {
         let helpers = display.startDecodeHelpers(
             helperCount: workers ?? WorkScheduler<ImageKey, PixelBuffer>.defaultWorkerCount,
             pixelLimit: pixelLimitMp * 1_000_000, opening: namesOneFile && !namesDocument ? paths[0] : nil)
-        var options: ViewerOptions
-        // After the helpers are forked: reading it starts the network's threads.
-        if namesDocument, let strip = try presentationStrip(paths[0]) {
-            options = ViewerOptions(items: strip.items)
-            options.remotePyramids = strip.pyramids
-        } else {
-            options = ViewerOptions(listing: ItemListing(paths: paths, list: list, nulSeparated: nulSeparated,
+        var options = ViewerOptions(listing: ItemListing(paths: paths, list: list, nulSeparated: nulSeparated,
                                                          recursive: recursive,
                                                          contentCheck: { ImageFormat.sniff($0) != .unknown }))
-        }
+        // After the helpers are forked: reading it starts the network's threads.
+        if namesDocument { options.presentation = presentationReading(paths[0]) }
         options.decodeHelpers = helpers
         // One photo opened (from a file manager, most often) is shown as a photo, not as a strip of one.
         if namesOneFile { options.singleViewAtStart = paths[0] }
@@ -397,6 +397,8 @@ struct Browse: ParsableCommand {
             }
         } catch let error as ExitCode {
             throw error
+        } catch is WindowClosedWhileWaiting {
+            // Closed before anything was shown: nothing was marked, nothing is wrong.
         } catch {
             throw fail("\(error)")
         }

@@ -60,6 +60,69 @@ final class ManifestStripTests: XCTestCase {
         XCTAssertEqual(json["mode"] as? String, "strip", "Esc came back to the strip")
     }
 
+    func testTheWindowOpensWhileTheManifestIsRead() throws {
+        let folder = try TemporaryDirectory()
+        let server = try LoopbackHTTPServer()
+        servers.append(server)
+        let services = try PresentationFixtures.serveTrees(["img1-baseline.jpg", "img2-portrait.jpg"],
+                                                           version: 3, on: server, in: folder.path("trees"))
+        let manifest = PresentationFixtures.manifest3(id: server.url("/slow/manifest.json"), label: ["en": ["Slow"]],
+                                                      canvases: zip(["a", "b"], services).map {
+            PresentationFixtures.Canvas(label: ["en": [$0]], service: $1)
+        })
+        // Answered after the run has begun and 3 s more: a first frame before 3 s since the start came
+        // before the manifest.
+        let delay = Duration.seconds(3)
+        server.setRoute("/slow/manifest.json") { _ in .init(body: manifest, delay: delay) }
+        let script = try folder.write(Data("wait 0.2\nwait-idle\nquit\n".utf8), to: "script.txt")
+        let report = folder.path("report.json")
+
+        let run = try tessera([server.url("/slow/manifest.json"), "--no-config", "--no-thumbnail-cache", "--script", script,
+                               "--report", report], in: folder)
+
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let startup = try XCTUnwrap(json["startup_ms"] as? [String: Double], "\(json)")
+        XCTAssertLessThan(try XCTUnwrap(startup["first_frame"]), Double(delay.components.seconds) * 1000,
+                          "the window was drawn before the manifest came: \(startup)")
+        XCTAssertEqual(json["items"] as? Int, 2, "\(json)")
+        XCTAssertEqual(json["decodes"] as? Int, 2, "\(json)")
+        XCTAssertEqual((json["errors"] as? [Any])?.count, 0, "\(json["errors"] ?? "")")
+    }
+
+    func testClosingTheWindowWhileTheManifestIsReadEndsTheRun() throws {
+        let folder = try TemporaryDirectory()
+        let server = try LoopbackHTTPServer()
+        servers.append(server)
+        server.setRoute("/stalled/manifest.json") { _ in .init(stalls: true) }
+        let process = Process()
+        process.executableURL = BuiltBinary.url(named: "tessera")
+        process.arguments = [server.url("/stalled/manifest.json"), "--headless", "--no-config"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["SDL_VIDEODRIVER"] = "dummy"
+        environment["XDG_CACHE_HOME"] = folder.path("cache")
+        environment["XDG_CONFIG_HOME"] = folder.path("config")
+        process.environment = environment
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The manifest's request is under way from before the window is made, which takes a fraction of
+        // the second given to it here.
+        let asked = Date().addingTimeInterval(10)
+        while server.requestCount("/stalled/manifest.json") == 0, Date() < asked { usleep(20_000) }
+        usleep(1_000_000)
+
+        // SIGTERM is what SDL turns into the window's close.
+        process.terminate()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+
+        XCTAssertFalse(process.isRunning, "the run went on reading the manifest")
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 0)
+    }
+
     func testACollectionOpensAsTheStripOfItsManifestsCanvases() throws {
         let folder = try TemporaryDirectory()
         let server = try LoopbackHTTPServer()

@@ -3,19 +3,19 @@ import Synchronization
 
 /// Opens once; every wait, before or after, returns once it is open. A DispatchGroup because it lets
 /// any number of threads wait, which a semaphore does not.
-final class Latch: Sendable {
+package final class Latch: Sendable {
     private let group = DispatchGroup()
     private let isOpen = Atomic<Bool>(false)
 
-    init() { group.enter() }
+    package init() { group.enter() }
 
-    func open() {
+    package func open() {
         guard !isOpen.exchange(true, ordering: .acquiringAndReleasing) else { return }
         group.leave()
     }
 
     /// False when `timeout` passed before the latch opened.
-    func wait(timeout: Duration?) -> Bool {
+    package func wait(timeout: Duration?) -> Bool {
         guard let timeout else {
             group.wait()
             return true

@@ -66,9 +66,10 @@ package struct ViewerOptions: Sendable {
     package var watch: WatchTargets?
     /// How remote (http/https) items are downloaded.
     package var downloads = RemoteImageStore.Configuration()
-    /// Items whose single view is a remote pyramid rather than their own picture: the `info.json` URL of
-    /// each by the item's URL (an IIIF manifest's canvases, whose items are their thumbnails).
-    package var remotePyramids: [String: String] = [:]
+    /// An IIIF manifest or collection named alone, read while the window opens: its canvases are the
+    /// strip's items, each opening its image service. When the reading finds no Presentation document,
+    /// `listing` lists what was named.
+    package var presentation: PresentationReading?
     /// Keeps Tessera's own disk caches (cut pyramids, downloads) within one limit; the command line sets
     /// the user's. Nil (tests that run no binary) sweeps nothing, so no test touches the user's cache.
     package var diskCache: DiskCacheJanitor?

@@ -87,8 +87,10 @@ final class ViewerWiring {
             }
             // Headless, SDL starts at once; where the pixel scale is still unknown, the cells' sizes are.
             guard !options.headless, early.pixelScaleIsKnown else { return }
-            // A folder listed in a moment starts now; the window waits for no longer listing.
-            guard options.listing?.hasEnded(within: Self.listingWaitBeforeWindow) ?? true else { return }
+            // A folder listed in a moment starts now; the window waits for no longer listing, nor for a
+            // manifest's documents.
+            guard options.presentation?.hasEnded(within: Self.listingWaitBeforeWindow) ?? true,
+                  options.listing?.hasEnded(within: Self.listingWaitBeforeWindow) ?? true else { return }
             earlyStrip = Result {
                 try makeStrip(colour: early.colour, viewport: early.viewport, pixelScale: early.pixelScale, wake: early.wake)
             }
@@ -99,7 +101,14 @@ final class ViewerWiring {
         let colour = host.colour
         let waker = host.system.waker
         let points = host.viewportPoints
-        // The listing has run beside all of the above; the strip needs it from here on.
+        // The listing, or a manifest's reading, has run beside all of the above; the strip needs it from
+        // here on. The window shows meanwhile, and can be closed.
+        if earlyStrip == nil {
+            try host.waitAnswering {
+                options.presentation?.hasEnded(within: Self.itemsWaitStep) ?? true
+                    && options.listing?.hasEnded(within: Self.itemsWaitStep) ?? true
+            }
+        }
         let strip = try earlyStrip?.get()
             ?? makeStrip(colour: colour, viewport: Size(width: points.width, height: points.height),
                          pixelScale: points.scale, wake: { waker.wake() })
@@ -137,7 +146,7 @@ final class ViewerWiring {
         overlay = OverlayPainter(renderer: renderer, text: host.text)
         singleViews = SingleViewMaker(host: host, executor: executor,
                                       options: options.singleViewOptions(colour: colour, decoding: decoding),
-                                      remote: remote, remotePyramids: options.remotePyramids, earlyOpening: earlyOpening)
+                                      remote: remote, remotePyramids: strip.listed.pyramids, earlyOpening: earlyOpening)
         stripAnimation = SelectedCellAnimation(renderer: renderer, colour: colour, pixelLimit: options.pixelLimit,
                                                decoding: decoding, executor: executor, waker: waker,
                                                observer: observer)
@@ -154,11 +163,14 @@ final class ViewerWiring {
     /// How long the window waits for the listing to start the strip's first decodes before it: a folder
     /// is listed well within it; a huge one goes on beside the window, and its decodes start after.
     static let listingWaitBeforeWindow = Duration.milliseconds(10)
+    /// How often the window answers its user while the items are awaited after it opened.
+    static let itemsWaitStep = Duration.milliseconds(30)
 
     /// The strip's items, downloads, pipeline and model: made before the window when the listing is in
     /// by then, after it otherwise.
     struct StripParts {
-        typealias Listed = (table: ItemTable, versions: [UInt32: FileVersion], duration: Duration?, watch: WatchTargets?)
+        typealias Listed = (table: ItemTable, versions: [UInt32: FileVersion], duration: Duration?, watch: WatchTargets?,
+                            pyramids: [String: String])
         let listed: Listed
         let remote: RemoteImageStore?
         let pipeline: ImagePipeline
@@ -216,19 +228,22 @@ final class ViewerWiring {
         decoding.shutdown()
     }
 
-    /// The items to show: the listing's (waited for here), or the options' own.
-    private static func items(from options: ViewerOptions) throws
-        -> (table: ItemTable, versions: [UInt32: FileVersion], duration: Duration?, watch: WatchTargets?) {
+    /// The items to show: a manifest's canvases or the listing's (waited for here), or the options' own;
+    /// and the image service each canvas's item opens.
+    private static func items(from options: ViewerOptions) throws -> StripParts.Listed {
+        if let strip = try options.presentation?.wait() {
+            return (ItemTable(strip.items), [:], nil, options.watch, strip.pyramids)
+        }
         guard let listing = options.listing else {
             var versions: [UInt32: FileVersion] = [:]
             for (id, item) in options.items.enumerated() { versions[UInt32(id)] = item.version }
-            return (ItemTable(options.items), versions, nil, options.watch)
+            return (ItemTable(options.items), versions, nil, options.watch, [:])
         }
         let outcome = try listing.wait()
         let collected = outcome.collected
         let watch = options.watchesListing
             ? WatchTargets(folders: collected.folders, files: collected.files, recursive: listing.recursive) : options.watch
-        return (collected.table, [:], outcome.duration, watch)
+        return (collected.table, [:], outcome.duration, watch, [:])
     }
 
     /// The strip's loader: the viewer's decoders behind the thumbnail cache (unless it is off).

@@ -73,6 +73,21 @@ final class WindowHost {
         if !text.hasFont { logger.warning("no TrueType font found (install fonts-dejavu-core); text is hidden") }
     }
 
+    /// Waits until `hasEnded` (which may itself wait a little) says so, the window answering meanwhile:
+    /// drawn again in the views' background when uncovered, and given up (`WindowClosedWhileWaiting`) when its
+    /// user closes it. For what the strip cannot start without: a folder still being listed, a manifest
+    /// still being read.
+    func waitAnswering(until hasEnded: () -> Bool) throws(WindowClosedWhileWaiting) {
+        while !hasEnded() {
+            let happened = system.windowEventsWhileWaiting()
+            if happened.quit { throw WindowClosedWhileWaiting() }
+            if happened.exposed {
+                renderer.clear(Theme.background)
+                renderer.present()
+            }
+        }
+    }
+
     /// Whether SDL will make its OpenGL renderer, the first it tries, unless a hint names another (the
     /// software one, or OpenGL ES, for which SDL makes the window again anyway).
     static func rendererMayBeOpenGL(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
@@ -107,6 +122,11 @@ final class WindowHost {
         let scale = pixelScale
         return (Double(output.width) / scale, Double(output.height) / scale, scale)
     }
+}
+
+/// The window's user closed it before the viewer had anything to show in it.
+package struct WindowClosedWhileWaiting: Error {
+    package init() {}
 }
 
 /// A waker for work started before SDL: it wakes nobody until SDL's waker is set.
