@@ -49,14 +49,21 @@ package final class SDLSystem {
 
     /// What the window's user did while the app waits before its frame loop: asked to quit (closed the
     /// window, or SIGINT or SIGTERM, which SDL turns into a quit), or uncovered part of the window, which
-    /// is then drawn again. Takes those events from SDL's queue; input stays there for the frame loop.
+    /// is then to be drawn again. Takes those events and the pointer's moves (which mean nothing after the
+    /// wait) from SDL's queue; the rest, resizes and keys among them, stays there for the frame loop.
     package func windowEventsWhileWaiting() -> (quit: Bool, exposed: Bool) {
         SDL_PumpEvents()
         var event = SDL_Event()
         let quit = SDL_PeepEvents(&event, 1, SDL_GETEVENT, SDL_QUIT.rawValue, SDL_QUIT.rawValue) == 1
+        SDL_FlushEvent(SDL_MOUSEMOTION.rawValue)
         var exposed = false
-        while SDL_PeepEvents(&event, 1, SDL_GETEVENT, SDL_WINDOWEVENT.rawValue, SDL_WINDOWEVENT.rawValue) == 1 {
-            if SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_EXPOSED { exposed = true }
+        withUnsafeMutablePointer(to: &exposed) { flag in
+            SDL_FilterEvents({ flag, event in
+                guard let flag, let event, event.pointee.type == SDL_WINDOWEVENT.rawValue,
+                      SDL_WindowEventID(UInt32(event.pointee.window.event)) == SDL_WINDOWEVENT_EXPOSED else { return 1 }
+                flag.assumingMemoryBound(to: Bool.self).pointee = true
+                return 0
+            }, flag)
         }
         return (quit, exposed)
     }

@@ -305,9 +305,6 @@ struct Browse: ParsableCommand {
         }
     }
 
-    /// The strip of the IIIF manifest or collection at `location`, its thumbnails asked at the cells' size;
-    /// what was left out of it is said on standard error, and a document that opens no strip ends the run.
-    /// Nil when `location` was taken for a document by its folder alone and is none: an image, say.
     /// Starts reading the manifest or collection at `location` for the strip of its canvases, thumbnails
     /// asked at the cell's size. What it leaves out is said on standard error as it is read; what proves no
     /// Presentation document, and is not named as one, is shown as an image.
@@ -350,11 +347,18 @@ struct Browse: ParsableCommand {
         let helpers = display.startDecodeHelpers(
             helperCount: workers ?? WorkScheduler<ImageKey, PixelBuffer>.defaultWorkerCount,
             pixelLimit: pixelLimitMp * 1_000_000, opening: namesOneFile && !namesDocument ? paths[0] : nil)
-        var options = ViewerOptions(listing: ItemListing(paths: paths, list: list, nulSeparated: nulSeparated,
-                                                         recursive: recursive,
-                                                         contentCheck: { ImageFormat.sniff($0) != .unknown }))
-        // After the helpers are forked: reading it starts the network's threads.
-        if namesDocument { options.presentation = presentationReading(paths[0]) }
+        let listing = { ItemListing(paths: paths, list: list, nulSeparated: nulSeparated, recursive: recursive,
+                                    contentCheck: { ImageFormat.sniff($0) != .unknown }) }
+        var options: ViewerOptions
+        if namesDocument {
+            // A URL that proves no Presentation document is listed as any URL is; a file named as a
+            // document is read as one or refused.
+            options = CarouselItem.isRemote(paths[0]) ? ViewerOptions(listing: listing()) : ViewerOptions(items: [])
+            // After the helpers are forked: reading it starts the network's threads.
+            options.presentation = presentationReading(paths[0])
+        } else {
+            options = ViewerOptions(listing: listing())
+        }
         options.decodeHelpers = helpers
         // One photo opened (from a file manager, most often) is shown as a photo, not as a strip of one.
         if namesOneFile { options.singleViewAtStart = paths[0] }

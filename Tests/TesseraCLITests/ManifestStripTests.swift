@@ -70,8 +70,8 @@ final class ManifestStripTests: XCTestCase {
                                                       canvases: zip(["a", "b"], services).map {
             PresentationFixtures.Canvas(label: ["en": [$0]], service: $1)
         })
-        // Answered after the run has begun and 3 s more: a first frame before 3 s since the start came
-        // before the manifest.
+        // The manifest is answered 3 s after it is asked for, so at least 3 s after the run began: a first
+        // frame within 3 s of the start is drawn before the manifest arrives.
         let delay = Duration.seconds(3)
         server.setRoute("/slow/manifest.json") { _ in .init(body: manifest, delay: delay) }
         let script = try folder.write(Data("wait 0.2\nwait-idle\nquit\n".utf8), to: "script.txt")
@@ -105,11 +105,14 @@ final class ManifestStripTests: XCTestCase {
         process.environment = environment
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // The manifest's request is under way from before the window is made, which takes a fraction of
-        // the second given to it here.
-        let asked = Date().addingTimeInterval(10)
-        while server.requestCount("/stalled/manifest.json") == 0, Date() < asked { usleep(20_000) }
-        usleep(1_000_000)
+        // SDL catches SIGTERM from its start on (earlier, the signal would kill the process outright); the
+        // window is made right after, and the manifest's request is under way from before.
+        let ready = Date().addingTimeInterval(10)
+        while !(Self.catchesSIGTERM(process.processIdentifier) && server.requestCount("/stalled/manifest.json") > 0),
+              process.isRunning, Date() < ready {
+            usleep(20_000)
+        }
+        usleep(200_000)
 
         // SIGTERM is what SDL turns into the window's close.
         process.terminate()
@@ -121,6 +124,14 @@ final class ManifestStripTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationReason, .exit)
         XCTAssertEqual(process.terminationStatus, 0)
+    }
+
+    /// Whether process `pid` has a handler for SIGTERM: the `SigCgt` mask of /proc/PID/status.
+    private static func catchesSIGTERM(_ pid: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+              let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
+        return mask & (1 << (UInt64(SIGTERM) - 1)) != 0
     }
 
     func testACollectionOpensAsTheStripOfItsManifestsCanvases() throws {

@@ -63,7 +63,7 @@ final class TurboJPEGDecoderTests: XCTestCase {
             (nil, photo),
             // At least twice the fitted target: 400x300 wants 800x600, which 1/4 gives.
             (PixelSize(width: 400, height: 300), PixelSize(width: 1000, height: 750)),    // 1/4
-            (PixelSize(width: 250, height: 187), PixelSize(width: 500, height: 375)),     // 1/8, exactly twice
+            (PixelSize(width: 250, height: 187), PixelSize(width: 500, height: 375)),     // 1/8: 249x187 wants 498x374
             (PixelSize(width: 490, height: 367), PixelSize(width: 1000, height: 750)),    // 1/4: 1/8 only covers it
             // A scale that gives the target itself: nothing is resampled after it.
             (PixelSize(width: 500, height: 375), PixelSize(width: 500, height: 375)),     // 1/8
@@ -84,8 +84,7 @@ final class TurboJPEGDecoderTests: XCTestCase {
         // Odd sizes round up like TJSCALED: ceil(4001/8) x ceil(3001/8).
         XCTAssertEqual(TurboJPEGDecoder.decodeSize(for: PixelSize(width: 4001, height: 3001), targetSize: PixelSize(width: 200, height: 150)),
                        PixelSize(width: 501, height: 376))
-        // A pyramid level of an odd-sized photo (sizes rounded up) is its scale's size, a pixel over the
-        // fitted target at most.
+        // A pyramid level of an odd-sized photo (sizes rounded up, as the scale's are) is the scale's size.
         XCTAssertEqual(TurboJPEGDecoder.decodeSize(for: PixelSize(width: 2561, height: 1601), targetSize: PixelSize(width: 1281, height: 801)),
                        PixelSize(width: 1281, height: 801))
     }

@@ -58,9 +58,9 @@ package final class XvfbServer {
         #endif
     }
 
-    package struct Unavailable: Error, CustomStringConvertible {
-        package let reason: String
-        package var description: String { reason }
+    private struct Unavailable: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { reason }
     }
 
     package func stop() {

@@ -83,8 +83,8 @@ package struct TurboJPEGDecoder: ImageDecoding {
     ///
     /// Of the DCT scaling factors 1/8, 1/4, 1/2 and 1 (the ones that are pure speed-ups; 3/8, 5/8 and so on
     /// cost nearly as much as full size):
-    /// - one whose result is the aspect-fitted target itself, to a pixel, when there is one: a pyramid
-    ///   level, or a photo shown at half its size. Nothing is resampled after it, and libjpeg's scaled
+    /// - one whose result is the aspect-fitted target itself, when there is one: a pyramid level, or a
+    ///   photo shown at half its size. Nothing is resampled after it, and libjpeg's scaled
     ///   IDCT is as close to a Lanczos reduction of the full decode as a box average of it is, for a half
     ///   to an eighth of the work (a progressive JPEG's full decode costs nearly twice its 1/2 decode).
     /// - else the smallest whose result is at least twice the fitted target in both dimensions, so the
@@ -100,11 +100,7 @@ package struct TurboJPEGDecoder: ImageDecoding {
         let scaled = denominators.map { denom in
             PixelSize(width: (full.width + denom - 1) / denom, height: (full.height + denom - 1) / denom)
         }
-        if let exact = scaled.first(where: { size in
-            (0...1).contains(size.width - fitted.width) && (0...1).contains(size.height - fitted.height)
-        }) {
-            return exact
-        }
+        if let exact = scaled.first(where: { $0 == fitted }) { return exact }
         let wanted = PixelSize(width: fitted.width * qualityMargin, height: fitted.height * qualityMargin)
         return scaled.first { $0.width >= wanted.width && $0.height >= wanted.height } ?? full
     }

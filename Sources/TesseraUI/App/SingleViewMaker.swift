@@ -13,7 +13,7 @@ final class SingleViewMaker {
     let options: TiledViewOptions
     /// Downloads, whose items open from their cached copies; nil when every item is a file.
     let remote: RemoteImageStore?
-    /// Items that open as a remote pyramid: its description's URL by the item's (`ViewerOptions.remotePyramids`).
+    /// Items that open as a remote pyramid: its description's URL by the item's (a manifest's canvases).
     let remotePyramids: [String: String]
     /// The opening of the image named at start, begun before the renderer existed; the first view of that
     /// path takes it.

@@ -100,7 +100,6 @@ final class ViewerWiring {
         let renderer = host.renderer
         let colour = host.colour
         let waker = host.system.waker
-        let points = host.viewportPoints
         // The listing, or a manifest's reading, has run beside all of the above; the strip needs it from
         // here on. The window shows meanwhile, and can be closed.
         if earlyStrip == nil {
@@ -109,6 +108,8 @@ final class ViewerWiring {
                     && options.listing?.hasEnded(within: Self.itemsWaitStep) ?? true
             }
         }
+        // After the wait: the window may have been resized during it.
+        let points = host.viewportPoints
         let strip = try earlyStrip?.get()
             ?? makeStrip(colour: colour, viewport: Size(width: points.width, height: points.height),
                          pixelScale: points.scale, wake: { waker.wake() })
@@ -160,14 +161,15 @@ final class ViewerWiring {
         startWatching(listed: listedTable)
     }
 
-    /// How long the window waits for the listing to start the strip's first decodes before it: a folder
-    /// is listed well within it; a huge one goes on beside the window, and its decodes start after.
+    /// How long the window waits for the listing (or a manifest's reading) to start the strip's first
+    /// decodes before it: a folder is listed well within it; a huge one, or a manifest on a server, goes on
+    /// beside the window, and its decodes start after.
     static let listingWaitBeforeWindow = Duration.milliseconds(10)
     /// How often the window answers its user while the items are awaited after it opened.
     static let itemsWaitStep = Duration.milliseconds(30)
 
-    /// The strip's items, downloads, pipeline and model: made before the window when the listing is in
-    /// by then, after it otherwise.
+    /// The strip's items, downloads, pipeline and model: made before the window when the items (listed, or
+    /// a manifest's canvases) are in by then, after it otherwise.
     struct StripParts {
         typealias Listed = (table: ItemTable, versions: [UInt32: FileVersion], duration: Duration?, watch: WatchTargets?,
                             pyramids: [String: String])

@@ -124,7 +124,7 @@ final class WindowHost {
     }
 }
 
-/// The window's user closed it before the viewer had anything to show in it.
+/// The window was closed (by its user, or SIGINT or SIGTERM) before the viewer had anything to show in it.
 package struct WindowClosedWhileWaiting: Error {
     package init() {}
 }
