@@ -8,6 +8,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import TesseraCore
+import TesseraFiles
 import TesseraImaging
 import TesseraSandbox
 import TesseraTiling
@@ -92,10 +93,14 @@ struct Tile: ParsableCommand {
         options.replaceExisting = force
         options.pixelLimitForWholeDecode = pixelLimitMp * 1_000_000
         if !decodeInProcess, let executable = DecodeHelperExecutable.path {
-            options.decoding = SandboxedDecoding(pool: DecodeHelperPool(configuration: .init(
+            var configuration = DecodeHelperPool.Configuration(
                 executable: executable, helperCount: 1,
                 memoryLimit: DecodeHelperPool.Configuration.memoryLimit(pixelLimit: options.pixelLimitForWholeDecode,
-                                                                        byteLimit: 512 << 20))))
+                                                                        byteLimit: 512 << 20))
+            // The cut waits for its helper's warm-up: it warms up the image's format and the common ones.
+            configuration.firstHelperWarmsUp = ImageFile.head(ofFileAt: image, count: ImageFormat.sniffLength)
+                .map { WarmUpImages.firstHelperFormats(opening: ImageFormat.sniff($0)) }
+            options.decoding = SandboxedDecoding(pool: DecodeHelperPool(configuration: configuration))
         }
 
         let interruption = Interruption()

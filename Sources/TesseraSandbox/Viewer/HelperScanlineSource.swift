@@ -47,12 +47,27 @@ final class HelperScanlineSource: ScanlineSource {
     /// exchange's end it is replaced rather than handed back.
     private var lowered = false
 
-    /// Opens `file` in a helper of `pool`; the cutter's reasons come back as they would in process.
+    /// Opens `file` in a helper of `pool`; the cutter's reasons come back as they would in process. Any
+    /// helper is tried first: one that did not warm up the file's format refuses it unread, and is
+    /// stopped, and the exchange goes to one that serves every format.
     static func open(_ file: ImageFile, pool: DecodeHelperPool, pixelLimitForWholeDecode: Int,
                      priority: WorkerPriority = .normal,
                      isCancelled: (@Sendable () -> Bool)?) throws(TileCutError.Reason) -> HelperScanlineSource {
-        let helper: DecodeHelperProcess
-        do { helper = try pool.borrow() } catch { throw .decoderFailed(error) }
+        for servingEveryFormat in [false, true] {
+            let helper: DecodeHelperProcess
+            do { helper = try pool.borrow(servingEveryFormat: servingEveryFormat) } catch { throw .decoderFailed(error) }
+            if let source = try open(file, on: helper, pool: pool, pixelLimitForWholeDecode: pixelLimitForWholeDecode,
+                                     priority: priority, isCancelled: isCancelled) {
+                return source
+            }
+        }
+        throw .decoderFailed(.unavailable("no helper read the file's format"))
+    }
+
+    /// The exchange on `helper`, or nil when the helper did not warm up the file's format (it is stopped).
+    private static func open(_ file: ImageFile, on helper: DecodeHelperProcess, pool: DecodeHelperPool,
+                             pixelLimitForWholeDecode: Int, priority: WorkerPriority,
+                             isCancelled: (@Sendable () -> Bool)?) throws(TileCutError.Reason) -> HelperScanlineSource? {
         // A pool whose helpers already run at this priority gets its helper back as it lent it.
         let lowered = priority != pool.configuration.priority && priority.apply(toProcess: helper.pid)
         let timeLimit = pool.configuration.timeLimit
@@ -75,6 +90,10 @@ final class HelperScanlineSource: ScanlineSource {
             throw .cancelled
         case .reply(let reply, let memfd):
             defer { if memfd >= 0 { close(memfd) } }
+            if reply.status == DecodeHelperWire.formatNotLoadedStatus, !helper.servesEveryFormat {
+                helper.terminate()
+                return nil
+            }
             guard reply.status == 0 else {
                 // A refused opening is no exchange: the helper waits for the next request.
                 if lowered { pool.replace(helper) } else { pool.giveBack(helper) }

@@ -49,6 +49,35 @@ final class FirstHelperWarmUpTests: XCTestCase {
         XCTAssertEqual(pool.idleProcessIDs, [second])
     }
 
+    /// A cut's rows (`tessera tile`, a giant opened in the viewer) are read by the first helper when it
+    /// warmed up the file's format, and by one that serves every format when it did not.
+    func testACutsRowsGoToTheFirstHelperOnlyForAFormatItWarmedUp() throws {
+        let pool = pool(firstWarmsUp: [.jpeg])
+        defer { pool.shutdown() }
+        let first = try XCTUnwrap(pool.idleProcessIDs.first)
+        func rows(of name: String, through decoding: any DecodingService) throws -> [UInt8] {
+            let source = try decoding.rows(of: ImageFile(path: SampleImages.url(name).path),
+                                           fallbackDecoders: ImageDecoders.standard(), pixelLimitForWholeDecode: 1 << 26,
+                                           priority: .normal, isCancelled: nil)
+            let stride = source.width * 4, count = source.height
+            var bytes = [UInt8](repeating: 0, count: stride * count)
+            try bytes.withUnsafeMutableBytes { buffer in
+                try source.readRows(into: buffer.baseAddress!, stride: stride, count: count)
+            }
+            try source.finish()
+            return bytes
+        }
+        let sandboxed = SandboxedDecoding(pool: pool)
+
+        XCTAssertEqual(try rows(of: "img1-baseline.jpg", through: sandboxed), try rows(of: "img1-baseline.jpg", through: .inProcess))
+        XCTAssertEqual(pool.idleProcessIDs, [first], "the first helper read the JPEG's rows")
+
+        XCTAssertEqual(try rows(of: "img5-alpha.png", through: sandboxed), try rows(of: "img5-alpha.png", through: .inProcess))
+        XCTAssertFalse(isRunning(first), "the first helper stopped without reading the PNG")
+        XCTAssertEqual(pool.idleProcessIDs.count, 1)
+        XCTAssertNotEqual(pool.idleProcessIDs.first, first)
+    }
+
     func testAFirstHelperAskedAboutAnotherFormatFirstStillAnswersThroughAnother() throws {
         let pool = pool(firstWarmsUp: [.jpeg])
         defer { pool.shutdown() }
