@@ -30,7 +30,7 @@ package final class TiledViewer: FrameLoopScreen {
         self.options = options
         let clock = MonotonicClock()
         self.clock = clock
-        recorder = options.report.map { _ in RunRecorder(clock: clock, host: .tiled) }
+        recorder = options.report.map { RunRecorder(clock: clock, host: .tiled, recordsFrameTimes: $0.frameTimes) }
         // At start, off the main thread: what earlier runs left over the limit goes now.
         options.diskCache?.requestSweep()
         // Started first, so the helpers warm up and lock down while the window is made.
