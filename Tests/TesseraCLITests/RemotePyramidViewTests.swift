@@ -21,13 +21,13 @@ final class RemotePyramidViewTests: XCTestCase {
         try servedPyramidAndGeometry(layout, in: folder).server
     }
 
-    private func servedPyramidAndGeometry(_ layout: TileLayoutKind,
-                                          in folder: TemporaryDirectory) throws -> (server: LoopbackHTTPServer, geometry: DeepZoomGeometry) {
+    private func servedPyramidAndGeometry(_ layout: TileLayoutKind, in folder: TemporaryDirectory, tileSize: Int = 256,
+                                          image: String = SampleImages.url("img1-baseline.jpg").path,
+                                          delay: Duration = .zero) throws -> (server: LoopbackHTTPServer, geometry: DeepZoomGeometry) {
         var options = TileCutterOptions()
         options.layout = layout
-        options.tileSize = 256
-        let cut = try TileCutter(options: options).cut(imageAt: SampleImages.url("img1-baseline.jpg").path,
-                                                       into: folder.path("out"), name: "img")
+        options.tileSize = tileSize
+        let cut = try TileCutter(options: options).cut(imageAt: image, into: folder.path("out"), name: "img")
         let server = try LoopbackHTTPServer()
         servers.append(server)
         let root = folder.path("out")
@@ -36,7 +36,7 @@ final class RemotePyramidViewTests: XCTestCase {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue,
                   let body = FileManager.default.contents(atPath: root + "/" + relative) else { continue }
-            server.setRoute("/p/" + relative) { _ in .init(body: body) }
+            server.setRoute("/p/" + relative) { _ in .init(body: body, delay: delay) }
         }
         return (server, cut.geometry)
     }
@@ -60,6 +60,34 @@ final class RemotePyramidViewTests: XCTestCase {
         XCTAssertEqual(server.requestCount("/p/img/info.json"), 1)
         XCTAssertGreaterThan(server.requestLog.filter { $0.contains("/256,256/0/default.jpg") }.count, 0,
                              "full-resolution tiles were fetched")
+    }
+
+    /// Every request waits 0.4 s. A 2560x1440 image fitted in 1280x720 shows six 512-pixel tiles at half
+    /// its size, which with the coarser levels' would take two rounds of six fetches: the first frame
+    /// shows the coarser levels after one, and the view's tiles come after it.
+    func testASlowServersPyramidShowsItsWholeImageBeforeTheViewsTiles() throws {
+        let folder = try TemporaryDirectory()
+        var bytes = [UInt8](repeating: 255, count: 2560 * 1440 * 4)
+        for y in 0..<1440 {
+            for x in 0..<2560 {
+                bytes[(y * 2560 + x) * 4] = UInt8(x % 256)
+                bytes[(y * 2560 + x) * 4 + 1] = UInt8(y % 256)
+            }
+        }
+        let image = folder.path("wide.png")
+        try PNGEncoder.write(PixelBuffer(width: 2560, height: 1440, bytes: bytes), to: image)
+        let server = try servedPyramidAndGeometry(.iiif3, in: folder, tileSize: 512, image: image,
+                                                  delay: .milliseconds(400)).server
+        let report = folder.path("run.json")
+        let script = try folder.write(Data("wait-idle\nquit\n".utf8), to: "script.txt")
+        let run = try ChildProcess.tessera(["view", server.url("/p/img/info.json"), "--headless", "--no-config",
+                                            "--window", "1280x720", "--script", script, "--report", report])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let first = try XCTUnwrap(json["first_frame_ms"] as? Double, "\(json)")
+        let sharp = try XCTUnwrap(json["sharp_ms"] as? Double, "\(json)")
+        XCTAssertLessThan(first + 200, sharp, "the whole image was drawn a round of fetches before the view's tiles: \(json)")
+        XCTAssertEqual(json["tiles_failed"] as? Int ?? 0, 0, "\(json)")
     }
 
     func testADeepZoomPyramidOpensOverHTTP() throws {

@@ -99,9 +99,13 @@ final class TiledImageOpener: Sendable {
         lane.cancelQueued()
     }
 
+    /// How many of a remote pyramid's first tiles are fetched at once: a host's connections
+    /// (`HTTPFetcher`'s limit).
+    static let sideBySideWidth = 6
+
     /// Loads `tiles` of `source` on up to `width` threads at once; a tile that fails is left out (the
     /// caller tries it again on its own).
-    static func loadSideBySide(_ tiles: [TileID], from source: any TileSource, width: Int = 6) -> [TileID: PixelBuffer] {
+    static func loadSideBySide(_ tiles: [TileID], from source: any TileSource, width: Int = sideBySideWidth) -> [TileID: PixelBuffer] {
         let pixels = sideBySide(tiles.count, width: width) { index in try? source.loadTile(tiles[index]) }
         var loaded: [TileID: PixelBuffer] = [:]
         for (tile, picture) in zip(tiles, pixels) { loaded[tile] = picture ?? loaded[tile] }
@@ -122,7 +126,11 @@ final class TiledImageOpener: Sendable {
             var wanted = configuration.policy.baseTiles(in: source.geometry)
             if let firstView = configuration.firstViewTiles?(source.geometry, Double(source.magnification)),
                firstView.count <= configuration.firstViewTileLimit {
-                wanted += firstView.filter { !wanted.contains($0) }
+                let added = firstView.filter { !wanted.contains($0) }
+                // A remote pyramid's view tiles join its base's only when all go in one round of fetches: a
+                // second round would hold the first frame back for another wait on the server, where the
+                // base alone shows the whole image and the view's tiles fade in over it.
+                if !source.loadsSlowly || wanted.count + added.count <= Self.sideBySideWidth { wanted += added }
             }
             let geometry = source.geometry
             // A JPEG's level the first view shows whole is read in one decode, not tile by tile: each tile
