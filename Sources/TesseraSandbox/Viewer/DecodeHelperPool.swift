@@ -226,8 +226,8 @@ package final class DecodeHelperPool: Sendable {
     }
 
     /// An idle helper, or a new one when none is idle, for one caller until it is given back or replaced;
-    /// without `servingEveryFormat`, possibly one that warmed up only some formats (see `single`), which
-    /// an exchange of several requests (a cut's rows, an animation's frames) never gets.
+    /// without `servingEveryFormat`, possibly one that warmed up only some formats (see `single`, and a
+    /// cut's rows in `HelperScanlineSource.open`), which an animation's frames never get.
     func borrow(servingEveryFormat: Bool = true) throws(DecodeHelperFailure) -> DecodeHelperProcess {
         // The helper that waited least: the others keep aging towards the limit, so a pool past a burst
         // shrinks even while a few decodes go on.

@@ -24,7 +24,7 @@ final class DecodeHelperProcess: @unchecked Sendable {
 
     let pid: pid_t
     /// Whether it warmed up every format; else it refuses, unread, a file of a format it did not
-    /// (`DecodeHelperFailure.formatNotLoaded`), and only single requests are sent to it.
+    /// (`DecodeHelperFailure.formatNotLoaded`), and only single requests and a cut's rows are sent to it.
     let servesEveryFormat: Bool
     private let socket: Int32
     /// Whether it has been waited for, and the priority it was set to, under one lock: its pid names it

@@ -47,21 +47,29 @@ final class HelperScanlineSource: ScanlineSource {
     /// exchange's end it is replaced rather than handed back.
     private var lowered = false
 
-    /// Opens `file` in a helper of `pool`; the cutter's reasons come back as they would in process. Any
-    /// helper is tried first: one that did not warm up the file's format refuses it unread, and is
-    /// stopped, and the exchange goes to one that serves every format.
+    /// Opens `file` in a helper of `pool`; the cutter's reasons come back as they would in process.
+    ///
+    /// A cut at the pool's own priority (`tessera tile`'s, whose one helper warms up the image's format)
+    /// tries any helper first: one that did not warm up the file's format refuses it unread, and is
+    /// stopped, and the exchange goes to one that serves every format. A cut below it (the viewer's, of a
+    /// giant image) takes a helper that serves every format at once, leaving the first helper, warmed up
+    /// for the image opened, to the decodes the user waits for.
     static func open(_ file: ImageFile, pool: DecodeHelperPool, pixelLimitForWholeDecode: Int,
                      priority: WorkerPriority = .normal,
                      isCancelled: (@Sendable () -> Bool)?) throws(TileCutError.Reason) -> HelperScanlineSource {
-        for servingEveryFormat in [false, true] {
-            let helper: DecodeHelperProcess
-            do { helper = try pool.borrow(servingEveryFormat: servingEveryFormat) } catch { throw .decoderFailed(error) }
-            if let source = try open(file, on: helper, pool: pool, pixelLimitForWholeDecode: pixelLimitForWholeDecode,
-                                     priority: priority, isCancelled: isCancelled) {
-                return source
-            }
+        let triesAnyHelper = priority == pool.configuration.priority
+        let helper: DecodeHelperProcess
+        do { helper = try pool.borrow(servingEveryFormat: !triesAnyHelper) } catch { throw .decoderFailed(error) }
+        if let source = try open(file, on: helper, pool: pool, pixelLimitForWholeDecode: pixelLimitForWholeDecode,
+                                 priority: priority, isCancelled: isCancelled) {
+            return source
         }
-        throw .decoderFailed(.unavailable("no helper read the file's format"))
+        if isCancelled?() == true { throw .cancelled }
+        let everyFormat: DecodeHelperProcess
+        do { everyFormat = try pool.borrow() } catch { throw .decoderFailed(error) }
+        // A helper that serves every format refuses no format unread.
+        return try open(file, on: everyFormat, pool: pool, pixelLimitForWholeDecode: pixelLimitForWholeDecode,
+                        priority: priority, isCancelled: isCancelled)!
     }
 
     /// The exchange on `helper`, or nil when the helper did not warm up the file's format (it is stopped).

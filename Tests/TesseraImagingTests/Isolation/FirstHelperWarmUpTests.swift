@@ -49,16 +49,14 @@ final class FirstHelperWarmUpTests: XCTestCase {
         XCTAssertEqual(pool.idleProcessIDs, [second])
     }
 
-    /// A cut's rows (`tessera tile`, a giant opened in the viewer) are read by the first helper when it
-    /// warmed up the file's format, and by one that serves every format when it did not.
+    /// A cut's rows at the pool's priority (`tessera tile`'s) are read by the first helper when it warmed
+    /// up the file's format, and by one that serves every format when it did not. A cut below the pool's
+    /// priority (the viewer's, of a giant image) leaves the first helper to the decodes the user waits for.
     func testACutsRowsGoToTheFirstHelperOnlyForAFormatItWarmedUp() throws {
-        let pool = pool(firstWarmsUp: [.jpeg])
-        defer { pool.shutdown() }
-        let first = try XCTUnwrap(pool.idleProcessIDs.first)
-        func rows(of name: String, through decoding: any DecodingService) throws -> [UInt8] {
+        func rows(of name: String, through decoding: any DecodingService, priority: WorkerPriority = .normal) throws -> [UInt8] {
             let source = try decoding.rows(of: ImageFile(path: SampleImages.url(name).path),
                                            fallbackDecoders: ImageDecoders.standard(), pixelLimitForWholeDecode: 1 << 26,
-                                           priority: .normal, isCancelled: nil)
+                                           priority: priority, isCancelled: nil)
             let stride = source.width * 4, count = source.height
             var bytes = [UInt8](repeating: 0, count: stride * count)
             try bytes.withUnsafeMutableBytes { buffer in
@@ -67,8 +65,18 @@ final class FirstHelperWarmUpTests: XCTestCase {
             try source.finish()
             return bytes
         }
-        let sandboxed = SandboxedDecoding(pool: pool)
+        let background = pool(firstWarmsUp: [.jpeg])
+        defer { background.shutdown() }
+        let waiting = try XCTUnwrap(background.idleProcessIDs.first)
+        XCTAssertEqual(try rows(of: "img1-baseline.jpg", through: SandboxedDecoding(pool: background), priority: .idle),
+                       try rows(of: "img1-baseline.jpg", through: .inProcess))
+        XCTAssertTrue(background.idleProcessIDs.contains(waiting) && isRunning(waiting),
+                      "a background cut left the first helper waiting for the decodes the user waits for")
 
+        let pool = pool(firstWarmsUp: [.jpeg])
+        defer { pool.shutdown() }
+        let first = try XCTUnwrap(pool.idleProcessIDs.first)
+        let sandboxed = SandboxedDecoding(pool: pool)
         XCTAssertEqual(try rows(of: "img1-baseline.jpg", through: sandboxed), try rows(of: "img1-baseline.jpg", through: .inProcess))
         XCTAssertEqual(pool.idleProcessIDs, [first], "the first helper read the JPEG's rows")
 
@@ -136,7 +144,7 @@ final class FirstHelperWarmUpTests: XCTestCase {
         XCTAssertEqual(CodecLibraries.loaded(), Set(CodecLibraries.all))
     }
 
-    func testAnExchangeOfSeveralRequestsNeverGetsTheFirstHelper() throws {
+    func testAnAnimationsFramesNeverGetTheFirstHelper() throws {
         let pool = pool(firstWarmsUp: [.jpeg])
         defer { pool.shutdown() }
         let first = try XCTUnwrap(pool.idleProcessIDs.first)
