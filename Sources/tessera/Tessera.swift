@@ -313,7 +313,7 @@ struct Browse: ParsableCommand {
         let scale = display.pixelScale ?? 1
         let box = PixelSize(width: Int((Double(cellPoints.width) * scale).rounded(.up)),
                             height: Int((Double(cellPoints.height) * scale).rounded(.up)))
-        return PresentationReading { () throws(PresentationStrip.Failure) -> PresentationStrip? in
+        return PresentationReading(name: "tessera.manifest") { () throws(PresentationStrip.Failure) -> PresentationStrip? in
             do throws(PresentationStrip.Failure) {
                 let strip = try PresentationStrip.load(location, fetcher: HTTPFetcher.shared, box: box)
                 for note in strip.notes { FileHandle.standardError.write(Data(PathText.bytes(of: "tessera: \(location): \(note)\n"))) }

@@ -49,39 +49,30 @@ package final class ItemListing: Sendable {
     }
 
     package let recursive: Bool
-    private let outcome = Mutex<Result<Outcome, Failure>?>(nil)
-    private let done = Latch()
+    private let listing: BackgroundResult<Outcome, Failure>
 
     /// Starts listing `paths` and then the entries of `list`, walking subfolders when `recursive`; a
     /// folder's files whose names say nothing of an image are listed when `contentCheck` finds one.
     package init(paths: [String], list: ListSource? = nil, nulSeparated: Bool = false, recursive: Bool,
                  contentCheck: FolderLister.ContentCheck? = nil) {
         self.recursive = recursive
-        let thread = Thread { [self] in
+        listing = BackgroundResult(name: "tessera.listing", { () throws(Failure) -> Outcome in
             let collector = ImagePathCollector(recursive: recursive, contentCheck: contentCheck)
-            let result = Self.collect(paths: paths, list: list, nulSeparated: nulSeparated, collector: collector)
-            outcome.withLock { $0 = result }
-            done.open()
+            return try Self.collect(paths: paths, list: list, nulSeparated: nulSeparated, collector: collector).get()
+        }, afterward: { result in
             // After the hand-over, so the window waits for none of it.
             if case .success(let found) = result { Self.removeLeftovers(besideFilesIn: found.collected) }
-        }
-        thread.name = "tessera.listing"
-        thread.qualityOfService = .userInitiated
-        thread.start()
+        })
     }
 
     /// Whether the listing has ended, waiting at most `limit` for it.
     package func hasEnded(within limit: Duration) -> Bool {
-        done.wait(timeout: limit)
+        listing.hasEnded(within: limit)
     }
 
     /// Waits for the listing.
     package func wait() throws(Failure) -> Outcome {
-        _ = done.wait(timeout: nil)
-        switch outcome.withLock({ $0! }) {
-        case .success(let result): return result
-        case .failure(let failure): throw failure
-        }
+        try listing.wait()
     }
 
     /// Removes a crashed run's temporary files (`ReplacementLeftovers`) from the folders of the files

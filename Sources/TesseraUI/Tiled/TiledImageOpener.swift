@@ -101,7 +101,7 @@ final class TiledImageOpener: Sendable {
 
     /// How many of a remote pyramid's first tiles are fetched at once: a host's connections
     /// (`HTTPFetcher`'s limit).
-    static let sideBySideWidth = 6
+    static let sideBySideWidth = HTTPFetcher.Limits().perHostConnections
 
     /// Loads `tiles` of `source` on up to `width` threads at once; a tile that fails is left out (the
     /// caller tries it again on its own).
